@@ -1,0 +1,126 @@
+# Makefile: builds the kernel, its ISO, and runs it (make run / test / iso / debug / gdb).
+
+BUILD     ?= build
+QEMU      ?= qemu-system-i386
+ACCEL     ?= tcg
+MEM       ?= 128M
+GDB_PORT  ?= 1234
+CMDLINE   ?=
+V         ?= 0
+
+ifeq ($(V),0)
+Q := @
+endif
+
+CC      := gcc
+LD      := ld
+NASM    := nasm
+PYTHON  := python3
+
+CFLAGS  := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-pie \
+	-fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
+	-fno-strict-aliasing -mgeneral-regs-only -nostdinc \
+	-isystem $(shell $(CC) -print-file-name=include) -Iinclude \
+	-Wall -Wextra -Werror -Wno-unused-parameter -MD -MP
+NASMFLAGS := -f elf32 -g -F dwarf
+LDFLAGS := -m elf_i386 -nostdlib -T linker.ld --build-id=none -z noexecstack
+LIBGCC  := $(shell $(CC) -m32 -print-libgcc-file-name)
+
+# Per-folder object lists: every source in these folders is part of the kernel.
+BOOT_SRC    := $(wildcard boot/*.asm)
+KERNEL_SRC  := $(wildcard kernel/*.c kernel/*.asm kernel/*/*.c)
+AIO_SRC     := $(wildcard aio/*.c)
+DRIVERS_SRC := $(wildcard drivers/*.c)
+SRC := $(BOOT_SRC) $(KERNEL_SRC) $(AIO_SRC) $(DRIVERS_SRC)
+OBJ := $(patsubst %,$(BUILD)/%.o,$(basename $(SRC)))
+
+KERNEL := $(BUILD)/kernel.elf
+ISO    := $(BUILD)/aiokern.iso
+TEST_ISO := $(BUILD)/test.iso
+DEPS_OK := $(BUILD)/.deps-ok
+
+QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+export QEMU QEMU_FLAGS ACCEL BUILD KERNEL ISO TEST_ISO GDB_PORT
+
+.PHONY: all kernel iso run test debug gdb clean deps
+all: $(KERNEL) $(ISO)
+kernel: $(KERNEL)
+iso: $(ISO)
+
+deps: $(DEPS_OK)
+$(DEPS_OK): tools/deps.sh
+	$(Q)tools/deps.sh
+	$(Q)mkdir -p $(@D) && touch $@
+
+$(BUILD)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.asm | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  NASM    $<"
+	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP $< -o $@
+
+# Two-pass link: the symbol table for backtraces is generated from pass 1 and
+# linked into .ksyms, after all code, so no function moves; tools/ksymsgen.py
+# checks that.
+$(BUILD)/ksyms0.c: tools/ksymsgen.py
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) tools/ksymsgen.py --empty > $@
+
+$(BUILD)/ksyms.o $(BUILD)/ksyms0.o: $(BUILD)/%.o: $(BUILD)/%.c
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/kernel.pass1.elf: $(OBJ) $(BUILD)/ksyms0.o linker.ld
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJ) $(BUILD)/ksyms0.o $(LIBGCC)
+
+$(BUILD)/ksyms.c: $(BUILD)/kernel.pass1.elf tools/ksymsgen.py
+	$(Q)nm -n $< | $(PYTHON) tools/ksymsgen.py > $@
+
+$(KERNEL): $(OBJ) $(BUILD)/ksyms.o linker.ld
+	@echo "  LD      $@"
+	$(Q)$(LD) $(LDFLAGS) -Map $(BUILD)/kernel.map -o $@ $(OBJ) $(BUILD)/ksyms.o $(LIBGCC)
+	$(Q)nm -n $(BUILD)/kernel.pass1.elf | $(PYTHON) tools/ksymsgen.py --check $@
+	$(Q)nm -n $@ > $(BUILD)/kernel.sym
+	$(Q)objdump -d -S -M intel $@ > $(BUILD)/kernel.lst
+	$(Q)grub-file --is-x86-multiboot $@ || { echo "$@: not multiboot"; exit 1; }
+
+# ISO images: GRUB with the serial console, timeout 0.
+define make_iso
+	@rm -rf $(2).dir && mkdir -p $(2).dir/boot/grub
+	$(Q)cp $(KERNEL) $(2).dir/boot/kernel.elf
+	$(Q)tools/grubcfg.sh "$(3)" > $(2).dir/boot/grub/grub.cfg
+	@echo "  ISO     $(2)"
+	$(Q)grub-mkrescue -o $(2) $(2).dir > $(2).log 2>&1 || { cat $(2).log; exit 1; }
+endef
+
+$(ISO): $(KERNEL) tools/grubcfg.sh
+	$(call make_iso,$(KERNEL),$@,$(CMDLINE))
+
+$(TEST_ISO): $(KERNEL) tools/grubcfg.sh
+	$(call make_iso,$(KERNEL),$@,ktest=iso_boot)
+
+# make run: boot the ISO with the serial console here; status 0 when the kernel
+# powers off cleanly (QEMU's isa-debug-exit turns the kernel's pass code into 33).
+run: $(ISO)
+	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -cdrom $(ISO); rc=$$?; \
+	  if [ $$rc -eq 33 ]; then exit 0; else echo "make run: QEMU exit status $$rc"; exit 1; fi
+
+test: $(KERNEL) $(TEST_ISO)
+	$(Q)$(PYTHON) tools/ktest_runner.py tools/testplan
+
+debug: $(KERNEL)
+	@echo "QEMU is paused with its gdbstub on port $(GDB_PORT)."
+	@echo "In another terminal: make gdb   (or: gdb -x tools/gdb/gdbinit $(KERNEL))"
+	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -gdb tcp::$(GDB_PORT) -S \
+	  -kernel $(KERNEL) -append "$(CMDLINE)"
+
+gdb: $(KERNEL)
+	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJ:.o=.d)

@@ -1,0 +1,46 @@
+/* serial.c: COM1 16550 UART console, 115200 8N1, polled transmit. */
+#include "serial.h"
+#include "x86.h"
+
+#define COM1		0x3F8
+#define UART_DATA	0	/* transmit/receive buffer (DLAB=0) */
+#define UART_IER	1	/* interrupt enable (DLAB=0) */
+#define UART_DLL	0	/* divisor latch low (DLAB=1) */
+#define UART_DLM	1	/* divisor latch high (DLAB=1) */
+#define UART_FCR	2	/* FIFO control */
+#define UART_LCR	3	/* line control */
+#define UART_MCR	4	/* modem control */
+#define UART_LSR	5	/* line status */
+#define LCR_DLAB	0x80	/* divisor latch access */
+#define LCR_8N1		0x03	/* 8 data bits, no parity, 1 stop bit */
+#define FCR_ENABLE	0xC7	/* enable + clear FIFOs, 14-byte threshold */
+#define MCR_DTR_RTS_OUT2 0x0B	/* DTR, RTS, OUT2 (IRQ gate) */
+#define LSR_THRE	0x20	/* transmit holding register empty */
+#define BAUD_DIVISOR	1	/* 115200 / 115200 */
+
+void serial_init(void)
+{
+	outb(COM1 + UART_IER, 0);
+	outb(COM1 + UART_LCR, LCR_DLAB);
+	outb(COM1 + UART_DLL, BAUD_DIVISOR & 0xFF);
+	outb(COM1 + UART_DLM, BAUD_DIVISOR >> 8);
+	outb(COM1 + UART_LCR, LCR_8N1);
+	outb(COM1 + UART_FCR, FCR_ENABLE);
+	outb(COM1 + UART_MCR, MCR_DTR_RTS_OUT2);
+}
+
+void serial_putc(char c)
+{
+	while (!(inb(COM1 + UART_LSR) & LSR_THRE))
+		;
+	outb(COM1 + UART_DATA, c);
+}
+
+void serial_write(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			serial_putc('\r');
+		serial_putc(s[i]);
+	}
+}

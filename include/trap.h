@@ -1,0 +1,60 @@
+/* trap.h: the trap frame, the IDT and exception dispatch. */
+#ifndef TRAP_H
+#define TRAP_H
+
+#include "types.h"
+
+/* Pushed by kernel/trap_entry.asm, lowest address first. */
+struct trap_frame {
+	u32 gs, fs, es, ds;
+	u32 edi, esi, ebp, esp_pusha, ebx, edx, ecx, eax;	/* pusha */
+	u32 vector, err;
+	u32 eip, cs, eflags;
+	u32 user_esp, user_ss;		/* only when coming from ring 3 */
+};
+
+#define T_DIVIDE	0
+#define T_DEBUG		1
+#define T_NMI		2
+#define T_BREAKPOINT	3
+#define T_INVALID_OP	6
+#define T_GPF		13
+#define T_PAGE_FAULT	14
+#define T_IRQ_BASE	32	/* PIC IRQ 0..15 are vectors 32..47 */
+#define T_SYSCALL	0x80
+
+#define PF_PRESENT	0x1	/* page-fault error code: protection violation */
+#define PF_WRITE	0x2	/* caused by a write */
+#define PF_USER		0x4	/* from ring 3 */
+
+static inline bool trap_from_user(const struct trap_frame *tf)
+{
+	return (tf->cs & 3) == 3;
+}
+
+/* Kernel esp at the time of the trap (the CPU pushes no esp for ring 0). */
+static inline u32 trap_kernel_esp(const struct trap_frame *tf)
+{
+	return (u32)&tf->user_esp;
+}
+
+void trap_init(void);
+void trap_dispatch(struct trap_frame *tf);
+const char *trap_name(u32 vector);
+
+/* Test hook: called first for every exception; returns true when it handled
+ * the trap (it may change tf->eip to resume elsewhere). */
+extern bool (*trap_test_hook)(struct trap_frame *tf);
+
+/* Handler for a vector other than exceptions and IRQs (e.g. the system call). */
+typedef void (*trap_handler_t)(struct trap_frame *tf);
+void trap_set_handler(u32 vector, trap_handler_t fn, int dpl);
+
+/* Exception fixup table: a faulting kernel instruction at insn resumes at fixup. */
+struct exception_entry {
+	u32 insn;
+	u32 fixup;
+};
+u32 search_exception_table(u32 eip);
+
+#endif

@@ -1,0 +1,56 @@
+/* x86.h: one-line wrappers around the i386 instructions the kernel needs. */
+#ifndef X86_H
+#define X86_H
+
+#include "types.h"
+
+static inline void outb(u16 port, u8 v) { asm volatile("outb %0, %1" :: "a"(v), "Nd"(port)); }
+static inline void outw(u16 port, u16 v) { asm volatile("outw %0, %1" :: "a"(v), "Nd"(port)); }
+static inline void outl(u16 port, u32 v) { asm volatile("outl %0, %1" :: "a"(v), "Nd"(port)); }
+static inline u8 inb(u16 port) { u8 v; asm volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
+static inline u16 inw(u16 port) { u16 v; asm volatile("inw %1, %0" : "=a"(v) : "Nd"(port)); return v; }
+static inline u32 inl(u16 port) { u32 v; asm volatile("inl %1, %0" : "=a"(v) : "Nd"(port)); return v; }
+static inline void io_wait(void) { outb(0x80, 0); }
+
+static inline void cli(void) { asm volatile("cli" ::: "memory"); }
+static inline void sti(void) { asm volatile("sti" ::: "memory"); }
+static inline void hlt(void) { asm volatile("hlt" ::: "memory"); }
+static inline void cpu_relax(void) { asm volatile("pause" ::: "memory"); }
+static inline void barrier(void) { asm volatile("" ::: "memory"); }
+
+static inline u32 read_eflags(void)
+{
+	u32 f;
+	asm volatile("pushfl; popl %0" : "=r"(f));
+	return f;
+}
+#define EFLAGS_IF	0x200		/* interrupts enabled */
+
+static inline u32 read_cr0(void) { u32 v; asm volatile("mov %%cr0, %0" : "=r"(v)); return v; }
+static inline u32 read_cr2(void) { u32 v; asm volatile("mov %%cr2, %0" : "=r"(v)); return v; }
+static inline u32 read_cr3(void) { u32 v; asm volatile("mov %%cr3, %0" : "=r"(v)); return v; }
+static inline u32 read_cr4(void) { u32 v; asm volatile("mov %%cr4, %0" : "=r"(v)); return v; }
+static inline void write_cr0(u32 v) { asm volatile("mov %0, %%cr0" :: "r"(v) : "memory"); }
+static inline void write_cr3(u32 v) { asm volatile("mov %0, %%cr3" :: "r"(v) : "memory"); }
+static inline void write_cr4(u32 v) { asm volatile("mov %0, %%cr4" :: "r"(v) : "memory"); }
+static inline void invlpg(u32 va) { asm volatile("invlpg (%0)" :: "r"(va) : "memory"); }
+
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+struct dtr {
+	u16 limit;
+	u32 base;
+} __packed;
+
+static inline void lgdt(const struct dtr *d) { asm volatile("lgdt %0" :: "m"(*d)); }
+static inline void lidt(const struct dtr *d) { asm volatile("lidt %0" :: "m"(*d)); }
+static inline void ltr(u16 sel) { asm volatile("ltr %0" :: "r"(sel)); }
+
+static inline u32 read_ebp(void) { u32 v; asm volatile("mov %%ebp, %0" : "=r"(v)); return v; }
+
+#endif

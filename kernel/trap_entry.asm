@@ -1,0 +1,72 @@
+; trap_entry.asm: IDT entry stubs; build a struct trap_frame and call trap_dispatch.
+
+KERNEL_DS equ 0x10
+
+extern trap_dispatch
+
+%macro TRAP_NOERR 1
+global trap_stub_%1
+trap_stub_%1:
+        push 0                          ; no error code: keep the frame uniform
+        push %1
+        jmp trap_common
+%endmacro
+
+%macro TRAP_ERR 1
+global trap_stub_%1
+trap_stub_%1:
+        push %1                         ; the CPU pushed an error code
+        jmp trap_common
+%endmacro
+
+section .text
+trap_common:
+        pusha
+        push ds
+        push es
+        push fs
+        push gs
+        mov ax, KERNEL_DS
+        mov ds, ax
+        mov es, ax
+        mov fs, ax
+        mov gs, ax
+        cld
+        push esp                        ; struct trap_frame *
+        call trap_dispatch
+        add esp, 4
+global trap_return
+trap_return:
+        pop gs
+        pop fs
+        pop es
+        pop ds
+        popa
+        add esp, 8                      ; vector and error code
+        iret
+
+; Exceptions 8, 10-14, 17, 21, 29, 30 push an error code.
+%assign v 0
+%rep 48
+%if v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30
+        TRAP_ERR v
+%else
+        TRAP_NOERR v
+%endif
+%assign v v+1
+%endrep
+        TRAP_NOERR 128
+
+section .rodata
+global trap_stubs
+trap_stubs:                             ; vectors 0..47
+%assign v 0
+%rep 48
+        dd trap_stub_ %+ v
+%assign v v+1
+%endrep
+global trap_stub_syscall
+trap_stub_syscall:
+        dd trap_stub_128
+
+section .note.GNU-stack noalloc noexec nowrite progbits

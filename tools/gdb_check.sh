@@ -1,0 +1,50 @@
+#!/bin/sh
+# gdb_check.sh: QEMU paused with its gdbstub, gdb -batch attaches with symbols,
+# breaks in kmain, and we assert the stop, the backtrace and the source lines.
+# Prints a KTAP suite "gdb"; exit status 0 when every case passed.
+: "${QEMU:=qemu-system-i386}" "${BUILD:=build}" "${KERNEL:=$BUILD/kernel.elf}"
+: "${QEMU_FLAGS:=-accel tcg -m 128M -display none -no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04}"
+out=$BUILD/logs/gdb.session
+mkdir -p "$BUILD/logs"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+
+$QEMU $QEMU_FLAGS -serial file:"$BUILD/logs/gdb.serial" -gdb tcp:127.0.0.1:$port -S \
+	-kernel "$KERNEL" -append "gdbcheck" &
+qpid=$!
+python3 - "$port" <<'PY'	# wait until the gdbstub listens (5 s at most)
+import socket, sys, time
+for _ in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.1).close()
+        break
+    except OSError:
+        time.sleep(0.05)
+PY
+timeout 60 gdb -q -batch -nx -x tools/gdb/gdbinit -ex "file $KERNEL" \
+	-ex "target remote 127.0.0.1:$port" -ex 'break kmain' -ex 'continue' \
+	-ex 'bt' -ex 'p/x magic' -ex 'info line *$pc' -ex 'next' -ex 'detach' >"$out" 2>&1
+grc=$?
+timeout 30 sh -c "wait $qpid" 2>/dev/null; wait $qpid; qrc=$?
+cat "$out"
+
+n=0; failed=0
+check() {	# check NAME CONDITION-RESULT
+	n=$((n + 1))
+	if [ "$2" = 0 ]; then echo "    ok $n $1"; else echo "    not ok $n $1"; failed=$((failed + 1)); fi
+}
+has() { grep -Eq "$1" "$out"; echo $?; }
+
+echo "KTAP version 1"
+echo "1..1"
+echo "    KTAP version 1"
+echo "    # Subtest: gdb"
+echo "    1..6"
+check gdb_batch_exits_cleanly "$grc"
+check breakpoint_hit_in_kmain "$(has '^Breakpoint 1, kmain \(magic=[0-9]+, mbi=[0-9]+\) at kernel/main\.c:[0-9]+')"
+check backtrace_frame0_kmain "$(has '^#0 +kmain \(.*\) at kernel/main\.c:[0-9]+')"
+check backtrace_reaches_boot_asm "$(has '^#1 +0x[0-9a-f]+ in higher_half.* at boot/boot\.asm:[0-9]+')"
+check multiboot_magic_argument "$(has '^\$1 = 0x2badb002')"
+[ "$qrc" = 33 ]; check guest_runs_on_after_detach $?
+echo "# gdb: pass:$((n - failed)) fail:$failed skip:0 total:$n"
+[ $failed = 0 ] && echo "ok 1 gdb" || echo "not ok 1 gdb"
+[ $failed = 0 ]
