@@ -1,0 +1,70 @@
+/* spinlock.h: named spinlocks, real test-and-set locks with debug checks.
+ *
+ * On this uniprocessor kernel a lock also disables interrupts when taken with
+ * the _irq / _irqsave forms; a lock taken from interrupt context must always be
+ * taken with one of them elsewhere. Checks: a recursive acquire panics, unlock
+ * of a lock not held panics, assert_spin_locked() panics when not held.
+ * Lock order across subsystems is documented where two locks nest.
+ */
+#ifndef SPINLOCK_H
+#define SPINLOCK_H
+
+#include "types.h"
+#include "x86.h"
+
+typedef struct spinlock {
+	volatile u32 locked;
+	const char *name;
+	u32 owner_pc;		/* where it was taken, for the debug report */
+} spinlock_t;
+
+#define SPINLOCK_INIT(n)	{ 0, n, 0 }
+#define DEFINE_SPINLOCK(x)	spinlock_t x = SPINLOCK_INIT(#x)
+
+static inline void spin_lock_init(spinlock_t *l, const char *name)
+{
+	l->locked = 0;
+	l->name = name;
+	l->owner_pc = 0;
+}
+
+void spin_lock_fail(spinlock_t *l, const char *why) __attribute__((noreturn));
+/* Number of spinlocks held right now (sleeping with one held is a bug). */
+extern int spinlocks_held;
+
+static inline void spin_lock(spinlock_t *l)
+{
+	if (unlikely(l->locked))
+		spin_lock_fail(l, "recursive acquire (uniprocessor: it would spin forever)");
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	l->owner_pc = (u32)__builtin_return_address(0);
+	spinlocks_held++;
+}
+
+static inline void spin_unlock(spinlock_t *l)
+{
+	if (unlikely(!l->locked))
+		spin_lock_fail(l, "unlock of a lock not held");
+	spinlocks_held--;
+	l->owner_pc = 0;
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
+static inline bool spin_is_locked(const spinlock_t *l) { return l->locked; }
+
+#define assert_spin_locked(l) \
+	do { if (unlikely(!(l)->locked)) spin_lock_fail(l, "assert_spin_locked: not held"); } while (0)
+
+static inline void spin_lock_irq(spinlock_t *l) { cli(); spin_lock(l); }
+static inline void spin_unlock_irq(spinlock_t *l) { spin_unlock(l); sti(); }
+
+static inline u32 local_irq_save(void) { u32 f = read_eflags(); cli(); return f; }
+static inline void local_irq_restore(u32 f) { if (f & EFLAGS_IF) sti(); }
+
+#define spin_lock_irqsave(l, flags) \
+	do { (flags) = local_irq_save(); spin_lock(l); } while (0)
+#define spin_unlock_irqrestore(l, flags) \
+	do { spin_unlock(l); local_irq_restore(flags); } while (0)
+
+#endif
