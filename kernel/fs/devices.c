@@ -1,0 +1,117 @@
+/* devices.c: /dev nodes: console (serial), null, zero, and registration for drivers. */
+#include "errno.h"
+#include "fs.h"
+#include "printk.h"
+#include "serial.h"
+#include "string.h"
+#include "uaccess.h"
+#include "wait.h"
+
+#define CONSOLE_CHUNK	128
+
+int dev_register(const char *name, u32 type, const struct file_operations *fops, void *private)
+{
+	char path[PATH_MAX];
+	struct inode *inode;
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	inode = vfs_create(path, type | 0666, fops);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	inode->private = private;
+	iput(inode);
+	return 0;
+}
+
+static ssize_t null_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	return 0;
+}
+
+static ssize_t null_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
+{
+	return n;
+}
+
+static ssize_t zero_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	size_t left = clear_user(ubuf, n);
+
+	return left == n && n ? -EFAULT : (ssize_t)(n - left);
+}
+
+static ssize_t null_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)
+{
+	return 0;
+}
+
+static ssize_t null_aio_write(struct kiocb *req, const char *ubuf, size_t n, loff_t pos)
+{
+	return n;
+}
+
+static ssize_t zero_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)
+{
+	return zero_read(NULL, ubuf, n, &pos);
+}
+
+static int nop_fsync(struct file *f, int datasync)
+{
+	return 0;
+}
+
+static int nop_aio_fsync(struct kiocb *req, int datasync)
+{
+	return 0;
+}
+
+static const struct file_operations null_ops = {
+	.read = null_read, .write = null_write, .fsync = nop_fsync,
+	.aio_read = null_aio_read, .aio_write = null_aio_write, .aio_fsync = nop_aio_fsync,
+};
+
+static const struct file_operations zero_ops = {
+	.read = zero_read, .write = null_write, .fsync = nop_fsync,
+	.aio_read = zero_aio_read, .aio_write = null_aio_write, .aio_fsync = nop_aio_fsync,
+};
+
+/* The console: writes go to the serial port (and the log ring is not used:
+ * user output is not kernel log). Reads wait for serial input. */
+static ssize_t console_write_op(struct file *f, const char *ubuf, size_t n, loff_t *pos)
+{
+	char buf[CONSOLE_CHUNK];
+	size_t done = 0;
+
+	while (done < n) {
+		size_t chunk = MIN(n - done, sizeof(buf));
+		if (copy_from_user(buf, ubuf + done, chunk))
+			return done ? (ssize_t)done : -EFAULT;
+		console_write(buf, chunk);
+		done += chunk;
+	}
+	return done;
+}
+
+static ssize_t console_read_op(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	char buf[CONSOLE_CHUNK];
+	ssize_t got;
+
+	if (!n)
+		return 0;
+	got = serial_read(buf, MIN(n, sizeof(buf)));
+	if (got > 0 && copy_to_user(ubuf, buf, got))
+		return -EFAULT;
+	return got;
+}
+
+static const struct file_operations console_ops = {
+	.read = console_read_op, .write = console_write_op, .fsync = nop_fsync,
+};
+
+void devices_init(void)
+{
+	dev_register("null", S_IFCHR, &null_ops, NULL);
+	dev_register("zero", S_IFCHR, &zero_ops, NULL);
+	dev_register("console", S_IFCHR, &console_ops, NULL);
+}

@@ -1,0 +1,256 @@
+/* ramfs.c: regular files kept in memory, one page (HighMem preferred) per 4 KiB. */
+#include "errno.h"
+#include "fs.h"
+#include "highmem.h"
+#include "mm.h"
+#include "slab.h"
+#include "string.h"
+#include "uaccess.h"
+
+#define RAMFS_MAX_SIZE	(64u << 20)	/* per file */
+
+struct ramfs_data {
+	u32 nr_slots;			/* length of pages[] */
+	struct page **pages;		/* NULL entries read as zeros */
+};
+
+atomic_t ramfs_pages = ATOMIC_INIT(0);
+
+static struct ramfs_data *rdata(struct inode *inode)
+{
+	return inode->private;
+}
+
+/* Make room for page index idx in the page array (inode->lock held). */
+static int ramfs_grow(struct ramfs_data *d, u32 idx)
+{
+	u32 n = d->nr_slots ? d->nr_slots : 8;
+	struct page **pages;
+
+	if (idx < d->nr_slots)
+		return 0;
+	while (n <= idx)
+		n *= 2;
+	pages = kmalloc(n * sizeof(*pages), GFP_ATOMIC);
+	if (!pages)
+		return -ENOMEM;
+	memset(pages, 0, n * sizeof(*pages));
+	if (d->pages)
+		memcpy(pages, d->pages, d->nr_slots * sizeof(*pages));
+	kfree(d->pages);
+	d->pages = pages;
+	d->nr_slots = n;
+	return 0;
+}
+
+static struct page *ramfs_page(struct ramfs_data *d, u32 idx, bool create)
+{
+	struct page *page;
+	void *addr;
+
+	if (idx < d->nr_slots && d->pages[idx])
+		return d->pages[idx];
+	if (!create || ramfs_grow(d, idx))
+		return NULL;
+	page = alloc_pages(GFP_HIGHUSER | GFP_ATOMIC, 0);
+	if (!page)
+		return NULL;
+	addr = kmap_atomic(page, KM_USER0);
+	memset(addr, 0, PAGE_SIZE);
+	kunmap_atomic(addr, KM_USER0);
+	d->pages[idx] = page;
+	atomic_inc(&ramfs_pages);
+	return page;
+}
+
+/* How to move one chunk between a mapped file page and the caller's buffer;
+ * returns the number of bytes NOT copied (as copy_*_user does). */
+typedef size_t (*chunk_copy_t)(void *page_addr, void *buf, size_t n, bool to_file);
+
+static size_t copy_user_chunk(void *page_addr, void *buf, size_t n, bool to_file)
+{
+	return to_file ? copy_from_user(page_addr, buf, n) : copy_to_user(buf, page_addr, n);
+}
+
+static size_t copy_kernel_chunk(void *page_addr, void *buf, size_t n, bool to_file)
+{
+	if (to_file)
+		memcpy(page_addr, buf, n);
+	else
+		memcpy(buf, page_addr, n);
+	return 0;
+}
+
+/* Move up to n bytes at pos (inode->lock held); returns bytes moved or -errno. */
+static ssize_t ramfs_rw(struct inode *inode, char *buf, size_t n, loff_t pos,
+			bool to_file, chunk_copy_t copy)
+{
+	struct ramfs_data *d = rdata(inode);
+	size_t done = 0;
+
+	while (done < n) {
+		u32 off = (pos + done) & (PAGE_SIZE - 1);
+		size_t chunk = MIN(n - done, PAGE_SIZE - off), left;
+		struct page *page = ramfs_page(d, (pos + done) >> PAGE_SHIFT, to_file);
+		char *addr;
+
+		if (!page && to_file)
+			return done ? (ssize_t)done : -ENOSPC;
+		if (!page) {
+			left = clear_user(buf + done, chunk);
+		} else {
+			addr = kmap_atomic(page, KM_USER0);
+			left = copy(addr + off, buf + done, chunk, to_file);
+			kunmap_atomic(addr, KM_USER0);
+		}
+		done += chunk - left;
+		if (left)
+			return done ? (ssize_t)done : -EFAULT;
+	}
+	return done;
+}
+
+static ssize_t ramfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	struct inode *inode = f->f_inode;
+	ssize_t ret = 0;
+
+	spin_lock(&inode->lock);
+	if (*pos < inode->size) {
+		n = MIN((loff_t)n, inode->size - *pos);
+		ret = ramfs_rw(inode, ubuf, n, *pos, false, copy_user_chunk);
+		if (ret > 0)
+			*pos += ret;
+	}
+	spin_unlock(&inode->lock);
+	return ret;
+}
+
+static ssize_t ramfs_write_locked(struct inode *inode, char *buf, size_t n, loff_t pos,
+				  chunk_copy_t copy)
+{
+	ssize_t ret;
+
+	if (pos + (loff_t)n > RAMFS_MAX_SIZE)
+		return -EFBIG;
+	ret = ramfs_rw(inode, buf, n, pos, true, copy);
+	if (ret > 0 && pos + ret > inode->size)
+		inode->size = pos + ret;
+	return ret;
+}
+
+static ssize_t ramfs_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
+{
+	struct inode *inode = f->f_inode;
+	ssize_t ret;
+
+	spin_lock(&inode->lock);
+	if (f->f_flags & O_APPEND)
+		*pos = inode->size;
+	ret = ramfs_write_locked(inode, (char *)ubuf, n, *pos, copy_user_chunk);
+	if (ret > 0)
+		*pos += ret;
+	spin_unlock(&inode->lock);
+	return ret;
+}
+
+ssize_t ramfs_write_kernel(struct inode *inode, const void *buf, size_t n, loff_t pos)
+{
+	ssize_t ret;
+
+	spin_lock(&inode->lock);
+	ret = ramfs_write_locked(inode, (char *)buf, n, pos, copy_kernel_chunk);
+	spin_unlock(&inode->lock);
+	return ret;
+}
+
+/* Free the pages wholly past size, and zero the tail of the last one. */
+int ramfs_truncate(struct inode *inode, loff_t size)
+{
+	struct ramfs_data *d = rdata(inode);
+	u32 first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	spin_lock(&inode->lock);
+	for (u32 i = first; i < d->nr_slots; i++) {
+		if (d->pages[i]) {
+			__free_pages(d->pages[i], 0);
+			d->pages[i] = NULL;
+			atomic_dec(&ramfs_pages);
+		}
+	}
+	if ((size & (PAGE_SIZE - 1)) && first - 1 < d->nr_slots && d->pages[first - 1]) {
+		char *addr = kmap_atomic(d->pages[first - 1], KM_USER0);
+		memset(addr + (size & (PAGE_SIZE - 1)), 0, PAGE_SIZE - (size & (PAGE_SIZE - 1)));
+		kunmap_atomic(addr, KM_USER0);
+	}
+	inode->size = size;
+	spin_unlock(&inode->lock);
+	return 0;
+}
+
+static void ramfs_destroy(struct inode *inode)
+{
+	struct ramfs_data *d = rdata(inode);
+
+	ramfs_truncate(inode, 0);
+	kfree(d->pages);
+	kfree(d);
+}
+
+struct inode *ramfs_create(const char *path, u32 mode)
+{
+	struct ramfs_data *d = kmalloc(sizeof(*d), GFP_KERNEL);
+	struct inode *inode;
+
+	if (!d)
+		return ERR_PTR(-ENOMEM);
+	memset(d, 0, sizeof(*d));
+	inode = vfs_create(path, S_IFREG | (mode & 07777), &ramfs_file_ops);
+	if (IS_ERR(inode)) {
+		kfree(d);
+		return inode;
+	}
+	inode->private = d;
+	inode->destroy = ramfs_destroy;
+	return inode;
+}
+
+static int ramfs_fsync(struct file *f, int datasync)
+{
+	return 0;			/* memory is the backing store */
+}
+
+/* AIO on ramfs completes inside io_submit: do the copy, return the count. */
+static ssize_t ramfs_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)
+{
+	struct file *f = kiocb_file(req);
+
+	return ramfs_read(f, ubuf, n, &pos);
+}
+
+static ssize_t ramfs_aio_write(struct kiocb *req, const char *ubuf, size_t n, loff_t pos)
+{
+	struct file *f = kiocb_file(req);
+	struct inode *inode = f->f_inode;
+	ssize_t ret;
+
+	spin_lock(&inode->lock);
+	ret = ramfs_write_locked(inode, (char *)ubuf, n, pos, copy_user_chunk);
+	spin_unlock(&inode->lock);
+	return ret;
+}
+
+static int ramfs_aio_fsync(struct kiocb *req, int datasync)
+{
+	return 0;
+}
+
+const struct file_operations ramfs_file_ops = {
+	.llseek = generic_llseek,
+	.read = ramfs_read,
+	.write = ramfs_write,
+	.fsync = ramfs_fsync,
+	.aio_read = ramfs_aio_read,
+	.aio_write = ramfs_aio_write,
+	.aio_fsync = ramfs_aio_fsync,
+};
