@@ -1,0 +1,67 @@
+/* vm.h: user address spaces: regions (vm areas), brk, mmap, faults, fork copies. */
+#ifndef VM_H
+#define VM_H
+
+#include "atomic.h"
+#include "list.h"
+#include "spinlock.h"
+#include "types.h"
+
+#define USER_TOP	0xC0000000u	/* first kernel address */
+#define USER_STACK_TOP	0xBFFFF000u	/* one guard page below the kernel */
+#define USER_STACK_MAX	(8u << 20)	/* the stack area may grow to 8 MiB */
+#define USER_MMAP_BASE	0x40000000u	/* mmap searches upward from here */
+
+#define VM_READ		0x1
+#define VM_WRITE	0x2
+#define VM_EXEC		0x4
+#define VM_SHARED	0x8		/* MAP_SHARED: fork shares pages, no COW */
+#define VM_STACK	0x10
+#define VM_RING		0x20		/* an AIO ring: pages owned by the AIO core */
+
+struct page;
+struct aio_mm;
+
+struct vm_area {
+	u32 start, end;			/* [start, end), page aligned */
+	u32 flags;
+	struct list_head list;		/* in mm->vmas, sorted by start */
+};
+
+struct mm {
+	atomic_t users;			/* tasks sharing this address space */
+	u32 *pgdir;
+	spinlock_t lock;		/* guards vmas, brk and the page tables */
+	struct list_head vmas;
+	u32 brk_start, brk;		/* heap: [brk_start, brk) */
+	u32 nr_pages;			/* user pages mapped (for k-mem / leaks) */
+	struct aio_mm *aio;		/* AIO contexts; NULL until io_setup */
+};
+
+struct mm *mm_create(void);
+/* Copy an address space for fork: private pages become copy-on-write. */
+struct mm *mm_dup(struct mm *old);
+/* Drop a user; the last one tears the address space down (AIO first). */
+void mm_put(struct mm *mm);
+
+/* Add a region [start, start+len) with flags; -EINVAL on overlap. */
+int vm_map(struct mm *mm, u32 start, u32 len, u32 flags);
+/* Remove [start, start+len): unmaps and frees the pages in it. */
+int vm_unmap(struct mm *mm, u32 start, u32 len);
+/* Find a free range of len bytes at or above hint; 0 if none. */
+u32 vm_find_free(struct mm *mm, u32 hint, u32 len);
+struct vm_area *vm_find(struct mm *mm, u32 addr);
+/* Map an existing page at addr (used by the AIO ring); takes a page reference. */
+int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable);
+
+/* Resolve a fault at addr (demand-zero or copy-on-write). Returns 0 when the
+ * access can be retried, -EFAULT when addr is not a valid access. */
+int handle_mm_fault(struct mm *mm, u32 addr, bool write);
+/* Pin the user page at addr for DMA or a cross-process copy: faults it in
+ * (for writing if write) and returns it with a reference, or NULL. */
+struct page *get_user_page(struct mm *mm, u32 addr, bool write);
+
+void switch_mm(struct mm *mm);
+extern atomic_t nr_mms;			/* address spaces alive (leak checks) */
+
+#endif

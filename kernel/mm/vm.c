@@ -1,0 +1,377 @@
+/* vm.c: user address spaces: regions, demand-zero pages, copy-on-write fork, teardown. */
+#include "errno.h"
+#include "highmem.h"
+#include "mm.h"
+#include "paging.h"
+#include "printk.h"
+#include "slab.h"
+#include "string.h"
+#include "vm.h"
+
+atomic_t nr_mms = ATOMIC_INIT(0);
+
+struct mm *mm_create(void)
+{
+	struct mm *mm = kmalloc(sizeof(*mm), GFP_KERNEL);
+
+	if (!mm)
+		return NULL;
+	memset(mm, 0, sizeof(*mm));
+	mm->pgdir = pgdir_create();
+	if (!mm->pgdir) {
+		kfree(mm);
+		return NULL;
+	}
+	atomic_set(&mm->users, 1);
+	spin_lock_init(&mm->lock, "mm");
+	INIT_LIST_HEAD(&mm->vmas);
+	atomic_inc(&nr_mms);
+	return mm;
+}
+
+struct vm_area *vm_find(struct mm *mm, u32 addr)
+{
+	struct vm_area *v;
+
+	list_for_each_entry(v, &mm->vmas, list)
+		if (addr >= v->start && addr < v->end)
+			return v;
+	return NULL;
+}
+
+static bool range_free(struct mm *mm, u32 start, u32 end)
+{
+	struct vm_area *v;
+
+	list_for_each_entry(v, &mm->vmas, list)
+		if (start < v->end && end > v->start)
+			return false;
+	return true;
+}
+
+static struct vm_area *vma_new(u32 start, u32 end, u32 flags)
+{
+	struct vm_area *v = kmalloc(sizeof(*v), GFP_KERNEL);
+
+	if (v) {
+		v->start = start;
+		v->end = end;
+		v->flags = flags;
+	}
+	return v;
+}
+
+/* Link v into the sorted list (mm->lock held). */
+static void vma_link(struct mm *mm, struct vm_area *v)
+{
+	struct vm_area *pos;
+
+	list_for_each_entry(pos, &mm->vmas, list)
+		if (pos->start > v->start)
+			break;
+	list_add_tail(&v->list, &pos->list);
+}
+
+int vm_map(struct mm *mm, u32 start, u32 len, u32 flags)
+{
+	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area *v;
+
+	if ((start & (PAGE_SIZE - 1)) || !len || end > USER_TOP || end <= start)
+		return -EINVAL;
+	v = vma_new(start, end, flags);
+	if (!v)
+		return -ENOMEM;
+	spin_lock(&mm->lock);
+	if (!range_free(mm, start, end)) {
+		spin_unlock(&mm->lock);
+		kfree(v);
+		return -EINVAL;
+	}
+	vma_link(mm, v);
+	spin_unlock(&mm->lock);
+	return 0;
+}
+
+u32 vm_find_free(struct mm *mm, u32 hint, u32 len)
+{
+	u32 start = ALIGN_UP(hint, PAGE_SIZE);
+	struct vm_area *v;
+
+	len = ALIGN_UP(len, PAGE_SIZE);
+	spin_lock(&mm->lock);
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (v->end <= start)
+			continue;
+		if (start + len <= v->start)
+			break;
+		start = v->end;
+	}
+	spin_unlock(&mm->lock);
+	return start + len <= USER_STACK_TOP - USER_STACK_MAX ? start : 0;
+}
+
+/* Drop the page mapped at va, if any (mm->lock held). */
+static void zap_page(struct mm *mm, u32 va)
+{
+	u32 *pte = pte_lookup(mm->pgdir, va);
+
+	if (!pte || !(*pte & PTE_PRESENT))
+		return;
+	put_page(phys_to_page(*pte & PAGE_MASK));
+	*pte = 0;
+	invlpg(va);
+	mm->nr_pages--;
+}
+
+static void zap_range(struct mm *mm, u32 start, u32 end)
+{
+	for (u32 va = start; va < end; va += PAGE_SIZE)
+		zap_page(mm, va);
+}
+
+/* Cut [s, e) out of v (mm->lock held); spare is used for a middle hole. */
+static void vma_cut(struct mm *mm, struct vm_area *v, u32 s, u32 e, struct vm_area **spare)
+{
+	zap_range(mm, s, e);
+	if (s == v->start && e == v->end) {
+		list_del(&v->list);
+		kfree(v);
+	} else if (s == v->start) {
+		v->start = e;
+	} else if (e == v->end) {
+		v->end = s;
+	} else {
+		struct vm_area *tail = *spare;
+		*spare = NULL;
+		tail->start = e;
+		tail->end = v->end;
+		tail->flags = v->flags;
+		v->end = s;
+		list_add(&tail->list, &v->list);
+	}
+}
+
+int vm_unmap(struct mm *mm, u32 start, u32 len)
+{
+	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area *v, *n, *spare = vma_new(0, 0, 0);
+
+	if ((start & (PAGE_SIZE - 1)) || !len || end > USER_TOP || end <= start) {
+		kfree(spare);
+		return -EINVAL;
+	}
+	if (!spare)
+		return -ENOMEM;
+	spin_lock(&mm->lock);
+	list_for_each_entry_safe(v, n, &mm->vmas, list) {
+		u32 s = MAX(v->start, start), e = MIN(v->end, end);
+		if (s < e)
+			vma_cut(mm, v, s, e, &spare);
+	}
+	spin_unlock(&mm->lock);
+	kfree(spare);
+	return 0;
+}
+
+static int map_new_page(struct mm *mm, u32 va, struct page *page, bool writable)
+{
+	int err = map_page(mm->pgdir, va, page_to_phys(page),
+			   PTE_PRESENT | PTE_USER | (writable ? PTE_WRITE : 0));
+
+	if (!err)
+		mm->nr_pages++;
+	return err;
+}
+
+static struct page *alloc_zeroed_user_page(void)
+{
+	struct page *page = alloc_pages(GFP_HIGHUSER | GFP_ATOMIC, 0);
+	void *addr;
+
+	if (page) {
+		addr = kmap_atomic(page, KM_USER1);
+		memset(addr, 0, PAGE_SIZE);
+		kunmap_atomic(addr, KM_USER1);
+	}
+	return page;
+}
+
+static struct page *copy_user_page(struct page *src)
+{
+	struct page *page = alloc_pages(GFP_HIGHUSER | GFP_ATOMIC, 0);
+	void *from, *to;
+
+	if (page) {
+		from = kmap_atomic(src, KM_USER0);
+		to = kmap_atomic(page, KM_USER1);
+		memcpy(to, from, PAGE_SIZE);
+		kunmap_atomic(to, KM_USER1);
+		kunmap_atomic(from, KM_USER0);
+	}
+	return page;
+}
+
+/* A write to a present read-only page of a writable private region. */
+static int do_cow(struct mm *mm, u32 va, u32 *pte)
+{
+	struct page *old = phys_to_page(*pte & PAGE_MASK), *page;
+
+	if (page_count(old) == 1) {		/* last user: just take it */
+		*pte |= PTE_WRITE;
+		invlpg(va);
+		return 0;
+	}
+	page = copy_user_page(old);
+	if (!page)
+		return -ENOMEM;
+	*pte = page_to_phys(page) | PTE_PRESENT | PTE_USER | PTE_WRITE;
+	invlpg(va);
+	put_page(old);
+	return 0;
+}
+
+static int fault_locked(struct mm *mm, u32 addr, bool write)
+{
+	struct vm_area *v = vm_find(mm, addr);
+	u32 va = addr & PAGE_MASK, *pte;
+	struct page *page;
+
+	if (!v || (write && !(v->flags & VM_WRITE)) || (v->flags & VM_RING))
+		return -EFAULT;
+	pte = pte_lookup(mm->pgdir, va);
+	if (pte && (*pte & PTE_PRESENT)) {
+		if (!write || (*pte & PTE_WRITE))
+			return 0;		/* raced with another fault: fine */
+		return do_cow(mm, va, pte);
+	}
+	page = alloc_zeroed_user_page();
+	if (!page)
+		return -ENOMEM;
+	if (map_new_page(mm, va, page, v->flags & VM_WRITE)) {
+		put_page(page);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int handle_mm_fault(struct mm *mm, u32 addr, bool write)
+{
+	int err;
+
+	if (!mm || addr >= USER_TOP)
+		return -EFAULT;
+	spin_lock(&mm->lock);
+	err = fault_locked(mm, addr, write);
+	spin_unlock(&mm->lock);
+	return err;
+}
+
+struct page *get_user_page(struct mm *mm, u32 addr, bool write)
+{
+	struct page *page = NULL;
+	u32 *pte;
+
+	if (!mm || addr >= USER_TOP)
+		return NULL;
+	spin_lock(&mm->lock);
+	pte = pte_lookup(mm->pgdir, addr & PAGE_MASK);
+	if (!pte || !(*pte & PTE_PRESENT) || (write && !(*pte & PTE_WRITE)))
+		if (fault_locked(mm, addr, write))
+			goto out;
+	pte = pte_lookup(mm->pgdir, addr & PAGE_MASK);
+	page = phys_to_page(*pte & PAGE_MASK);
+	get_page(page);
+out:
+	spin_unlock(&mm->lock);
+	return page;
+}
+
+int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable)
+{
+	int err;
+
+	spin_lock(&mm->lock);
+	get_page(page);
+	err = map_new_page(mm, addr, page, writable);
+	if (err)
+		put_page(page);
+	spin_unlock(&mm->lock);
+	return err;
+}
+
+/* Share or copy-on-write one region's pages into the child (both locks held). */
+static int dup_area(struct mm *old, struct mm *new, struct vm_area *v)
+{
+	for (u32 va = v->start; va < v->end; va += PAGE_SIZE) {
+		u32 *pte = pte_lookup(old->pgdir, va);
+		struct page *page;
+		if (!pte || !(*pte & PTE_PRESENT))
+			continue;
+		if (!(v->flags & VM_SHARED) && (*pte & PTE_WRITE)) {
+			*pte &= ~PTE_WRITE;	/* both sides now copy on write */
+			invlpg(va);
+		}
+		page = phys_to_page(*pte & PAGE_MASK);
+		get_page(page);
+		if (map_new_page(new, va, page, *pte & PTE_WRITE)) {
+			put_page(page);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+struct mm *mm_dup(struct mm *old)
+{
+	struct mm *new = mm_create();
+	struct vm_area *v, *copy;
+	int err = 0;
+
+	if (!new)
+		return NULL;
+	spin_lock(&old->lock);
+	new->brk_start = old->brk_start;
+	new->brk = old->brk;
+	list_for_each_entry(v, &old->vmas, list) {
+		if (v->flags & VM_RING)
+			continue;		/* AIO contexts are not inherited */
+		copy = vma_new(v->start, v->end, v->flags);
+		if (!copy || (err = dup_area(old, new, v))) {
+			kfree(copy);
+			err = -ENOMEM;
+			break;
+		}
+		list_add_tail(&copy->list, &new->vmas);
+	}
+	spin_unlock(&old->lock);
+	if (err) {
+		mm_put(new);
+		return NULL;
+	}
+	return new;
+}
+
+static void mm_teardown(struct mm *mm)
+{
+	struct vm_area *v, *n;
+
+	spin_lock(&mm->lock);
+	list_for_each_entry_safe(v, n, &mm->vmas, list) {
+		zap_range(mm, v->start, v->end);
+		list_del(&v->list);
+		kfree(v);
+	}
+	spin_unlock(&mm->lock);
+}
+
+void mm_put(struct mm *mm)
+{
+	if (!atomic_dec_and_test(&mm->users))
+		return;
+	exit_aio(mm);			/* cancels and waits for in-flight I/O */
+	mm_teardown(mm);
+	pgdir_destroy(mm->pgdir);
+	atomic_dec(&nr_mms);
+	kfree(mm);
+}
