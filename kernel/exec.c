@@ -1,0 +1,241 @@
+/* exec.c: execve: load a static ELF32 program into a new address space and start it. */
+#include "elf.h"
+#include "errno.h"
+#include "fs.h"
+#include "highmem.h"
+#include "mm.h"
+#include "paging.h"
+#include "sched.h"
+#include "slab.h"
+#include "string.h"
+#include "trap.h"
+#include "gdt.h"
+#include "uaccess.h"
+#include "vm.h"
+
+#define MAX_ARGS	64		/* argv + envp entries */
+#define ARG_SPACE	16384		/* bytes of argument and environment strings */
+#define MAX_PHDRS	16
+
+/* The new program's arguments, copied out of the old address space. */
+struct exec_args {
+	int argc, envc;
+	char *ptr[MAX_ARGS];		/* into strings */
+	u32 used;
+	char strings[ARG_SPACE];
+};
+
+static int copy_strings(struct exec_args *a, char *const *uvec, int *count)
+{
+	for (*count = 0; uvec; (*count)++) {
+		char *ustr;
+		long n;
+		if (get_user(ustr, uvec + *count))
+			return -EFAULT;
+		if (!ustr)
+			return 0;
+		if (a->argc + a->envc + *count >= MAX_ARGS)
+			return -E2BIG;
+		n = strncpy_from_user(a->strings + a->used, ustr, ARG_SPACE - a->used);
+		if (n < 0)
+			return n;
+		if (a->used + n >= ARG_SPACE)
+			return -E2BIG;
+		a->ptr[a->argc + a->envc + *count] = a->strings + a->used;
+		a->used += n + 1;
+	}
+	return 0;
+}
+
+/* Copy len bytes of kernel data into the (not yet current) address space. */
+static int copy_to_mm(struct mm *mm, u32 uaddr, const void *src, u32 len)
+{
+	while (len) {
+		u32 off = uaddr & (PAGE_SIZE - 1), n = MIN(len, PAGE_SIZE - off);
+		struct page *page = get_user_page(mm, uaddr, false);
+		char *addr;
+		if (!page)
+			return -EFAULT;
+		addr = kmap_atomic(page, KM_USER0);
+		memcpy(addr + off, src, n);
+		kunmap_atomic(addr, KM_USER0);
+		put_page(page);
+		uaddr += n;
+		src = (const char *)src + n;
+		len -= n;
+	}
+	return 0;
+}
+
+static ssize_t read_file(struct inode *inode, void *buf, u32 len, u32 pos)
+{
+	return ramfs_read_kernel(inode, buf, len, pos);
+}
+
+static int check_header(const struct elf32_ehdr *eh)
+{
+	if (memcmp(eh->e_ident, ELFMAG, 4) || eh->e_ident[4] != ELFCLASS32 ||
+	    eh->e_ident[5] != ELFDATA2LSB || eh->e_type != ET_EXEC ||
+	    eh->e_machine != EM_386 || eh->e_phentsize != sizeof(struct elf32_phdr) ||
+	    !eh->e_phnum || eh->e_phnum > MAX_PHDRS)
+		return -ENOEXEC;
+	return 0;
+}
+
+/* Map one PT_LOAD segment and copy its file bytes in, page by page. */
+static int load_segment(struct mm *mm, struct inode *inode, const struct elf32_phdr *ph)
+{
+	u32 start = ph->p_vaddr & PAGE_MASK, flags = VM_READ;
+	char buf[512];
+	int err;
+
+	if (ph->p_filesz > ph->p_memsz || ph->p_vaddr + ph->p_memsz > USER_STACK_TOP - USER_STACK_MAX ||
+	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr)
+		return -ENOEXEC;
+	flags |= (ph->p_flags & PF_W ? VM_WRITE : 0) | (ph->p_flags & PF_X ? VM_EXEC : 0);
+	err = vm_map(mm, start, ph->p_vaddr + ph->p_memsz - start, flags);
+	for (u32 done = 0; !err && done < ph->p_filesz; ) {
+		u32 n = MIN(sizeof(buf), ph->p_filesz - done);
+		if (read_file(inode, buf, n, ph->p_offset + done) != (ssize_t)n)
+			return -ENOEXEC;
+		err = copy_to_mm(mm, ph->p_vaddr + done, buf, n);
+		done += n;
+	}
+	return err;
+}
+
+static int load_elf(struct mm *mm, struct inode *inode, u32 *entry, u32 *phdr_addr,
+		    u32 *phnum)
+{
+	struct elf32_phdr ph[MAX_PHDRS];
+	struct elf32_ehdr eh;
+	u32 end = 0;
+	int err;
+
+	if (read_file(inode, &eh, sizeof(eh), 0) != sizeof(eh) || (err = check_header(&eh)))
+		return -ENOEXEC;
+	if (read_file(inode, ph, eh.e_phnum * sizeof(ph[0]), eh.e_phoff) !=
+	    (ssize_t)(eh.e_phnum * sizeof(ph[0])))
+		return -ENOEXEC;
+	*phdr_addr = 0;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if ((err = load_segment(mm, inode, &ph[i])))
+			return err;
+		if (eh.e_phoff >= ph[i].p_offset && eh.e_phoff < ph[i].p_offset + ph[i].p_filesz)
+			*phdr_addr = ph[i].p_vaddr + eh.e_phoff - ph[i].p_offset;
+		end = MAX(end, ph[i].p_vaddr + ph[i].p_memsz);
+	}
+	mm->brk_start = mm->brk = ALIGN_UP(end, PAGE_SIZE);
+	*entry = eh.e_entry;
+	*phnum = eh.e_phnum;
+	return 0;
+}
+
+/* Lay out argc, argv, envp, auxv and the strings at the top of the stack. */
+static int build_stack(struct mm *mm, struct exec_args *a, u32 entry, u32 phdr, u32 phnum,
+		       u32 *sp_out)
+{
+	u32 nptr = a->argc + a->envc, words[1 + MAX_ARGS + 2 + 10], n = 0;
+	u32 strings = (USER_STACK_TOP - a->used) & ~15u;
+	u32 sp = (strings - (1 + nptr + 2 + 10) * 4) & ~15u;
+	int err;
+
+	if ((err = vm_map(mm, USER_STACK_TOP - USER_STACK_MAX, USER_STACK_MAX,
+			  VM_READ | VM_WRITE | VM_STACK)))
+		return err;
+	words[n++] = a->argc;
+	for (u32 i = 0; i < nptr; i++) {
+		words[n++] = strings + (a->ptr[i] - a->strings);
+		if (i + 1 == (u32)a->argc)
+			words[n++] = 0;
+	}
+	if (!a->argc)
+		words[n++] = 0;
+	words[n++] = 0;			/* end of envp */
+	words[n++] = AT_PHDR;  words[n++] = phdr;
+	words[n++] = AT_PHENT; words[n++] = sizeof(struct elf32_phdr);
+	words[n++] = AT_PHNUM; words[n++] = phnum;
+	words[n++] = AT_PAGESZ; words[n++] = PAGE_SIZE;
+	words[n++] = AT_ENTRY; words[n++] = entry;
+	words[n++] = AT_NULL;  words[n++] = 0;
+	err = copy_to_mm(mm, strings, a->strings, a->used);
+	if (!err)
+		err = copy_to_mm(mm, sp, words, n * 4);
+	*sp_out = sp;
+	return err;
+}
+
+static void start_user(struct trap_frame *tf, u32 entry, u32 sp)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->eip = entry;
+	tf->cs = USER_CS;
+	tf->ds = tf->es = tf->fs = tf->gs = tf->user_ss = USER_DS;
+	tf->eflags = EFLAGS_IF;
+	tf->user_esp = sp;
+}
+
+static int exec_image(struct inode *inode, struct exec_args *a)
+{
+	u32 entry, phdr, phnum, sp;
+	struct mm *mm = mm_create(), *old;
+	int err;
+
+	if (!mm)
+		return -ENOMEM;
+	err = load_elf(mm, inode, &entry, &phdr, &phnum);
+	if (!err)
+		err = build_stack(mm, a, entry, phdr, phnum, &sp);
+	if (err) {
+		mm_put(mm);
+		return err;
+	}
+	old = current->mm;
+	current->mm = mm;
+	switch_mm(mm);
+	if (old)
+		mm_put(old);
+	start_user(current_user_frame(), entry, sp);
+	return 0;
+}
+
+static void set_task_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	strlcpy(current->name, base ? base + 1 : path, sizeof(current->name));
+}
+
+long sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
+{
+	struct exec_args *a = kmalloc(sizeof(*a), GFP_KERNEL);
+	char path[PATH_MAX];
+	struct inode *inode;
+	long err;
+
+	if (!a)
+		return -ENOMEM;
+	a->argc = a->envc = 0;
+	a->used = 0;
+	err = strncpy_from_user(path, upath, PATH_MAX);
+	if (err >= 0 && (err = copy_strings(a, uargv, &a->argc)) == 0)
+		err = copy_strings(a, uenvp, &a->envc);
+	if (err < 0)
+		goto out;
+	inode = namei(path);
+	if (IS_ERR(inode)) {
+		err = PTR_ERR(inode);
+		goto out;
+	}
+	err = S_ISREG(inode->mode) ? exec_image(inode, a) : -EACCES;
+	iput(inode);
+	if (!err) {
+		set_task_name(path);
+		err = current_user_frame()->eax;	/* keep eax as the frame says: 0 */
+	}
+out:
+	kfree(a);
+	return err;
+}
