@@ -133,6 +133,8 @@ extern const struct file_operations ramfs_file_ops;
 struct inode *ramfs_create(const char *path, u32 mode);
 /* Copy n bytes of kernel data into a ramfs file at pos (used by the initramfs). */
 ssize_t ramfs_write_kernel(struct inode *inode, const void *buf, size_t n, loff_t pos);
+/* Read up to n bytes at pos into a kernel buffer; returns the count. */
+ssize_t ramfs_read_kernel(struct inode *inode, void *buf, size_t n, loff_t pos);
 int ramfs_truncate(struct inode *inode, loff_t size);
 extern atomic_t ramfs_pages;		/* pages holding file data */
 

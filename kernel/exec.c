@@ -137,9 +137,8 @@ static int load_elf(struct mm *mm, struct inode *inode, u32 *entry, u32 *phdr_ad
 static int build_stack(struct mm *mm, struct exec_args *a, u32 entry, u32 phdr, u32 phnum,
 		       u32 *sp_out)
 {
-	u32 nptr = a->argc + a->envc, words[1 + MAX_ARGS + 2 + 10], n = 0;
-	u32 strings = (USER_STACK_TOP - a->used) & ~15u;
-	u32 sp = (strings - (1 + nptr + 2 + 10) * 4) & ~15u;
+	u32 nptr = a->argc + a->envc, words[1 + MAX_ARGS + 3 + 12], n = 0;
+	u32 strings = (USER_STACK_TOP - a->used) & ~15u, sp;
 	int err;
 
 	if ((err = vm_map(mm, USER_STACK_TOP - USER_STACK_MAX, USER_STACK_MAX,
@@ -160,6 +159,7 @@ static int build_stack(struct mm *mm, struct exec_args *a, u32 entry, u32 phdr, 
 	words[n++] = AT_PAGESZ; words[n++] = PAGE_SIZE;
 	words[n++] = AT_ENTRY; words[n++] = entry;
 	words[n++] = AT_NULL;  words[n++] = 0;
+	sp = (strings - n * 4) & ~15u;
 	err = copy_to_mm(mm, strings, a->strings, a->used);
 	if (!err)
 		err = copy_to_mm(mm, sp, words, n * 4);
@@ -231,10 +231,8 @@ long sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 	}
 	err = S_ISREG(inode->mode) ? exec_image(inode, a) : -EACCES;
 	iput(inode);
-	if (!err) {
-		set_task_name(path);
-		err = current_user_frame()->eax;	/* keep eax as the frame says: 0 */
-	}
+	if (!err)
+		set_task_name(path);	/* and eax of the new image starts as 0 */
 out:
 	kfree(a);
 	return err;

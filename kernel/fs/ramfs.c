@@ -15,6 +15,7 @@ struct ramfs_data {
 };
 
 atomic_t ramfs_pages = ATOMIC_INIT(0);
+static const char hole_zeros[PAGE_SIZE];
 
 static struct ramfs_data *rdata(struct inode *inode)
 {
@@ -96,8 +97,8 @@ static ssize_t ramfs_rw(struct inode *inode, char *buf, size_t n, loff_t pos,
 
 		if (!page && to_file)
 			return done ? (ssize_t)done : -ENOSPC;
-		if (!page) {
-			left = clear_user(buf + done, chunk);
+		if (!page) {			/* a hole reads as zeros */
+			left = copy((void *)hole_zeros, buf + done, chunk, false);
 		} else {
 			addr = kmap_atomic(page, KM_USER0);
 			left = copy(addr + off, buf + done, chunk, to_file);
@@ -160,6 +161,19 @@ ssize_t ramfs_write_kernel(struct inode *inode, const void *buf, size_t n, loff_
 
 	spin_lock(&inode->lock);
 	ret = ramfs_write_locked(inode, (char *)buf, n, pos, copy_kernel_chunk);
+	spin_unlock(&inode->lock);
+	return ret;
+}
+
+ssize_t ramfs_read_kernel(struct inode *inode, void *buf, size_t n, loff_t pos)
+{
+	ssize_t ret = 0;
+
+	spin_lock(&inode->lock);
+	if (pos < inode->size) {
+		n = MIN((loff_t)n, inode->size - pos);
+		ret = ramfs_rw(inode, buf, n, pos, false, copy_kernel_chunk);
+	}
 	spin_unlock(&inode->lock);
 	return ret;
 }
