@@ -1,0 +1,62 @@
+/* mman.c: the memory system calls: brk, mmap2 (anonymous) and munmap. */
+#include "errno.h"
+#include "paging.h"
+#include "sched.h"
+#include "uapi/mman.h"
+#include "vm.h"
+
+#define BRK_MAX		(256u << 20)	/* the heap may grow this far above brk_start */
+
+/* brk(addr): move the program break; returns the new (or unchanged) break. */
+long sys_brk(u32 addr)
+{
+	struct mm *mm = current->mm;
+	u32 old_end, new_end;
+
+	if (!addr || addr < mm->brk_start || addr - mm->brk_start > BRK_MAX)
+		return mm->brk;
+	old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
+	new_end = ALIGN_UP(addr, PAGE_SIZE);
+	if (new_end > old_end && vm_map(mm, old_end, new_end - old_end, VM_READ | VM_WRITE))
+		return mm->brk;		/* collides with a mapping: unchanged */
+	if (new_end < old_end)
+		vm_unmap(mm, new_end, old_end - new_end);
+	mm->brk = addr;
+	return addr;
+}
+
+static u32 prot_to_vm(int prot)
+{
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE | VM_READ : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC | VM_READ : 0);
+}
+
+long sys_mmap2(u32 addr, u32 len, int prot, int flags, int fd, u32 pgoff)
+{
+	struct mm *mm = current->mm;
+	u32 vmflags = prot_to_vm(prot);
+	int err;
+
+	if (!(flags & MAP_ANONYMOUS))
+		return -ENODEV;			/* no file mappings (yet) */
+	if (!len || len > USER_TOP || !!(flags & MAP_SHARED) == !!(flags & MAP_PRIVATE))
+		return -EINVAL;
+	if (flags & MAP_SHARED)
+		vmflags |= VM_SHARED;
+	if (flags & MAP_FIXED) {
+		if ((addr & (PAGE_SIZE - 1)) || addr + len > USER_TOP || addr + len < addr)
+			return -EINVAL;
+		vm_unmap(mm, addr, len);
+	} else {
+		addr = vm_find_free(mm, addr && addr >= USER_MMAP_BASE ? addr : USER_MMAP_BASE, len);
+		if (!addr)
+			return -ENOMEM;
+	}
+	err = vm_map(mm, addr, len, vmflags);
+	return err ? err : (long)addr;
+}
+
+long sys_munmap(u32 addr, u32 len)
+{
+	return vm_unmap(current->mm, addr, len);
+}
