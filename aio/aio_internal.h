@@ -1,0 +1,43 @@
+/* aio_internal.h: what the AIO core's files share with each other (not exported). */
+#ifndef AIO_INTERNAL_H
+#define AIO_INTERNAL_H
+
+#include "aio.h"
+
+/* ring.c */
+int aio_ring_setup(struct kioctx *ctx);
+void aio_ring_free(struct kioctx *ctx);
+bool aio_ring_has_room(struct kioctx *ctx);
+void aio_ring_post(struct kioctx *ctx, const struct io_event *ev);
+long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr);
+
+/* ioctx.c */
+struct kioctx *ioctx_alloc(u32 nr_reqs);
+/* Find the current process's context by id, with a reference; NULL if none. */
+struct kioctx *ioctx_lookup(u32 id);
+void get_ioctx(struct kioctx *ctx);
+void put_ioctx(struct kioctx *ctx);
+/* Free a context whose count reached zero (process context). */
+void put_ioctx_final(struct kioctx *ctx);
+/* Unlink ctx from its mm, cancel what can be, wait for the rest, drop it. */
+void ioctx_kill(struct kioctx *ctx);
+
+/* kiocb.c */
+int kiocb_slots_init(struct kioctx *ctx);
+void kiocb_slots_free(struct kioctx *ctx);
+/* A request for ctx (a slot and a ring slot reserved): NULL -> -EAGAIN. */
+struct kiocb *aio_get_req(struct kioctx *ctx);
+/* Drop one reference to req (any context). */
+void aio_put_req(struct kiocb *req);
+/* Find an active request by (user iocb address, key) and take a reference. */
+struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key);
+/* Try to cancel req (a reference held by the caller); 0 and *ev filled on success. */
+int aio_cancel_req(struct kiocb *req, struct io_event *ev);
+/* Cancel everything cancellable in ctx (ctx->dead set). */
+void aio_cancel_all(struct kioctx *ctx);
+void kiocb_cache_init(void);
+
+/* sysctl.c */
+void aio_sysctl_init(void);
+
+#endif

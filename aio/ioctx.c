@@ -1,0 +1,194 @@
+/* ioctx.c: AIO contexts: creation with their ring, O(1) lookup by id, teardown. */
+#include "aio_internal.h"
+#include "errno.h"
+#include "irq.h"
+#include "panic.h"
+#include "sched.h"
+#include "slab.h"
+#include "string.h"
+#include "vm.h"
+
+atomic_t aio_nr = ATOMIC_INIT(0);
+u32 aio_max_nr = AIO_MAX_NR_DEFAULT;
+atomic_t aio_nr_contexts = ATOMIC_INIT(0);
+static struct kmem_cache *kioctx_cache;
+
+void aio_init(void)
+{
+	kioctx_cache = kmem_cache_create("kioctx", sizeof(struct kioctx), 0, NULL);
+	BUG_ON(!kioctx_cache);
+	kiocb_cache_init();
+	aio_sysctl_init();
+}
+
+static u32 hash_id(u32 id)
+{
+	return (id >> PAGE_SHIFT) % AIO_HASH_SIZE;
+}
+
+static struct aio_mm *aio_mm_get(struct mm *mm)
+{
+	struct aio_mm *am = mm->aio;
+
+	if (am)
+		return am;
+	am = kmalloc(sizeof(*am), GFP_KERNEL);
+	if (!am)
+		return NULL;
+	memset(am, 0, sizeof(*am));
+	spin_lock_init(&am->lock, "aio_mm");
+	INIT_LIST_HEAD(&am->contexts);
+	mm->aio = am;			/* only this mm's tasks get here: no race on UP */
+	return am;
+}
+
+static void ioctx_free(struct kioctx *ctx)
+{
+	BUG_ON(in_interrupt() || ctx->reqs_active);
+	aio_ring_free(ctx);
+	kiocb_slots_free(ctx);
+	atomic_sub(&aio_nr, ctx->max_reqs);
+	atomic_dec(&aio_nr_contexts);
+	kmem_cache_free(kioctx_cache, ctx);
+}
+
+void get_ioctx(struct kioctx *ctx)
+{
+	BUG_ON(atomic_read(&ctx->users) <= 0);
+	atomic_inc(&ctx->users);
+}
+
+void put_ioctx(struct kioctx *ctx)
+{
+	if (atomic_dec_and_test(&ctx->users))
+		ioctx_free(ctx);
+}
+
+void put_ioctx_final(struct kioctx *ctx)
+{
+	ioctx_free(ctx);
+}
+
+static int reserve_aio_nr(u32 nr)
+{
+	if ((u32)atomic_add_return(&aio_nr, nr) > aio_max_nr) {
+		atomic_sub(&aio_nr, nr);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+static void ioctx_link(struct aio_mm *am, struct kioctx *ctx)
+{
+	u32 h = hash_id(ctx->ring.user_base), flags;
+
+	spin_lock_irqsave(&am->lock, flags);
+	ctx->hash_next = am->hash[h];
+	am->hash[h] = ctx;
+	list_add_tail(&ctx->mm_list, &am->contexts);
+	am->nr_contexts++;
+	spin_unlock_irqrestore(&am->lock, flags);
+}
+
+struct kioctx *ioctx_alloc(u32 nr_reqs)
+{
+	struct mm *mm = current->mm;
+	struct aio_mm *am = mm ? aio_mm_get(mm) : NULL;
+	struct kioctx *ctx;
+	int err;
+
+	if (!am)
+		return ERR_PTR(mm ? -ENOMEM : -EINVAL);
+	if ((err = reserve_aio_nr(nr_reqs)))
+		return ERR_PTR(err);
+	ctx = kmem_cache_alloc(kioctx_cache, GFP_KERNEL);
+	if (!ctx) {
+		atomic_sub(&aio_nr, nr_reqs);
+		return ERR_PTR(-ENOMEM);
+	}
+	memset(ctx, 0, sizeof(*ctx));
+	atomic_set(&ctx->users, 1);		/* the mm's table */
+	ctx->mm = mm;
+	ctx->max_reqs = nr_reqs;
+	spin_lock_init(&ctx->ctx_lock, "kioctx");
+	spin_lock_init(&ctx->ring_lock, "aio_ring");
+	init_waitqueue_head(&ctx->wait);
+	INIT_LIST_HEAD(&ctx->active_reqs);
+	atomic_inc(&aio_nr_contexts);
+	err = kiocb_slots_init(ctx);
+	if (!err)
+		err = aio_ring_setup(ctx);
+	if (err) {
+		ioctx_free(ctx);
+		return ERR_PTR(err == -ENOMEM ? -EAGAIN : err);
+	}
+	ioctx_link(am, ctx);
+	return ctx;
+}
+
+struct kioctx *ioctx_lookup(u32 id)
+{
+	struct mm *mm = current->mm;
+	struct aio_mm *am = mm ? mm->aio : NULL;
+	struct kioctx *ctx;
+	u32 flags;
+
+	if (!am)
+		return NULL;
+	spin_lock_irqsave(&am->lock, flags);
+	for (ctx = am->hash[hash_id(id)]; ctx; ctx = ctx->hash_next)
+		if (ctx->ring.user_base == id && !ctx->dead) {
+			get_ioctx(ctx);
+			break;
+		}
+	spin_unlock_irqrestore(&am->lock, flags);
+	return ctx;
+}
+
+/* Take ctx out of its mm's table (once); false if someone else already did. */
+static bool ioctx_unlink(struct kioctx *ctx)
+{
+	struct aio_mm *am = ctx->mm->aio;
+	struct kioctx **pp;
+	u32 flags;
+	bool was_live;
+
+	spin_lock_irqsave(&am->lock, flags);
+	was_live = !ctx->dead;
+	ctx->dead = true;
+	if (was_live) {
+		for (pp = &am->hash[hash_id(ctx->ring.user_base)]; *pp != ctx; pp = &(*pp)->hash_next)
+			;
+		*pp = ctx->hash_next;
+		list_del(&ctx->mm_list);
+		am->nr_contexts--;
+	}
+	spin_unlock_irqrestore(&am->lock, flags);
+	return was_live;
+}
+
+/* The caller holds one reference besides the table's. */
+void ioctx_kill(struct kioctx *ctx)
+{
+	if (!ioctx_unlink(ctx))
+		return;
+	aio_cancel_all(ctx);
+	wait_event(ctx->wait, atomic_read(&ctx->users) == 2);
+	put_ioctx(ctx);				/* the table's reference */
+}
+
+void exit_aio(struct mm *mm)
+{
+	struct aio_mm *am = mm->aio;
+
+	if (!am)
+		return;
+	while (!list_empty(&am->contexts)) {
+		struct kioctx *ctx = list_first_entry(&am->contexts, struct kioctx, mm_list);
+		get_ioctx(ctx);
+		ioctx_kill(ctx);
+		put_ioctx(ctx);
+	}
+	mm->aio = NULL;
+	kfree(am);
+}

@@ -1,0 +1,213 @@
+/* ring.c: the completion ring: HighMem pages mapped into the process, reached by
+ * the kernel only through kmap_atomic; the kernel keeps its own nr and tail and
+ * clamps the head it reads from user-writable memory. */
+#include "aio.h"
+#include "errno.h"
+#include "highmem.h"
+#include "mm.h"
+#include "paging.h"
+#include "slab.h"
+#include "string.h"
+#include "uaccess.h"
+#include "vm.h"
+#include "aio_internal.h"
+
+#define AIO_RING_HINT	0x70000000u	/* rings are placed from here upward */
+#define EVENTS_FIRST_PAGE ((PAGE_SIZE - sizeof(struct aio_ring)) / sizeof(struct io_event))
+#define EVENTS_PER_PAGE	(PAGE_SIZE / sizeof(struct io_event))
+
+static void ring_free_pages(struct aio_ring_info *r)
+{
+	for (u32 i = 0; i < r->nr_pages; i++)
+		if (r->pages[i])
+			put_page(r->pages[i]);
+	kfree(r->pages);
+	r->pages = NULL;
+}
+
+static int ring_alloc_pages(struct aio_ring_info *r)
+{
+	r->pages = kmalloc(r->nr_pages * sizeof(*r->pages), GFP_KERNEL);
+	if (!r->pages)
+		return -ENOMEM;
+	memset(r->pages, 0, r->nr_pages * sizeof(*r->pages));
+	for (u32 i = 0; i < r->nr_pages; i++) {
+		void *addr;
+		r->pages[i] = alloc_pages(GFP_HIGHUSER, 0);
+		if (!r->pages[i])
+			return -ENOMEM;
+		addr = kmap_atomic(r->pages[i], KM_USER0);
+		memset(addr, 0, PAGE_SIZE);
+		kunmap_atomic(addr, KM_USER0);
+	}
+	return 0;
+}
+
+static int ring_map(struct kioctx *ctx)
+{
+	struct aio_ring_info *r = &ctx->ring;
+	u32 size = r->nr_pages * PAGE_SIZE, base;
+	int err;
+
+	base = vm_find_free(ctx->mm, AIO_RING_HINT, size);
+	if (!base)
+		return -ENOMEM;
+	err = vm_map(ctx->mm, base, size, VM_READ | VM_WRITE | VM_RING);
+	for (u32 i = 0; !err && i < r->nr_pages; i++)
+		err = vm_insert_page(ctx->mm, base + i * PAGE_SIZE, r->pages[i], true);
+	if (err) {
+		vm_unmap_flagged(ctx->mm, base, size, VM_RING);
+		return err;
+	}
+	r->user_base = base;
+	return 0;
+}
+
+int aio_ring_setup(struct kioctx *ctx)
+{
+	struct aio_ring_info *r = &ctx->ring;
+	u32 want = ctx->max_reqs + 2;	/* one slot always stays empty, one spare */
+	struct aio_ring *hdr;
+	int err;
+
+	r->nr_pages = DIV_ROUND_UP(sizeof(struct aio_ring) + want * sizeof(struct io_event),
+				   PAGE_SIZE);
+	r->nr = (r->nr_pages * PAGE_SIZE - sizeof(struct aio_ring)) / sizeof(struct io_event);
+	r->tail = 0;
+	err = ring_alloc_pages(r);
+	if (!err)
+		err = ring_map(ctx);
+	if (err) {
+		ring_free_pages(r);
+		return err;
+	}
+	hdr = kmap_atomic(r->pages[0], KM_USER0);
+	hdr->id = r->user_base;
+	hdr->nr = r->nr;
+	hdr->head = hdr->tail = 0;
+	hdr->magic = AIO_RING_MAGIC;
+	hdr->compat_features = AIO_RING_COMPAT_FEATURES;
+	hdr->incompat_features = AIO_RING_INCOMPAT_FEATURES;
+	hdr->header_length = sizeof(struct aio_ring);
+	kunmap_atomic(hdr, KM_USER0);
+	return 0;
+}
+
+void aio_ring_free(struct kioctx *ctx)
+{
+	struct aio_ring_info *r = &ctx->ring;
+
+	if (r->user_base)
+		vm_unmap_flagged(ctx->mm, r->user_base, r->nr_pages * PAGE_SIZE, VM_RING);
+	ring_free_pages(r);
+}
+
+/* Map event idx with slot km; release with ring_event_unmap(). */
+static struct io_event *ring_event_map(struct aio_ring_info *r, u32 idx, enum km_type km)
+{
+	struct aio_ring *hdr;
+	struct io_event *ev;
+
+	if (idx < EVENTS_FIRST_PAGE) {
+		hdr = kmap_atomic(r->pages[0], km);
+		return &hdr->io_events[idx];
+	}
+	idx -= EVENTS_FIRST_PAGE;
+	ev = kmap_atomic(r->pages[1 + idx / EVENTS_PER_PAGE], km);
+	return ev + idx % EVENTS_PER_PAGE;
+}
+
+static void ring_event_unmap(struct io_event *ev, enum km_type km)
+{
+	kunmap_atomic((void *)((u32)ev & PAGE_MASK), km);
+}
+
+/* The head as user space left it, clamped into the ring (ctx_lock held). */
+static u32 ring_head(struct aio_ring_info *r, enum km_type km)
+{
+	struct aio_ring *hdr = kmap_atomic(r->pages[0], km);
+	u32 head = READ_ONCE(hdr->head);
+
+	kunmap_atomic(hdr, km);
+	return head < r->nr ? head : head % r->nr;
+}
+
+bool aio_ring_has_room(struct kioctx *ctx)
+{
+	struct aio_ring_info *r = &ctx->ring;
+	u32 unreaped;
+
+	assert_spin_locked(&ctx->ctx_lock);
+	unreaped = (r->tail + r->nr - ring_head(r, KM_USER0)) % r->nr;
+	return ctx->reqs_active + unreaped < r->nr - 1;
+}
+
+void aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
+{
+	struct aio_ring_info *r = &ctx->ring;
+	struct io_event *slot;
+	struct aio_ring *hdr;
+
+	assert_spin_locked(&ctx->ctx_lock);
+	slot = ring_event_map(r, r->tail, KM_IRQ0);
+	*slot = *ev;
+	ring_event_unmap(slot, KM_IRQ0);
+	smp_wmb();			/* the event is visible before the tail moves */
+	r->tail = (r->tail + 1) % r->nr;
+	hdr = kmap_atomic(r->pages[0], KM_IRQ1);
+	WRITE_ONCE(hdr->tail, r->tail);
+	kunmap_atomic(hdr, KM_IRQ1);
+}
+
+/* Take the event at head into *ev (ctx_lock held); false if the ring is empty. */
+static bool ring_peek(struct kioctx *ctx, struct io_event *ev, u32 *head)
+{
+	struct aio_ring_info *r = &ctx->ring;
+	struct io_event *slot;
+
+	*head = ring_head(r, KM_USER0);
+	if (*head == r->tail)
+		return false;
+	slot = ring_event_map(r, *head, KM_USER1);
+	*ev = *slot;
+	ring_event_unmap(slot, KM_USER1);
+	return true;
+}
+
+static void ring_advance(struct kioctx *ctx, u32 head)
+{
+	struct aio_ring *hdr = kmap_atomic(ctx->ring.pages[0], KM_USER0);
+
+	WRITE_ONCE(hdr->head, (head + 1) % ctx->ring.nr);
+	kunmap_atomic(hdr, KM_USER0);
+}
+
+/* Move up to nr events to user space. An event is consumed only after its copy
+ * succeeded, so a bad pointer never loses one. Returns the count or -EFAULT. */
+long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
+{
+	struct io_event ev;
+	long got = 0;
+	u32 head, flags;
+
+	spin_lock(&ctx->ring_lock);
+	while (got < nr) {
+		spin_lock_irqsave(&ctx->ctx_lock, flags);
+		if (!ring_peek(ctx, &ev, &head)) {
+			spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+			break;
+		}
+		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+		if (copy_to_user(uevents + got, &ev, sizeof(ev))) {
+			if (!got)
+				got = -EFAULT;
+			break;
+		}
+		spin_lock_irqsave(&ctx->ctx_lock, flags);
+		ring_advance(ctx, head);
+		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+		got++;
+	}
+	spin_unlock(&ctx->ring_lock);
+	return got;
+}
