@@ -18,6 +18,8 @@
 
 static void ring_free_pages(struct aio_ring_info *r)
 {
+	if (!r->pages)
+		return;
 	for (u32 i = 0; i < r->nr_pages; i++)
 		if (r->pages[i])
 			put_page(r->pages[i]);

@@ -1,0 +1,269 @@
+/* syscalls.c: the five AIO system calls, 244-248: io_setup, io_destroy,
+ * io_getevents_abs, io_submit, io_cancel. Errors follow the seed where it says,
+ * Linux where it is silent (docs/aio-errors.md has the table). */
+#include "aio_internal.h"
+#include "clock.h"
+#include "errno.h"
+#include "fs.h"
+#include "sched.h"
+#include "timer.h"
+#include "uaccess.h"
+#include "uapi/time.h"
+
+#define AIO_MAX_REQS	0x10000u	/* per context; more is -EINVAL */
+
+long sys_io_setup(unsigned nr_reqs, aio_context_t *ctxp)
+{
+	struct kioctx *ctx;
+	aio_context_t id;
+
+	if (get_user(id, ctxp))
+		return -EFAULT;
+	if (id || !nr_reqs || nr_reqs > AIO_MAX_REQS)
+		return -EINVAL;
+	if (nr_reqs > aio_max_nr)
+		return -EAGAIN;
+	ctx = ioctx_alloc(nr_reqs);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	if (put_user((aio_context_t)ctx->ring.user_base, ctxp)) {
+		get_ioctx(ctx);
+		ioctx_kill(ctx);
+		put_ioctx(ctx);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_io_destroy(aio_context_t id)
+{
+	struct kioctx *ctx = ioctx_lookup(id);
+
+	if (!ctx)
+		return -EINVAL;
+	ioctx_kill(ctx);
+	put_ioctx(ctx);
+	return 0;
+}
+
+/* The file operation an iocb asks for; -EBADF / -EINVAL when not allowed. */
+static long iocb_dispatch(struct kiocb *req, const struct iocb *cb)
+{
+	const struct file_operations *op = req->ki_filp->f_op;
+	char *buf = (char *)(u32)cb->aio_buf;
+
+	switch (cb->aio_lio_opcode) {
+	case IOCB_CMD_PREAD:
+		return op && op->aio_read ? op->aio_read(req, buf, cb->aio_nbytes, cb->aio_offset) : -EINVAL;
+	case IOCB_CMD_PWRITE:
+		return op && op->aio_write ? op->aio_write(req, buf, cb->aio_nbytes, cb->aio_offset) : -EINVAL;
+	case IOCB_CMD_FSYNC:
+	case IOCB_CMD_FDSYNC:
+		return op && op->aio_fsync ?
+			op->aio_fsync(req, cb->aio_lio_opcode == IOCB_CMD_FDSYNC) : -EINVAL;
+	case IOCB_CMD_NOOP:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Field checks that need no file: reserved fields, sizes, opcode. */
+static long iocb_check(const struct iocb *cb)
+{
+	bool rw = cb->aio_lio_opcode == IOCB_CMD_PREAD || cb->aio_lio_opcode == IOCB_CMD_PWRITE;
+
+	if (cb->aio_reserved1 || cb->aio_reserved2 || cb->aio_reserved3)
+		return -EINVAL;
+	if (cb->aio_buf != (u32)cb->aio_buf || cb->aio_nbytes > 0x7fffffff)
+		return -EINVAL;
+	if (rw && cb->aio_offset < 0)
+		return -EINVAL;
+	switch (cb->aio_lio_opcode) {
+	case IOCB_CMD_PREAD: case IOCB_CMD_PWRITE: case IOCB_CMD_FSYNC:
+	case IOCB_CMD_FDSYNC: case IOCB_CMD_NOOP:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Checks on the file: open mode and the buffer. */
+static long iocb_check_file(const struct iocb *cb, struct file *f)
+{
+	if (cb->aio_lio_opcode == IOCB_CMD_PREAD && !(f->f_mode & FMODE_READ))
+		return -EBADF;
+	if (cb->aio_lio_opcode == IOCB_CMD_PWRITE && !(f->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if ((cb->aio_lio_opcode == IOCB_CMD_PREAD || cb->aio_lio_opcode == IOCB_CMD_PWRITE) &&
+	    !access_ok((void *)(u32)cb->aio_buf, cb->aio_nbytes))
+		return -EFAULT;
+	return 0;
+}
+
+static long io_submit_one(struct kioctx *ctx, struct iocb *ucb, const struct iocb *cb)
+{
+	struct file *f;
+	struct kiocb *req;
+	long ret = iocb_check(cb);
+
+	if (ret)
+		return ret;
+	f = fget((int)cb->aio_fildes);
+	if (!f)
+		return -EBADF;
+	if ((ret = iocb_check_file(cb, f))) {
+		fput(f);
+		return ret;
+	}
+	req = aio_get_req(ctx);
+	if (!req) {
+		fput(f);
+		return -EAGAIN;
+	}
+	req->ki_filp = f;			/* the request owns the reference now */
+	req->ki_user_obj = (u32)ucb;
+	req->ki_user_data = cb->aio_data;
+	req->ki_opcode = cb->aio_lio_opcode;
+	if (put_user(req->ki_key, &ucb->aio_key)) {
+		aio_put_req(req);
+		return -EFAULT;
+	}
+	ret = iocb_dispatch(req, cb);
+	if (ret == -EIOCBQUEUED)
+		return 0;			/* req may already be gone: hands off */
+	if (ret >= 0) {
+		aio_complete(req, ret, 0);
+		return 0;
+	}
+	aio_put_req(req);
+	return ret;
+}
+
+long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
+{
+	struct kioctx *ctx;
+	long i, ret = 0;
+
+	if (nr < 0)
+		return -EINVAL;
+	ctx = ioctx_lookup(id);
+	if (!ctx)
+		return -EINVAL;
+	if (nr > 0x3fffffff || !access_ok(iocbpp, nr * sizeof(*iocbpp))) {
+		put_ioctx(ctx);
+		return -EFAULT;
+	}
+	aio_plug_begin();
+	for (i = 0; i < nr; i++) {
+		struct iocb *ucb, cb;
+		if (get_user(ucb, iocbpp + i) || copy_from_user(&cb, ucb, sizeof(cb))) {
+			ret = -EFAULT;
+			break;
+		}
+		if ((ret = io_submit_one(ctx, ucb, &cb)))
+			break;
+	}
+	aio_plug_end();			/* one device notification for the batch */
+	put_ioctx(ctx);
+	return i ? i : ret;
+}
+
+long sys_io_cancel(aio_context_t id, struct iocb *ucb, struct io_event *uresult)
+{
+	struct io_event ev;
+	struct kioctx *ctx;
+	struct kiocb *req;
+	u32 key;
+	long ret;
+
+	if (get_user(key, &ucb->aio_key))
+		return -EFAULT;
+	ctx = ioctx_lookup(id);
+	if (!ctx)
+		return -EINVAL;
+	/* Fault the result in first: a cancelled event must not be lost. */
+	if (clear_user(uresult, sizeof(*uresult))) {
+		put_ioctx(ctx);
+		return -EFAULT;
+	}
+	req = aio_lookup_req(ctx, (u32)ucb, key);
+	ret = req ? aio_cancel_req(req, &ev) : -EAGAIN;
+	if (req)
+		aio_put_req(req);
+	if (!ret && copy_to_user(uresult, &ev, sizeof(ev)))
+		ret = -EFAULT;
+	put_ioctx(ctx);
+	return ret;
+}
+
+/* Absolute CLOCK_REALTIME deadline in ns; U64_MAX for none. */
+static long read_deadline(const struct timespec *uwhen, u64 *deadline)
+{
+	struct timespec ts;
+
+	*deadline = ~0ull;
+	if (!uwhen)
+		return 0;
+	if (copy_from_user(&ts, uwhen, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
+		return -EINVAL;
+	*deadline = ts.tv_sec < 0 ? 0 : (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	return 0;
+}
+
+static bool ring_nonempty(struct kioctx *ctx)
+{
+	return READ_ONCE(ctx->ring.tail) != aio_ring_head_peek(ctx);
+}
+
+/* Sleep (exclusive) until an event, the deadline or a signal. */
+static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 deadline)
+{
+	DECLARE_WAITQUEUE(wait, current);
+	long got = 0;
+
+	add_wait_queue_exclusive(&ctx->wait, &wait);
+	for (;;) {
+		u64 now;
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (ring_nonempty(ctx) && (got = aio_ring_read(ctx, uev, nr)))
+			break;
+		now = ktime_get_real_ns();
+		if (now >= deadline)
+			break;
+		if (signal_pending(current)) {
+			got = -EINTR;
+			break;
+		}
+		if (deadline == ~0ull)
+			schedule();
+		else
+			schedule_timeout(ns_to_jiffies_up(deadline - now));
+	}
+	set_current_state(TASK_RUNNING);
+	remove_wait_queue(&ctx->wait, &wait);
+	return got;
+}
+
+long sys_io_getevents_abs(aio_context_t id, long nr, struct io_event *uevents,
+			  const struct timespec *uwhen)
+{
+	struct kioctx *ctx = ioctx_lookup(id);
+	u64 deadline;
+	long ret;
+
+	if (!ctx)
+		return -EINVAL;
+	ret = nr < 0 ? -EINVAL : read_deadline(uwhen, &deadline);
+	if (!ret && nr > 0x3ffffff)
+		nr = 0x3ffffff;
+	if (!ret && nr && !access_ok(uevents, nr * sizeof(*uevents)))
+		ret = -EFAULT;
+	if (!ret && nr) {
+		ret = aio_ring_read(ctx, uevents, nr);
+		if (!ret)
+			ret = wait_events(ctx, nr, uevents, deadline);
+	}
+	put_ioctx(ctx);
+	return ret;
+}
