@@ -213,3 +213,11 @@ long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 	spin_unlock(&ctx->ring_lock);
 	return got;
 }
+
+u32 aio_ring_head_peek(struct kioctx *ctx)
+{
+	u32 flags = local_irq_save(), head = ring_head(&ctx->ring, KM_USER0);
+
+	local_irq_restore(flags);
+	return head;
+}

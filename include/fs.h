@@ -66,6 +66,7 @@ struct file {
 	loff_t f_pos;
 	struct inode *f_inode;
 	void *private_data;
+	struct file *private_data_next;	/* the deferred-fput chain */
 };
 
 /*
@@ -98,6 +99,10 @@ struct file *file_alloc(struct inode *inode, u32 mode, u32 flags);
 static inline struct file *get_file(struct file *f) { atomic_inc(&f->f_count); return f; }
 /* Drop a reference; the last one releases the file (process context only). */
 void fput(struct file *f);
+/* fput from any context: a last reference dropped in an interrupt handler is
+ * released later by the worker thread. */
+void fput_any(struct file *f);
+void file_init(void);
 /* The file behind descriptor fd of the current process, with a reference; NULL if none. */
 struct file *fget(int fd);
 loff_t generic_llseek(struct file *f, loff_t off, int whence);

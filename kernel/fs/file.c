@@ -6,6 +6,7 @@
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
+#include "workqueue.h"
 
 atomic_t nr_files = ATOMIC_INIT(0);
 
@@ -38,6 +39,51 @@ void fput(struct file *f)
 		iput(f->f_inode);
 	atomic_dec(&nr_files);
 	kfree(f);
+}
+
+/* Files whose last reference was dropped in interrupt context. */
+static DEFINE_SPINLOCK(deferred_lock);
+static struct file *deferred_files;	/* chained through private_data */
+static struct work_struct deferred_work;
+
+static void fput_deferred_work(struct work_struct *w)
+{
+	struct file *f;
+	u32 flags;
+
+	for (;;) {
+		spin_lock_irqsave(&deferred_lock, flags);
+		f = deferred_files;
+		if (f)
+			deferred_files = f->private_data_next;
+		spin_unlock_irqrestore(&deferred_lock, flags);
+		if (!f)
+			return;
+		atomic_set(&f->f_count, 1);
+		fput(f);
+	}
+}
+
+void fput_any(struct file *f)
+{
+	u32 flags;
+
+	if (!in_interrupt()) {
+		fput(f);
+		return;
+	}
+	if (!atomic_dec_and_test(&f->f_count))
+		return;
+	spin_lock_irqsave(&deferred_lock, flags);
+	f->private_data_next = deferred_files;
+	deferred_files = f;
+	spin_unlock_irqrestore(&deferred_lock, flags);
+	schedule_work(&deferred_work);
+}
+
+void file_init(void)
+{
+	INIT_WORK(&deferred_work, fput_deferred_work);
 }
 
 struct file *fget(int fd)
