@@ -1,0 +1,72 @@
+/* pin.c: pin user buffers (page references) and copy to/from them via kmap_atomic. */
+#include "errno.h"
+#include "mm.h"
+#include "paging.h"
+#include "pin.h"
+#include "slab.h"
+#include "string.h"
+#include "vm.h"
+
+void unpin_user_buf(struct pinned_buf *pb)
+{
+	if (!pb->pages)
+		return;
+	for (u32 i = 0; i < pb->nr_pages; i++)
+		if (pb->pages[i])
+			put_page(pb->pages[i]);
+	kfree(pb->pages);
+	pb->pages = NULL;
+}
+
+int pin_user_buf(struct mm *mm, u32 addr, size_t len, bool write, struct pinned_buf *pb)
+{
+	u32 first = addr & PAGE_MASK;
+
+	pb->offset = addr & (PAGE_SIZE - 1);
+	pb->len = len;
+	pb->nr_pages = len ? (ALIGN_UP(addr + len, PAGE_SIZE) - first) >> PAGE_SHIFT : 0;
+	pb->pages = kmalloc(MAX(pb->nr_pages, 1u) * sizeof(*pb->pages), GFP_KERNEL);
+	if (!pb->pages)
+		return -ENOMEM;
+	memset(pb->pages, 0, MAX(pb->nr_pages, 1u) * sizeof(*pb->pages));
+	for (u32 i = 0; i < pb->nr_pages; i++) {
+		pb->pages[i] = get_user_page(mm, first + i * PAGE_SIZE, write);
+		if (!pb->pages[i]) {
+			unpin_user_buf(pb);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+/* Walk the pinned pages covering [off, off+n), calling fn on each mapped chunk. */
+static void pinned_walk(struct pinned_buf *pb, size_t off, void *kbuf, size_t n,
+			enum km_type km, bool to_pinned)
+{
+	while (n) {
+		size_t pos = pb->offset + off, chunk;
+		u32 idx = pos >> PAGE_SHIFT, in = pos & (PAGE_SIZE - 1);
+		char *addr;
+
+		chunk = MIN(n, PAGE_SIZE - in);
+		addr = kmap_atomic(pb->pages[idx], km);
+		if (to_pinned)
+			memcpy(addr + in, kbuf, chunk);
+		else
+			memcpy(kbuf, addr + in, chunk);
+		kunmap_atomic(addr, km);
+		off += chunk;
+		kbuf = (char *)kbuf + chunk;
+		n -= chunk;
+	}
+}
+
+void pinned_copy_to(struct pinned_buf *pb, size_t off, const void *src, size_t n, enum km_type km)
+{
+	pinned_walk(pb, off, (void *)src, n, km, true);
+}
+
+void pinned_copy_from(struct pinned_buf *pb, size_t off, void *dst, size_t n, enum km_type km)
+{
+	pinned_walk(pb, off, dst, n, km, false);
+}
