@@ -52,6 +52,13 @@ static inline void list_del_init(struct list_head *e)
 	INIT_LIST_HEAD(e);
 }
 
+static inline void list_move_tail(struct list_head *e, struct list_head *head)
+{
+	e->next->prev = e->prev;
+	e->prev->next = e->next;
+	list_add_tail(e, head);
+}
+
 static inline bool list_empty(const struct list_head *l)
 {
 	return l->next == l;

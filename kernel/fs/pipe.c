@@ -1,5 +1,7 @@
 /* pipe.c: pipes: a ring buffer with blocking reads and writes, EOF and EPIPE. */
+#include "aio.h"
 #include "errno.h"
+#include "pin.h"
 #include "fs.h"
 #include "signal.h"
 #include "sched.h"
@@ -19,6 +21,17 @@ struct pipe {
 	int readers, writers;		/* open ends */
 	wait_queue_head_t rd_wait;	/* readers waiting for data or EOF */
 	wait_queue_head_t wr_wait;	/* writers waiting for room */
+	struct list_head aio_readers;	/* queued AIO reads, FIFO */
+	struct list_head aio_writers;	/* queued AIO writes, FIFO */
+};
+
+/* An AIO read or write waiting on a pipe, with the user buffer pinned. */
+struct pipe_aio {
+	struct list_head list;		/* in aio_readers / aio_writers, under p->lock */
+	struct kiocb *req;
+	struct pinned_buf buf;
+	size_t done;			/* bytes moved so far (writes) */
+	long res;			/* result once taken off the list */
 };
 
 static struct pipe *file_pipe(struct file *f)
@@ -53,6 +66,190 @@ static ssize_t pipe_copy_in(struct pipe *p, const char *ubuf, size_t n)
 	return total;
 }
 
+/* --- AIO: queued requests are served by the other side's read/write/close. --- */
+
+static struct pipe_aio *pipe_aio_alloc(struct kiocb *req, const char *ubuf, size_t n, bool write)
+{
+	struct pipe_aio *pa = kmalloc(sizeof(*pa), GFP_KERNEL);
+	int err;
+
+	if (!pa)
+		return ERR_PTR(-ENOMEM);
+	memset(pa, 0, sizeof(*pa));
+	pa->req = req;
+	err = pin_user_buf(current->mm, (u32)ubuf, n, !write, &pa->buf);
+	if (err) {
+		kfree(pa);
+		return ERR_PTR(err);
+	}
+	return pa;
+}
+
+static void pipe_aio_finish(struct pipe_aio *pa)
+{
+	struct kiocb *req = pa->req;
+	long res = pa->res;
+
+	unpin_user_buf(&pa->buf);
+	kfree(pa);
+	aio_complete(req, res, 0);
+}
+
+/* Move buffered bytes to queued AIO readers (lock held); finished ones go on done. */
+static void serve_aio_readers(struct pipe *p, struct list_head *done)
+{
+	while (!list_empty(&p->aio_readers) && (p->len || !p->writers)) {
+		struct pipe_aio *pa = list_first_entry(&p->aio_readers, struct pipe_aio, list);
+		size_t n = MIN(pa->buf.len, p->len), first = MIN(n, PIPE_SIZE - p->head);
+		pinned_copy_to(&pa->buf, 0, p->buf + p->head, first, KM_USER0);
+		pinned_copy_to(&pa->buf, first, p->buf, n - first, KM_USER0);
+		p->head = (p->head + n) % PIPE_SIZE;
+		p->len -= n;
+		pa->res = n;			/* 0 at EOF */
+		list_move_tail(&pa->list, done);
+	}
+}
+
+/* Move queued AIO writers' bytes into free room (lock held). */
+static void serve_aio_writers(struct pipe *p, struct list_head *done)
+{
+	while (!list_empty(&p->aio_writers) && (p->len < PIPE_SIZE || !p->readers)) {
+		struct pipe_aio *pa = list_first_entry(&p->aio_writers, struct pipe_aio, list);
+		u32 tail = (p->head + p->len) % PIPE_SIZE;
+		size_t n = MIN(pa->buf.len - pa->done, PIPE_SIZE - p->len);
+		size_t first = MIN(n, PIPE_SIZE - tail);
+		if (!p->readers) {
+			pa->res = pa->done ? (long)pa->done : -EPIPE;
+			list_move_tail(&pa->list, done);
+			continue;
+		}
+		pinned_copy_from(&pa->buf, pa->done, p->buf + tail, first, KM_USER0);
+		pinned_copy_from(&pa->buf, pa->done + first, p->buf, n - first, KM_USER0);
+		p->len += n;
+		pa->done += n;
+		if (pa->done < pa->buf.len)
+			break;
+		pa->res = pa->done;
+		list_move_tail(&pa->list, done);
+	}
+}
+
+/* Serve both queues until nothing moves (lock held). */
+static void pipe_serve_aio(struct pipe *p, struct list_head *done)
+{
+	u32 before;
+
+	do {
+		before = p->len;
+		serve_aio_readers(p, done);
+		serve_aio_writers(p, done);
+	} while (p->len != before && !list_empty(&p->aio_readers));
+}
+
+/* Complete what was served, after dropping the lock; wake blocking peers. */
+static void pipe_finish_served(struct pipe *p, struct list_head *done)
+{
+	struct pipe_aio *pa, *n;
+
+	list_for_each_entry_safe(pa, n, done, list) {
+		list_del(&pa->list);
+		pipe_aio_finish(pa);
+	}
+	wake_up(&p->rd_wait);
+	wake_up(&p->wr_wait);
+}
+
+static void pipe_kick(struct pipe *p)
+{
+	LIST_HEAD(done);
+
+	spin_lock(&p->lock);
+	pipe_serve_aio(p, &done);
+	spin_unlock(&p->lock);
+	pipe_finish_served(p, &done);
+}
+
+/* Cancel: withdraw the request if it is still queued and has moved nothing. */
+static int pipe_aio_cancel(struct kiocb *req)
+{
+	struct pipe *p = req->ki_filp->f_inode->private;
+	struct pipe_aio *pa = req->ki_private;
+	int err = -EAGAIN;
+
+	spin_lock(&p->lock);
+	if (pa->list.next && !pa->done) {
+		list_del(&pa->list);
+		pa->list.next = NULL;
+		err = 0;
+	}
+	spin_unlock(&p->lock);
+	if (!err) {
+		unpin_user_buf(&pa->buf);
+		kfree(pa);
+	}
+	return err;
+}
+
+/* Queue pa (lock held) unless it can be served now; -EIOCBQUEUED if queued. */
+static long pipe_aio_queue(struct pipe *p, struct pipe_aio *pa, struct list_head *q)
+{
+	LIST_HEAD(done);
+
+	pa->req->ki_private = pa;
+	pa->req->ki_cancel = pipe_aio_cancel;
+	list_add_tail(&pa->list, q);
+	pipe_serve_aio(p, &done);
+	spin_unlock(&p->lock);
+	pipe_finish_served(p, &done);
+	return -EIOCBQUEUED;		/* may already be completed: hands off */
+}
+
+static ssize_t pipe_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)
+{
+	struct pipe *p = req->ki_filp->f_inode->private;
+	struct pipe_aio *pa;
+	ssize_t ret;
+
+	spin_lock(&p->lock);
+	if (list_empty(&p->aio_readers) && (p->len || !p->writers)) {
+		ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;
+		spin_unlock(&p->lock);
+		pipe_kick(p);			/* room for queued writers */
+		return ret;
+	}
+	spin_unlock(&p->lock);
+	pa = pipe_aio_alloc(req, ubuf, n, false);
+	if (IS_ERR(pa))
+		return PTR_ERR(pa);
+	spin_lock(&p->lock);
+	return pipe_aio_queue(p, pa, &p->aio_readers);
+}
+
+static ssize_t pipe_aio_write(struct kiocb *req, const char *ubuf, size_t n, loff_t pos)
+{
+	struct pipe *p = req->ki_filp->f_inode->private;
+	struct pipe_aio *pa;
+	ssize_t ret;
+
+	spin_lock(&p->lock);
+	if (!p->readers) {
+		spin_unlock(&p->lock);
+		return -EPIPE;
+	}
+	if (list_empty(&p->aio_writers) && PIPE_SIZE - p->len >= n) {
+		ret = pipe_copy_in(p, ubuf, n);
+		spin_unlock(&p->lock);
+		pipe_kick(p);			/* data for queued readers */
+		return ret;
+	}
+	spin_unlock(&p->lock);
+	pa = pipe_aio_alloc(req, ubuf, n, true);
+	if (IS_ERR(pa))
+		return PTR_ERR(pa);
+	spin_lock(&p->lock);
+	return pipe_aio_queue(p, pa, &p->aio_writers);
+}
+
 static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
 	struct pipe *p = file_pipe(f);
@@ -70,7 +267,7 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;	/* 0: EOF */
 	spin_unlock(&p->lock);
 	if (ret > 0)
-		wake_up(&p->wr_wait);
+		pipe_kick(p);		/* room: queued AIO writers, blocked writers */
 	return ret;
 }
 
@@ -105,7 +302,7 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 		if (ret < 0)
 			break;
 		done += ret;
-		wake_up(&p->rd_wait);
+		pipe_kick(p);		/* data: queued AIO readers, blocked readers */
 	}
 	return done ? (ssize_t)done : ret;
 }
@@ -120,8 +317,7 @@ static void pipe_release(struct inode *inode, struct file *f)
 	if (f->f_mode & FMODE_WRITE)
 		p->writers--;
 	spin_unlock(&p->lock);
-	wake_up(&p->rd_wait);
-	wake_up(&p->wr_wait);
+	pipe_kick(p);			/* EOF or EPIPE for whoever is queued */
 }
 
 static void pipe_destroy(struct inode *inode)
@@ -135,6 +331,8 @@ static void pipe_destroy(struct inode *inode)
 static const struct file_operations pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
+	.aio_read = pipe_aio_read,
+	.aio_write = pipe_aio_write,
 	.release = pipe_release,
 };
 
@@ -153,6 +351,8 @@ static struct pipe *pipe_alloc(void)
 	spin_lock_init(&p->lock, "pipe");
 	init_waitqueue_head(&p->rd_wait);
 	init_waitqueue_head(&p->wr_wait);
+	INIT_LIST_HEAD(&p->aio_readers);
+	INIT_LIST_HEAD(&p->aio_writers);
 	p->readers = p->writers = 1;
 	return p;
 }
