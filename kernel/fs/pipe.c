@@ -106,6 +106,7 @@ static void serve_aio_readers(struct pipe *p, struct list_head *done)
 		p->head = (p->head + n) % PIPE_SIZE;
 		p->len -= n;
 		pa->res = n;			/* 0 at EOF */
+		pa->req->ki_private = NULL;	/* no longer cancellable */
 		list_move_tail(&pa->list, done);
 	}
 }
@@ -120,6 +121,7 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 		size_t first = MIN(n, PIPE_SIZE - tail);
 		if (!p->readers) {
 			pa->res = pa->done ? (long)pa->done : -EPIPE;
+			pa->req->ki_private = NULL;
 			list_move_tail(&pa->list, done);
 			continue;
 		}
@@ -130,6 +132,7 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 		if (pa->done < pa->buf.len)
 			break;
 		pa->res = pa->done;
+		pa->req->ki_private = NULL;
 		list_move_tail(&pa->list, done);
 	}
 }
@@ -169,17 +172,20 @@ static void pipe_kick(struct pipe *p)
 	pipe_finish_served(p, &done);
 }
 
-/* Cancel: withdraw the request if it is still queued and has moved nothing. */
+/* Cancel: withdraw the request if it is still queued and has moved nothing.
+ * ki_private is the queue entry while queued; serving clears it (both under
+ * p->lock), so a cancel never touches an entry being completed. */
 static int pipe_aio_cancel(struct kiocb *req)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
-	struct pipe_aio *pa = req->ki_private;
+	struct pipe_aio *pa;
 	int err = -EAGAIN;
 
 	spin_lock(&p->lock);
-	if (pa->list.next && !pa->done) {
+	pa = req->ki_private;
+	if (pa && !pa->done) {
 		list_del(&pa->list);
-		pa->list.next = NULL;
+		req->ki_private = NULL;
 		err = 0;
 	}
 	spin_unlock(&p->lock);
