@@ -1,0 +1,43 @@
+/* utest.h: user-level test suites as tables of named cases (xv6 usertests style),
+ * reporting one KTAP suite nested under init's top-level document.
+ *
+ * A program defines `static const struct utest_case cases[]` and calls
+ * utest_main(argc, argv, "suite", cases, n). Each case runs in a child process
+ * (fork), so a crash fails only that case; the case reports failure by
+ * returning non-zero or through the CHECK macros. argv[1] may name one case.
+ * The suite's index in init's plan comes from the environment (UTEST_INDEX).
+ */
+#ifndef UTEST_H
+#define UTEST_H
+
+#include <stdio.h>
+#include <string.h>
+
+struct utest_case {
+	const char *name;
+	int (*run)(void);
+	int in_process;		/* 1: run in the test process itself, not a child */
+};
+
+#define UTEST(fn)		{ #fn, fn, 0 }
+#define UTEST_INPROC(fn)	{ #fn, fn, 1 }
+
+void utest_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Print a KTAP diagnostic line for the running case. */
+void utest_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int utest_main(int argc, char **argv, const char *suite,
+	       const struct utest_case *cases, int n);
+extern int utest_failed;
+
+#define CHECK(cond) do { if (!(cond)) { \
+	utest_fail(__FILE__, __LINE__, "%s", #cond); return 1; } } while (0)
+#define CHECK_EQ(a, b) do { long long __a = (long long)(a), __b = (long long)(b); \
+	if (__a != __b) { utest_fail(__FILE__, __LINE__, "%s == %s (%lld vs %lld)", \
+				     #a, #b, __a, __b); return 1; } } while (0)
+/* A system call result: -1 with errno e. */
+#define CHECK_ERR(expr, e) do { errno = 0; long __r = (long)(expr); int __e = errno; \
+	if (__r != -1 || __e != (e)) { utest_fail(__FILE__, __LINE__, \
+		"%s: got %ld errno %d, want -1 errno %d", #expr, __r, __e, (e)); return 1; } } while (0)
+
+#endif
