@@ -1,0 +1,27 @@
+/* helper.c: a small program the user test suites exec to check exec, exit and faults. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(mode, "exit"))
+		return argc > 2 ? atoi(argv[2]) : 0;
+	if (!strcmp(mode, "segv"))
+		return *(volatile int *)16;
+	if (!strcmp(mode, "spin"))
+		for (;;)
+			;
+	if (!strcmp(mode, "args"))	/* exit 0 iff argv is: helper args a bb ccc */
+		return !(argc == 5 && !strcmp(argv[2], "a") && !strcmp(argv[3], "bb") &&
+			 !strcmp(argv[4], "ccc"));
+	if (!strcmp(mode, "env"))	/* exit 0 iff HELPER_ENV=yes is in the environment */
+		return !(getenv("HELPER_ENV") && !strcmp(getenv("HELPER_ENV"), "yes"));
+	printf("helper: unknown mode '%s'\n", mode);
+	return 99;
+}
