@@ -1,0 +1,193 @@
+/* test_vm.c: the "vm" suite: brk and mmap growth, munmap, copy-on-write, protections. */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "aiok.h"
+#include "utest.h"
+
+#define MB	(1024 * 1024)
+
+/* Run fn in a child; return its wait status. */
+static int in_child(void (*fn)(void *), void *arg)
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn(arg);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	return st;
+}
+
+static void touch_write(void *p)
+{
+	*(volatile int *)p = 1;
+}
+
+static void touch_read(void *p)
+{
+	(void)*(volatile int *)p;
+}
+
+static int brk_grows_and_shrinks(void)
+{
+	char *start = sbrk(0), *p;
+
+	CHECK(start != (char *)-1);
+	p = sbrk(4 * MB);
+	CHECK(p == start);
+	memset(p, 0x5a, 4 * MB);
+	CHECK(p[4 * MB - 1] == 0x5a && p[0] == 0x5a);
+	CHECK(sbrk(-4 * MB) == p + 4 * MB);
+	CHECK(sbrk(0) == start);
+	CHECK(WIFSIGNALED(in_child(touch_read, p + 3 * MB)));	/* gone again */
+	return 0;
+}
+
+static int mmap_anonymous(void)
+{
+	char *p = mmap(NULL, 8 * MB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(p != MAP_FAILED);
+	CHECK(((uintptr_t)p & 4095) == 0);
+	CHECK(p[12345] == 0);			/* demand-zero */
+	for (int i = 0; i < 8 * MB; i += 4096)
+		p[i] = (char)i;
+	for (int i = 0; i < 8 * MB; i += 4096)
+		CHECK(p[i] == (char)i);
+	CHECK_EQ(munmap(p, 8 * MB), 0);
+	CHECK(WIFSIGNALED(in_child(touch_read, p)));
+	return 0;
+}
+
+static int munmap_hole(void)
+{
+	char *p = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int st;
+
+	CHECK(p != MAP_FAILED);
+	p[0] = 1;
+	p[2 * 4096] = 3;
+	CHECK_EQ(munmap(p + 4096, 4096), 0);
+	st = in_child(touch_read, p + 4096);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	CHECK(p[0] == 1 && p[2 * 4096] == 3);
+	CHECK_ERR(munmap(p + 1, 4096), EINVAL);
+	return 0;
+}
+
+static int cow_isolation(void)
+{
+	static int shared_value = 1;
+	char *heap = malloc(100000);
+	int fds[2], st;
+	pid_t pid;
+
+	CHECK(heap && pipe(fds) == 0);
+	memset(heap, 'p', 100000);
+	pid = fork();
+	if (pid == 0) {
+		int ok = shared_value == 1 && heap[99999] == 'p';
+		shared_value = 2;
+		memset(heap, 'c', 100000);
+		_exit(ok && shared_value == 2 && heap[0] == 'c' ? 0 : 1);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_EQ(shared_value, 1);
+	CHECK(heap[0] == 'p' && heap[99999] == 'p');
+	shared_value = 3;			/* the parent can still write its copy */
+	CHECK_EQ(shared_value, 3);
+	free(heap);
+	return 0;
+}
+
+static int mmap_shared_after_fork(void)
+{
+	volatile int *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int st;
+	pid_t pid;
+
+	CHECK(p != MAP_FAILED);
+	*p = 5;
+	pid = fork();
+	if (pid == 0) {
+		*p = 6;
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	CHECK_EQ(*p, 6);
+	return 0;
+}
+
+static int readonly_write_kills_writer(void)
+{
+	char *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int st;
+
+	CHECK(p != MAP_FAILED);
+	CHECK(p[0] == 0);
+	st = in_child(touch_write, p);
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(WTERMSIG(st), SIGSEGV);
+	CHECK(p[0] == 0);
+	return 0;
+}
+
+static int null_and_kernel_pointers_kill(void)
+{
+	int st = in_child(touch_read, NULL);
+
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	st = in_child(touch_read, (void *)0xC0010000);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	st = in_child(touch_write, (void *)0xC0100000);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	return 0;
+}
+
+static int bad_pointers_efault(void)
+{
+	char buf[8];
+
+	CHECK_ERR(write(1, (void *)0xC0010000, 8), EFAULT);
+	CHECK_ERR(write(1, NULL, 8), EFAULT);
+	CHECK_ERR(read(0, (void *)0xBFFFFFFC, 8), EFAULT);	/* crosses into the kernel */
+	CHECK_ERR(pipe((int *)0xC0010000), EFAULT);
+	CHECK_EQ(write(1, buf, 0), 0);
+	return 0;
+}
+
+static int stack_grows(void)
+{
+	volatile char big[512 * 1024];
+
+	big[0] = 1;
+	big[sizeof(big) - 1] = 2;
+	CHECK(big[0] + big[sizeof(big) - 1] == 3);
+	return 0;
+}
+
+static const struct utest_case cases[] = {
+	UTEST(brk_grows_and_shrinks),
+	UTEST(mmap_anonymous),
+	UTEST(munmap_hole),
+	UTEST(cow_isolation),
+	UTEST(mmap_shared_after_fork),
+	UTEST(readonly_write_kills_writer),
+	UTEST(null_and_kernel_pointers_kill),
+	UTEST(bad_pointers_efault),
+	UTEST(stack_grows),
+};
+
+int main(int argc, char **argv)
+{
+	return utest_main(argc, argv, "vm", cases, sizeof(cases) / sizeof(cases[0]));
+}
