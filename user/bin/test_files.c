@@ -1,0 +1,223 @@
+/* test_files.c: the "files" suite: ramfs files, offsets, modes, descriptors, /dev, errors. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "aiok.h"
+#include "utest.h"
+
+static int create_write_read(void)
+{
+	char buf[32] = { 0 };
+	int fd = open("/tmp/f1", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "hello, ramfs", 12), 12);
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+	CHECK_EQ(read(fd, buf, sizeof(buf)), 12);
+	CHECK(!memcmp(buf, "hello, ramfs", 12));
+	CHECK_EQ(read(fd, buf, sizeof(buf)), 0);	/* EOF */
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink("/tmp/f1"), 0);
+	return 0;
+}
+
+static int append_and_truncate(void)
+{
+	struct stat st;
+	int fd = open("/tmp/f2", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "abc", 3), 3);
+	close(fd);
+	fd = open("/tmp/f2", O_WRONLY | O_APPEND);
+	CHECK(fd >= 0);
+	lseek(fd, 0, SEEK_SET);
+	CHECK_EQ(write(fd, "def", 3), 3);	/* lands at the end anyway */
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, 6);
+	close(fd);
+	fd = open("/tmp/f2", O_RDWR | O_TRUNC);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, 0);
+	CHECK(S_ISREG(st.st_mode));
+	close(fd);
+	unlink("/tmp/f2");
+	return 0;
+}
+
+static int pread_pwrite_offsets(void)
+{
+	char buf[8];
+	int fd = open("/tmp/f3", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(pwrite(fd, "XYZ", 3, 100000), 3);	/* leaves a hole */
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 0);		/* pwrite keeps the offset */
+	CHECK_EQ(pread(fd, buf, 3, 100000), 3);
+	CHECK(!memcmp(buf, "XYZ", 3));
+	CHECK_EQ(pread(fd, buf, 4, 5000), 4);
+	CHECK(!memcmp(buf, "\0\0\0\0", 4));		/* the hole reads as zeros */
+	CHECK_EQ(lseek(fd, 0, SEEK_END), 100003);
+	CHECK_ERR(lseek(fd, -1, SEEK_SET), EINVAL);
+	close(fd);
+	unlink("/tmp/f3");
+	return 0;
+}
+
+static int modes_enforced(void)
+{
+	char c = 'x';
+	int fd = open("/tmp/f4", O_CREAT | O_WRONLY, 0644);
+
+	CHECK(fd >= 0);
+	CHECK_ERR(read(fd, &c, 1), EBADF);
+	close(fd);
+	fd = open("/tmp/f4", O_RDONLY);
+	CHECK_ERR(write(fd, &c, 1), EBADF);
+	CHECK_ERR(pwrite(fd, &c, 1, 0), EBADF);
+	close(fd);
+	CHECK_ERR(open("/tmp/f4", O_CREAT | O_EXCL | O_RDWR, 0644), EEXIST);
+	CHECK_ERR(open("/tmp", O_RDWR), EISDIR);
+	unlink("/tmp/f4");
+	return 0;
+}
+
+static int bad_descriptors(void)
+{
+	char c;
+
+	CHECK_ERR(read(-1, &c, 1), EBADF);
+	CHECK_ERR(write(63, &c, 1), EBADF);
+	CHECK_ERR(close(1000), EBADF);
+	CHECK_ERR(lseek(50, 0, SEEK_SET), EBADF);
+	CHECK_ERR(dup(-5), EBADF);
+	CHECK_ERR(fsync(44), EBADF);
+	return 0;
+}
+
+static int bad_paths(void)
+{
+	CHECK_ERR(open("/nope/x", O_RDONLY), ENOENT);
+	CHECK_ERR(open("/tmp/missing", O_RDONLY), ENOENT);
+	CHECK_ERR(open((char *)0xC0010000, O_RDONLY), EFAULT);
+	CHECK_ERR(open(NULL, O_RDONLY), EFAULT);
+	CHECK_ERR(unlink("/tmp/missing"), ENOENT);
+	CHECK_ERR(open("/bin/helper/x", O_RDONLY), ENOTDIR);
+	return 0;
+}
+
+static int dup_and_dup2(void)
+{
+	char buf[4] = { 0 };
+	int fd = open("/tmp/f5", O_CREAT | O_RDWR | O_TRUNC, 0644), d;
+
+	CHECK(fd >= 0);
+	d = dup(fd);
+	CHECK(d > fd);
+	CHECK_EQ(write(d, "ab", 2), 2);			/* shared offset */
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 2);
+	CHECK_EQ(dup2(fd, 40), 40);
+	CHECK_EQ(pread(40, buf, 2, 0), 2);
+	CHECK(!memcmp(buf, "ab", 2));
+	close(fd);
+	close(d);
+	CHECK_EQ(pread(40, buf, 1, 1), 1);		/* still open through 40 */
+	close(40);
+	unlink("/tmp/f5");
+	return 0;
+}
+
+static int mkdir_and_nested(void)
+{
+	int fd;
+
+	CHECK_EQ(mkdir("/tmp/d", 0755), 0);
+	CHECK_ERR(mkdir("/tmp/d", 0755), EEXIST);
+	fd = open("/tmp/d/inner", O_CREAT | O_RDWR, 0644);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK_ERR(unlink("/tmp/d"), EISDIR);
+	CHECK_EQ(unlink("/tmp/d/inner"), 0);
+	return 0;
+}
+
+static int dev_null_zero(void)
+{
+	char buf[64];
+	int n = open("/dev/null", O_RDWR), z = open("/dev/zero", O_RDONLY);
+
+	CHECK(n >= 0 && z >= 0);
+	CHECK_EQ(write(n, "discard", 7), 7);
+	CHECK_EQ(read(n, buf, sizeof(buf)), 0);
+	memset(buf, 1, sizeof(buf));
+	CHECK_EQ(read(z, buf, sizeof(buf)), 64);
+	for (int i = 0; i < 64; i++)
+		CHECK(buf[i] == 0);
+	close(n);
+	close(z);
+	return 0;
+}
+
+static int large_file(void)
+{
+	static char block[8192];
+	int fd = open("/tmp/big", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	for (int i = 0; i < 256; i++) {		/* 2 MiB */
+		memset(block, i, sizeof(block));
+		CHECK_EQ(write(fd, block, sizeof(block)), (int)sizeof(block));
+	}
+	for (int i = 255; i >= 0; i--) {
+		CHECK_EQ(pread(fd, block, sizeof(block), (off_t)i * sizeof(block)), (int)sizeof(block));
+		CHECK(block[0] == (char)i && block[8191] == (char)i);
+	}
+	close(fd);
+	CHECK_EQ(unlink("/tmp/big"), 0);
+	return 0;
+}
+
+static int stdio_on_ramfs(void)
+{
+	char line[64];
+	FILE *f = fopen("/tmp/stdio.txt", "w");
+
+	CHECK(f != NULL);
+	for (int i = 0; i < 100; i++)
+		fprintf(f, "line %d %lld\n", i, (long long)i * 1000000007LL);
+	CHECK_EQ(fclose(f), 0);
+	f = fopen("/tmp/stdio.txt", "r");
+	CHECK(f != NULL);
+	for (int i = 0; i < 100; i++) {
+		char want[64];
+		CHECK(fgets(line, sizeof(line), f) != NULL);
+		snprintf(want, sizeof(want), "line %d %lld\n", i, (long long)i * 1000000007LL);
+		CHECK(!strcmp(line, want));
+	}
+	CHECK(fgets(line, sizeof(line), f) == NULL);
+	fclose(f);
+	unlink("/tmp/stdio.txt");
+	return 0;
+}
+
+static const struct utest_case cases[] = {
+	UTEST(create_write_read),
+	UTEST(append_and_truncate),
+	UTEST(pread_pwrite_offsets),
+	UTEST(modes_enforced),
+	UTEST(bad_descriptors),
+	UTEST(bad_paths),
+	UTEST(dup_and_dup2),
+	UTEST(mkdir_and_nested),
+	UTEST(dev_null_zero),
+	UTEST(large_file),
+	UTEST(stdio_on_ramfs),
+};
+
+int main(int argc, char **argv)
+{
+	return utest_main(argc, argv, "files", cases, sizeof(cases) / sizeof(cases[0]));
+}
