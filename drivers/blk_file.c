@@ -1,0 +1,329 @@
+/* blk_file.c: block devices as files (/dev/hda, /dev/vda, ...): asynchronous
+ * reads, writes and flushes straight from the user's pinned pages, completed
+ * from the driver's interrupt handler through aio_complete; plain read, write,
+ * pread, pwrite and fsync take the same path and wait.
+ *
+ * Rules: offset, length and buffer address must be multiples of 512 (-EINVAL);
+ * a request reaching past the end of the device is -EINVAL at submit. A
+ * request that fits one driver request (max_segs / max_sectors) can be
+ * cancelled while the driver still has it queued; a larger one is split and
+ * cannot be cancelled. */
+#include "aio.h"
+#include "blkdev.h"
+#include "blk_file.h"
+#include "errno.h"
+#include "fs.h"
+#include "irq.h"
+#include "mm.h"
+#include "paging.h"
+#include "pin.h"
+#include "printk.h"
+#include "sched.h"
+#include "slab.h"
+#include "string.h"
+#include "wait.h"
+
+#define SECTOR_MASK	(BLK_SECTOR_SIZE - 1)
+
+/* One user I/O on a block device: one or more driver requests. */
+struct blk_io {
+	struct blkdev *dev;
+	struct kiocb *iocb;		/* NULL for a synchronous call */
+	struct pinned_buf buf;
+	u32 nr_parts, parts_left;	/* driver requests, and those not done */
+	long result;			/* bytes, or the first error */
+	int refs;			/* completion + a running cancel; under blk_io_lock */
+	bool finished;
+	wait_queue_head_t *waitq;	/* synchronous callers sleep here */
+	volatile bool sync_done;
+	struct blk_request *parts;
+	struct blk_seg *segs;
+};
+
+static DEFINE_SPINLOCK(blk_io_lock);	/* refs, finished, iocb->ki_private */
+atomic_t blk_io_live = ATOMIC_INIT(0);	/* leak checks */
+
+static void blk_io_free(struct blk_io *io)
+{
+	kfree(io->parts);
+	kfree(io->segs);
+	kfree(io);
+	atomic_dec(&blk_io_live);
+}
+
+/* Drop a reference (interrupts disabled, blk_io_lock held); true to free. */
+static bool blk_io_put_locked(struct blk_io *io)
+{
+	return --io->refs == 0;
+}
+
+/* All parts are done (interrupts disabled): report, unpin, release. */
+static void blk_io_finish(struct blk_io *io)
+{
+	struct kiocb *iocb = io->iocb;
+	bool free;
+
+	unpin_user_buf(&io->buf);
+	spin_lock(&blk_io_lock);
+	io->finished = true;
+	if (iocb)
+		iocb->ki_private = NULL;	/* cancel can no longer find it */
+	free = blk_io_put_locked(io);
+	spin_unlock(&blk_io_lock);
+	if (iocb) {
+		aio_complete(iocb, io->result, 0);
+	} else {
+		io->sync_done = true;
+		wake_up(io->waitq);		/* the waiter frees io */
+		free = false;
+	}
+	if (free)
+		blk_io_free(io);
+}
+
+/* Driver callback, interrupts disabled. */
+static void blk_part_done(struct blk_request *req, int result)
+{
+	struct blk_io *io = req->private;
+
+	if (result < 0 && io->result >= 0)
+		io->result = result;
+	else if (io->result >= 0)
+		io->result += result;
+	if (--io->parts_left == 0)
+		blk_io_finish(io);
+}
+
+/* Cut the pinned buffer into driver requests of at most max_segs pages and
+ * max_sectors sectors. */
+static int blk_io_build(struct blk_io *io, enum blk_op op, u64 sector)
+{
+	struct blkdev *dev = io->dev;
+	u32 per = MAX(1u, MIN(dev->max_segs, dev->max_sectors / (PAGE_SIZE / BLK_SECTOR_SIZE)));
+	u32 nsegs = MAX(io->buf.nr_pages, 1u), off = 0;
+
+	io->nr_parts = op == BLK_FLUSH ? 1 : DIV_ROUND_UP(nsegs, per);
+	io->parts = kmalloc(io->nr_parts * sizeof(*io->parts), GFP_KERNEL);
+	io->segs = kmalloc(nsegs * sizeof(*io->segs), GFP_KERNEL);
+	if (!io->parts || !io->segs)
+		return -ENOMEM;
+	memset(io->parts, 0, io->nr_parts * sizeof(*io->parts));
+	for (u32 i = 0; i < io->buf.nr_pages; i++) {
+		u32 in = i ? 0 : io->buf.offset, len = MIN(PAGE_SIZE - in, io->buf.len - off);
+		io->segs[i] = (struct blk_seg){ page_to_phys(io->buf.pages[i]) + in, len,
+						io->buf.pages[i], in };
+		off += len;
+	}
+	for (u32 p = 0, s = 0; p < io->nr_parts; p++) {
+		struct blk_request *r = &io->parts[p];
+		r->op = op;
+		r->seg = &io->segs[s];
+		r->nr_seg = op == BLK_FLUSH ? 0 : MIN(per, io->buf.nr_pages - s);
+		for (u32 k = 0; k < r->nr_seg; k++)
+			r->nr_sectors += r->seg[k].len / BLK_SECTOR_SIZE;
+		r->sector = sector;
+		sector += r->nr_sectors;
+		s += r->nr_seg;
+		r->done = blk_part_done;
+		r->private = io;
+	}
+	return 0;
+}
+
+static struct blk_io *blk_io_new(struct blkdev *dev, enum blk_op op, char *ubuf, size_t n,
+				 loff_t pos, struct kiocb *iocb)
+{
+	struct blk_io *io;
+	int err;
+
+	if (op != BLK_FLUSH && (((u32)ubuf | (u32)pos | n) & SECTOR_MASK))
+		return ERR_PTR(-EINVAL);
+	if (op != BLK_FLUSH && (pos < 0 || (u64)pos + n > dev->nr_sectors * BLK_SECTOR_SIZE))
+		return ERR_PTR(-EINVAL);
+	io = kmalloc(sizeof(*io), GFP_KERNEL);
+	if (!io)
+		return ERR_PTR(-ENOMEM);
+	memset(io, 0, sizeof(*io));
+	atomic_inc(&blk_io_live);
+	io->dev = dev;
+	io->iocb = iocb;
+	io->refs = 1;
+	err = op == BLK_FLUSH || !n ? 0 :
+		pin_user_buf(current->mm, (u32)ubuf, n, op == BLK_READ, &io->buf);
+	if (!err)
+		err = blk_io_build(io, op, (u64)pos / BLK_SECTOR_SIZE);
+	if (err) {
+		unpin_user_buf(&io->buf);
+		blk_io_free(io);
+		return ERR_PTR(err);
+	}
+	io->parts_left = io->nr_parts;
+	return io;
+}
+
+/* Queue every part; kick now unless an io_submit batch is open. Returns 0, or
+ * the error of the first part (then nothing was queued). */
+static int blk_io_start(struct blk_io *io)
+{
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < io->nr_parts && !err; i++)
+		err = blkdev_submit(io->dev, &io->parts[i]);
+	if (err && i == 1)
+		return err;			/* nothing queued: the caller frees io */
+	if (err) {				/* later parts refused: finish them here */
+		u32 flags = local_irq_save();
+		for (u32 k = i - 1; k < io->nr_parts; k++)
+			blk_part_done(&io->parts[k], err);
+		local_irq_restore(flags);
+	}
+	blk_plug_add(io->dev);
+	return 0;
+}
+
+static int blk_aio_cancel(struct kiocb *iocb)
+{
+	struct blk_io *io;
+	bool free;
+	u32 flags;
+	int err;
+
+	spin_lock_irqsave(&blk_io_lock, flags);
+	io = iocb->ki_private;
+	if (!io || io->nr_parts != 1) {
+		spin_unlock_irqrestore(&blk_io_lock, flags);
+		return -EAGAIN;
+	}
+	io->refs++;				/* keep it while we ask the driver */
+	spin_unlock_irqrestore(&blk_io_lock, flags);
+	err = blkdev_cancel(io->dev, &io->parts[0]);	/* 0: done() ran with -ECANCELED */
+	spin_lock_irqsave(&blk_io_lock, flags);
+	free = blk_io_put_locked(io);
+	spin_unlock_irqrestore(&blk_io_lock, flags);
+	if (free)
+		blk_io_free(io);
+	return err;
+}
+
+static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, char *ubuf, size_t n, loff_t pos)
+{
+	struct blkdev *dev = iocb->ki_filp->f_inode->private;
+	struct blk_io *io;
+	int err;
+
+	if (op != BLK_FLUSH && !n)
+		return 0;
+	io = blk_io_new(dev, op, ubuf, n, pos, iocb);
+	if (IS_ERR(io))
+		return PTR_ERR(io);
+	iocb->ki_private = io;
+	iocb->ki_cancel = blk_aio_cancel;
+	err = blk_io_start(io);
+	if (err) {
+		iocb->ki_private = NULL;
+		unpin_user_buf(&io->buf);
+		blk_io_free(io);
+		return err;
+	}
+	return -EIOCBQUEUED;
+}
+
+static ssize_t blk_aio_read(struct kiocb *iocb, char *ubuf, size_t n, loff_t pos)
+{
+	return blk_aio_submit(iocb, BLK_READ, ubuf, n, pos);
+}
+
+static ssize_t blk_aio_write(struct kiocb *iocb, const char *ubuf, size_t n, loff_t pos)
+{
+	return blk_aio_submit(iocb, BLK_WRITE, (char *)ubuf, n, pos);
+}
+
+static int blk_aio_fsync(struct kiocb *iocb, int datasync)
+{
+	struct blkdev *dev = iocb->ki_filp->f_inode->private;
+
+	if (!(dev->flags & BLKDEV_F_FLUSH))
+		return 0;			/* no volatile cache: already durable */
+	return blk_aio_submit(iocb, BLK_FLUSH, NULL, 0, 0);
+}
+
+/* The synchronous path: same requests, then an uninterruptible wait (the
+ * device is using our pages). */
+static long blk_sync(struct blkdev *dev, enum blk_op op, char *ubuf, size_t n, loff_t pos)
+{
+	DECLARE_WAIT_QUEUE_HEAD(wq);
+	struct blk_io *io;
+	long ret;
+	int err;
+
+	if (op != BLK_FLUSH && !n)
+		return 0;
+	io = blk_io_new(dev, op, ubuf, n, pos, NULL);
+	if (IS_ERR(io))
+		return PTR_ERR(io);
+	io->waitq = &wq;
+	if ((err = blk_io_start(io))) {
+		unpin_user_buf(&io->buf);
+		blk_io_free(io);
+		return err;
+	}
+	blk_plug_flush();
+	wait_event(wq, io->sync_done);
+	ret = io->result;
+	blk_io_free(io);
+	return ret;
+}
+
+static ssize_t blk_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	ssize_t ret = blk_sync(f->f_inode->private, BLK_READ, ubuf, n, *pos);
+
+	if (ret > 0)
+		*pos += ret;
+	return ret;
+}
+
+static ssize_t blk_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
+{
+	ssize_t ret = blk_sync(f->f_inode->private, BLK_WRITE, (char *)ubuf, n, *pos);
+
+	if (ret > 0)
+		*pos += ret;
+	return ret;
+}
+
+static int blk_fsync(struct file *f, int datasync)
+{
+	struct blkdev *dev = f->f_inode->private;
+
+	return dev->flags & BLKDEV_F_FLUSH ? (int)blk_sync(dev, BLK_FLUSH, NULL, 0, 0) : 0;
+}
+
+static const struct file_operations blk_file_ops = {
+	.llseek = generic_llseek,
+	.read = blk_read,
+	.write = blk_write,
+	.fsync = blk_fsync,
+	.aio_read = blk_aio_read,
+	.aio_write = blk_aio_write,
+	.aio_fsync = blk_aio_fsync,
+};
+
+/* Make a /dev node for every registered block device. */
+void blk_file_init(void)
+{
+	struct blkdev *dev;
+
+	for (int i = 0; (dev = blkdev_get(i)); i++) {
+		char path[PATH_MAX];
+		struct inode *inode;
+		snprintf(path, sizeof(path), "/dev/%s", dev->name);
+		inode = vfs_create(path, S_IFBLK | 0660, &blk_file_ops);
+		if (IS_ERR(inode))
+			continue;
+		inode->private = dev;
+		inode->size = dev->nr_sectors * BLK_SECTOR_SIZE;
+		iput(inode);
+	}
+}
