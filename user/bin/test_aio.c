@@ -1,0 +1,680 @@
+/* test_aio.c: the "aio" suite: the five system calls against the error table, the
+ * ring, deadlines, cancellation, teardown, fork isolation, hostile rings, scale. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "aio_raw.h"
+#include "aiok.h"
+#include "utest.h"
+
+#define BAD_PTR		((void *)0xC0010000)
+
+static long read_proc_number(const char *path)
+{
+	char buf[32] = { 0 };
+	int fd = open(path, O_RDONLY);
+	long n = -1;
+
+	if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0)
+		n = strtol(buf, NULL, 10);
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+static int write_proc_number(const char *path, long v)
+{
+	char buf[32];
+	int fd = open(path, O_WRONLY), n = snprintf(buf, sizeof(buf), "%ld\n", v), r;
+
+	if (fd < 0)
+		return -1;
+	r = write(fd, buf, n) == n ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+static long aio_nr(void)
+{
+	return read_proc_number("/proc/sys/fs/aio-nr");
+}
+
+static void prep(struct iocb *cb, int op, int fd, void *buf, unsigned long long n, long long off)
+{
+	memset(cb, 0, sizeof(*cb));
+	cb->aio_lio_opcode = op;
+	cb->aio_fildes = fd;
+	cb->aio_buf = (unsigned long)buf;
+	cb->aio_nbytes = n;
+	cb->aio_offset = off;
+	cb->aio_data = 0x1234000000000000ULL | (unsigned long)cb;
+}
+
+static long submit1(aio_context_t ctx, struct iocb *cb)
+{
+	struct iocb *list[1] = { cb };
+
+	return raw_io_submit(ctx, 1, list);
+}
+
+static struct timespec abs_in_ns(long long ns)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (ts.tv_nsec + ns) / 1000000000LL;
+	ts.tv_nsec = (ts.tv_nsec + ns) % 1000000000LL;
+	return ts;
+}
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long getevents_now(aio_context_t ctx, long nr, struct io_event *ev)
+{
+	struct timespec past = { 0, 0 };
+
+	return raw_io_getevents_abs(ctx, nr, ev, &past);
+}
+
+static int errors_io_setup(void)
+{
+	aio_context_t ctx = 0, nonzero = 5;
+	long max = read_proc_number("/proc/sys/fs/aio-max-nr");
+
+	CHECK_EQ(raw_io_setup(8, &nonzero), -EINVAL);
+	CHECK_EQ(raw_io_setup(0, &ctx), -EINVAL);
+	CHECK_EQ(raw_io_setup(0x80000000u, &ctx), -EINVAL);
+	CHECK_EQ(raw_io_setup(8, BAD_PTR), -EFAULT);
+	CHECK_EQ(raw_io_setup(8, NULL), -EFAULT);
+	CHECK(max > 0);
+	CHECK_EQ(write_proc_number("/proc/sys/fs/aio-max-nr", aio_nr() + 4), 0);
+	CHECK_EQ(raw_io_setup(16, &ctx), -EAGAIN);
+	CHECK_EQ(write_proc_number("/proc/sys/fs/aio-max-nr", max), 0);
+	CHECK_EQ(read_proc_number("/proc/sys/fs/aio-max-nr"), max);
+	CHECK_EQ(raw_io_setup(16, &ctx), 0);
+	CHECK(ctx != 0);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	CHECK_EQ(raw_io_destroy(ctx), -EINVAL);
+	CHECK_EQ(raw_io_destroy(0), -EINVAL);
+	return 0;
+}
+
+static int errors_io_submit(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb, *list[1] = { &cb };
+	char buf[64];
+	int rd = open("/dev/zero", O_RDONLY), wr = open("/dev/null", O_WRONLY);
+	int aionr = open("/proc/sys/fs/aio-nr", O_RDONLY);
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	prep(&cb, IOCB_CMD_PREAD, rd, buf, sizeof(buf), 0);
+	CHECK_EQ(raw_io_submit(ctx, -1, list), -EINVAL);
+	CHECK_EQ(raw_io_submit(ctx + 4096, 1, list), -EINVAL);
+	CHECK_EQ(raw_io_submit(ctx, 1, BAD_PTR), -EFAULT);
+	list[0] = BAD_PTR;
+	CHECK_EQ(raw_io_submit(ctx, 1, list), -EFAULT);
+	list[0] = &cb;
+	cb.aio_fildes = 77;
+	CHECK_EQ(submit1(ctx, &cb), -EBADF);
+	prep(&cb, IOCB_CMD_PREAD, wr, buf, sizeof(buf), 0);
+	CHECK_EQ(submit1(ctx, &cb), -EBADF);		/* not open for reading */
+	prep(&cb, IOCB_CMD_PWRITE, rd, buf, sizeof(buf), 0);
+	CHECK_EQ(submit1(ctx, &cb), -EBADF);		/* not open for writing */
+	prep(&cb, IOCB_CMD_PREAD, rd, buf, sizeof(buf), 0);
+	cb.aio_reserved2 = 1;
+	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	prep(&cb, 5, rd, buf, sizeof(buf), 0);
+	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* unknown opcode */
+	prep(&cb, IOCB_CMD_PREAD, rd, BAD_PTR, 16, 0);
+	CHECK_EQ(submit1(ctx, &cb), -EFAULT);
+	prep(&cb, IOCB_CMD_PREAD, rd, buf, 0x80000000ULL, 0);
+	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	prep(&cb, IOCB_CMD_PREAD, rd, buf, 8, -1);
+	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	prep(&cb, IOCB_CMD_PREAD, aionr, buf, 8, 0);
+	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* no aio_read for this file */
+	CHECK_EQ(raw_io_submit(ctx, 0, list), 0);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(rd);
+	close(wr);
+	close(aionr);
+	return 0;
+}
+
+static int errors_io_getevents(void)
+{
+	aio_context_t ctx = 0;
+	struct io_event ev[2];
+	struct timespec bad = { 0, 1000000000L };
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	CHECK_EQ(raw_io_getevents_abs(ctx + 4096, 1, ev, NULL), -EINVAL);
+	CHECK_EQ(raw_io_getevents_abs(ctx, -1, ev, NULL), -EINVAL);
+	CHECK_EQ(raw_io_getevents_abs(ctx, 1, ev, &bad), -EINVAL);
+	CHECK_EQ(raw_io_getevents_abs(ctx, 1, ev, BAD_PTR), -EFAULT);
+	CHECK_EQ(raw_io_getevents_abs(ctx, 1, BAD_PTR, NULL), -EFAULT);
+	CHECK_EQ(raw_io_getevents_abs(ctx, 0, ev, NULL), 0);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	return 0;
+}
+
+static int errors_io_cancel(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb;
+	struct io_event ev;
+	int fd = open("/dev/null", O_RDONLY);
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	CHECK_EQ(raw_io_cancel(ctx + 4096, BAD_PTR, &ev), -EFAULT);	/* iocb first */
+	prep(&cb, IOCB_CMD_PREAD, fd, &ev, 1, 0);
+	CHECK_EQ(raw_io_cancel(ctx + 4096, &cb, &ev), -EINVAL);
+	CHECK_EQ(raw_io_cancel(ctx, &cb, &ev), -EAGAIN);	/* never submitted */
+	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_io_cancel(ctx, &cb, &ev), -EAGAIN);	/* already complete */
+	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+static int ring_header(void)
+{
+	aio_context_t ctx = 0;
+	struct aio_ring *ring;
+
+	CHECK_EQ(raw_io_setup(100, &ctx), 0);
+	ring = (struct aio_ring *)ctx;
+	CHECK_EQ(ring->magic, AIO_RING_MAGIC);
+	CHECK_EQ(ring->id, ctx);
+	CHECK(ring->nr >= 101);
+	CHECK_EQ(ring->head, 0);
+	CHECK_EQ(ring->tail, 0);
+	CHECK_EQ(ring->compat_features, 1);
+	CHECK_EQ(ring->incompat_features, 0);
+	CHECK_EQ(ring->header_length, sizeof(struct aio_ring));
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	return 0;
+}
+
+static int noop_event_fields(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb;
+	struct io_event ev;
+	struct aio_ring *ring;
+	int fd = open("/dev/null", O_RDONLY);
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	ring = (struct aio_ring *)ctx;
+	prep(&cb, IOCB_CMD_NOOP, fd, NULL, 0, 0);
+	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(ring->tail, 1);			/* visible in the mapped ring */
+	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);
+	CHECK_EQ(ev.obj, (unsigned long)&cb);
+	CHECK(ev.data == cb.aio_data);
+	CHECK_EQ(ev.res, 0);
+	CHECK_EQ(ring->head, 1);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+static int partial_submit(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb a, b, c, *list[3] = { &a, &b, &c };
+	struct io_event ev[4];
+	int fd = open("/dev/null", O_RDONLY);
+
+	CHECK_EQ(raw_io_setup(8, &ctx), 0);
+	prep(&a, IOCB_CMD_NOOP, fd, NULL, 0, 0);
+	prep(&b, IOCB_CMD_NOOP, 99, NULL, 0, 0);	/* bad descriptor */
+	prep(&c, IOCB_CMD_NOOP, fd, NULL, 0, 0);
+	CHECK_EQ(raw_io_submit(ctx, 3, list), 1);
+	CHECK_EQ(getevents_now(ctx, 4, ev), 1);
+	CHECK_EQ(ev[0].obj, (unsigned long)&a);
+	list[0] = &b;
+	CHECK_EQ(raw_io_submit(ctx, 2, list), -EBADF);	/* the first failed */
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+static int ring_full_gives_eagain(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb[300], *list[300];
+	struct io_event ev[300];
+	long n, total = 0;
+	int fd = open("/dev/null", O_RDONLY);
+
+	CHECK_EQ(raw_io_setup(16, &ctx), 0);
+	for (int i = 0; i < 300; i++) {
+		prep(&cb[i], IOCB_CMD_NOOP, fd, NULL, 0, 0);
+		list[i] = &cb[i];
+	}
+	n = raw_io_submit(ctx, 300, list);	/* never overflows the ring */
+	CHECK(n > 0 && n < 300);
+	CHECK_EQ(raw_io_submit(ctx, 1, &list[n]), -EAGAIN);
+	while ((n = getevents_now(ctx, 300, ev)) > 0)
+		total += n;
+	CHECK(total > 0);
+	CHECK_EQ(raw_io_submit(ctx, 1, list), 1);	/* room again after reaping */
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+static int deadline_past_returns_at_once(void)
+{
+	aio_context_t ctx = 0;
+	struct io_event ev;
+	struct timespec past = { 1, 0 };
+	long long t0;
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	t0 = mono_ns();
+	CHECK_EQ(raw_io_getevents_abs(ctx, 1, &ev, &past), 0);
+	CHECK(mono_ns() - t0 < 5000000LL);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	return 0;
+}
+
+static int deadline_near_future(void)
+{
+	aio_context_t ctx = 0;
+	struct io_event ev;
+	struct timespec when;
+	long long t0, dt;
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	t0 = mono_ns();
+	when = abs_in_ns(20000000LL);
+	CHECK_EQ(raw_io_getevents_abs(ctx, 1, &ev, &when), 0);
+	dt = mono_ns() - t0;
+	CHECK(dt >= 19000000LL);			/* not early */
+	CHECK(dt < 20000000LL + 40000000LL);		/* within a tick or so (TCG slack) */
+	utest_log("20 ms deadline returned after %lld us", dt / 1000);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	return 0;
+}
+
+static int null_deadline_waits_for_completion(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb;
+	struct io_event ev;
+	char buf[16];
+	int fds[2], st;
+	pid_t pid;
+
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	prep(&cb, IOCB_CMD_PREAD, fds[0], buf, sizeof(buf), 0);
+	CHECK_EQ(submit1(ctx, &cb), 1);
+	pid = fork();
+	if (pid == 0) {
+		usleep(30000);
+		_exit(write(fds[1], "async!", 6) == 6 ? 0 : 1);
+	}
+	CHECK_EQ(raw_io_getevents_abs(ctx, 1, &ev, NULL), 1);
+	CHECK_EQ(ev.res, 6);
+	CHECK(!memcmp(buf, "async!", 6));
+	waitpid(pid, &st, 0);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+static int signal_interrupts_wait(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		aio_context_t ctx = 0;
+		struct io_event ev;
+		raw_io_setup(4, &ctx);
+		_exit(raw_io_getevents_abs(ctx, 1, &ev, NULL) == -EINTR ? 0 : 1);
+	}
+	usleep(30000);
+	CHECK_EQ(kill(pid, SIGWINCH), 0);	/* ignored by default: only wakes */
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 0);
+	return 0;
+}
+
+static int cancel_pending_pipe_read(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb;
+	struct io_event ev, res;
+	char buf[8];
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	prep(&cb, IOCB_CMD_PREAD, fds[0], buf, sizeof(buf), 0);
+	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_io_cancel(ctx, &cb, &res), 0);
+	CHECK_EQ(res.obj, (unsigned long)&cb);
+	CHECK(res.data == cb.aio_data);
+	CHECK_EQ(res.res, -ECANCELED);
+	CHECK_EQ(raw_io_cancel(ctx, &cb, &res), -EAGAIN);	/* only once */
+	CHECK_EQ(write(fds[1], "data", 4), 4);			/* goes nowhere now */
+	CHECK_EQ(getevents_now(ctx, 1, &ev), 0);		/* the ring never shows it */
+	CHECK_EQ(read(fds[0], buf, sizeof(buf)), 4);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+static int destroy_with_pending_reads(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb[8];
+	char buf[8][8];
+	int fds[2];
+	long base = aio_nr();
+
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(raw_io_setup(8, &ctx), 0);
+	CHECK_EQ(aio_nr(), base + 8);
+	for (int i = 0; i < 8; i++) {
+		prep(&cb[i], IOCB_CMD_PREAD, fds[0], buf[i], 8, 0);
+		CHECK_EQ(submit1(ctx, &cb[i]), 1);
+	}
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	CHECK_EQ(aio_nr(), base);
+	CHECK_EQ(write(fds[1], "x", 1), 1);		/* nobody reads it asynchronously */
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+/* A child sets up contexts with requests pending, then ends (exit or kill). */
+static int teardown_on_death(int how)
+{
+	struct aiok_stat before, after;
+	long base = aio_nr();
+	int st, ready[2];
+	pid_t pid;
+	char c;
+
+	CHECK_EQ(pipe(ready), 0);
+	aiok_stat(&before);
+	pid = fork();
+	if (pid == 0) {
+		static struct iocb cb[16];
+		static char buf[16][8];
+		aio_context_t ctx = 0;
+		int fds[2];
+		pipe(fds);
+		for (int k = 0; k < 3; k++) {
+			ctx = 0;
+			raw_io_setup(16, &ctx);
+			for (int i = 0; i < 16; i++) {
+				prep(&cb[i], IOCB_CMD_PREAD, fds[0], buf[i], 8, 0);
+				submit1(ctx, &cb[i]);
+			}
+		}
+		write(ready[1], "r", 1);
+		if (how)
+			for (;;)
+				pause();
+		_exit(0);
+	}
+	CHECK_EQ(read(ready[0], &c, 1), 1);
+	if (how)
+		kill(pid, SIGKILL);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(aio_nr(), base);
+	aiok_stat(&after);
+	CHECK_EQ(after.aio_contexts, before.aio_contexts);
+	CHECK_EQ(after.aio_requests, before.aio_requests);
+	CHECK_EQ(after.free_pages, before.free_pages);
+	close(ready[0]);
+	close(ready[1]);
+	return 0;
+}
+
+static int exit_with_pending_requests(void)
+{
+	return teardown_on_death(0);
+}
+
+static int kill_with_pending_requests(void)
+{
+	return teardown_on_death(1);
+}
+
+static int fork_child_has_no_contexts(void)
+{
+	aio_context_t ctx = 0;
+	int st;
+	pid_t pid;
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct iocb cb;
+		struct io_event ev;
+		int ok = 1, fd = open("/dev/null", O_RDONLY);
+		prep(&cb, IOCB_CMD_NOOP, fd, NULL, 0, 0);
+		ok &= submit1(ctx, &cb) == -EINVAL;
+		ok &= getevents_now(ctx, 1, &ev) == -EINVAL;
+		ok &= raw_io_destroy(ctx) == -EINVAL;
+		_exit(ok ? 0 : 1);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_EQ(raw_io_destroy(ctx), 0);		/* the parent's is intact */
+	return 0;
+}
+
+static int tampered_ring_is_harmless(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb[4], *list[4];
+	struct io_event ev[8];
+	struct aio_ring *ring;
+	long n;
+	int fd = open("/dev/null", O_RDONLY);
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	ring = (struct aio_ring *)ctx;
+	ring->head = 0xfffffff0u;
+	ring->tail = 0x7777777u;
+	ring->nr = 0xffffffffu;
+	for (int i = 0; i < 4; i++) {
+		prep(&cb[i], IOCB_CMD_NOOP, fd, NULL, 0, 0);
+		list[i] = &cb[i];
+	}
+	n = raw_io_submit(ctx, 4, list);
+	CHECK(n >= 0 && n <= 4);
+	n = getevents_now(ctx, 8, ev);
+	CHECK(n >= 0 && n <= 8);			/* confused, but bounded */
+	ring->head = 0x12345678u;
+	n = getevents_now(ctx, 8, ev);
+	CHECK(n >= 0 && n <= 8);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+static int unmapped_ring_is_harmless(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb;
+	struct io_event ev;
+	int fd = open("/dev/null", O_RDONLY);
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	CHECK_EQ(munmap((void *)ctx, 4096), 0);
+	prep(&cb, IOCB_CMD_NOOP, fd, NULL, 0, 0);
+	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);	/* the kernel has its own view */
+	CHECK_EQ(ev.obj, (unsigned long)&cb);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+static int thousand_contexts(void)
+{
+	static aio_context_t ctx[1000];
+	long base = aio_nr();
+
+	for (int i = 0; i < 1000; i++) {
+		ctx[i] = 0;
+		CHECK_EQ(raw_io_setup(1, &ctx[i]), 0);
+	}
+	CHECK_EQ(aio_nr(), base + 1000);
+	for (int i = 0; i < 1000; i++)
+		CHECK_EQ(raw_io_destroy(ctx[i]), 0);
+	CHECK_EQ(aio_nr(), base);
+	return 0;
+}
+
+static int requests_4096_in_flight(void)
+{
+	enum { N = 4096 };
+	static struct iocb cb[N], *list[N];
+	static char buf[N];
+	static struct io_event ev[N];
+	aio_context_t ctx = 0;
+	long got = 0, n;
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(raw_io_setup(N, &ctx), 0);
+	for (int i = 0; i < N; i++) {
+		prep(&cb[i], IOCB_CMD_PREAD, fds[0], &buf[i], 1, 0);
+		list[i] = &cb[i];
+	}
+	CHECK_EQ(raw_io_submit(ctx, N, list), N);
+	for (int i = 0; i < N; i += 512) {		/* each byte completes one read */
+		static char data[512];
+		memset(data, 'z', sizeof(data));
+		CHECK_EQ(write(fds[1], data, sizeof(data)), 512);
+	}
+	while (got < N && (n = raw_io_getevents_abs(ctx, N, ev, NULL)) > 0) {
+		for (long i = 0; i < n; i++)
+			CHECK_EQ(ev[i].res, 1);
+		got += n;
+	}
+	CHECK_EQ(got, N);
+	for (int i = 0; i < N; i++)
+		CHECK(buf[i] == 'z');
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+static int ramfs_read_write(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb w, r, s;
+	struct io_event ev[3];
+	char out[100], in[100];
+	int fd = open("/tmp/aio.dat", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	for (int i = 0; i < 100; i++)
+		out[i] = (char)(i * 7);
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	prep(&w, IOCB_CMD_PWRITE, fd, out, 100, 5000);
+	CHECK_EQ(submit1(ctx, &w), 1);
+	prep(&r, IOCB_CMD_PREAD, fd, in, 100, 5000);
+	CHECK_EQ(submit1(ctx, &r), 1);
+	prep(&s, IOCB_CMD_FDSYNC, fd, NULL, 0, 0);
+	CHECK_EQ(submit1(ctx, &s), 1);
+	CHECK_EQ(getevents_now(ctx, 3, ev), 3);		/* done inside io_submit */
+	CHECK(ev[0].res == 100 && ev[1].res == 100 && ev[2].res == 0);
+	CHECK(!memcmp(in, out, 100));
+	CHECK_EQ(lseek(fd, 0, SEEK_END), 5100);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	unlink("/tmp/aio.dat");
+	return 0;
+}
+
+static int pipe_write_waits_for_room(void)
+{
+	enum { BIG = 40000 };
+	static char out[BIG], in[BIG];
+	aio_context_t ctx = 0;
+	struct iocb cb;
+	struct io_event ev;
+	int fds[2];
+	size_t got = 0;
+
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	for (int i = 0; i < BIG; i++)
+		out[i] = (char)(i ^ (i >> 8));
+	prep(&cb, IOCB_CMD_PWRITE, fds[1], out, BIG, 0);
+	CHECK_EQ(submit1(ctx, &cb), 1);			/* more than the pipe holds */
+	CHECK_EQ(getevents_now(ctx, 1, &ev), 0);
+	while (got < BIG) {
+		ssize_t n = read(fds[0], in + got, BIG - got);
+		CHECK(n > 0);
+		got += n;
+	}
+	CHECK_EQ(raw_io_getevents_abs(ctx, 1, &ev, NULL), 1);
+	CHECK_EQ(ev.res, BIG);
+	CHECK(!memcmp(in, out, BIG));
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+static const struct utest_case cases[] = {
+	UTEST(errors_io_setup),
+	UTEST(errors_io_submit),
+	UTEST(errors_io_getevents),
+	UTEST(errors_io_cancel),
+	UTEST(ring_header),
+	UTEST(noop_event_fields),
+	UTEST(partial_submit),
+	UTEST(ring_full_gives_eagain),
+	UTEST(deadline_past_returns_at_once),
+	UTEST(deadline_near_future),
+	UTEST(null_deadline_waits_for_completion),
+	UTEST(signal_interrupts_wait),
+	UTEST(cancel_pending_pipe_read),
+	UTEST(destroy_with_pending_reads),
+	UTEST(exit_with_pending_requests),
+	UTEST(kill_with_pending_requests),
+	UTEST(fork_child_has_no_contexts),
+	UTEST(tampered_ring_is_harmless),
+	UTEST(unmapped_ring_is_harmless),
+	UTEST(thousand_contexts),
+	UTEST(requests_4096_in_flight),
+	UTEST(ramfs_read_write),
+	UTEST(pipe_write_waits_for_room),
+};
+
+int main(int argc, char **argv)
+{
+	return utest_main(argc, argv, "aio", cases, sizeof(cases) / sizeof(cases[0]));
+}

@@ -1,0 +1,43 @@
+/* aio_raw.h: the five AIO system calls as raw int 0x80 calls returning -errno,
+ * for tests that must see exactly what the kernel answers. */
+#ifndef AIO_RAW_H
+#define AIO_RAW_H
+
+#include <time.h>
+#include "uapi/aio_abi.h"
+
+static inline long raw_syscall4(long nr, long a, long b, long c, long d)
+{
+	long r;
+
+	asm volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d) : "memory");
+	return r;
+}
+
+static inline long raw_io_setup(unsigned nr, aio_context_t *ctxp)
+{
+	return raw_syscall4(244, nr, (long)ctxp, 0, 0);
+}
+
+static inline long raw_io_destroy(aio_context_t ctx)
+{
+	return raw_syscall4(245, ctx, 0, 0, 0);
+}
+
+static inline long raw_io_getevents_abs(aio_context_t ctx, long nr, struct io_event *ev,
+					const struct timespec *when)
+{
+	return raw_syscall4(246, ctx, nr, (long)ev, (long)when);
+}
+
+static inline long raw_io_submit(aio_context_t ctx, long nr, struct iocb **iocbs)
+{
+	return raw_syscall4(247, ctx, nr, (long)iocbs, 0);
+}
+
+static inline long raw_io_cancel(aio_context_t ctx, struct iocb *iocb, struct io_event *res)
+{
+	return raw_syscall4(248, ctx, (long)iocb, (long)res, 0);
+}
+
+#endif
