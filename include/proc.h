@@ -1,0 +1,27 @@
+/* proc.h: user processes: creation (fork, the first process), exit, wait, signals. */
+#ifndef PROC_H
+#define PROC_H
+
+#include "types.h"
+
+struct task;
+struct trap_frame;
+
+#define INIT_PID	1
+
+/* Start the first user process running path (with argv) as pid 1. */
+int proc_start_init(const char *path, char *const argv[]);
+/* End the current process with a wait status (exit code << 8, or a signal). */
+void do_exit(int wait_status) __noreturn;
+/* Queue a signal for t; a fatal one ends it at its next return to user mode,
+ * and any signal interrupts an interruptible sleep. 0 or -EINVAL. */
+int signal_send(struct task *t, int sig);
+/* On the way back to user mode: act on pending signals (may not return). */
+void signal_deliver(struct trap_frame *tf);
+/* A fault in user mode that is not resolvable: report and kill (no return). */
+void user_fault_kill(struct trap_frame *tf, u32 addr, int sig) __noreturn;
+/* The trap frame of the current process's entry from user mode. */
+struct trap_frame *current_user_frame(void);
+void proc_init(void);
+
+#endif

@@ -1,0 +1,193 @@
+/* proc.c: processes: fork (copy-on-write), exit, wait, and the first process. */
+#include "errno.h"
+#include "fs.h"
+#include "gdt.h"
+#include "paging.h"
+#include "printk.h"
+#include "proc.h"
+#include "sched.h"
+#include "slab.h"
+#include "string.h"
+#include "trap.h"
+#include "uaccess.h"
+#include "uapi/wait.h"
+#include "vm.h"
+#include "wait.h"
+
+static DEFINE_SPINLOCK(family_lock);	/* parent, children, sibling of every task */
+static struct task *init_task;
+extern char ret_from_fork[];
+
+struct trap_frame *current_user_frame(void)
+{
+	return (struct trap_frame *)(current->kstack_top - sizeof(struct trap_frame));
+}
+
+/* Lay the child's kernel stack out so that its first switch-in returns to user
+ * mode through trap_return with a copy of the parent's frame (eax = 0). */
+static void fork_build_stack(struct task *child, const struct trap_frame *ptf)
+{
+	struct trap_frame *tf = (struct trap_frame *)(child->kstack_top - sizeof(*tf));
+	u32 *sp = (u32 *)tf;
+
+	*tf = *ptf;
+	tf->eax = 0;
+	*--sp = (u32)ret_from_fork;	/* switch_context's ret */
+	*--sp = 0;			/* ebp: the backtrace ends */
+	*--sp = 0;			/* ebx */
+	*--sp = 0;			/* esi */
+	*--sp = 0;			/* edi */
+	child->esp = (u32)sp;
+}
+
+static void family_link(struct task *parent, struct task *child)
+{
+	u32 flags;
+
+	spin_lock_irqsave(&family_lock, flags);
+	child->parent = parent;
+	list_add_tail(&child->sibling, &parent->children);
+	spin_unlock_irqrestore(&family_lock, flags);
+}
+
+static int fork_unused(void *arg)
+{
+	return 0;			/* never runs: fork_build_stack replaces it */
+}
+
+long sys_fork(void)
+{
+	struct task *child = kthread_create(fork_unused, NULL, current->name);
+
+	if (IS_ERR(child))
+		return PTR_ERR(child);
+	child->mm = mm_dup(current->mm);
+	child->files = files_dup(current->files);
+	if (!child->mm || !child->files) {
+		if (child->mm)
+			mm_put(child->mm);
+		if (child->files)
+			files_put(child->files);
+		task_release(child);
+		return -ENOMEM;
+	}
+	memcpy(child->fpu, current->fpu, FPU_STATE_SIZE);
+	fork_build_stack(child, current_user_frame());
+	family_link(current, child);
+	wake_up_process(child);
+	return child->pid;
+}
+
+/* Hand the exiting task's children to init (family_lock held). */
+static void reparent_children(struct task *t)
+{
+	while (!list_empty(&t->children)) {
+		struct task *c = list_first_entry(&t->children, struct task, sibling);
+		list_del(&c->sibling);
+		c->parent = init_task;
+		list_add_tail(&c->sibling, &init_task->children);
+	}
+}
+
+void do_exit(int wait_status)
+{
+	struct task *t = current;
+	struct mm *mm = t->mm;
+	u32 flags;
+
+	if (t->files) {
+		files_put(t->files);
+		t->files = NULL;
+	}
+	if (mm) {
+		t->mm = NULL;
+		mm_activate(NULL);		/* off the address space we free */
+		mm_put(mm);			/* AIO teardown waits for its I/O here */
+	}
+	spin_lock_irqsave(&family_lock, flags);
+	reparent_children(t);
+	spin_unlock_irqrestore(&family_lock, flags);
+	if (t->parent)
+		wake_up_all(&t->parent->child_exit);
+	if (init_task)
+		wake_up_all(&init_task->child_exit);
+	task_exit(wait_status);
+}
+
+long sys_exit(int code)
+{
+	do_exit(W_EXITCODE(code & 0xff, 0));
+}
+
+long sys_exit_group(int code)
+{
+	do_exit(W_EXITCODE(code & 0xff, 0));
+}
+
+/* A zombie child matching pid (-1: any), or NULL; *any tells if one matches at all. */
+static struct task *find_zombie(int pid, bool *any)
+{
+	struct task *c;
+
+	*any = false;
+	list_for_each_entry(c, &current->children, sibling) {
+		if (pid != -1 && c->pid != pid)
+			continue;
+		*any = true;
+		if (c->state == TASK_ZOMBIE)
+			return c;
+	}
+	return NULL;
+}
+
+static long reap(struct task *c, int *ustatus)
+{
+	int pid = c->pid, status = c->exit_code;
+	u32 flags;
+
+	spin_lock_irqsave(&family_lock, flags);
+	list_del(&c->sibling);
+	spin_unlock_irqrestore(&family_lock, flags);
+	task_release(c);
+	if (ustatus && put_user(status, ustatus))
+		return -EFAULT;
+	return pid;
+}
+
+long sys_wait4(int pid, int *ustatus, int options, void *rusage)
+{
+	struct task *c;
+	bool any;
+	u32 flags;
+	long err;
+
+	if (pid < -1 || pid == 0 || (options & ~WNOHANG) || rusage)
+		return -EINVAL;
+	if (ustatus && !access_ok(ustatus, sizeof(int)))
+		return -EFAULT;
+	for (;;) {
+		spin_lock_irqsave(&family_lock, flags);
+		c = find_zombie(pid, &any);
+		spin_unlock_irqrestore(&family_lock, flags);
+		if (c)
+			return reap(c, ustatus);
+		if (!any)
+			return -ECHILD;
+		if (options & WNOHANG)
+			return 0;
+		err = wait_event_interruptible(current->child_exit,
+					       child_has_exited(current, pid));
+		if (err)
+			return -EINTR;
+	}
+}
+
+long sys_waitpid(int pid, int *ustatus, int options)
+{
+	return sys_wait4(pid, ustatus, options, NULL);
+}
+
+long sys_getpid(void)
+{
+	return current->pid;
+}
