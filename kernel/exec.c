@@ -208,11 +208,25 @@ static void set_task_name(const char *path)
 	strlcpy(current->name, base ? base + 1 : path, sizeof(current->name));
 }
 
+/* Load path into a new address space and make the current frame start it. */
+static long do_execve(const char *path, struct exec_args *a)
+{
+	struct inode *inode = namei(path);
+	long err;
+
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	err = S_ISREG(inode->mode) ? exec_image(inode, a) : -EACCES;
+	iput(inode);
+	if (!err)
+		set_task_name(path);	/* and eax of the new image starts as 0 */
+	return err;
+}
+
 long sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 {
 	struct exec_args *a = kmalloc(sizeof(*a), GFP_KERNEL);
 	char path[PATH_MAX];
-	struct inode *inode;
 	long err;
 
 	if (!a)
@@ -220,20 +234,42 @@ long sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 	a->argc = a->envc = 0;
 	a->used = 0;
 	err = strncpy_from_user(path, upath, PATH_MAX);
+	if (err == PATH_MAX)
+		err = -ENAMETOOLONG;
 	if (err >= 0 && (err = copy_strings(a, uargv, &a->argc)) == 0)
 		err = copy_strings(a, uenvp, &a->envc);
-	if (err < 0)
-		goto out;
-	inode = namei(path);
-	if (IS_ERR(inode)) {
-		err = PTR_ERR(inode);
-		goto out;
+	if (err >= 0)
+		err = do_execve(path, a);
+	kfree(a);
+	return err;
+}
+
+/* Exec from a kernel thread (the first process): strings are kernel memory. */
+long kernel_execve(const char *path, char *const argv[], char *const envp[])
+{
+	struct exec_args *a = kmalloc(sizeof(*a), GFP_KERNEL);
+	char *const *vec[2] = { argv, envp };
+	long err = 0;
+
+	if (!a)
+		return -ENOMEM;
+	a->argc = a->envc = 0;
+	a->used = 0;
+	for (int v = 0; v < 2 && !err; v++) {
+		for (int i = 0; vec[v] && vec[v][i] && !err; i++) {
+			size_t n = strlen(vec[v][i]) + 1;
+			if (a->argc + a->envc >= MAX_ARGS || a->used + n > ARG_SPACE) {
+				err = -E2BIG;
+				break;
+			}
+			memcpy(a->strings + a->used, vec[v][i], n);
+			a->ptr[a->argc + a->envc] = a->strings + a->used;
+			a->used += n;
+			*(v ? &a->envc : &a->argc) += 1;
+		}
 	}
-	err = S_ISREG(inode->mode) ? exec_image(inode, a) : -EACCES;
-	iput(inode);
 	if (!err)
-		set_task_name(path);	/* and eax of the new image starts as 0 */
-out:
+		err = do_execve(path, a);
 	kfree(a);
 	return err;
 }

@@ -191,3 +191,60 @@ long sys_getpid(void)
 {
 	return current->pid;
 }
+
+/* Has a child matching pid become a zombie (or gone)? For the wait loop. */
+bool child_has_exited(struct task *t, int pid)
+{
+	struct task *c;
+	bool found = false;
+	u32 flags;
+
+	spin_lock_irqsave(&family_lock, flags);
+	list_for_each_entry(c, &t->children, sibling)
+		if ((pid == -1 || c->pid == pid) && c->state == TASK_ZOMBIE)
+			found = true;
+	spin_unlock_irqrestore(&family_lock, flags);
+	return found;
+}
+
+struct init_args {
+	const char *path;
+	char *const *argv;
+};
+
+/* The first process: descriptors 0-2 on the console, then exec init. */
+static int init_thread(void *arg)
+{
+	struct init_args *ia = arg;
+	char *envp[] = { "PATH=/bin", NULL };
+	struct inode *console = namei("/dev/console");
+	long err = IS_ERR(console) ? PTR_ERR(console) : 0;
+
+	current->files = files_alloc();
+	for (int fd = 0; !err && fd < 3; fd++) {
+		struct file *f = vfs_open_inode(console, FMODE_READ | FMODE_WRITE, 0);
+		err = IS_ERR(f) ? PTR_ERR(f) : fd_install(current->files, f) == fd ? 0 : -EMFILE;
+	}
+	if (!IS_ERR(console))
+		iput(console);
+	if (!err)
+		err = kernel_execve(ia->path, ia->argv, envp);
+	if (err)
+		panic("init: cannot run %s: error %ld", ia->path, err);
+	enter_user(current_user_frame());
+}
+
+int proc_start_init(const char *path, char *const argv[])
+{
+	static struct init_args ia;
+	struct task *t;
+
+	ia.path = path;
+	ia.argv = argv;
+	t = kthread_create_user(init_thread, &ia, "init");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	init_task = t;
+	wake_up_process(t);
+	return 0;
+}
