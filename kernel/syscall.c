@@ -1,0 +1,29 @@
+/* syscall.c: the int 0x80 entry: dispatch through the generated table, then
+ * signals and preemption on the way back to user mode. */
+#include "errno.h"
+#include "proc.h"
+#include "sched.h"
+#include "syscall_table.h"
+#include "trap.h"
+
+long sys_ni_syscall(void)
+{
+	return -ENOSYS;
+}
+
+static void syscall_entry(struct trap_frame *tf)
+{
+	u32 nr = tf->eax;
+	long ret = -ENOSYS;
+
+	sti();				/* system calls run with interrupts on */
+	if (nr < NR_SYSCALLS)
+		ret = syscall_table[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
+	if (nr != __NR_execve || ret < 0)
+		tf->eax = ret;		/* a successful exec set up a fresh frame */
+}
+
+void syscall_init(void)
+{
+	trap_set_handler(T_SYSCALL, syscall_entry, 3);
+}
