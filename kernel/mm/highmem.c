@@ -75,9 +75,11 @@ void *kmap(struct page *page)
 {
 	void *va;
 	u32 flags;
+	char who[64];
 
 	if (in_interrupt())
-		mm_bug("kmap: may sleep, called in interrupt context (use kmap_atomic)");
+		mm_bug("kmap: may sleep, called in interrupt context by %s (use kmap_atomic)",
+		       mm_symbolize((u32)__builtin_return_address(0), who, sizeof(who)));
 	if (!PageHighMem(page))
 		return page_address(page);
 	spin_lock_irqsave(&kmap_lock, flags);
