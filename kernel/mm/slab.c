@@ -115,6 +115,7 @@ static void slab_release(struct kmem_cache *c, struct page *page)
 		page[i].slab_cache = NULL;
 		page[i].slab_head = NULL;
 	}
+	page->private = c->order;	/* slab_inuse shared the field */
 	__free_pages(page, c->order);
 }
 
