@@ -102,7 +102,10 @@ size_t clear_user(void __user *to, size_t n)
 
 int __get_user_bytes(void *dst, const void __user *src, size_t n)
 {
-	return copy_from_user(dst, src, n) ? -EFAULT : 0;
+	if (!copy_from_user(dst, src, n))
+		return 0;
+	memset(dst, 0, n);		/* a partial value is no value */
+	return -EFAULT;
 }
 
 int __put_user_bytes(void __user *dst, const void *src, size_t n)
