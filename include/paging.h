@@ -62,9 +62,13 @@ void paging_init(void);
 /* Boot allocator used before the page allocator exists: page-aligned, zeroed
  * low memory, never freed. Panics when it runs out (boot cannot go on). */
 void *boot_alloc(u32 size);
-/* Close the boot allocator and give the physical range it handed out
- * [start, end), to be reserved; later boot_alloc calls panic. */
-void boot_alloc_done(u32 *start, u32 *end);
+/* Close the boot allocator and give the physical ranges [start, end) it
+ * handed out (below 16 MiB, then above it), to be reserved; later boot_alloc
+ * calls panic. */
+struct boot_range {
+	u32 start, end;
+};
+void boot_alloc_done(struct boot_range out[2]);
 
 /* A new page directory whose kernel half is the kernel's; NULL when out of
  * memory. Any context that may allocate with GFP_KERNEL. */

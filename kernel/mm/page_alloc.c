@@ -325,7 +325,7 @@ static void mark_usable(u64 start, u64 end)
 
 static void mem_map_init(void)
 {
-	u32 kstart, kend;
+	struct boot_range boot[2];
 
 	mem_map = boot_alloc(max_pfn * sizeof(struct page));
 	for (u32 pfn = 0; pfn < max_pfn; pfn++) {
@@ -347,8 +347,9 @@ static void mem_map_init(void)
 	for (u32 i = 0; i < boot_info.nr_modules; i++)
 		reserve_range(boot_info.module[i].start, boot_info.module[i].end);
 	reserve_range(0, PAGE_SIZE);	/* real-mode IVT / BIOS data; keeps pfn 0 out */
-	boot_alloc_done(&kstart, &kend);
-	reserve_range(KERNEL_PHYS_START, kend);	/* image, page tables, mem_map */
+	boot_alloc_done(boot);
+	reserve_range(KERNEL_PHYS_START, boot[0].end);	/* image, page tables */
+	reserve_range(boot[1].start, boot[1].end);	/* mem_map */
 }
 
 /* Hand [start, end) of one zone to the buddy in the largest aligned blocks. */

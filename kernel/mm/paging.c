@@ -24,6 +24,7 @@
 #define PTES_PER_TABLE		1024u
 #define MIN_LOWMEM		(16u << 20)	/* keep the whole DMA zone mapped */
 #define PHYS_LIMIT		0xFFFFF000ull	/* no PAE: RAM above 4 GiB is ignored */
+#define BOOT_HIGH_GOAL		(16u << 20)	/* late boot allocations start here */
 
 u32 *kernel_pgdir;
 u32 lowmem_limit;
@@ -34,6 +35,7 @@ extern char _text[], _etext[], _end[];
 
 static struct {
 	u32 start, next, limit;		/* physical; limit: what is mapped now */
+	u32 early_end, late_start;	/* the gap left to spare the DMA zone */
 	bool done;
 } boot_mem;
 
@@ -82,11 +84,23 @@ void *boot_alloc(u32 size)
 	return __va(start);
 }
 
-void boot_alloc_done(u32 *start, u32 *end)
+void boot_alloc_done(struct boot_range out[2])
 {
 	boot_mem.done = true;
-	*start = boot_mem.start;
-	*end = boot_mem.next;
+	out[0] = (struct boot_range){ boot_mem.start, boot_mem.early_end };
+	out[1] = (struct boot_range){ boot_mem.late_start, boot_mem.next };
+}
+
+/* Once all low memory is mapped, allocate above 16 MiB when there is room
+ * (Linux's bootmem goal): mem_map of a big machine would eat the DMA zone. */
+static void boot_alloc_go_high(void)
+{
+	boot_mem.early_end = boot_mem.next;
+	boot_mem.limit = lowmem_limit;
+	if (boot_mem.next < BOOT_HIGH_GOAL && lowmem_limit >= 2 * BOOT_HIGH_GOAL &&
+	    boot_range_is_ram(BOOT_HIGH_GOAL, 2 * BOOT_HIGH_GOAL))
+		boot_mem.next = BOOT_HIGH_GOAL;
+	boot_mem.late_start = boot_mem.next;
 }
 
 /* ----------------------------------------------------------- kernel tables */
@@ -145,7 +159,7 @@ void paging_init(void)
 	build_kernel_tables();
 	write_cr3(__pa(kernel_pgdir));		/* the early directory is gone */
 	write_cr4(read_cr4() | CR4_PGE);
-	boot_mem.limit = lowmem_limit;		/* all of low memory is mapped now */
+	boot_alloc_go_high();			/* all of low memory is mapped now */
 }
 
 /* -------------------------------------------------------- address spaces */

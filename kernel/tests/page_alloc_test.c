@@ -1,5 +1,6 @@
 /* page_alloc_test.c: the "page_alloc" suite: buddy split and merge, exhaustion,
  * zone fallback, reference counts and the free checks. */
+#include "cmdline.h"
 #include "ktest.h"
 #include "mm.h"
 #include "mm_test.h"
@@ -196,7 +197,11 @@ static void zones_match_boot_map(struct ktest *t)
 {
 	EXPECT_EQ(t, zones[ZONE_DMA].end_pfn, DMA_LIMIT_PFN);
 	EXPECT_EQ(t, zones[ZONE_NORMAL].end_pfn, max_low_pfn);
-	EXPECT_EQ(t, lowmem_limit, 128u << 20);	/* the runner boots lowmem=128M */
+	if (zones[ZONE_HIGHMEM].present_pages)	/* RAM above the limit: lowmem= ruled */
+		EXPECT_EQ(t, lowmem_limit,
+			  MIN(cmdline_get_num(&boot_cmdline, "lowmem", MAX_LOWMEM), MAX_LOWMEM));
+	if (lowmem_limit >= (32u << 20))	/* boot allocations spared the DMA zone */
+		EXPECT_GE(t, __pa(mem_map), DMA_LIMIT_PFN << PAGE_SHIFT);
 	EXPECT_GE(t, zones[ZONE_HIGHMEM].present_pages, 1);
 	EXPECT_TRUE(t, PageReserved(pfn_to_page(0)));
 	EXPECT_TRUE(t, PageReserved(virt_to_page(_text)));
