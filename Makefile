@@ -3,9 +3,9 @@
 BUILD     ?= build
 QEMU      ?= qemu-system-i386
 ACCEL     ?= tcg
-MEM       ?= 128M
+MEM       ?= 256M
 GDB_PORT  ?= 1234
-CMDLINE   ?=
+CMDLINE   ?= lowmem=128M
 V         ?= 0
 
 ifeq ($(V),0)
@@ -100,7 +100,7 @@ $(ISO): $(KERNEL) tools/grubcfg.sh
 	$(call make_iso,$(KERNEL),$@,$(CMDLINE))
 
 $(TEST_ISO): $(KERNEL) tools/grubcfg.sh
-	$(call make_iso,$(KERNEL),$@,ktest=iso_boot)
+	$(call make_iso,$(KERNEL),$@,ktest=iso_boot lowmem=128M)
 
 # make run: boot the ISO with the serial console here; status 0 when the kernel
 # powers off cleanly (QEMU's isa-debug-exit turns the kernel's pass code into 33).

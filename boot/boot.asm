@@ -4,6 +4,8 @@
 ; eax = 0x2BADB002 and ebx = physical address of the multiboot information.
 ; We map the first 16 MiB twice (identity and at 0xC0000000) with 4 MiB pages,
 ; turn paging on, jump high, drop the identity map and call kmain(magic, mbi).
+; This directory only lasts until paging_init (kernel/mm/paging.c) switches to
+; the real one built in C.
 
 MB_MAGIC        equ 0x1BADB002
 MB_FLAGS        equ 0x00000003          ; bit0: page-align modules, bit1: memory info

@@ -4,6 +4,7 @@
 #include "gdt.h"
 #include "irq.h"
 #include "ktest.h"
+#include "mm.h"
 #include "multiboot.h"
 #include "panic.h"
 #include "power.h"
@@ -43,6 +44,7 @@ void kmain(u32 magic, u32 mbi)
 	setup_cmdline();
 	banner();
 	multiboot_show();
+	mm_init();
 	sti();
 	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
 	failed = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));

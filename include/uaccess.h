@@ -1,0 +1,55 @@
+/* uaccess.h: reading and writing user memory from the kernel, safely.
+ *
+ * Every pointer that comes from user space goes through these. They check the
+ * range lies below USER_TOP (access_ok), then touch it with instructions
+ * listed in the exception table: a fault on an unmapped page resumes at a
+ * fixup (after the process layer's handle_user_fault had its chance), so the
+ * kernel returns an error instead of crashing. Process context, or any
+ * context with the right page directory loaded; never with a spinlock held
+ * once faults can sleep.
+ */
+#ifndef UACCESS_H
+#define UACCESS_H
+
+#include "paging.h"
+#include "types.h"
+
+#define __user		/* marks a user-space pointer (documentation only) */
+
+/* True when [addr, addr + size) lies entirely in user space (size is taken
+ * as 64-bit, so a huge count cannot wrap). Says nothing about mappings. */
+static inline bool __access_ok(u32 addr, u64 size)
+{
+	return (u64)addr + size <= USER_TOP;
+}
+#define access_ok(addr, size)	__access_ok((u32)(addr), (u64)(size))
+
+/* Copy n bytes; returns the number of bytes NOT copied (0 on success), as
+ * Linux does: callers turn a non-zero result into -EFAULT. copy_from_user
+ * zeroes the part of the kernel buffer it could not fill. */
+size_t copy_from_user(void *to, const void __user *from, size_t n);
+size_t copy_to_user(void __user *to, const void *from, size_t n);
+/* Copy a NUL-terminated string of at most count bytes: returns its length
+ * (without the NUL; count if no NUL came first, then dst is not terminated),
+ * or -EFAULT on a fault or when it runs into kernel space. */
+long strncpy_from_user(char *dst, const char __user *src, long count);
+/* Zero n user bytes; returns the number NOT cleared (n for a bad range). */
+size_t clear_user(void __user *to, size_t n);
+
+/* Backends of get_user/put_user: 0 or -EFAULT (get: dst zeroed on failure). */
+int __get_user_bytes(void *dst, const void __user *src, size_t n);
+int __put_user_bytes(void __user *dst, const void *src, size_t n);
+
+/* x = *ptr from user space; 0 or -EFAULT (x is 0 then). */
+#define get_user(x, ptr) ({							\
+	union { __typeof__(*(ptr)) v; u8 b[sizeof(*(ptr))]; } __gu;		\
+	int __gu_err = __get_user_bytes(__gu.b, (ptr), sizeof(*(ptr)));	\
+	(x) = __gu.v;								\
+	__gu_err; })
+
+/* *ptr = x in user space; 0 or -EFAULT. */
+#define put_user(x, ptr) ({							\
+	__typeof__(*(ptr)) __pu_v = (x);					\
+	__put_user_bytes((ptr), &__pu_v, sizeof(*(ptr))); })
+
+#endif

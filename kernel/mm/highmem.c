@@ -1,0 +1,231 @@
+/* highmem.c: kmap (persistent kernel mappings) and kmap_atomic (fixmap slots).
+ *
+ * kmap entries live in one page table at PKMAP_BASE; pkmap_count[i] counts
+ * the kmaps of entry i and page->virtual points back at it. An entry whose
+ * count drops to zero is unmapped at once (one CPU: no lazy TLB flush needed).
+ * kmap_lock guards pkmap_count, pkmap_page and page->virtual of highmem pages.
+ * kmap_atomic slots need no lock: each slot belongs to one context at a time,
+ * which is what the debug checks enforce.
+ */
+#include "fixmap.h"
+#include "highmem.h"
+#include "irq.h"
+#include "mm.h"
+#include "printk.h"
+#include "spinlock.h"
+#include "x86.h"
+
+#define PKMAP_NR(va)	(((u32)(va) - PKMAP_BASE) >> PAGE_SHIFT)
+#define PKMAP_ADDR(nr)	(PKMAP_BASE + ((nr) << PAGE_SHIFT))
+#define PKMAP_END	PKMAP_ADDR(LAST_PKMAP)
+
+struct kmap_atomic_slot kmap_atomic_slots[KM_TYPE_NR];
+const char *const km_type_names[KM_TYPE_NR] = {
+	[KM_USER0] = "KM_USER0", [KM_USER1] = "KM_USER1",
+	[KM_BIO_SRC_IRQ] = "KM_BIO_SRC_IRQ", [KM_BIO_DST_IRQ] = "KM_BIO_DST_IRQ",
+	[KM_PTE0] = "KM_PTE0", [KM_PTE1] = "KM_PTE1",
+	[KM_IRQ0] = "KM_IRQ0", [KM_IRQ1] = "KM_IRQ1",
+};
+
+static DEFINE_SPINLOCK(kmap_lock);
+static u32 pkmap_count[LAST_PKMAP];	/* kmaps of each entry; 0: free */
+static u32 last_pkmap_nr;		/* where the next search starts */
+static u32 pkmap_in_use;
+u32 kmap_failures;
+
+BUILD_BUG_ON(FIXADDR_START <= PKMAP_BASE + LAST_PKMAP * PAGE_SIZE);
+BUILD_BUG_ON(PKMAP_BASE < VMALLOC_START);
+
+void highmem_init(void)
+{
+	printk("highmem: %u kmap entries at %08x, %u kmap_atomic slots at %08x-%08x\n",
+	       LAST_PKMAP, PKMAP_BASE, KM_TYPE_NR, FIXADDR_START, FIXADDR_TOP + PAGE_SIZE - 1);
+}
+
+/* ---------------------------------------------------------------- kmap */
+
+/* No free entry. With a scheduler this sleeps on a pkmap wait queue until a
+ * kunmap frees one (Linux's pkmap_map_wait): WAIT QUEUE GOES HERE. For now
+ * report it and fail. Called and returns with kmap_lock held. */
+static void *pkmap_wait_for_entry(struct page *page)
+{
+	kmap_failures++;
+	printk(KERN_ERR "kmap: all %u entries in use, cannot map pfn 0x%x\n",
+	       LAST_PKMAP, page_to_pfn(page));
+	return NULL;
+}
+
+static void *pkmap_map_new(struct page *page)
+{
+	for (u32 n = 0; n < LAST_PKMAP; n++) {
+		u32 nr = (last_pkmap_nr + n) % LAST_PKMAP;
+		if (pkmap_count[nr])
+			continue;
+		last_pkmap_nr = (nr + 1) % LAST_PKMAP;
+		*kernel_pte(PKMAP_ADDR(nr)) = page_to_phys(page) | PTE_PRESENT | PTE_WRITE;
+		invlpg(PKMAP_ADDR(nr));
+		page->virtual = (void *)PKMAP_ADDR(nr);
+		pkmap_in_use++;
+		return page->virtual;
+	}
+	return pkmap_wait_for_entry(page);
+}
+
+void *kmap(struct page *page)
+{
+	void *va;
+	u32 flags;
+	char who[64];
+
+	if (in_interrupt())
+		mm_bug("kmap: may sleep, called in interrupt context by %s (use kmap_atomic)",
+		       mm_symbolize((u32)__builtin_return_address(0), who, sizeof(who)));
+	if (!PageHighMem(page))
+		return page_address(page);
+	spin_lock_irqsave(&kmap_lock, flags);
+	va = page->virtual ? page->virtual : pkmap_map_new(page);
+	if (va)
+		pkmap_count[PKMAP_NR(va)]++;
+	spin_unlock_irqrestore(&kmap_lock, flags);
+	return va;
+}
+
+void kunmap(struct page *page)
+{
+	u32 flags, nr;
+
+	if (!PageHighMem(page))
+		return;
+	spin_lock_irqsave(&kmap_lock, flags);
+	if (!page->virtual) {
+		spin_unlock_irqrestore(&kmap_lock, flags);
+		mm_bug("kunmap: pfn 0x%x is not kmapped", page_to_pfn(page));
+		return;
+	}
+	nr = PKMAP_NR(page->virtual);
+	if (--pkmap_count[nr] == 0) {
+		*kernel_pte(PKMAP_ADDR(nr)) = 0;
+		invlpg(PKMAP_ADDR(nr));
+		page->virtual = NULL;
+		pkmap_in_use--;
+		/* WAIT QUEUE: wake_up(&pkmap_map_wait) here. */
+	}
+	spin_unlock_irqrestore(&kmap_lock, flags);
+}
+
+u32 kmap_nr_in_use(void)
+{
+	return READ_ONCE(pkmap_in_use);
+}
+
+/* --------------------------------------------------------- kmap_atomic */
+
+static bool km_is_irq_slot(enum km_type type)
+{
+	return type == KM_BIO_SRC_IRQ || type == KM_BIO_DST_IRQ ||
+	       type == KM_IRQ0 || type == KM_IRQ1;
+}
+
+static u32 km_slot_addr(enum km_type type)
+{
+	return fix_to_virt(FIX_KMAP_BEGIN + type);
+}
+
+/* The slot must suit the context, so that an interrupt cannot reuse it. */
+static void km_check_context(enum km_type type, u32 caller)
+{
+	char who[64];
+
+	if (in_interrupt() && !km_is_irq_slot(type))
+		mm_bug("kmap_atomic: process slot %s used in interrupt context by %s",
+		       km_type_names[type], mm_symbolize(caller, who, sizeof(who)));
+	else if (!in_interrupt() && km_is_irq_slot(type) && (read_eflags() & EFLAGS_IF))
+		mm_bug("kmap_atomic: interrupt slot %s used with interrupts enabled by %s",
+		       km_type_names[type], mm_symbolize(caller, who, sizeof(who)));
+}
+
+static void km_report_busy(enum km_type type, struct page *page, u32 caller)
+{
+	char first[64], second[64];
+	const struct kmap_atomic_slot *s = &kmap_atomic_slots[type];
+
+	mm_bug("kmap_atomic: slot %s mapped twice: pfn 0x%x by %s, still holds pfn 0x%x mapped by %s",
+	       km_type_names[type], page_to_pfn(page), mm_symbolize(caller, second, sizeof(second)),
+	       s->page ? page_to_pfn(s->page) : 0, mm_symbolize(s->caller, first, sizeof(first)));
+}
+
+void *kmap_atomic(struct page *page, enum km_type type)
+{
+	u32 caller = (u32)__builtin_return_address(0), va;
+	u32 *pte;
+
+	/* preempt_disable() goes here once the scheduler preempts. */
+	if (!PageHighMem(page))
+		return page_address(page);
+	if ((unsigned)type >= KM_TYPE_NR) {
+		mm_bug("kmap_atomic: bad slot %d", type);
+		return NULL;
+	}
+	km_check_context(type, caller);
+	va = km_slot_addr(type);
+	pte = kernel_pte(va);
+	if (*pte & PTE_PRESENT)
+		km_report_busy(type, page, caller);
+	kmap_atomic_slots[type].page = page;
+	kmap_atomic_slots[type].caller = caller;
+	*pte = page_to_phys(page) | PTE_PRESENT | PTE_WRITE;
+	invlpg(va);
+	return (void *)va;
+}
+
+static void km_report_wrong_addr(u32 va, enum km_type type, u32 caller)
+{
+	char unmapper[64], owner[64], mine[64];
+	unsigned idx = virt_to_fix(va) - FIX_KMAP_BEGIN;
+	const struct kmap_atomic_slot *s = &kmap_atomic_slots[type];
+
+	if (idx >= KM_TYPE_NR) {
+		mm_bug("kunmap_atomic(%08x, %s) from %s: not a kmap_atomic address",
+		       va, km_type_names[type], mm_symbolize(caller, unmapper, sizeof(unmapper)));
+		return;
+	}
+	mm_bug("kunmap_atomic(%08x, %s) from %s: that is slot %s's address (mapped by %s); %s was mapped by %s",
+	       va, km_type_names[type], mm_symbolize(caller, unmapper, sizeof(unmapper)),
+	       km_type_names[idx],
+	       mm_symbolize(kmap_atomic_slots[idx].caller, owner, sizeof(owner)),
+	       km_type_names[type], s->page ? mm_symbolize(s->caller, mine, sizeof(mine)) : "nobody");
+}
+
+void kunmap_atomic(void *addr, enum km_type type)
+{
+	u32 caller = (u32)__builtin_return_address(0), va = (u32)addr & PAGE_MASK;
+	u32 *pte;
+	char who[64];
+
+	if (va < FIXADDR_START && !(va >= PKMAP_BASE && va < PKMAP_END))
+		return;				/* a low page: nothing was mapped */
+	if ((unsigned)type >= KM_TYPE_NR || va != km_slot_addr(type)) {
+		km_report_wrong_addr(va, (unsigned)type < KM_TYPE_NR ? type : KM_USER0, caller);
+		return;
+	}
+	pte = kernel_pte(va);
+	if (!(*pte & PTE_PRESENT)) {
+		mm_bug("kunmap_atomic: slot %s is not mapped (from %s)", km_type_names[type],
+		       mm_symbolize(caller, who, sizeof(who)));
+		return;
+	}
+	*pte = 0;			/* a stale user of the slot now faults */
+	invlpg(va);
+	kmap_atomic_slots[type].page = NULL;
+	kmap_atomic_slots[type].caller = 0;
+	/* preempt_enable() goes here. */
+}
+
+struct page *kmap_atomic_to_page(void *addr)
+{
+	u32 va = (u32)addr;
+
+	if (va < FIXADDR_START && !(va >= PKMAP_BASE && va < PKMAP_END))
+		return virt_to_page(addr);
+	return phys_to_page(*kernel_pte(va & PAGE_MASK) & PAGE_MASK);
+}

@@ -1,0 +1,114 @@
+/* uaccess.c: user-memory access through exception-table fixups.
+ *
+ * Each routine touches user memory with one string instruction listed in
+ * __ex_table. A fault leaves ecx/esi/edi exactly where the copy stopped; the
+ * page-fault handler resumes at the fixup, which reports what was left.
+ */
+#include "errno.h"
+#include "string.h"
+#include "uaccess.h"
+
+/* Copy n bytes with rep movsb; returns the bytes not copied. */
+static size_t __copy_user(void *to, const void *from, size_t n)
+{
+	asm volatile("1:	rep movsb\n"
+		     "2:\n"
+		     ".pushsection __ex_table, \"a\"\n"
+		     "	.long 1b, 2b\n"
+		     ".popsection"
+		     : "+c"(n), "+D"(to), "+S"(from) :: "memory");
+	return n;
+}
+
+/* Zero n bytes with rep stosb; returns the bytes not cleared. */
+static size_t __clear_user(void *to, size_t n)
+{
+	asm volatile("1:	rep stosb\n"
+		     "2:\n"
+		     ".pushsection __ex_table, \"a\"\n"
+		     "	.long 1b, 2b\n"
+		     ".popsection"
+		     : "+c"(n), "+D"(to) : "a"(0) : "memory");
+	return n;
+}
+
+/* Copy up to max bytes, stopping after a NUL; returns the bytes copied
+ * before the NUL (max if none), or -EFAULT on a fault. */
+static long __strncpy_user(char *dst, const char *src, long max)
+{
+	long left = max, err = 0;
+
+	asm volatile("1:	testl %[left], %[left]\n"
+		     "	jz 3f\n"
+		     "2:	lodsb\n"
+		     "	stosb\n"
+		     "	decl %[left]\n"
+		     "	testb %%al, %%al\n"
+		     "	jnz 1b\n"
+		     "	incl %[left]\n"		/* the NUL is not counted */
+		     "3:\n"
+		     ".pushsection .text.fixup, \"ax\"\n"
+		     "4:	movl %[efault], %[err]\n"
+		     "	jmp 3b\n"
+		     ".popsection\n"
+		     ".pushsection __ex_table, \"a\"\n"
+		     "	.long 2b, 4b\n"
+		     ".popsection"
+		     : [left] "+c"(left), [err] "+r"(err), "+S"(src), "+D"(dst)
+		     : [efault] "i"(-EFAULT) : "eax", "memory");
+	return err ? err : max - left;
+}
+
+size_t copy_from_user(void *to, const void __user *from, size_t n)
+{
+	size_t left = n;
+
+	if (access_ok(from, n))
+		left = __copy_user(to, from, n);
+	if (left)
+		memset((char *)to + (n - left), 0, left);	/* no stale kernel bytes */
+	return left;
+}
+
+size_t copy_to_user(void __user *to, const void *from, size_t n)
+{
+	if (!access_ok(to, n))
+		return n;
+	return __copy_user(to, from, n);
+}
+
+long strncpy_from_user(char *dst, const char __user *src, long count)
+{
+	u32 addr = (u32)src;
+	long max, res;
+
+	if (count <= 0)
+		return 0;
+	if (addr >= USER_TOP)
+		return -EFAULT;
+	max = MIN((u32)count, USER_TOP - addr);
+	res = __strncpy_user(dst, src, max);
+	if (res == max && max < count)
+		return -EFAULT;		/* reached kernel space without a NUL */
+	return res;
+}
+
+size_t clear_user(void __user *to, size_t n)
+{
+	if (!access_ok(to, n))
+		return n;
+	return __clear_user(to, n);
+}
+
+int __get_user_bytes(void *dst, const void __user *src, size_t n)
+{
+	if (!copy_from_user(dst, src, n))
+		return 0;
+	memset(dst, 0, n);		/* a partial value is no value */
+	return -EFAULT;
+}
+
+int __put_user_bytes(void __user *dst, const void *src, size_t n)
+{
+	return copy_to_user(dst, src, n) ? -EFAULT : 0;
+}

@@ -1,0 +1,250 @@
+/* highmem_test.c: the "highmem" suite: kmap and kmap_atomic of highmem pages,
+ * and the slot-misuse checks (in report mode). */
+#include "fixmap.h"
+#include "highmem.h"
+#include "irq.h"
+#include "ktest.h"
+#include "mm.h"
+#include "mm_test.h"
+#include "x86.h"
+
+static struct page *high_page(void)
+{
+	struct page *p = alloc_page(GFP_HIGHUSER);
+
+	if (p && !PageHighMem(p)) {
+		__free_page(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void fill(void *addr, u32 seed)
+{
+	for (u32 i = 0; i < PAGE_SIZE / 4; i++)
+		((u32 *)addr)[i] = seed ^ (i * 2654435761u);
+}
+
+static bool check(const void *addr, u32 seed)
+{
+	for (u32 i = 0; i < PAGE_SIZE / 4; i++)
+		if (((const u32 *)addr)[i] != (seed ^ (i * 2654435761u)))
+			return false;
+	return true;
+}
+
+static void atomic_write_read_back(struct ktest *t)
+{
+	struct page *p = high_page();
+	void *a, *b;
+
+	ASSERT_NOT_NULL(t, p);
+	a = kmap_atomic(p, KM_USER0);
+	EXPECT_EQ(t, (u32)a, fix_to_virt(FIX_KMAP_BEGIN + KM_USER0));
+	EXPECT_TRUE(t, kmap_atomic_slots[KM_USER0].page == p);
+	EXPECT_TRUE(t, kmap_atomic_to_page(a) == p);
+	fill(a, 0x1234);
+	kunmap_atomic(a, KM_USER0);
+	EXPECT_NULL(t, kmap_atomic_slots[KM_USER0].page);
+	EXPECT_EQ(t, *kernel_pte((u32)a), 0);	/* a stale user would fault */
+	b = kmap_atomic(p, KM_USER1);
+	EXPECT_NE(t, (u32)b, (u32)a);
+	EXPECT_TRUE(t, check(b, 0x1234));
+	kunmap_atomic(b, KM_USER1);
+	a = kmap(p);
+	ASSERT_NOT_NULL(t, a);
+	EXPECT_TRUE(t, page_address(p) == a);
+	EXPECT_TRUE(t, check(a, 0x1234));
+	kunmap(p);
+	EXPECT_NULL(t, page_address(p));
+	__free_page(p);
+}
+
+static void two_slots_copy(struct ktest *t)
+{
+	struct page *src = high_page(), *dst = high_page();
+	void *s, *d;
+
+	ASSERT_NOT_NULL(t, src);
+	ASSERT_NOT_NULL(t, dst);
+	s = kmap_atomic(src, KM_USER0);
+	fill(s, 0xabcd);
+	d = kmap_atomic(dst, KM_USER1);
+	memcpy(d, s, PAGE_SIZE);
+	kunmap_atomic(d, KM_USER1);
+	kunmap_atomic(s, KM_USER0);
+	d = kmap(dst);
+	EXPECT_TRUE(t, check(d, 0xabcd));
+	kunmap(dst);
+	__free_page(src);
+	__free_page(dst);
+}
+
+static void irq_slots_with_interrupts_off(struct ktest *t)
+{
+	struct page *p = high_page();
+	u32 flags;
+	void *a;
+	int before = mm_report_mode_begin();
+
+	ASSERT_NOT_NULL(t, p);
+	flags = local_irq_save();
+	a = kmap_atomic(p, KM_IRQ0);
+	fill(a, 7);
+	kunmap_atomic(a, KM_IRQ0);
+	a = kmap_atomic(p, KM_BIO_DST_IRQ);
+	EXPECT_TRUE(t, check(a, 7));
+	kunmap_atomic(a, KM_BIO_DST_IRQ);
+	local_irq_restore(flags);
+	EXPECT_EQ(t, mm_report_mode_end(before), 0);
+	__free_page(p);
+}
+
+static void low_pages_map_direct(struct ktest *t)
+{
+	struct page *p = alloc_page(GFP_KERNEL);
+	u32 in_use = kmap_nr_in_use();
+
+	ASSERT_NOT_NULL(t, p);
+	EXPECT_TRUE(t, kmap_atomic(p, KM_USER0) == page_address(p));
+	EXPECT_NULL(t, kmap_atomic_slots[KM_USER0].page);
+	kunmap_atomic(page_address(p), KM_USER0);
+	EXPECT_TRUE(t, kmap(p) == page_address(p));
+	EXPECT_EQ(t, kmap_nr_in_use(), in_use);
+	kunmap(p);
+	__free_page(p);
+}
+
+static void kmap_counts_and_shares(struct ktest *t)
+{
+	struct page *p = high_page();
+	u32 in_use = kmap_nr_in_use();
+	void *a, *b;
+
+	ASSERT_NOT_NULL(t, p);
+	a = kmap(p);
+	b = kmap(p);
+	EXPECT_TRUE(t, a && a == b);
+	EXPECT_EQ(t, kmap_nr_in_use(), in_use + 1);
+	EXPECT_GE(t, (u32)a, PKMAP_BASE);
+	kunmap(p);
+	EXPECT_TRUE(t, page_address(p) == a);	/* one kmap left */
+	kunmap(p);
+	EXPECT_NULL(t, page_address(p));
+	EXPECT_EQ(t, kmap_nr_in_use(), in_use);
+	EXPECT_EQ(t, *kernel_pte((u32)a), 0);
+	__free_page(p);
+}
+
+static struct page *many[LAST_PKMAP + 1];
+
+static void kmap_full_returns_null(struct ktest *t)
+{
+	u32 failures = kmap_failures, n;
+
+	for (n = 0; n <= LAST_PKMAP; n++) {
+		many[n] = high_page();
+		ASSERT_NOT_NULL(t, many[n]);
+	}
+	for (n = 0; n < LAST_PKMAP; n++)
+		if (!kmap(many[n]))
+			break;
+	EXPECT_EQ(t, n, LAST_PKMAP);
+	EXPECT_NULL(t, kmap(many[LAST_PKMAP]));	/* reported, no wait queue yet */
+	EXPECT_EQ(t, kmap_failures, failures + 1);
+	for (u32 i = 0; i < n; i++)
+		kunmap(many[i]);
+	EXPECT_EQ(t, kmap_nr_in_use(), 0);
+	EXPECT_NOT_NULL(t, kmap(many[LAST_PKMAP]));
+	kunmap(many[LAST_PKMAP]);
+	for (n = 0; n <= LAST_PKMAP; n++)
+		__free_page(many[n]);
+}
+
+/* Distinct call sites, so the report can name both (noipa: gcc would fold
+ * the two identical mappers into one). */
+#define __call_site	__attribute__((noipa))
+static __call_site void *map_first(struct page *p) { return kmap_atomic(p, KM_USER0); }
+static __call_site void *map_second(struct page *p) { return kmap_atomic(p, KM_USER0); }
+static __call_site void unmap_wrong(void *a) { kunmap_atomic(a, KM_USER1); }
+
+static void slot_mapped_twice_reported(struct ktest *t)
+{
+	struct page *p = high_page(), *q = high_page();
+	int before;
+	void *a;
+
+	ASSERT_NOT_NULL(t, p);
+	ASSERT_NOT_NULL(t, q);
+	before = mm_report_mode_begin();
+	a = map_first(p);
+	map_second(q);
+	EXPECT_EQ(t, mm_report_mode_end(before), 1);
+	EXPECT_TRUE(t, mm_log_tail_has("map_first", "map_second"));
+	EXPECT_TRUE(t, mm_log_tail_has("KM_USER0", "mapped twice"));
+	EXPECT_TRUE(t, kmap_atomic_slots[KM_USER0].page == q);	/* second one won */
+	kunmap_atomic(a, KM_USER0);
+	__free_page(p);
+	__free_page(q);
+}
+
+static void unmap_with_wrong_address_reported(struct ktest *t)
+{
+	struct page *p = high_page();
+	int before;
+	void *a;
+
+	ASSERT_NOT_NULL(t, p);
+	before = mm_report_mode_begin();
+	a = map_first(p);
+	unmap_wrong(a);				/* KM_USER0's address as KM_USER1 */
+	EXPECT_EQ(t, mm_report_mode_end(before), 1);
+	EXPECT_TRUE(t, mm_log_tail_has("unmap_wrong", "map_first"));
+	EXPECT_TRUE(t, mm_log_tail_has("KM_USER1", "KM_USER0"));
+	EXPECT_TRUE(t, kmap_atomic_slots[KM_USER0].page == p);	/* left alone */
+	kunmap_atomic(a, KM_USER0);
+	before = mm_report_mode_begin();
+	kunmap_atomic(a, KM_USER0);		/* not mapped any more */
+	kunmap((struct page *)p);		/* never kmapped */
+	EXPECT_EQ(t, mm_report_mode_end(before), 2);
+	__free_page(p);
+}
+
+static void slot_context_checked(struct ktest *t)
+{
+	struct page *p = high_page();
+	u32 flags;
+	void *a;
+	int before;
+
+	ASSERT_NOT_NULL(t, p);
+	before = mm_report_mode_begin();
+	a = kmap_atomic(p, KM_IRQ1);		/* interrupts are on here */
+	kunmap_atomic(a, KM_IRQ1);
+	EXPECT_EQ(t, mm_report_mode_end(before), 1);
+	EXPECT_TRUE(t, mm_log_tail_has("KM_IRQ1", "interrupts enabled"));
+	flags = local_irq_save();
+	irq_nesting++;				/* pretend to be an interrupt handler */
+	before = mm_report_mode_begin();
+	a = kmap_atomic(p, KM_USER1);
+	kunmap_atomic(a, KM_USER1);
+	kmap(p);
+	EXPECT_EQ(t, mm_report_mode_end(before), 2);
+	irq_nesting--;
+	local_irq_restore(flags);
+	kunmap(p);
+	__free_page(p);
+}
+
+static const struct ktest_case highmem_cases[] = {
+	KTEST_CASE(atomic_write_read_back),
+	KTEST_CASE(two_slots_copy),
+	KTEST_CASE(irq_slots_with_interrupts_off),
+	KTEST_CASE(low_pages_map_direct),
+	KTEST_CASE(kmap_counts_and_shares),
+	KTEST_CASE(kmap_full_returns_null),
+	KTEST_CASE(slot_mapped_twice_reported),
+	KTEST_CASE(unmap_with_wrong_address_reported),
+	KTEST_CASE(slot_context_checked),
+};
+KTEST_SUITE(highmem_suite, "highmem", highmem_cases);
