@@ -109,9 +109,17 @@ def struct_tags(calls):
     return sorted(tags)
 
 
-def common_decls(calls):
-    """Includes and forward declarations both generated headers need."""
-    out = ['#include "uapi/aio_abi.h"\t/* aio_context_t, struct iocb, struct io_event */', ""]
+def common_decls(calls, kernel):
+    """Includes and forward declarations the generated headers need.
+
+    The user header only forward-declares the struct tags (and repeats the
+    aio_context_t typedef, which C11 allows), so libaio.h's own layout-equal
+    struct iocb / io_event can be used with the stubs.
+    """
+    if kernel:
+        out = ['#include "uapi/aio_abi.h"\t/* aio_context_t, struct iocb, struct io_event */', ""]
+    else:
+        out = ["typedef unsigned long aio_context_t;\t/* as include/uapi/aio_abi.h */", ""]
     out += [f"struct {t};" for t in struct_tags(calls)]
     out.append("")
     width = max(len(c.name) for c in calls) + 6
@@ -122,7 +130,7 @@ def common_decls(calls):
 def kernel_header(calls, nr_syscalls):
     out = [f"/* syscall_table.h: kernel side of the system calls; {HEAD}. */",
            "#ifndef GEN_SYSCALL_TABLE_H", "#define GEN_SYSCALL_TABLE_H", ""]
-    out += common_decls(calls)
+    out += common_decls(calls, True)
     out += ["", f"#define NR_SYSCALLS\t{nr_syscalls}\t/* table size: highest number + 1 */", "",
             "/* Every entry is called with the six argument registers ebx..ebp. */",
             "typedef long (*syscall_fn_t)(unsigned, unsigned, unsigned, unsigned, unsigned, unsigned);",
@@ -175,7 +183,7 @@ def kernel_source(calls, nr_syscalls):
 def user_header(calls):
     out = [f"/* syscalls.h: user stubs for the system calls; {HEAD}. */",
            "#ifndef GEN_USER_SYSCALLS_H", "#define GEN_USER_SYSCALLS_H", ""]
-    out += common_decls(calls)
+    out += common_decls(calls, False)
     out += ["", "/* Each does int $0x80 and returns the raw result: -errno (kernel numbers) on error. */"]
     out += [f"long __sys_{c.name}({c.params()});" for c in calls]
     out += ["", "#endif", ""]

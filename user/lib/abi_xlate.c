@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <time.h>
+#include "aiokern.h"	/* O_DSYNC */
 #include "abi_names.h"
 #include "glue.h"
 
