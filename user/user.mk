@@ -37,7 +37,9 @@ GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o abi_kernel.o abi_xl
 	$(USER_OUT)/gen/syscalls.o
 USER_PROGS := $(patsubst user/bin/%.c,$(USER_OUT)/bin/%,$(wildcard user/bin/*.c))
 USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*.c))
-USER_DEPS  := $(wildcard $(USER_OUT)/*/*.d)
+# Helpers linked into every host-side test (the mock kernel's AIO calls, ...).
+TEST_LIB   := $(patsubst user/%.c,$(USER_OUT)/%.o,$(wildcard user/test/lib/*.c))
+USER_DEPS  := $(wildcard $(USER_OUT)/*/*.d $(USER_OUT)/*/*/*.d)
 INITRAMFS  := $(BUILD)/initramfs.cpio
 
 .PHONY: user user-tests syscalls-gen
@@ -88,8 +90,8 @@ endef
 $(USER_OUT)/bin/%: $(USER_OUT)/bin/%.o $(USER_CRT0) $(USER_LIBS) user/user.ld
 	$(call user_link,$<)
 
-$(USER_OUT)/test/%: $(USER_OUT)/test/%.o $(USER_CRT0) $(USER_LIBS) user/user.ld
-	$(call user_link,$<)
+$(USER_OUT)/test/%: $(USER_OUT)/test/%.o $(TEST_LIB) $(USER_CRT0) $(USER_LIBS) user/user.ld
+	$(call user_link,$< $(TEST_LIB))
 
 # The initramfs carries copies without debug info; gdb reads $(USER_OUT)/bin/*.
 USER_ROOT   := $(USER_OUT)/initramfs
@@ -103,6 +105,6 @@ $(INITRAMFS): $(USER_PACKED) tools/mkcpio.py
 	@echo "  CPIO    $@"
 	$(Q)$(PYTHON) tools/mkcpio.py -o $@ -C $(USER_ROOT) $(patsubst $(USER_ROOT)/%,%,$(USER_PACKED))
 
-.SECONDARY: $(USER_PROGS:=.o) $(USER_TESTS:=.o) $(USER_CRT0)
+.SECONDARY: $(USER_PROGS:=.o) $(USER_TESTS:=.o) $(USER_CRT0) $(TEST_LIB)
 
 -include $(USER_DEPS)

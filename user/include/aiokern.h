@@ -10,6 +10,9 @@
 #define O_DSYNC		0x10000
 #endif
 
+/* newlib declares it only under _POSIX_PRIORITY_SCHEDULING, which we do not claim. */
+int sched_yield(void);
+
 /* Fill *st with the kernel's resource counters (call 500); 0, or -1 with errno. */
 int aiok_stat(struct aiok_stat *st);
 

@@ -10,9 +10,6 @@
 #include "aiokern.h"
 #include "glue.h"
 
-#undef errno
-extern int errno;
-
 int glue_ts_to_kernel(const struct timespec *ts, struct kernel_timespec *kts)
 {
 	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000L)

@@ -11,9 +11,6 @@
 #include <signal.h>
 #include "glue.h"
 
-#undef errno
-extern int errno;
-
 /* POSIX name for an underscore stub; weak, so a program may bring its own. */
 #define GLUE_ALIAS(posix, impl) \
 	extern __typeof(impl) posix __attribute__((weak, alias(#impl)))
