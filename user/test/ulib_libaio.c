@@ -134,7 +134,7 @@ int main(void)
 	ktap_begin(&t, "ulib_libaio", 8);
 	ktap_case(&t, "io_queue_init", io_queue_init(8, &ctx) == 0 && ctx, NULL);
 	ktap_case(&t, "ring_reap_no_syscall", case_ring_reap(), NULL);
-	ktap_case(&t, "pread_result", case_pread("/tmp/ulib_libaio.tmp"), NULL);
+	ktap_case(&t, "pread_result", case_pread("ulib_libaio.tmp"), NULL);
 	ktap_case(&t, "empty_ring_falls_back_to_syscall", case_fallback(), NULL);
 	ktap_case(&t, "cancel_returns_event", case_cancel(), NULL);
 	ktap_case(&t, "scribbled_ring_rejected", case_scribble(), NULL);

@@ -105,16 +105,37 @@ static int case_memory(void)
 	return ok;
 }
 
+/* mmap2's sixth argument travels in ebp: map a file at a page offset and read it there. */
+static int case_mmap_file_offset(const char *path)
+{
+	static char page[4096];
+	int fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0600), ok = 0;
+	char *m;
+
+	if (fd < 0)
+		return 0;
+	memset(page, 'a', sizeof(page));
+	if (write(fd, page, 4096) == 4096 && write(fd, "second page", 11) == 11) {
+		m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 4096);
+		ok = m != MAP_FAILED && memcmp(m, "second page", 11) == 0 && munmap(m, 4096) == 0 &&
+		     mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 100) == MAP_FAILED && errno == EINVAL;
+	}
+	close(fd);
+	unlink(path);
+	return ok;
+}
+
 int main(void)
 {
 	struct ktap t;
 
-	ktap_begin(&t, "ulib_posix", 6);
+	ktap_begin(&t, "ulib_posix", 7);
 	ktap_case(&t, "fork_pipe_waitpid", case_fork_pipe_wait(), NULL);
 	ktap_case(&t, "signal_numbers_translated", case_signal_numbers(), NULL);
 	ktap_case(&t, "errno_set", case_errno(), NULL);
 	ktap_case(&t, "clock_nanosleep_gettimeofday", case_time(), NULL);
-	ktap_case(&t, "pread_pwrite_dup_fsync", case_pread_dup("/tmp/ulib_posix.tmp"), NULL);
+	ktap_case(&t, "pread_pwrite_dup_fsync", case_pread_dup("ulib_posix.tmp"), NULL);
 	ktap_case(&t, "mmap_malloc_memalign", case_memory(), NULL);
+	ktap_case(&t, "mmap2_file_offset_in_ebp", case_mmap_file_offset("ulib_mmap.tmp"), NULL);
 	return ktap_end(&t);
 }

@@ -118,7 +118,7 @@ static int case_sigevent(void)
 int main(void)
 {
 	struct ktap t;
-	const char *path = "/tmp/ulib_posix_aio.tmp";
+	const char *path = "ulib_posix_aio.tmp";
 
 	ktap_begin(&t, "ulib_posix_aio", 7);
 	fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0644);
