@@ -120,6 +120,8 @@ debug: $(KERNEL)
 gdb: $(KERNEL)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
 
+include user/user.mk
+
 clean:
 	rm -rf $(BUILD)
 
