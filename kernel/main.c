@@ -6,6 +6,7 @@
 #include "ktest.h"
 #include "multiboot.h"
 #include "panic.h"
+#include "pci.h"
 #include "power.h"
 #include "printk.h"
 #include "serial.h"
@@ -44,6 +45,7 @@ void kmain(u32 magic, u32 mbi)
 	banner();
 	multiboot_show();
 	sti();
+	pci_init();
 	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
 	failed = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
 	if (failed > 0)
