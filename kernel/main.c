@@ -12,6 +12,7 @@
 #include "serial.h"
 #include "trap.h"
 #include "version.h"
+#include "virtio_blk.h"
 #include "x86.h"
 
 static void banner(void)
@@ -46,6 +47,7 @@ void kmain(u32 magic, u32 mbi)
 	multiboot_show();
 	sti();
 	pci_init();
+	virtio_blk_init();
 	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
 	failed = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
 	if (failed > 0)
