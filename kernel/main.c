@@ -2,6 +2,7 @@
 #include "cmdline.h"
 #include "crash.h"
 #include "gdt.h"
+#include "ide.h"
 #include "irq.h"
 #include "ktest.h"
 #include "multiboot.h"
@@ -47,6 +48,7 @@ void kmain(u32 magic, u32 mbi)
 	multiboot_show();
 	sti();
 	pci_init();
+	ide_init();
 	virtio_blk_init();
 	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
 	failed = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
