@@ -115,7 +115,7 @@ test-disks:
 	@mkdir -p $(BUILD)
 	$(Q)cd $(BUILD) && rm -f disk-*.img && \
 	  for d in $(TEST_DISKS_16M); do truncate -s 16M $$d.img || exit 1; done && \
-	  truncate -s 130G disk-ide48.img
+	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
 
 test: $(KERNEL) $(TEST_ISO) test-disks
 	$(Q)$(PYTHON) tools/ktest_runner.py tools/testplan

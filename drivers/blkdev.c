@@ -21,7 +21,7 @@
 #define PORT_B_GATE2		0x01	/* PIT channel 2 gate */
 #define PORT_B_SPEAKER		0x02	/* speaker data enable */
 #define PORT_B_OUT2		0x20	/* PIT channel 2 output (read-only) */
-#define CALIBRATE_MS		10
+#define CALIBRATE_MS		10	/* length of the calibration one-shot */
 
 static struct blkdev *blkdev_list;
 u32 blkdev_sync_timeout_ms = 5000;
@@ -243,14 +243,15 @@ static int blk_wait(volatile bool *flag, u32 timeout_ms)
 {
 	u64 deadline = blk_deadline(timeout_ms);
 	u32 ticks = irq_count[0];
+	int ret = 0;
 
 	for (;;) {
 		cli();
 		if (*flag)
 			break;
 		if (blk_expired(deadline)) {
-			sti();
-			return -ETIMEDOUT;
+			ret = -ETIMEDOUT;
+			break;
 		}
 		if (irq_count[0] != ticks)
 			asm volatile("sti; hlt" ::: "memory");	/* no lost wake-up: sti shadow */
@@ -259,8 +260,8 @@ static int blk_wait(volatile bool *flag, u32 timeout_ms)
 			cpu_relax();
 		}
 	}
-	sti();
-	return 0;
+	sti();				/* waiting needs interrupts: they stay on */
+	return ret;
 }
 
 static struct blk_sync *blk_sync_get(void)
@@ -282,16 +283,16 @@ static struct blk_sync *blk_sync_get(void)
 /* Timed out: cancel if still queued, else leave the slot to done(). */
 static int blk_sync_abandon(struct blk_sync *s)
 {
+	u32 flags = local_irq_save();
 	int ret = -ETIMEDOUT;
 
-	cli();
 	if (s->finished)
 		ret = s->req.result;
 	else if (blkdev_cancel(s->req.dev, &s->req) < 0)
 		s->abandoned = true;
 	if (!s->abandoned)
 		s->busy = false;
-	sti();
+	local_irq_restore(flags);
 	return ret == -ECANCELED ? -ETIMEDOUT : ret;
 }
 

@@ -45,6 +45,7 @@
 #define ATA_SR_DF		0x20	/* device fault */
 #define ATA_SR_DRDY		0x40	/* device ready */
 #define ATA_SR_BSY		0x80	/* busy */
+#define ATA_FLOATING		0xFF	/* status of a bus with nothing attached */
 
 #define ATA_CMD_READ_PIO	0x20	/* READ SECTORS */
 #define ATA_CMD_READ_PIO_EXT	0x24	/* READ SECTORS EXT */
@@ -60,7 +61,7 @@
 
 /* IDENTIFY DEVICE words. */
 #define ID_CONFIG		0	/* bit 15: not ATA (packet device) */
-#define ID_MODEL		27	/* 20 words, byte-swapped ASCII */
+#define ID_CONFIG_ATAPI		0x8000	/* packet device */
 #define ID_CAPS			49	/* bit 9: LBA, bit 8: DMA */
 #define ID_LBA28		60	/* 2 words: user-addressable sectors */
 #define ID_CMDSET2		83	/* bit 10: LBA48, bit 12: FLUSH CACHE, bit 13: FLUSH EXT */
@@ -78,7 +79,9 @@
 #define BMISTA_ACTIVE		0x01	/* bus master active */
 #define BMISTA_ERR		0x02	/* DMA error (write 1 to clear) */
 #define BMISTA_INTR		0x04	/* the drive raised its interrupt (write 1 to clear) */
-#define BMISTA_DRV_DMA		0x60	/* drive 0/1 DMA capable (software bits) */
+#define BMISTA_DRV0_DMA		0x20	/* drive 0 DMA capable (software bit) */
+#define BMISTA_DRV1_DMA		0x40	/* drive 1 DMA capable (software bit) */
+#define BMISTA_DRV_DMA		(BMISTA_DRV0_DMA | BMISTA_DRV1_DMA)
 #define PRD_EOT			0x8000	/* last entry of the table */
 #define PRD_BOUNDARY		0x10000	/* an entry may not cross 64 KiB */
 
@@ -344,8 +347,8 @@ static int ide_submit(struct blkdev *dev, struct blk_request *r)
 	if (ch->dma && ide_build_prd(NULL, r) < 0)
 		return -EINVAL;
 	for (u32 i = 0; !ch->dma && i < r->nr_seg; i++)
-		if (!r->seg[i].page && r->seg[i].phys + r->seg[i].len > BLK_DIRECT_MAP_LIMIT)
-			return -EINVAL;		/* PIO needs a mapping */
+		if (r->seg[i].phys + r->seg[i].len > BLK_DIRECT_MAP_LIMIT)
+			return -EINVAL;		/* PIO needs a mapping (until kmap_atomic) */
 	spin_lock_irqsave(&ch->lock, flags);
 	blk_queue_push(&ch->queue, r);
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -459,11 +462,11 @@ static int ide_identify(struct ide_channel *ch, int slave, u16 *id)
 {
 	int st;
 
-	outb(ch->cmd + ATA_DRIVE, 0xA0 | (slave ? ATA_DRIVE_SLAVE : 0));
+	outb(ch->cmd + ATA_DRIVE, ATA_DRIVE_LBA | (slave ? ATA_DRIVE_SLAVE : 0));
 	ide_delay400(ch);
 	st = inb(ch->cmd + ATA_STATUS);
-	if (st == 0xFF || st == 0)
-		return -ENODEV;			/* floating bus / no drive */
+	if (st == ATA_FLOATING || st == 0)
+		return -ENODEV;			/* no controller / no drive */
 	outb(ch->cmd + ATA_SECCOUNT, 0);
 	outb(ch->cmd + ATA_LBA_LO, 0);
 	outb(ch->cmd + ATA_LBA_MID, 0);
@@ -481,7 +484,7 @@ static int ide_identify(struct ide_channel *ch, int slave, u16 *id)
 		return -ENODEV;
 	ide_insw(ch->cmd + ATA_DATA, id, 256);
 	inb(ch->cmd + ATA_STATUS);
-	return id[ID_CONFIG] & 0x8000 ? -ENODEV : 0;
+	return id[ID_CONFIG] & ID_CONFIG_ATAPI ? -ENODEV : 0;
 }
 
 static void ide_setup_drive(struct ide_channel *ch, int index, int slave, const u16 *id)
@@ -541,7 +544,8 @@ static int ide_channel_init(struct ide_channel *ch, int index, struct pci_dev *p
 		return 0;
 	if (ch->bm)
 		outb(ch->bm + BMISTA, BMISTA_INTR | BMISTA_ERR |
-		     (ch->drive[0].present ? 0x20 : 0) | (ch->drive[1].present ? 0x40 : 0));
+		     (ch->drive[0].present ? BMISTA_DRV0_DMA : 0) |
+		     (ch->drive[1].present ? BMISTA_DRV1_DMA : 0));
 	outb(ch->ctrl + ATA_DEVCTRL, 0);	/* interrupts on */
 	for (int slave = 0; slave < 2; slave++)
 		if (ch->drive[slave].present)

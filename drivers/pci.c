@@ -15,8 +15,8 @@
 #define PCI_CONFIG_ADDRESS	0xCF8	/* mechanism #1 address port */
 #define PCI_CONFIG_DATA		0xCFC	/* mechanism #1 data port (4 bytes) */
 #define PCI_CONFIG_ENABLE	0x80000000u	/* address bit 31: configuration cycle */
-#define PCI_SLOTS		32
-#define PCI_FUNCS		8
+#define PCI_SLOTS		32	/* devices per bus */
+#define PCI_FUNCS		8	/* functions per device */
 
 static DEFINE_SPINLOCK(pci_lock);
 static struct pci_dev pci_devs[PCI_MAX_DEVICES];

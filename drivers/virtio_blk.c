@@ -38,7 +38,7 @@
 #define VIRTIO_BLK_S_IOERR	1	/* status: device or driver error */
 #define VIRTIO_BLK_S_UNSUPP	2	/* status: request unsupported */
 
-#define VIRTIO_BLK_MAX_DEVS	4
+#define VIRTIO_BLK_MAX_DEVS	4	/* vda..vdd */
 #define VIRTIO_BLK_MAX_SEGS	64	/* our per-request limit */
 #define VIRTIO_BLK_MAX_SECTORS	1024	/* 512 KiB per request */
 

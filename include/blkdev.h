@@ -133,10 +133,12 @@ void blkdev_complete(struct blk_request *req, int result);
 
 /* Read or write nr_sectors at sector from/to the physically contiguous
  * buffer at buf_phys, or flush (sector/buf/nr ignored), and wait for the
- * answer. Process context with interrupts enabled-able, never from an
- * interrupt handler or with a spinlock held. Returns bytes transferred (0 for
- * a flush), -errno from validation or the device, or -ETIMEDOUT after
- * blkdev_sync_timeout_ms. */
+ * answer (interrupts on; they are on when it returns). Process context,
+ * never from an interrupt handler or with a spinlock held (panics). Returns
+ * bytes transferred (0 for a flush), -errno from validation or the device,
+ * or -ETIMEDOUT after blkdev_sync_timeout_ms: a request still queued is then
+ * cancelled; one already on the device stays with the driver (the buffer
+ * may still be written) until it completes. */
 int blkdev_rw_sync(struct blkdev *dev, enum blk_op op, u64 sector, u32 buf_phys,
 		   u32 nr_sectors);
 extern u32 blkdev_sync_timeout_ms;

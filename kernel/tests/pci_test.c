@@ -60,6 +60,8 @@ static void virtio_blk_found(struct ktest *t)
 	EXPECT_EQ(t, pci_read16(v, PCI_COMMAND) & (PCI_COMMAND_IO | PCI_COMMAND_MASTER),
 		  PCI_COMMAND_IO | PCI_COMMAND_MASTER);
 	EXPECT_GE(t, irq_count[v->irq_line], 1);	/* its interrupts arrived (suite order) */
+	ASSERT_NOT_NULL(t, pci_find(0x1AF4, 0x1001, 1));	/* vdb, the next slot */
+	EXPECT_GE(t, pci_find(0x1AF4, 0x1001, 1)->dev, v->dev + 1);
 }
 
 static void config_reads_agree(struct ktest *t)
@@ -95,7 +97,7 @@ static void bars_restored_after_sizing(struct ktest *t)
 
 static void each_function_once(struct ktest *t)
 {
-	EXPECT_GE(t, pci_count(), 6);	/* host, ISA, IDE, PM, VGA, virtio */
+	EXPECT_GE(t, pci_count(), 7);	/* host, ISA, IDE, PM, VGA, 2 x virtio */
 	for (int i = 0; i < pci_count(); i++)
 		for (int j = i + 1; j < pci_count(); j++)
 			EXPECT_FALSE(t, pci_get(i)->dev == pci_get(j)->dev &&
