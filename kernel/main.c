@@ -2,16 +2,19 @@
 #include "cmdline.h"
 #include "crash.h"
 #include "gdt.h"
+#include "ide.h"
 #include "irq.h"
 #include "ktest.h"
 #include "mm.h"
 #include "multiboot.h"
 #include "panic.h"
+#include "pci.h"
 #include "power.h"
 #include "printk.h"
 #include "serial.h"
 #include "trap.h"
 #include "version.h"
+#include "virtio_blk.h"
 #include "x86.h"
 
 static void banner(void)
@@ -46,6 +49,9 @@ void kmain(u32 magic, u32 mbi)
 	multiboot_show();
 	mm_init();
 	sti();
+	pci_init();
+	ide_init();
+	virtio_blk_init();
 	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
 	failed = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
 	if (failed > 0)
