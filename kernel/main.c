@@ -1,4 +1,5 @@
 /* main.c: kmain, the C entry point: bring the machine up, then run tests or the demo. */
+#include "clock.h"
 #include "cmdline.h"
 #include "crash.h"
 #include "gdt.h"
@@ -38,6 +39,7 @@ void kmain(u32 magic, u32 mbi)
 	gdt_init();
 	trap_init();
 	irq_init();
+	time_init();
 	if (multiboot_parse(magic, mbi))
 		panic("kmain: not started by a multiboot loader (magic %08x)", magic);
 	setup_cmdline();
