@@ -10,6 +10,7 @@
 #include "power.h"
 #include "printk.h"
 #include "serial.h"
+#include "timer.h"
 #include "trap.h"
 #include "version.h"
 #include "x86.h"
@@ -40,6 +41,7 @@ void kmain(u32 magic, u32 mbi)
 	trap_init();
 	irq_init();
 	time_init();
+	timer_init();
 	if (multiboot_parse(magic, mbi))
 		panic("kmain: not started by a multiboot loader (magic %08x)", magic);
 	setup_cmdline();

@@ -20,6 +20,7 @@
 #include "irq.h"
 #include "panic.h"
 #include "printk.h"
+#include "softirq.h"
 #include "spinlock.h"
 #include "x86.h"
 
@@ -160,13 +161,14 @@ void udelay(u32 us)
 		cpu_relax();
 }
 
-/* Hard interrupt: count the tick. Later commits hang the bottom half and the
- * scheduler tick off this. */
+/* IRQ 0, hard interrupt context: count the tick; the timer wheel runs in the
+ * bottom half on the way out. */
 static void timer_interrupt(int irq, void *data)
 {
 	jiffies_64++;
 	jiffies++;
 	tick_stamp_ns = ktime_get_ns();
+	raise_softirq(TIMER_SOFTIRQ);
 }
 
 static void pit_init(void)
