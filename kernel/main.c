@@ -9,6 +9,7 @@
 #include "panic.h"
 #include "power.h"
 #include "printk.h"
+#include "sched.h"
 #include "serial.h"
 #include "timer.h"
 #include "trap.h"
@@ -42,6 +43,7 @@ void kmain(u32 magic, u32 mbi)
 	irq_init();
 	time_init();
 	timer_init();
+	sched_init();
 	if (multiboot_parse(magic, mbi))
 		panic("kmain: not started by a multiboot loader (magic %08x)", magic);
 	setup_cmdline();

@@ -2,6 +2,7 @@
 #include "softirq.h"
 #include "irq.h"
 #include "panic.h"
+#include "sched.h"
 #include "x86.h"
 
 #define SOFTIRQ_RESTARTS	4	/* passes before leaving the rest for the next exit */
@@ -48,4 +49,5 @@ void irq_exit(struct trap_frame *tf)
 		return;
 	if (softirq_pending)
 		do_softirq();
+	preempt_irq_return(tf);
 }

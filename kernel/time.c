@@ -20,6 +20,7 @@
 #include "irq.h"
 #include "panic.h"
 #include "printk.h"
+#include "sched.h"
 #include "softirq.h"
 #include "spinlock.h"
 #include "x86.h"
@@ -161,13 +162,14 @@ void udelay(u32 us)
 		cpu_relax();
 }
 
-/* IRQ 0, hard interrupt context: count the tick; the timer wheel runs in the
- * bottom half on the way out. */
+/* IRQ 0, hard interrupt context: count the tick, charge it to the running
+ * task; the timer wheel runs in the bottom half on the way out. */
 static void timer_interrupt(int irq, void *data)
 {
 	jiffies_64++;
 	jiffies++;
 	tick_stamp_ns = ktime_get_ns();
+	scheduler_tick();
 	raise_softirq(TIMER_SOFTIRQ);
 }
 
