@@ -14,6 +14,7 @@
 #include "timer.h"
 #include "trap.h"
 #include "version.h"
+#include "workqueue.h"
 #include "x86.h"
 
 static void banner(void)
@@ -44,6 +45,7 @@ void kmain(u32 magic, u32 mbi)
 	time_init();
 	timer_init();
 	sched_init();
+	workqueue_init();
 	if (multiboot_parse(magic, mbi))
 		panic("kmain: not started by a multiboot loader (magic %08x)", magic);
 	setup_cmdline();
