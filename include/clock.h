@@ -53,6 +53,10 @@ void ktime_set_real_ns(u64 ns);
  * one tick after it. A deadline in the past gives the current jiffies. */
 unsigned long ktime_real_to_jiffies(u64 deadline_ns);
 
+/* CLOCK_MONOTONIC time (ns) at which the tick making jiffies == j is due: a
+ * timer expiring at j runs at this time or a little later, never before. */
+u64 jiffies_to_ktime(unsigned long j);
+
 static inline u64 timespec_to_ns(const struct kernel_timespec *ts)
 {
 	return (u64)ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;

@@ -60,7 +60,7 @@
 
 volatile unsigned long jiffies = INITIAL_JIFFIES;
 static u64 jiffies_64;		/* ticks since boot */
-static u64 tick_stamp_ns;	/* monotonic time of the last tick */
+static u64 tick_stamp_ns;	/* monotonic time the last counted tick was due */
 u32 tsc_khz;
 static u64 tsc_base;		/* TSC at time_init: monotonic zero */
 static u32 tsc_mult, tsc_shift;	/* ns = cycles * mult >> shift */
@@ -140,7 +140,16 @@ unsigned int jiffies_to_msecs(unsigned long j)
 	return (u64)j * TICK_NSEC / NSEC_PER_MSEC;
 }
 
-/* The k-th tick from now happens at tick_stamp + k * TICK_NSEC: pick the first
+u64 jiffies_to_ktime(unsigned long j)
+{
+	u32 flags = local_irq_save();
+	u64 t = tick_stamp_ns + (s64)(long)(j - jiffies) * TICK_NSEC;
+
+	local_irq_restore(flags);
+	return t;
+}
+
+/* The k-th tick from now is due at tick_stamp + k * TICK_NSEC: pick the first
  * one at or after the deadline. */
 unsigned long ktime_real_to_jiffies(u64 deadline_ns)
 {
@@ -162,13 +171,37 @@ void udelay(u32 us)
 		cpu_relax();
 }
 
-/* IRQ 0, hard interrupt context: count the tick, charge it to the running
- * task; the timer wheel runs in the bottom half on the way out. */
+/* Ticks due since the last one counted, by the TSC. Under TCG a descheduled
+ * emulator delivers late ticks and the PIC merges the edges it latched: without
+ * this, jiffies (and every timeout) would fall behind real time on a loaded
+ * host. A tick is counted once its time on the grid (tick_stamp_ns + TICK_NSEC)
+ * has passed, so never early. An interrupt that comes more than a quarter tick
+ * before that is a latched edge right after a late one: it counts nothing. One
+ * that comes slightly early (the PIT and the TSC drift apart by ppm) counts
+ * its tick and moves the grid back to it, so the grid follows the PIT. */
+static u32 ticks_due(void)
+{
+	u64 now = ktime_get_ns();
+	s64 since = (s64)(now - tick_stamp_ns);
+	u32 n;
+
+	if (since < (s64)(TICK_NSEC - TICK_NSEC / 4))
+		return 0;
+	n = since < (s64)TICK_NSEC ? 1 : (u64)since / TICK_NSEC;
+	tick_stamp_ns += (u64)n * TICK_NSEC;
+	if ((s64)(tick_stamp_ns - now) > 0)
+		tick_stamp_ns = now;
+	return n;
+}
+
+/* IRQ 0, hard interrupt context: count the ticks, charge the running task;
+ * the timer wheel runs in the bottom half on the way out. */
 static void timer_interrupt(int irq, void *data)
 {
-	jiffies_64++;
-	jiffies++;
-	tick_stamp_ns = ktime_get_ns();
+	u32 n = ticks_due();
+
+	jiffies_64 += n;
+	jiffies += n;
 	scheduler_tick();
 	raise_softirq(TIMER_SOFTIRQ);
 }
@@ -351,6 +384,7 @@ void time_init(void)
 	epoch = rtc_read_epoch(&t);
 	real_offset_ns = (s64)(epoch * NSEC_PER_SEC - ktime_get_ns());
 	pit_init();
+	tick_stamp_ns = ktime_get_ns();		/* the PIT counts from here */
 	if (irq_register(0, timer_interrupt, NULL) || irq_register(RTC_IRQ, rtc_interrupt, NULL))
 		panic("time_init: cannot register the timer interrupts");
 	printk("time: HZ=%d, TSC %u.%03u MHz, RTC %04u-%02u-%02u %02u:%02u:%02u UTC\n",

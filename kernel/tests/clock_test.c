@@ -1,7 +1,9 @@
 /* clock_test.c: the "clock" suite: jiffies, the TSC clock, REALTIME vs MONOTONIC,
  * and the realtime-deadline to jiffies conversion the AIO core uses. */
 #include "clock.h"
+#include "irq.h"
 #include "ktest.h"
+#include "timing.h"
 #include "x86.h"
 
 #define EPOCH_2023	1672531200ULL	/* 2023-01-01T00:00:00Z */
@@ -39,63 +41,152 @@ static void realtime_is_plausible(struct ktest *t)
 static void monotonic_has_sub_tick_resolution(struct ktest *t)
 {
 	u64 prev = ktime_get_ns(), now;
-	int backwards = 0, distinct = 0;
+	int backwards = 0, distinct = 0, best = 0;
 	unsigned long j = jiffies;
 
 	for (int i = 0; i < 20000; i++) {
 		now = ktime_get_ns();
 		backwards += now < prev;
-		distinct += now != prev && jiffies == j;
+		if (jiffies != j) {		/* count per tick: keep the best tick */
+			j = jiffies;
+			distinct = 0;
+		}
+		distinct += now != prev;
+		best = distinct > best ? distinct : best;
 		prev = now;
 	}
 	EXPECT_EQ(t, backwards, 0);
-	EXPECT_GE(t, distinct, 100);		/* many values inside one tick */
+	EXPECT_GE(t, best, 100);		/* many values inside one tick */
 }
 
-static void realtime_advances_with_monotonic(struct ktest *t)
-{
-	u64 m0, r0, m1, r1;
-	s64 skew;
+/* Timing upper bounds below are checked as "best of ATTEMPTS": a loaded host
+ * can deschedule the emulator (late ticks, a gap between two reads) and only
+ * ever makes a measurement longer, never shorter. Lower bounds hold always. */
+#define ATTEMPTS	4
 
-	m0 = ktime_get_ns();			/* warm up: the first pass is translated */
-	r0 = ktime_get_real_ns();
-	m0 = ktime_get_ns();
-	r0 = ktime_get_real_ns();
+static s64 abs64(s64 v) { return v < 0 ? -v : v; }
+
+/* |(realtime delta) - (monotonic delta)| over ten ticks. */
+static s64 real_mono_skew(void)
+{
+	u64 m0 = ktime_get_ns(), r0 = ktime_get_real_ns(), m1, r1;
 
 	wait_jiffies(jiffies + 10);
 	m1 = ktime_get_ns();
 	r1 = ktime_get_real_ns();
-	skew = (s64)(r1 - r0) - (s64)(m1 - m0);
-	EXPECT_GE(t, m1 - m0, 9 * (u64)TICK_NSEC);
-	EXPECT_LE(t, skew < 0 ? -skew : skew, 100000);	/* 100 us: two reads apart */
+	return abs64((s64)(r1 - r0) - (s64)(m1 - m0));
+}
+
+static void realtime_advances_with_monotonic(struct ktest *t)
+{
+	s64 best = real_mono_skew();		/* also warms the code up */
+	u64 m0 = ktime_get_ns(), r0 = ktime_get_real_ns();
+
+	for (int i = 0; i < ATTEMPTS && best > 100000; i++) {
+		s64 skew = real_mono_skew();
+		best = skew < best ? skew : best;
+	}
+	EXPECT_LE(t, best, 100000);		/* 100 us: two reads apart */
+	EXPECT_GE(t, ktime_get_real_ns() - r0, ktime_get_ns() - m0 - 100000);
+}
+
+/* TSC time of `ticks` ticks minus what jiffies says they last. */
+static s64 tsc_vs_jiffies(int ticks)
+{
+	unsigned long j0 = next_tick();
+	u64 t0 = ktime_get_ns();
+
+	wait_jiffies(j0 + ticks);
+	return (s64)(ktime_get_ns() - t0) - (s64)ticks * TICK_NSEC;
 }
 
 static void tsc_agrees_with_jiffies(struct ktest *t)
 {
 	const int ticks = 50;
-	unsigned long j0 = next_tick();
-	u64 t0 = ktime_get_ns(), elapsed, expect = (u64)ticks * TICK_NSEC;
-	s64 err;
+	s64 err = tsc_vs_jiffies(ticks);
 
-	wait_jiffies(j0 + ticks);
-	elapsed = ktime_get_ns() - t0;
-	err = (s64)elapsed - (s64)expect;
-	ktest_log("%d ticks: %llu ns by the TSC, %llu ns by jiffies", ticks, elapsed, expect);
-	EXPECT_LE(t, err < 0 ? -err : err, TICK_NSEC);	/* within one tick */
+	for (int i = 0; i < ATTEMPTS && abs64(err) > TICK_NSEC; i++)
+		err = tsc_vs_jiffies(ticks);
+	ktest_log("%d ticks: the TSC clock and jiffies differ by %lld ns", ticks, err);
+	EXPECT_LE(t, abs64(err), TICK_NSEC);	/* within one tick */
+}
+
+/* TSC time of n PIT interrupts minus n ticks: checks the calibration itself
+ * (jiffies alone agrees with the TSC by construction: it catches up lost
+ * ticks). *valid is false when jiffies moved by other than n: ticks were lost
+ * to a descheduled emulator (or the TSC runs fast). */
+static s64 tsc_vs_pit_interrupts(u32 n, bool *valid)
+{
+	u32 c = irq_count[0];
+	unsigned long j0;
+	u64 t0;
+
+	while (irq_count[0] == c)
+		cpu_relax();
+	t0 = ktime_get_ns();
+	j0 = jiffies;
+	c = irq_count[0];
+	while (irq_count[0] - c < n)
+		hlt();
+	*valid = jiffies - j0 == n;
+	return (s64)(ktime_get_ns() - t0) - (s64)n * TICK_NSEC;
+}
+
+static void tsc_calibrated_against_pit(struct ktest *t)
+{
+	const u32 n = 50;
+	int attempts = 0, valid = 0;
+	bool ok = false;
+	s64 err = 0;
+
+	while (!ok && attempts++ < TIMING_ATTEMPTS) {
+		bool whole;
+		err = tsc_vs_pit_interrupts(n, &whole);
+		valid += whole;
+		ok = whole && abs64(err) <= TICK_NSEC;	/* 0.4% of the window */
+	}
+	ktest_log("%u PIT interrupts: %lld ns off by the TSC clock (%d attempts, %d without lost ticks)",
+		  n, err, attempts - (ok ? 0 : 1), valid);
+	if (!valid)
+		ktest_log("host too loaded: every window lost ticks, calibration not judged");
+	EXPECT_TRUE(t, ok || !valid);
+}
+
+/* Sleep until the jiffies value for a deadline 30 ms ahead; how late was it?
+ * *stalled tells whether ticks were lost meanwhile. */
+static s64 deadline_lateness(struct ktest *t, bool *stalled)
+{
+	u64 now = ktime_get_real_ns(), deadline = now + 30 * NSEC_PER_MSEC;
+	unsigned long j = ktime_real_to_jiffies(deadline);
+	struct tick_window w;
+
+	tick_window_start(&w);
+	EXPECT_LE(t, j - jiffies, msecs_to_jiffies(30) + 1);
+	wait_jiffies(j);
+	now = ktime_get_real_ns();
+	*stalled = tick_window_stalled(&w);
+	EXPECT_GE(t, now, deadline);			/* never early */
+	return (s64)(now - deadline);
 }
 
 static void deadline_to_jiffies(struct ktest *t)
 {
-	u64 now = ktime_get_real_ns(), deadline = now + 30 * NSEC_PER_MSEC, late;
-	unsigned long j = ktime_real_to_jiffies(deadline);
+	const s64 bound = TICK_NSEC + 500 * NSEC_PER_USEC;	/* at most a tick late */
+	int attempts = 0, valid = 0;
+	bool ok = false, stalled;
+	s64 late = 0;
 
-	EXPECT_EQ(t, ktime_real_to_jiffies(now - NSEC_PER_SEC), jiffies);
-	EXPECT_LE(t, j - jiffies, msecs_to_jiffies(30) + 1);
-	wait_jiffies(j);
-	now = ktime_get_real_ns();
-	EXPECT_GE(t, now, deadline);			/* never early */
-	late = now - deadline;
-	EXPECT_LE(t, late, TICK_NSEC + 500 * NSEC_PER_USEC);	/* at most a tick late */
+	EXPECT_EQ(t, ktime_real_to_jiffies(ktime_get_real_ns() - NSEC_PER_SEC), jiffies);
+	while (!ok && attempts++ < TIMING_ATTEMPTS) {
+		late = deadline_lateness(t, &stalled);
+		valid += !stalled;
+		ok = !stalled && late <= bound;
+	}
+	if (!valid)
+		ktest_log("host too loaded: every window lost ticks, lateness not judged");
+	else if (!ok)
+		ktest_log("late by %lld ns", late);
+	EXPECT_TRUE(t, ok || !valid);
 }
 
 static void conversions(struct ktest *t)
@@ -122,7 +213,7 @@ static void udelay_waits_long_enough(struct ktest *t)
 	udelay(2000);
 	d = ktime_get_ns() - t0;
 	EXPECT_GE(t, d, 2000 * NSEC_PER_USEC);
-	EXPECT_LE(t, d, 20 * NSEC_PER_MSEC);
+	EXPECT_LE(t, d, 200 * NSEC_PER_MSEC);	/* a gross miscalibration */
 }
 
 static const struct ktest_case clock_cases[] = {
@@ -130,6 +221,7 @@ static const struct ktest_case clock_cases[] = {
 	KTEST_CASE(monotonic_has_sub_tick_resolution),
 	KTEST_CASE(realtime_advances_with_monotonic),
 	KTEST_CASE(tsc_agrees_with_jiffies),
+	KTEST_CASE(tsc_calibrated_against_pit),
 	KTEST_CASE(deadline_to_jiffies),
 	KTEST_CASE(conversions),
 	KTEST_CASE(udelay_waits_long_enough),
