@@ -1,4 +1,5 @@
 /* main.c: kmain, the C entry point: bring the machine up, then run tests or the demo. */
+#include "clock.h"
 #include "cmdline.h"
 #include "crash.h"
 #include "gdt.h"
@@ -11,10 +12,13 @@
 #include "pci.h"
 #include "power.h"
 #include "printk.h"
+#include "sched.h"
 #include "serial.h"
+#include "timer.h"
 #include "trap.h"
 #include "version.h"
 #include "virtio_blk.h"
+#include "workqueue.h"
 #include "x86.h"
 
 static void banner(void)
@@ -48,6 +52,10 @@ void kmain(u32 magic, u32 mbi)
 	banner();
 	multiboot_show();
 	mm_init();
+	time_init();
+	timer_init();
+	sched_init();
+	workqueue_init();
 	sti();
 	pci_init();
 	ide_init();
