@@ -43,7 +43,7 @@ QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 export QEMU QEMU_FLAGS ACCEL BUILD KERNEL ISO TEST_ISO GDB_PORT
 
-.PHONY: all kernel iso run test debug gdb clean deps
+.PHONY: all kernel iso run test test-disks debug gdb clean deps
 all: $(KERNEL) $(ISO)
 kernel: $(KERNEL)
 iso: $(ISO)
@@ -108,7 +108,16 @@ run: $(ISO)
 	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -cdrom $(ISO); rc=$$?; \
 	  if [ $$rc -eq 33 ]; then exit 0; else echo "make run: QEMU exit status $$rc"; exit 1; fi
 
-test: $(KERNEL) $(TEST_ISO)
+# Fresh sparse disk images for the block-driver entries of tools/testplan,
+# recreated on every run (disk-ide48 is 130 GiB sparse: sectors past 2^28).
+TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-fault-vd disk-fault-hd
+test-disks:
+	@mkdir -p $(BUILD)
+	$(Q)cd $(BUILD) && rm -f disk-*.img && \
+	  for d in $(TEST_DISKS_16M); do truncate -s 16M $$d.img || exit 1; done && \
+	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
+
+test: $(KERNEL) $(TEST_ISO) test-disks
 	$(Q)$(PYTHON) tools/ktest_runner.py tools/testplan
 
 debug: $(KERNEL)
@@ -119,6 +128,8 @@ debug: $(KERNEL)
 
 gdb: $(KERNEL)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
+
+include user/user.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -47,6 +47,26 @@ static inline int atomic_cmpxchg(atomic_t *a, int old, int new)
 	return old;
 }
 
+/* True when adding / subtracting made it zero; inc_and_test likewise. */
+static inline bool atomic_sub_and_test(atomic_t *a, int v) { return atomic_add_return(a, -v) == 0; }
+static inline bool atomic_inc_and_test(atomic_t *a) { return atomic_inc_return(a) == 0; }
+
+/* Add v unless the value is u; returns true if it added. For references that
+ * must not come back from zero (atomic_inc_not_zero). */
+static inline bool atomic_add_unless(atomic_t *a, int v, int u)
+{
+	int c = atomic_read(a), old;
+
+	while (c != u) {
+		old = atomic_cmpxchg(a, c, c + v);
+		if (old == c)
+			return true;
+		c = old;
+	}
+	return false;
+}
+#define atomic_inc_not_zero(a)	atomic_add_unless((a), 1, 0)
+
 static inline int atomic_xchg(atomic_t *a, int v)
 {
 	asm volatile("xchgl %0, %1" : "+r"(v), "+m"(a->counter) :: "memory");

@@ -1,6 +1,7 @@
 /* irq.c: 8259 PIC set-up, shared IRQ handlers, spurious-IRQ filtering. */
 #include "irq.h"
 #include "errno.h"
+#include "softirq.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -122,4 +123,5 @@ void irq_dispatch(struct trap_frame *tf)
 		actions[irq][i].fn(irq, actions[irq][i].data);
 	irq_nesting--;
 	irq_eoi(irq);
+	irq_exit(tf);
 }

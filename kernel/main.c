@@ -1,17 +1,24 @@
 /* main.c: kmain, the C entry point: bring the machine up, then run tests or the demo. */
+#include "clock.h"
 #include "cmdline.h"
 #include "crash.h"
 #include "gdt.h"
+#include "ide.h"
 #include "irq.h"
 #include "ktest.h"
 #include "mm.h"
 #include "multiboot.h"
 #include "panic.h"
+#include "pci.h"
 #include "power.h"
 #include "printk.h"
+#include "sched.h"
 #include "serial.h"
+#include "timer.h"
 #include "trap.h"
 #include "version.h"
+#include "virtio_blk.h"
+#include "workqueue.h"
 #include "x86.h"
 
 static void banner(void)
@@ -45,7 +52,14 @@ void kmain(u32 magic, u32 mbi)
 	banner();
 	multiboot_show();
 	mm_init();
+	time_init();
+	timer_init();
+	sched_init();
+	workqueue_init();
 	sti();
+	pci_init();
+	ide_init();
+	virtio_blk_init();
 	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
 	failed = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
 	if (failed > 0)

@@ -1,0 +1,335 @@
+/* virtio_blk.c: virtio block driver over the legacy PCI transport, one virtqueue,
+ * many requests in flight, completion from the interrupt handler.
+ *
+ * A request becomes one descriptor chain: header (device reads), data
+ * segments, status byte (device writes). Headers and status bytes live in a
+ * slot array indexed by the chain's head descriptor; the slot is the chain's
+ * token. Requests that find too few free descriptors wait in `pending`
+ * (state QUEUED, cancellable) and are fed from the interrupt handler as
+ * chains come back. Lock: vb->lock (irq-safe) guards vq, pending and slots;
+ * blkdev_complete() is called after it is dropped.
+ */
+#include "virtio_blk.h"
+#include "errno.h"
+#include "irq.h"
+#include "pci.h"
+#include "printk.h"
+#include "spinlock.h"
+
+#define VIRTIO_VENDOR		0x1AF4	/* Red Hat / virtio */
+#define VIRTIO_BLK_LEGACY	0x1001	/* transitional block device */
+
+#define VIRTIO_BLK_F_SIZE_MAX	(1u << 1)	/* config size_max: max bytes per segment */
+#define VIRTIO_BLK_F_SEG_MAX	(1u << 2)	/* config seg_max: max segments per request */
+#define VIRTIO_BLK_F_BLK_SIZE	(1u << 6)	/* config blk_size: logical block size */
+#define VIRTIO_BLK_F_FLUSH	(1u << 9)	/* VIRTIO_BLK_T_FLUSH supported */
+#define VIRTIO_BLK_WANTED	(VIRTIO_BLK_F_SIZE_MAX | VIRTIO_BLK_F_SEG_MAX | \
+				 VIRTIO_BLK_F_BLK_SIZE | VIRTIO_BLK_F_FLUSH)
+
+#define VIRTIO_BLK_CFG_CAPACITY	0x00	/* u64: size in 512-byte sectors */
+#define VIRTIO_BLK_CFG_SIZE_MAX	0x08	/* u32 */
+#define VIRTIO_BLK_CFG_SEG_MAX	0x0C	/* u32 */
+#define VIRTIO_BLK_CFG_BLK_SIZE	0x14	/* u32 */
+
+#define VIRTIO_BLK_T_IN		0	/* read */
+#define VIRTIO_BLK_T_OUT	1	/* write */
+#define VIRTIO_BLK_T_FLUSH	4	/* write back the cache */
+#define VIRTIO_BLK_S_OK		0	/* status: success */
+#define VIRTIO_BLK_S_IOERR	1	/* status: device or driver error */
+#define VIRTIO_BLK_S_UNSUPP	2	/* status: request unsupported */
+
+#define VIRTIO_BLK_MAX_DEVS	4	/* vda..vdd */
+#define VIRTIO_BLK_MAX_SEGS	64	/* our per-request limit */
+#define VIRTIO_BLK_MAX_SECTORS	1024	/* 512 KiB per request */
+
+struct virtio_blk_hdr {
+	u32 type;
+	u32 ioprio;
+	u64 sector;
+} __packed;
+
+/* Per-chain memory; the slot of head descriptor h is slots[h]. */
+struct virtio_blk_slot {
+	struct virtio_blk_hdr hdr;	/* device reads */
+	u8 status;			/* device writes */
+	u8 pad[3];
+	struct blk_request *req;
+} __aligned(8);
+
+struct virtio_blk {
+	struct blkdev blk;
+	struct pci_dev *pdev;
+	u16 io;				/* BAR0 I/O base */
+	u8 irq;
+	u32 features;
+	u32 size_max;			/* bytes per segment, 0: no limit */
+	spinlock_t lock;
+	/* guarded by lock: */
+	struct virtqueue vq;
+	struct blk_queue pending;	/* QUEUED: waiting for descriptors */
+	struct virtio_blk_slot *slots;
+	u32 slots_phys;
+	u32 nr_intr, nr_spurious;
+};
+
+static struct virtio_blk virtio_blks[VIRTIO_BLK_MAX_DEVS];
+static int virtio_blk_count;
+static const struct blk_ops virtio_blk_ops;
+
+static u32 virtio_blk_slot_phys(struct virtio_blk *vb, u16 head, u32 field)
+{
+	return vb->slots_phys + head * sizeof(struct virtio_blk_slot) + field;
+}
+
+/* Turn the first pending request into a chain; false if it does not fit now. */
+static bool virtio_blk_feed_one(struct virtio_blk *vb, struct blk_request *r)
+{
+	struct vq_buf bufs[VIRTIO_BLK_MAX_SEGS + 2];
+	u16 head = virtqueue_next_head(&vb->vq);
+	struct virtio_blk_slot *s = &vb->slots[head];
+	int n = 0;
+
+	if (r->nr_seg + 2 > vb->vq.nr_free)
+		return false;
+	s->hdr.type = r->op == BLK_READ ? VIRTIO_BLK_T_IN :
+		      r->op == BLK_WRITE ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_FLUSH;
+	s->hdr.ioprio = 0;
+	s->hdr.sector = r->op == BLK_FLUSH ? 0 : r->sector;
+	s->status = 0xFF;			/* the device overwrites it */
+	s->req = r;
+	bufs[n++] = (struct vq_buf){ virtio_blk_slot_phys(vb, head, 0), sizeof(s->hdr), false };
+	for (u32 i = 0; i < r->nr_seg; i++)
+		bufs[n++] = (struct vq_buf){ r->seg[i].phys, r->seg[i].len, r->op == BLK_READ };
+	bufs[n++] = (struct vq_buf){
+		virtio_blk_slot_phys(vb, head, offsetof(struct virtio_blk_slot, status)), 1, true };
+	if (virtqueue_add(&vb->vq, bufs, n, s))
+		return false;
+	r->state = BLK_REQ_ACTIVE;
+	return true;
+}
+
+/* Move pending requests onto the ring while descriptors last, then ring the
+ * doorbell once for all of them. Caller holds vb->lock. */
+static void virtio_blk_feed(struct virtio_blk *vb)
+{
+	struct blk_request *r;
+
+	assert_spin_locked(&vb->lock);
+	while ((r = vb->pending.head) && virtio_blk_feed_one(vb, r))
+		blk_queue_pop(&vb->pending);
+	virtqueue_kick(&vb->vq);
+}
+
+static void virtio_blk_notify(struct virtqueue *vq)
+{
+	struct virtio_blk *vb = vq->priv;
+
+	outw(vb->io + VIRTIO_PCI_QUEUE_NOTIFY, vq->index);
+}
+
+/* Completes at once (interrupts off) a flush the device has no cache for. */
+static void virtio_blk_complete_now(struct blk_request *r, int result)
+{
+	u32 flags = local_irq_save();
+
+	blkdev_complete(r, result);
+	local_irq_restore(flags);
+}
+
+static int virtio_blk_submit(struct blkdev *dev, struct blk_request *r)
+{
+	struct virtio_blk *vb = dev->priv;
+	u32 flags;
+
+	if (r->op == BLK_FLUSH && !(vb->features & VIRTIO_BLK_F_FLUSH)) {
+		virtio_blk_complete_now(r, 0);	/* write-through: nothing to do */
+		return 0;
+	}
+	for (u32 i = 0; vb->size_max && i < r->nr_seg; i++)
+		if (r->seg[i].len > vb->size_max)
+			return -EINVAL;
+	spin_lock_irqsave(&vb->lock, flags);
+	blk_queue_push(&vb->pending, r);
+	spin_unlock_irqrestore(&vb->lock, flags);
+	return 0;
+}
+
+static void virtio_blk_kick(struct blkdev *dev)
+{
+	struct virtio_blk *vb = dev->priv;
+	u32 flags;
+
+	spin_lock_irqsave(&vb->lock, flags);
+	virtio_blk_feed(vb);
+	spin_unlock_irqrestore(&vb->lock, flags);
+}
+
+static int virtio_blk_cancel(struct blkdev *dev, struct blk_request *r)
+{
+	struct virtio_blk *vb = dev->priv;
+	bool found;
+	u32 flags;
+
+	spin_lock_irqsave(&vb->lock, flags);
+	found = r->state == BLK_REQ_QUEUED && blk_queue_remove(&vb->pending, r);
+	spin_unlock_irqrestore(&vb->lock, flags);
+	if (!found)
+		return -EAGAIN;
+	virtio_blk_complete_now(r, -ECANCELED);
+	return 0;
+}
+
+static int virtio_blk_result(struct virtio_blk *vb, struct virtio_blk_slot *s)
+{
+	struct blk_request *r = s->req;
+
+	if (s->status == VIRTIO_BLK_S_OK)
+		return r->nr_sectors * BLK_SECTOR_SIZE;
+	pr_err("%s: %s sector %llu x%u failed, status %u\n", vb->blk.name,
+	       r->op == BLK_READ ? "read" : r->op == BLK_WRITE ? "write" : "flush",
+	       r->sector, r->nr_sectors, s->status);
+	return -EIO;
+}
+
+/* Collect finished chains into a private list (lock held). */
+static struct blk_request *virtio_blk_reap(struct virtio_blk *vb)
+{
+	struct blk_request *done = NULL, **tail = &done;
+	struct virtio_blk_slot *s;
+
+	while ((s = virtqueue_get_buf(&vb->vq, NULL))) {
+		struct blk_request *r = s->req;
+		r->result = virtio_blk_result(vb, s);
+		s->req = NULL;
+		r->next = NULL;
+		*tail = r;
+		tail = &r->next;
+	}
+	return done;
+}
+
+/* IRQ handler (shared line): reading ISR acknowledges; 0 means not ours. */
+static void virtio_blk_intr(int irq, void *data)
+{
+	struct virtio_blk *vb = data;
+	struct blk_request *done;
+	u8 isr = virtio_legacy_isr(vb->io);
+
+	if (!(isr & VIRTIO_PCI_ISR_QUEUE)) {
+		if (!isr)
+			vb->nr_spurious++;
+		return;				/* another device, or a config change */
+	}
+	vb->nr_intr++;
+	spin_lock(&vb->lock);
+	done = virtio_blk_reap(vb);
+	virtio_blk_feed(vb);
+	spin_unlock(&vb->lock);
+	blk_complete_list(done);
+}
+
+static const struct blk_ops virtio_blk_ops = {
+	.submit = virtio_blk_submit,
+	.kick = virtio_blk_kick,
+	.cancel = virtio_blk_cancel,
+};
+
+/* Rings, token array and slots for a queue of num entries. */
+static int virtio_blk_alloc_queue(struct virtio_blk *vb, u16 num)
+{
+	u32 ring_phys, phys;
+	void *ring = blk_dma_alloc(vring_size(num, VIRTIO_LEGACY_ALIGN), VIRTIO_LEGACY_ALIGN,
+				   &ring_phys);
+	void **token = blk_dma_alloc(num * sizeof(void *), 4, &phys);
+
+	vb->slots = blk_dma_alloc(num * sizeof(struct virtio_blk_slot), 16, &vb->slots_phys);
+	if (!ring || !token || !vb->slots)
+		return -ENOMEM;
+	if (virtqueue_init(&vb->vq, 0, num, ring, VIRTIO_LEGACY_ALIGN, token))
+		return -EINVAL;
+	vb->vq.notify = virtio_blk_notify;
+	vb->vq.priv = vb;
+	virtio_legacy_setup_queue(vb->io, &vb->vq, ring_phys);
+	return 0;
+}
+
+static void virtio_blk_read_config(struct virtio_blk *vb)
+{
+	u32 seg_max = 0;
+
+	vb->blk.nr_sectors = virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_CAPACITY) |
+		(u64)virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_CAPACITY + 4) << 32;
+	if (vb->features & VIRTIO_BLK_F_SIZE_MAX)
+		vb->size_max = virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_SIZE_MAX);
+	if (vb->features & VIRTIO_BLK_F_SEG_MAX)
+		seg_max = virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_SEG_MAX);
+	if (vb->features & VIRTIO_BLK_F_BLK_SIZE &&
+	    virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_BLK_SIZE) != BLK_SECTOR_SIZE)
+		pr_warn("%s: logical block size %u: unaligned I/O may fail\n", vb->blk.name,
+			virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_BLK_SIZE));
+	vb->blk.max_segs = MIN(VIRTIO_BLK_MAX_SEGS, vb->vq.num - 2);
+	if (seg_max)
+		vb->blk.max_segs = MIN(vb->blk.max_segs, seg_max);
+	vb->blk.max_sectors = VIRTIO_BLK_MAX_SECTORS;
+	vb->blk.flags = BLKDEV_F_DMA | (vb->features & VIRTIO_BLK_F_FLUSH ? BLKDEV_F_FLUSH : 0);
+}
+
+static int virtio_blk_probe(struct pci_dev *p)
+{
+	struct virtio_blk *vb;
+	u16 num;
+	int err;
+
+	if (virtio_blk_count == VIRTIO_BLK_MAX_DEVS)
+		return -ENOSPC;
+	if (!p->bar[0].io || !p->bar[0].size || !p->irq_pin || p->irq_line >= NR_IRQS)
+		return -ENODEV;
+	vb = &virtio_blks[virtio_blk_count];
+	vb->pdev = p;
+	vb->io = p->bar[0].base;
+	vb->irq = p->irq_line;
+	spin_lock_init(&vb->lock, "virtio_blk");
+	snprintf(vb->blk.name, sizeof(vb->blk.name), "vd%c", 'a' + virtio_blk_count);
+	pci_enable(p, PCI_COMMAND_IO | PCI_COMMAND_MASTER);
+	virtio_legacy_reset(vb->io);
+	vb->features = virtio_legacy_negotiate(vb->io, VIRTIO_BLK_WANTED);
+	num = virtio_legacy_queue_size(vb->io, 0);
+	err = num ? virtio_blk_alloc_queue(vb, num) : -ENODEV;
+	if (err)
+		goto out_failed;
+	virtio_blk_read_config(vb);
+	vb->blk.ops = &virtio_blk_ops;
+	vb->blk.priv = vb;
+	err = irq_register(vb->irq, virtio_blk_intr, vb);
+	if (err)
+		goto out_failed;
+	virtio_legacy_set_status(vb->io, virtio_legacy_status(vb->io) | VIRTIO_STATUS_DRIVER_OK);
+	p->drvdata = vb;
+	virtio_blk_count++;
+	return blkdev_register(&vb->blk);
+
+out_failed:
+	virtio_legacy_set_status(vb->io, VIRTIO_STATUS_FAILED);
+	return err;
+}
+
+struct virtqueue *virtio_blk_vq(struct blkdev *dev)
+{
+	return dev && dev->ops == &virtio_blk_ops ? &((struct virtio_blk *)dev->priv)->vq : NULL;
+}
+
+static const struct pci_device_id virtio_blk_ids[] = {
+	{ VIRTIO_VENDOR, VIRTIO_BLK_LEGACY },
+	{ 0, 0 },
+};
+
+static struct pci_driver virtio_blk_driver = {
+	.name = "virtio_blk",
+	.ids = virtio_blk_ids,
+	.probe = virtio_blk_probe,
+};
+
+void virtio_blk_init(void)
+{
+	pci_register_driver(&virtio_blk_driver);
+}

@@ -1,0 +1,214 @@
+/* blkdev.h: the driver-independent block interface: requests, device ops, registry.
+ *
+ * Protocol. A submitter fills a struct blk_request (op, sector, nr_sectors, a
+ * scatter list, done, private) and calls blkdev_submit(), which validates it in
+ * one place and hands it to the driver's submit op: the driver queues it
+ * (state QUEUED) and never waits for the device. blkdev_kick() then starts what
+ * was queued (virtio: one notification for the whole batch; IDE: the next
+ * command when the channel is idle). When the device answers, the driver's
+ * interrupt handler moves it to DONE through blkdev_complete(), which calls
+ * done() exactly once, with interrupts disabled: from the interrupt handler, or
+ * from blkdev_cancel()'s caller for a request cancelled while still QUEUED.
+ * The request, its segment array and its buffers belong to the driver from a
+ * successful submit until done() is called.
+ *
+ * The core never names a driver; drivers fill struct blk_ops and register.
+ */
+#ifndef BLKDEV_H
+#define BLKDEV_H
+
+#include "atomic.h"
+#include "types.h"
+
+#define BLK_SECTOR_SIZE		512
+#define BLK_SECTOR_SHIFT	9
+
+/* Until the memory layer lands, block memory is in the kernel direct map. */
+#define BLK_DIRECT_MAP_BASE	0xC0000000u	/* virt = phys + this */
+#define BLK_DIRECT_MAP_LIMIT	(16u << 20)	/* phys below this is mapped (early map) */
+
+static inline u32 blk_virt_to_phys(const void *v) { return (u32)v - BLK_DIRECT_MAP_BASE; }
+static inline void *blk_phys_to_virt(u32 p) { return (void *)(p + BLK_DIRECT_MAP_BASE); }
+
+enum blk_op {
+	BLK_READ,
+	BLK_WRITE,
+	BLK_FLUSH,		/* write back the device cache; no data, no sectors */
+};
+
+enum blk_req_state {
+	BLK_REQ_NEW,		/* not submitted (or submit refused it) */
+	BLK_REQ_QUEUED,		/* in the driver's queue, not on the device: cancellable */
+	BLK_REQ_ACTIVE,		/* handed to the device */
+	BLK_REQ_DONE,		/* done() has been called */
+};
+
+struct page;
+
+/* One piece of the scatter list: phys is the bus address. page/offset stay
+ * NULL/0 until the memory layer fills them (then PIO maps page with
+ * kmap_atomic and a KM_BIO_* slot instead of using the direct map). */
+struct blk_seg {
+	u32 phys;
+	u32 len;		/* a multiple of 512 */
+	struct page *page;
+	u32 offset;
+};
+
+struct blkdev;
+
+struct blk_request {
+	enum blk_op op;
+	u64 sector;
+	u32 nr_sectors;
+	struct blk_seg *seg;		/* scatter list, nr_seg entries */
+	u32 nr_seg;
+	/* Called once, interrupts disabled; result = bytes transferred,
+	 * -EIO or -ECANCELED. May submit new requests; must not wait. */
+	void (*done)(struct blk_request *req, int result);
+	void *private;			/* the submitter's */
+	/* Owned by the core and the driver from submit to done: */
+	enum blk_req_state state;
+	int result;
+	struct blkdev *dev;
+	struct blk_request *next;	/* linkage in the driver's queue */
+};
+
+/* A FIFO of requests linked through ->next; the owner's lock guards it. */
+struct blk_queue {
+	struct blk_request *head, *tail;
+};
+
+struct blk_ops {
+	/* Queue req (already validated); never waits. 0 or -errno. */
+	int (*submit)(struct blkdev *dev, struct blk_request *req);
+	/* Start what submit queued. Any context. */
+	void (*kick)(struct blkdev *dev);
+	/* If req is still QUEUED: unqueue it, complete it with -ECANCELED, return
+	 * 0. If it is on the device or done: -EAGAIN. */
+	int (*cancel)(struct blkdev *dev, struct blk_request *req);
+};
+
+#define BLKDEV_F_DMA	0x01	/* transfers by bus-master DMA (else PIO) */
+#define BLKDEV_F_LBA48	0x02	/* 48-bit addressing */
+#define BLKDEV_F_FLUSH	0x04	/* has a volatile cache that BLK_FLUSH writes back */
+
+struct blkdev {
+	char name[8];			/* "hda", "vdb", ... */
+	u64 nr_sectors;
+	u32 max_sectors;		/* per request */
+	u32 max_segs;			/* per request */
+	u32 flags;			/* BLKDEV_F_* */
+	const struct blk_ops *ops;
+	void *priv;			/* the driver's */
+	struct blkdev *next;		/* registry linkage */
+	/* Counters kept by the core (blkdev_submit / blkdev_complete):
+	 * submitted == completed + cancelled + in_flight at all times. */
+	atomic_t submitted, completed, errors, cancelled, in_flight;
+};
+
+/* Add dev to the registry and print it (name, size, mode). 0, or -EEXIST
+ * for a name already used, -EINVAL for an incomplete dev. Boot context. */
+int blkdev_register(struct blkdev *dev);
+/* The registered device with this name, or NULL. */
+struct blkdev *blkdev_find(const char *name);
+/* The index-th registered device (registration order), or NULL. */
+struct blkdev *blkdev_get(int index);
+
+/* Validate req against dev (op, range: -EINVAL past the end; segments:
+ * lengths multiples of 512, 4-byte aligned, total == nr_sectors * 512, at
+ * most max_segs; nr_sectors <= max_sectors) and queue it. Does not start it:
+ * call blkdev_kick() after a batch. Any context; never waits.
+ * Returns 0 or -errno (then req is untouched by the driver). */
+int blkdev_submit(struct blkdev *dev, struct blk_request *req);
+/* Start the queued requests (one doorbell per batch). Any context. */
+void blkdev_kick(struct blkdev *dev);
+/* Cancel req if not yet started: 0 (its done() got -ECANCELED before this
+ * returned), or -EAGAIN when it is on the device or done. Any context. */
+int blkdev_cancel(struct blkdev *dev, struct blk_request *req);
+/* For drivers: req finished with result (bytes or -errno). Interrupts must be
+ * disabled and the driver's queue lock released. Updates the counters, marks
+ * it DONE and calls done(); a second completion of one request panics. */
+void blkdev_complete(struct blk_request *req, int result);
+
+/* Read or write nr_sectors at sector from/to the physically contiguous
+ * buffer at buf_phys, or flush (sector/buf/nr ignored), and wait for the
+ * answer (interrupts on; they are on when it returns). Process context,
+ * never from an interrupt handler or with a spinlock held (panics). Returns
+ * bytes transferred (0 for a flush), -errno from validation or the device,
+ * or -ETIMEDOUT after blkdev_sync_timeout_ms: a request still queued is then
+ * cancelled; one already on the device stays with the driver (the buffer
+ * may still be written) until it completes. */
+int blkdev_rw_sync(struct blkdev *dev, enum blk_op op, u64 sector, u32 buf_phys,
+		   u32 nr_sectors);
+extern u32 blkdev_sync_timeout_ms;
+
+/* DMA-able memory (physically contiguous, below BLK_DIRECT_MAP_LIMIT,
+ * zeroed), from a static pool until the page allocator lands. Returns the
+ * virtual address and stores the bus address in *phys; NULL when exhausted.
+ * align is a power of two. Boot or process context. */
+void *blk_dma_alloc(u32 size, u32 align, u32 *phys);
+/* Give back the most recent allocation (stack order); other frees are kept
+ * until the page allocator replaces the pool. */
+void blk_dma_free(void *virt, u32 size);
+
+/* Busy-wait deadlines on the TSC (calibrated once against PIT channel 2). */
+u64 blk_deadline(u32 ms);
+bool blk_expired(u64 deadline);
+
+/* Queue helpers; the caller holds the lock that guards q. */
+static inline void blk_queue_push(struct blk_queue *q, struct blk_request *r)
+{
+	r->next = NULL;
+	if (q->tail)
+		q->tail->next = r;
+	else
+		q->head = r;
+	q->tail = r;
+}
+
+static inline struct blk_request *blk_queue_pop(struct blk_queue *q)
+{
+	struct blk_request *r = q->head;
+
+	if (r) {
+		q->head = r->next;
+		if (!q->head)
+			q->tail = NULL;
+		r->next = NULL;
+	}
+	return r;
+}
+
+/* Unlink r from q; false if it was not there. */
+static inline bool blk_queue_remove(struct blk_queue *q, struct blk_request *r)
+{
+	struct blk_request *prev = NULL;
+
+	for (struct blk_request *c = q->head; c; prev = c, c = c->next) {
+		if (c != r)
+			continue;
+		if (prev)
+			prev->next = c->next;
+		else
+			q->head = c->next;
+		if (q->tail == c)
+			q->tail = prev;
+		c->next = NULL;
+		return true;
+	}
+	return false;
+}
+
+/* Complete every request on a private list (linked through ->next). */
+static inline void blk_complete_list(struct blk_request *list)
+{
+	while (list) {
+		struct blk_request *r = list;
+		list = r->next;
+		r->next = NULL;
+		blkdev_complete(r, r->result);
+	}
+}
+
+#endif

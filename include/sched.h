@@ -1,0 +1,146 @@
+/* sched.h: tasks, kernel threads, and the preemptive round-robin scheduler.
+ *
+ * States: RUNNING (on the CPU or on the run queue), INTERRUPTIBLE (asleep; a
+ * wake-up or a signal ends it), UNINTERRUPTIBLE (asleep; only a wake-up), ZOMBIE
+ * (exited, waiting to be reaped). A sleeper sets its state first, then tests
+ * its condition, then calls schedule(): a wake-up in between sets it RUNNING
+ * again, so schedule() returns at once and nothing is lost.
+ *
+ * Preemption: the timer tick sets need_resched at the end of a time slice; the
+ * switch happens on the way out of the outermost interrupt when the interrupted
+ * context allows it (returning to user mode, or kernel code with preempt_count
+ * and spinlocks_held both 0), or at preempt_enable().
+ *
+ * Per-task CPU state saved on a switch: callee-saved registers and esp
+ * (switch.asm), the FPU area, spinlocks_held and preempt_count.
+ */
+#ifndef SCHED_H
+#define SCHED_H
+
+#include "fpu.h"
+#include "list.h"
+#include "types.h"
+
+struct mm;				/* user address space: the vm layer's */
+struct trap_frame;
+
+#define TASK_RUNNING		0x0
+#define TASK_INTERRUPTIBLE	0x1
+#define TASK_UNINTERRUPTIBLE	0x2
+#define TASK_ZOMBIE		0x4
+#define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+#define TASK_COMM_LEN		16
+#define KSTACK_ORDER		1	/* kernel stacks are 2 pages */
+#define KSTACK_SIZE		(4096 << KSTACK_ORDER)
+#define STACK_END_MAGIC		0x57AC6E9Du	/* lowest word of every kernel stack */
+#define SCHED_SLICE_TICKS	5	/* 20 ms round-robin slice at HZ=250 */
+#define MAX_SCHEDULE_TIMEOUT	0x7FFFFFFFL
+
+struct task {
+	u32 esp;			/* saved kernel esp while switched out (switch.asm) */
+	int pid;
+	char name[TASK_COMM_LEN];
+	volatile long state;		/* TASK_*; written under rq_lock or by current */
+	volatile int need_resched;	/* switch at the next safe point */
+	int time_slice;			/* ticks left in this slice */
+	u32 kstack;			/* lowest address of the kernel stack */
+	u32 kstack_top;			/* esp0 for traps from user mode */
+	int lock_depth;			/* spinlocks_held while switched out */
+	int preempt_depth;		/* preempt_count while switched out */
+	struct mm *mm;			/* NULL for kernel threads */
+	volatile u32 sigpending;	/* pending signals (filled by the process layer) */
+	void *wait_channel;		/* what it sleeps on (a queue, a function), for k-ps */
+	bool on_rq;			/* on the run queue (never the current task) */
+	bool should_stop;		/* kthread_stop() asked it to exit */
+	int exit_code;
+	u64 ticks;			/* ticks it was running when they struck */
+	u32 nr_switches;		/* times it was switched in */
+	struct list_head run_list;	/* run queue link, under rq_lock */
+	struct list_head tasks;		/* task_list link, under tasklist_lock */
+	u8 fpu_area[FPU_STATE_SIZE + FPU_ALIGN - 1];
+	u8 *fpu;			/* fpu_area rounded up to FPU_ALIGN */
+};
+
+/* The running task. */
+extern struct task *current;
+/* Every task, for gdb's k-ps and leak checks (init task first). */
+extern struct list_head task_list;
+extern int nr_tasks;
+/* Number of "scheduling while atomic" reports so far (tests). */
+extern u32 sched_atomic_bugs;
+/* Depth of preempt_disable(); saved per task. */
+extern int preempt_count;
+
+/* kmain becomes task 1 ("kmain", later init) on the boot stack; creates the idle
+ * task (pid 0) and sets up the FPU. After time_init, before sti. */
+void sched_init(void);
+
+/* Give up the CPU. A task whose state is not RUNNING sleeps until woken.
+ * Thread context, no spinlock held, preemption enabled: anything else is
+ * reported (and from interrupt context refused). */
+void schedule(void);
+/* Wake a task sleeping in one of the states in mask. Any context. Returns 1
+ * if it was woken, 0 if it was not in such a state. */
+int wake_up_state(struct task *t, long mask);
+/* Wake a task from either sleep state. Any context. Returns 1 if woken. */
+int wake_up_process(struct task *t);
+/* Sleep (in the state the caller set) for at most timeout jiffies. Thread
+ * context. Returns the jiffies left when woken early, else 0;
+ * MAX_SCHEDULE_TIMEOUT sleeps without a timer and returns it. */
+long schedule_timeout(long timeout);
+long schedule_timeout_interruptible(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+/* Sleep at least ms milliseconds, uninterruptibly. Thread context. */
+void msleep(unsigned int ms);
+/* Sleep at least ms milliseconds unless a signal comes; returns ms left. */
+unsigned int msleep_interruptible(unsigned int ms);
+/* Let the other runnable tasks run first. */
+void yield(void);
+
+#define set_current_state(s)	do { current->state = (s); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define __set_current_state(s)	(current->state = (s))
+
+static inline bool signal_pending(const struct task *t)
+{
+	return t->sigpending != 0;
+}
+/* Wake t if it sleeps interruptibly, after the caller set a sigpending bit. */
+void signal_wake_up(struct task *t);
+
+void preempt_disable(void);
+/* Re-enable preemption; switches now if a reschedule became due meanwhile. */
+void preempt_enable(void);
+void preempt_enable_no_resched(void);
+
+/* Report (do not stop) a call that may sleep from a context that must not. */
+#define might_sleep()	__might_sleep(__FILE__, __LINE__)
+void __might_sleep(const char *file, int line);
+
+/* Timer interrupt: account the tick to current, end its slice. Hard irq. */
+void scheduler_tick(void);
+/* From irq_exit, interrupts off, outermost level: preempt if due and safe. */
+void preempt_irq_return(struct trap_frame *tf);
+
+/* Switch address spaces when next has one other than prev's. */
+void switch_mm(struct task *prev, struct task *next);
+/* Load mm's page directory: the vm layer provides it (a weak stand-in panics). */
+void mm_activate(struct mm *mm);
+
+/* Kernel threads. kthread_create: a new task that runs fn(arg) once woken
+ * (wake_up_process); its return value is the exit code. Thread context.
+ * Returns the task or ERR_PTR(-ENOMEM). */
+struct task *kthread_create(int (*fn)(void *arg), void *arg, const char *name);
+/* kthread_create + wake_up_process. */
+struct task *kthread_run(int (*fn)(void *arg), void *arg, const char *name);
+/* Ask t to stop (kthread_should_stop() turns true, t is woken), wait until it
+ * exits, free it. Also reaps a thread that already returned. Thread context.
+ * Returns its exit code. Every kthread a caller creates must end this way. */
+int kthread_stop(struct task *t);
+bool kthread_should_stop(void);
+/* End the current task (kernel thread); the creator reaps it. */
+void task_exit(int code) __noreturn;
+/* Task with this pid, or NULL (no reference: for debugging and tests). */
+struct task *task_find(int pid);
+
+#endif

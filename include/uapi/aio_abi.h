@@ -1,0 +1,71 @@
+/* aio_abi.h (uapi): the AIO system-call ABI, as the seed's linux/aio_abi.h on little-endian i386. */
+#ifndef UAPI_AIO_ABI_H
+#define UAPI_AIO_ABI_H
+
+#include "types.h"
+
+/* A context id is the user address of the context's mapped completion ring. */
+typedef unsigned long aio_context_t;
+
+enum {
+	IOCB_CMD_PREAD = 0,
+	IOCB_CMD_PWRITE = 1,
+	IOCB_CMD_FSYNC = 2,
+	IOCB_CMD_FDSYNC = 3,
+	IOCB_CMD_NOOP = 6,	/* completes at once with res 0 (extension) */
+};
+
+/* One completion, as written to the ring or to io_cancel's result. */
+struct io_event {
+	__u64	data;		/* iocb.aio_data of the request */
+	__u64	obj;		/* user address of the iocb */
+	__s64	res;		/* bytes done, or -errno (kernel numbering) */
+	__s64	res2;		/* secondary result */
+};
+
+/* One request; the 64-bit fields carry 32-bit user pointers and sizes zero-extended. */
+struct iocb {
+	__u64	aio_data;	/* returned in io_event.data */
+	__u32	aio_key;	/* the kernel sets this to the request number */
+	__u32	aio_reserved1;
+	__u16	aio_lio_opcode;	/* IOCB_CMD_* */
+	__s16	aio_reqprio;
+	__u32	aio_fildes;
+	__u64	aio_buf;
+	__u64	aio_nbytes;
+	__s64	aio_offset;
+	__u64	aio_reserved2;
+	__u64	aio_reserved3;
+};
+
+#define AIO_RING_MAGIC			0xa10a10a1
+#define AIO_RING_COMPAT_FEATURES	1
+#define AIO_RING_INCOMPAT_FEATURES	0
+
+/*
+ * The ring header at the start of the mapped ring, followed by nr io_events.
+ * The kernel writes events at tail and then advances tail; the consumer (the
+ * kernel in io_getevents_abs, or the library in user space) reads at head and
+ * then advances head.  Both indexes run 0..nr-1.  The ring is empty when
+ * head == tail and holds at most nr - 1 events.
+ */
+struct aio_ring {
+	unsigned	id;		/* the context id (ring address) */
+	unsigned	nr;		/* number of io_events slots */
+	unsigned	head;		/* next event to consume */
+	unsigned	tail;		/* next slot the kernel fills */
+	unsigned	magic;		/* AIO_RING_MAGIC */
+	unsigned	compat_features;
+	unsigned	incompat_features;
+	unsigned	header_length;	/* sizeof(struct aio_ring) */
+	struct io_event	io_events[];
+};
+
+UAPI_ASSERT_SIZE(struct io_event, 32);
+UAPI_ASSERT_SIZE(struct iocb, 64);
+UAPI_ASSERT_SIZE(struct aio_ring, 32);
+_Static_assert(__builtin_offsetof(struct iocb, aio_lio_opcode) == 16, "iocb layout");
+_Static_assert(__builtin_offsetof(struct iocb, aio_buf) == 24, "iocb layout");
+_Static_assert(__builtin_offsetof(struct iocb, aio_offset) == 40, "iocb layout");
+
+#endif

@@ -1,0 +1,20 @@
+/* aiok.h (uapi): aiokern's own calls: the resource counters init checks for leaks. */
+#ifndef UAPI_AIOK_H
+#define UAPI_AIOK_H
+
+#include "types.h"
+
+/* Filled by aiok_stat (call 500); 0 in a field the kernel does not count yet. */
+struct aiok_stat {
+	__u32	size;		/* sizeof(struct aiok_stat) as the kernel knows it */
+	__u32	free_pages;	/* free physical pages, all zones */
+	__u32	free_highmem;	/* of which HighMem */
+	__u32	slab_objects;	/* slab objects in use, all caches */
+	__u32	aio_nr;		/* io_setup reservations outstanding (sum of nr_reqs) */
+	__u32	aio_reqs;	/* AIO requests allocated */
+	__u32	nr_tasks;	/* live processes */
+	__u32	open_files;	/* open file objects */
+};
+UAPI_ASSERT_SIZE(struct aiok_stat, 32);
+
+#endif

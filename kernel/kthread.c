@@ -1,0 +1,156 @@
+/* kthread.c: task creation (kernel stacks, the first frame), exit, and reaping.
+ *
+ * tasklist_lock guards task_list and nr_tasks. A task is freed only by its
+ * reaper (kthread_stop) once it is a zombie that has switched away for good.
+ */
+#include "sched_internal.h"
+#include "errno.h"
+#include "mm.h"
+#include "slab.h"
+#include "panic.h"
+#include "spinlock.h"
+#include "string.h"
+#include "x86.h"
+
+LIST_HEAD(task_list);
+int nr_tasks;
+static DEFINE_SPINLOCK(tasklist_lock);
+static int next_pid = 2;
+DECLARE_WAIT_QUEUE_HEAD(task_exit_wait);
+
+extern char kthread_entry[];
+
+static void task_link(struct task *t)
+{
+	u32 flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_add_tail(&t->tasks, &task_list);
+	nr_tasks++;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+static void task_setup_fpu(struct task *t)
+{
+	t->fpu = (u8 *)ALIGN_UP((u32)t->fpu_area, FPU_ALIGN);
+	fpu_init_state(t->fpu);
+}
+
+void task_setup_init(struct task *t)
+{
+	task_setup_fpu(t);
+	task_link(t);
+}
+
+/* The stack a new task is first switched to: what switch_context pops. */
+static void kthread_build_stack(struct task *t, int (*fn)(void *), void *arg)
+{
+	u32 *sp = (u32 *)t->kstack_top;
+
+	*--sp = 0;			/* no caller: the backtrace ends here */
+	*--sp = (u32)kthread_entry;	/* switch_context's ret */
+	*--sp = 0;			/* ebp */
+	*--sp = (u32)fn;		/* ebx */
+	*--sp = (u32)arg;		/* esi */
+	*--sp = 0;			/* edi */
+	t->esp = (u32)sp;
+}
+
+struct task *kthread_create(int (*fn)(void *arg), void *arg, const char *name)
+{
+	struct task *t = kmalloc(sizeof(*t), GFP_KERNEL);
+	u32 flags;
+
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	memset(t, 0, sizeof(*t));
+	t->kstack = __get_free_pages(GFP_KERNEL, KSTACK_ORDER);
+	if (!t->kstack) {
+		kfree(t);
+		return ERR_PTR(-ENOMEM);
+	}
+	t->kstack_top = t->kstack + KSTACK_SIZE;
+	*(u32 *)t->kstack = STACK_END_MAGIC;
+	strlcpy(t->name, name, sizeof(t->name));
+	t->state = TASK_UNINTERRUPTIBLE;	/* runs once woken */
+	t->time_slice = SCHED_SLICE_TICKS;
+	t->lock_depth = 1;			/* it starts holding rq_lock: sched_tail */
+	INIT_LIST_HEAD(&t->run_list);
+	task_setup_fpu(t);
+	kthread_build_stack(t, fn, arg);
+	flags = local_irq_save();
+	t->pid = next_pid++;
+	local_irq_restore(flags);
+	task_link(t);
+	return t;
+}
+
+struct task *kthread_run(int (*fn)(void *arg), void *arg, const char *name)
+{
+	struct task *t = kthread_create(fn, arg, name);
+
+	if (!IS_ERR(t))
+		wake_up_process(t);
+	return t;
+}
+
+bool kthread_should_stop(void)
+{
+	return current->should_stop;
+}
+
+/* Interrupts stay off from the zombie state to the final switch, so the reaper
+ * cannot free the stack we still run on. */
+void task_exit(int code)
+{
+	if (current == idle_task || !current->kstack || current->pid == 1)
+		panic("task_exit: %s (pid %d) cannot exit", current->name, current->pid);
+	cli();
+	current->exit_code = code;
+	current->state = TASK_ZOMBIE;
+	current->wait_channel = NULL;
+	wake_up_all(&task_exit_wait);
+	schedule();
+	panic("task_exit: zombie %s ran again", current->name);
+}
+
+static void task_free(struct task *t)
+{
+	u32 flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_del(&t->tasks);
+	nr_tasks--;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	free_pages(t->kstack, KSTACK_ORDER);
+	kfree(t);
+}
+
+int kthread_stop(struct task *t)
+{
+	int code;
+
+	if (t == current)
+		panic("kthread_stop: %s stops itself", t->name);
+	t->should_stop = true;
+	wake_up_process(t);
+	wait_event(task_exit_wait, t->state == TASK_ZOMBIE);
+	code = t->exit_code;
+	task_free(t);
+	return code;
+}
+
+struct task *task_find(int pid)
+{
+	struct task *t, *found = NULL;
+	u32 flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->pid == pid) {
+			found = t;
+			break;
+		}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return found;
+}

@@ -1,0 +1,327 @@
+/* sched.c: the run queue, schedule(), wake-ups, preemption, sleeping with a timeout.
+ *
+ * Uniprocessor. rq_lock guards the run queue, every task's state transitions
+ * to RUNNING and on_rq; it is taken with interrupts off and held across the
+ * switch: the task switched to releases it (sched_tail for a new task). The
+ * idle task is never on the queue: it runs when the queue is empty.
+ * Lock order: a wait queue's lock, then rq_lock.
+ */
+#include "sched_internal.h"
+#include "errno.h"
+#include "clock.h"
+#include "gdt.h"
+#include "panic.h"
+#include "printk.h"
+#include "softirq.h"
+#include "spinlock.h"
+#include "timer.h"
+#include "trap.h"
+#include "x86.h"
+
+#define ATOMIC_REPORTS_MAX	5	/* backtraces printed; later ones only counted */
+
+extern char boot_stack_bottom[], boot_stack_top[];
+void switch_context(u32 *prev_esp, u32 next_esp);
+
+static struct task init_task = {
+	.pid = 1,
+	.name = "kmain",
+	.state = TASK_RUNNING,
+	.time_slice = SCHED_SLICE_TICKS,
+	.run_list = LIST_HEAD_INIT(init_task.run_list),
+};
+struct task *current = &init_task;
+struct task *idle_task;
+static LIST_HEAD(run_queue);
+static DEFINE_SPINLOCK(rq_lock);
+int preempt_count;
+u32 sched_atomic_bugs;
+
+static void enqueue(struct task *t)
+{
+	list_add_tail(&t->run_list, &run_queue);
+	t->on_rq = true;
+}
+
+static struct task *pick_next(void)
+{
+	struct task *t;
+
+	if (list_empty(&run_queue))
+		return idle_task;
+	t = list_first_entry(&run_queue, struct task, run_list);
+	list_del_init(&t->run_list);
+	t->on_rq = false;
+	return t;
+}
+
+/* Stand-in until the vm layer defines the real one (fs branch: switch_mm(mm)). */
+__attribute__((weak)) void mm_activate(struct mm *mm)
+{
+	panic("mm_activate: a task has an address space but no vm layer is linked");
+}
+
+void switch_mm(struct task *prev, struct task *next)
+{
+	if (next->mm && next->mm != prev->mm)
+		mm_activate(next->mm);
+}
+
+static void check_stack(struct task *t)
+{
+	if (*(u32 *)t->kstack != STACK_END_MAGIC)
+		panic("kernel stack overflow in %s (pid %d)", t->name, t->pid);
+}
+
+/* Interrupts off, rq_lock held. Returns on prev's stack when prev runs again. */
+static void context_switch(struct task *prev, struct task *next)
+{
+	check_stack(prev);
+	switch_mm(prev, next);
+	tss_set_kernel_stack(next->kstack_top);
+	fpu_save(prev->fpu);
+	fpu_restore(next->fpu);
+	prev->lock_depth = spinlocks_held;
+	spinlocks_held = next->lock_depth;
+	prev->preempt_depth = preempt_count;
+	preempt_count = next->preempt_depth;
+	next->nr_switches++;
+	current = next;
+	switch_context(&prev->esp, next->esp);
+}
+
+/* The core of schedule, interrupts off. A preempted task stays runnable
+ * whatever its state: it may be between setting its state and sleeping. */
+static void __schedule(bool preempt)
+{
+	struct task *prev = current, *next;
+
+	spin_lock(&rq_lock);
+	if (prev->state == TASK_INTERRUPTIBLE && signal_pending(prev))
+		prev->state = TASK_RUNNING;
+	if ((preempt || prev->state == TASK_RUNNING) && prev != idle_task && !prev->on_rq)
+		enqueue(prev);
+	next = pick_next();
+	prev->need_resched = 0;
+	if (next != prev)
+		context_switch(prev, next);
+	spin_unlock(&rq_lock);
+}
+
+/* First C code of a new task: finish the switch that brought it here. */
+void sched_tail(void)
+{
+	spin_unlock(&rq_lock);
+	sti();
+}
+
+static __noinline void report_atomic(const char *what)
+{
+	sched_atomic_bugs++;
+	if (sched_atomic_bugs > ATOMIC_REPORTS_MAX)
+		return;
+	printk(KERN_ERR "BUG: %s while atomic: %s/%d, in_interrupt %d, spinlocks held %d, "
+	       "preempt_count %d\n", what, current->name, current->pid, in_interrupt(),
+	       spinlocks_held, preempt_count);
+	dump_backtrace((u32)__builtin_return_address(0) - 1, *(u32 *)__builtin_frame_address(0));
+}
+
+void __might_sleep(const char *file, int line)
+{
+	if (in_interrupt() || spinlocks_held || preempt_count) {
+		printk(KERN_ERR "%s:%d: sleeping function called from invalid context\n", file, line);
+		report_atomic("might_sleep");
+	}
+}
+
+void schedule(void)
+{
+	u32 flags;
+
+	if (unlikely(in_interrupt() || spinlocks_held || preempt_count)) {
+		report_atomic("scheduling");
+		if (in_interrupt()) {		/* no task to switch away from: refuse */
+			current->state = TASK_RUNNING;
+			return;
+		}
+	}
+	flags = local_irq_save();
+	__schedule(false);
+	local_irq_restore(flags);
+}
+
+void yield(void)
+{
+	__set_current_state(TASK_RUNNING);
+	schedule();
+}
+
+int wake_up_state(struct task *t, long mask)
+{
+	int woken = 0;
+	u32 flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	if (t->state & mask) {
+		t->state = TASK_RUNNING;
+		if (!t->on_rq && t != current)
+			enqueue(t);
+		if (current == idle_task)
+			current->need_resched = 1;
+		woken = 1;
+	}
+	spin_unlock_irqrestore(&rq_lock, flags);
+	return woken;
+}
+
+int wake_up_process(struct task *t)
+{
+	return wake_up_state(t, TASK_NORMAL);
+}
+
+void signal_wake_up(struct task *t)
+{
+	wake_up_state(t, TASK_INTERRUPTIBLE);
+}
+
+/* Hard irq context, interrupts off: nothing else touches the queue now. */
+void scheduler_tick(void)
+{
+	struct task *p = current;
+
+	p->ticks++;
+	if (p == idle_task) {
+		if (!list_empty(&run_queue))
+			p->need_resched = 1;
+		return;
+	}
+	if (--p->time_slice <= 0) {
+		p->time_slice = SCHED_SLICE_TICKS;
+		if (!list_empty(&run_queue))
+			p->need_resched = 1;
+	}
+}
+
+void preempt_irq_return(struct trap_frame *tf)
+{
+	while (current->need_resched) {
+		if (!trap_from_user(tf) && (preempt_count || spinlocks_held))
+			return;
+		__schedule(true);
+	}
+}
+
+void preempt_disable(void)
+{
+	preempt_count++;
+	barrier();
+}
+
+void preempt_enable_no_resched(void)
+{
+	barrier();
+	if (--preempt_count < 0)
+		panic("preempt_enable: unbalanced (count %d)", preempt_count);
+}
+
+void preempt_enable(void)
+{
+	u32 flags;
+
+	preempt_enable_no_resched();
+	if (preempt_count || !current->need_resched || spinlocks_held || in_interrupt() ||
+	    !(read_eflags() & EFLAGS_IF))
+		return;
+	flags = local_irq_save();
+	__schedule(true);
+	local_irq_restore(flags);
+}
+
+static void process_timeout(unsigned long data)
+{
+	wake_up_process((struct task *)data);
+}
+
+long schedule_timeout(long timeout)
+{
+	struct timer_list timer;
+	unsigned long expire;
+
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		schedule();
+		return timeout;
+	}
+	if (timeout < 0) {
+		printk(KERN_ERR "schedule_timeout: negative timeout %ld\n", timeout);
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	expire = jiffies + timeout;
+	setup_timer(&timer, process_timeout, (unsigned long)current);
+	timer.expires = expire;
+	add_timer(&timer);
+	schedule();
+	del_timer_sync(&timer);
+	timeout = expire - jiffies;
+	return timeout < 0 ? 0 : timeout;
+}
+
+long schedule_timeout_interruptible(long timeout)
+{
+	__set_current_state(TASK_INTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+long schedule_timeout_uninterruptible(long timeout)
+{
+	__set_current_state(TASK_UNINTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+void msleep(unsigned int ms)
+{
+	long timeout = msecs_to_jiffies(ms) + 1;	/* the current tick is partly gone */
+
+	current->wait_channel = (void *)msleep;
+	while (timeout)
+		timeout = schedule_timeout_uninterruptible(timeout);
+	current->wait_channel = NULL;
+}
+
+unsigned int msleep_interruptible(unsigned int ms)
+{
+	long timeout = msecs_to_jiffies(ms) + 1;
+
+	current->wait_channel = (void *)msleep_interruptible;
+	while (timeout && !signal_pending(current))
+		timeout = schedule_timeout_interruptible(timeout);
+	current->wait_channel = NULL;
+	return jiffies_to_msecs(timeout);
+}
+
+static int idle_loop(void *unused)
+{
+	for (;;) {
+		cli();
+		if (!list_empty(&run_queue))
+			schedule();
+		else
+			asm volatile("sti; hlt" ::: "memory");	/* sti's shadow covers hlt */
+	}
+	return 0;
+}
+
+void sched_init(void)
+{
+	init_task.kstack = (u32)boot_stack_bottom;
+	init_task.kstack_top = (u32)boot_stack_top;
+	*(u32 *)init_task.kstack = STACK_END_MAGIC;
+	fpu_init();
+	task_setup_init(&init_task);
+	tss_set_kernel_stack(init_task.kstack_top);
+	idle_task = kthread_create(idle_loop, NULL, "idle");
+	if (IS_ERR(idle_task))
+		panic("sched_init: no memory for the idle task");
+	idle_task->pid = 0;
+	idle_task->state = TASK_RUNNING;	/* never on the queue: picked when it is empty */
+}

@@ -1,0 +1,37 @@
+; switch.asm: the context switch and the first instructions of a new kernel thread.
+
+section .text
+extern sched_tail
+extern task_exit
+
+; void switch_context(u32 *prev_esp, u32 next_esp)
+; Save the callee-saved registers on prev's stack, store its esp, load next's
+; esp and pop next's registers. The return lands wherever next called this
+; from (or in kthread_entry for a task that never ran).
+global switch_context
+switch_context:
+        mov eax, [esp + 4]              ; &prev->esp
+        mov edx, [esp + 8]              ; next->esp
+        push ebp
+        push ebx
+        push esi
+        push edi
+        mov [eax], esp
+        mov esp, edx
+        pop edi
+        pop esi
+        pop ebx
+        pop ebp
+        ret
+
+; A new kernel thread starts here with ebx = fn, esi = arg, ebp = 0 (the end of
+; the backtrace chain): finish the switch, run fn(arg), exit with its result.
+global kthread_entry
+kthread_entry:
+        call sched_tail
+        push esi
+        call ebx
+        mov [esp], eax
+        call task_exit                  ; does not return
+
+section .note.GNU-stack noalloc noexec nowrite progbits

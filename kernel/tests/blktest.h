@@ -1,0 +1,58 @@
+/* blktest.h: shared helpers of the block test suites (patterns, buffers,
+ * asynchronous requests, and the driver-independent cases they all run). */
+#ifndef BLKTEST_H
+#define BLKTEST_H
+
+#include "blkdev.h"
+#include "ktest.h"
+
+#define BLKTEST_BUF_SIZE	(256u << 10)	/* each test buffer */
+#define BLKTEST_MAX_REQS	160
+#define BLKTEST_MAX_SEGS	8
+#define BLKTEST_WAIT_MS		10000
+
+struct blktest_req {
+	struct blk_request req;
+	struct blk_seg seg[BLKTEST_MAX_SEGS];
+	int calls;		/* done() calls seen: must end at exactly 1 */
+	int result;
+	int order;		/* completion rank (1-based) */
+};
+
+extern u8 *blktest_a, *blktest_b;	/* two DMA-able buffers, 64 KiB aligned */
+extern u32 blktest_a_phys, blktest_b_phys;
+extern struct blktest_req blktest_reqs[BLKTEST_MAX_REQS];
+extern volatile int blktest_completions;
+
+/* Allocate the buffers once; 0 or -ENOMEM. Suite init. */
+int blktest_setup(void);
+/* The pattern: 32-bit word w of sector s, for a seed (tools/blk_check.py
+ * computes the same). */
+static inline u32 blktest_word(u64 s, u32 w, u32 seed)
+{
+	return (u32)s * 0x9E3779B1u ^ w * 0x01000193u ^ (u32)(s >> 32) ^ seed;
+}
+void blktest_fill(void *buf, u64 sector, u32 nr, u32 seed);
+/* Index of the first wrong word, or -1 when buf holds the pattern. */
+long blktest_check(const void *buf, u64 sector, u32 nr, u32 seed);
+u32 blktest_new_seed(void);
+
+/* Reset slot i and make it a one-segment request at phys. */
+struct blk_request *blktest_prep(int i, enum blk_op op, u64 sector, u32 nr, u32 phys);
+/* Wait (interrupts on) until blktest_completions reaches target; false on timeout. */
+bool blktest_wait(int target, u32 ms);
+/* Every counter of dev balanced and nothing in flight. */
+void blktest_expect_balanced(struct ktest *t, struct blkdev *dev);
+
+/* Driver-independent cases. */
+void blktest_rw_sizes(struct ktest *t, struct blkdev *dev);
+void blktest_multi_segment(struct ktest *t, struct blkdev *dev);
+/* n one-sector writes in one batch (one kick), then n reads, verified. */
+void blktest_many(struct ktest *t, struct blkdev *dev, int n);
+extern int blktest_many_active;		/* ACTIVE right after the write batch's kick */
+extern void (*blktest_many_hook)(void);	/* called right after that kick, irqs off */
+void blktest_invalid(struct ktest *t, struct blkdev *dev);
+void blktest_cancel(struct ktest *t, struct blkdev *dev, int n);
+void blktest_flush(struct ktest *t, struct blkdev *dev);
+
+#endif

@@ -1,0 +1,392 @@
+/* time.c: the PIT tick (jiffies), the TSC calibrated against the PIT for
+ * CLOCK_MONOTONIC, and the CMOS RTC read at boot for CLOCK_REALTIME.
+ *
+ * Why HZ = 250 (4 ms) on a TCG-emulated guest:
+ *  - QEMU's 8254 raises its interrupt from a host timer; under TCG the guest
+ *    sees it at the next translated-block boundary, with host timer slack of
+ *    tens of microseconds to a millisecond when the host is loaded (several
+ *    QEMUs run in parallel here). At 1000 Hz that slack is a large part of the
+ *    period and consecutive edges can merge in the PIC (a lost tick); at 4 ms
+ *    it is noise.
+ *  - Every tick costs an emulated interrupt, the timer wheel and the scheduler
+ *    tick: a few thousand guest instructions, each many host instructions
+ *    under TCG. 250 Hz keeps that overhead small.
+ *  - 100 Hz would make timer and msleep granularity, the round-robin slice and
+ *    AIO timeouts 10 ms coarse and the sleep-based tests slower.
+ *  Fine time does not depend on HZ: clocks read the TSC between ticks.
+ */
+#include "clock.h"
+#include "errno.h"
+#include "irq.h"
+#include "panic.h"
+#include "printk.h"
+#include "sched.h"
+#include "softirq.h"
+#include "spinlock.h"
+#include "x86.h"
+
+#define PIT_CH0		0x40	/* channel 0 data: the system tick */
+#define PIT_CH2		0x42	/* channel 2 data: speaker / calibration */
+#define PIT_CMD		0x43	/* mode/command register */
+#define PIT_CH0_RATE	0x34	/* channel 0, lo/hi byte, mode 2 (rate generator), binary */
+#define PIT_CH2_ONESHOT	0xB0	/* channel 2, lo/hi byte, mode 0 (terminal count), binary */
+#define PORT_B		0x61	/* system control port B */
+#define PORT_B_GATE2	0x01	/* channel 2 gate */
+#define PORT_B_SPKR	0x02	/* speaker data enable */
+#define PORT_B_OUT2	0x20	/* channel 2 output (read only) */
+#define CAL_MS		10	/* one calibration window */
+#define CAL_ROUNDS	3	/* median of this many windows */
+#define CAL_LATCH	(PIT_HZ * CAL_MS / 1000)
+
+#define CMOS_INDEX	0x70	/* bit 7 of the index disables NMI */
+#define CMOS_DATA	0x71
+#define CMOS_NMI_OFF	0x80
+#define RTC_SEC		0x00
+#define RTC_MIN		0x02
+#define RTC_HOUR	0x04
+#define RTC_MDAY	0x07
+#define RTC_MONTH	0x08
+#define RTC_YEAR	0x09
+#define RTC_REG_A	0x0A	/* bit 7: update in progress; bits 0-3: periodic rate */
+#define RTC_REG_B	0x0B
+#define RTC_REG_C	0x0C	/* interrupt flags; reading acknowledges */
+#define RTC_CENTURY	0x32	/* the century byte QEMU and most BIOSes keep */
+#define RTC_A_UIP	0x80	/* update in progress */
+#define RTC_B_PIE	0x40	/* periodic interrupt enable */
+#define RTC_B_24H	0x02	/* 24-hour mode */
+#define RTC_B_BINARY	0x04	/* binary, not BCD */
+#define RTC_HOUR_PM	0x80	/* 12-hour mode: PM flag */
+#define RTC_IRQ		8
+
+volatile unsigned long jiffies = INITIAL_JIFFIES;
+static u64 jiffies_64;		/* ticks since boot */
+static u64 tick_stamp_ns;	/* monotonic time the last counted tick was due */
+u32 tsc_khz;
+static u64 tsc_base;		/* TSC at time_init: monotonic zero */
+static u32 tsc_mult, tsc_shift;	/* ns = cycles * mult >> shift */
+static s64 real_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+
+/* (a * mult) >> shift without overflow, for shift <= 32. */
+static inline u64 mul_u64_u32_shr(u64 a, u32 mult, u32 shift)
+{
+	u64 lo = (u64)(u32)a * mult;
+	u64 hi = (a >> 32) * mult;
+
+	return (hi << (32 - shift)) + (lo >> shift);
+}
+
+u64 cycles_to_ns(u64 cycles)
+{
+	return mul_u64_u32_shr(cycles, tsc_mult, tsc_shift);
+}
+
+u64 ktime_get_ns(void)
+{
+	return cycles_to_ns(rdtsc() - tsc_base);
+}
+
+u64 ktime_get_real_ns(void)
+{
+	return ktime_get_ns() + real_offset_ns;
+}
+
+void ktime_set_real_ns(u64 ns)
+{
+	u32 flags = local_irq_save();
+
+	real_offset_ns = (s64)(ns - ktime_get_ns());
+	local_irq_restore(flags);
+}
+
+void ns_to_timespec(u64 ns, struct kernel_timespec *ts)
+{
+	ts->tv_sec = ns / NSEC_PER_SEC;
+	ts->tv_nsec = ns % NSEC_PER_SEC;
+}
+
+void ktime_get_ts(struct kernel_timespec *ts)
+{
+	ns_to_timespec(ktime_get_ns(), ts);
+}
+
+void ktime_get_real_ts(struct kernel_timespec *ts)
+{
+	ns_to_timespec(ktime_get_real_ns(), ts);
+}
+
+u64 get_jiffies_64(void)
+{
+	u32 flags = local_irq_save();
+	u64 j = jiffies_64;
+
+	local_irq_restore(flags);
+	return j;
+}
+
+unsigned long nsecs_to_jiffies(u64 ns)
+{
+	u64 j = (ns + TICK_NSEC - 1) / TICK_NSEC;
+
+	return j > MAX_JIFFY_OFFSET ? MAX_JIFFY_OFFSET : (unsigned long)j;
+}
+
+unsigned long msecs_to_jiffies(unsigned int ms)
+{
+	return nsecs_to_jiffies((u64)ms * NSEC_PER_MSEC);
+}
+
+unsigned int jiffies_to_msecs(unsigned long j)
+{
+	return (u64)j * TICK_NSEC / NSEC_PER_MSEC;
+}
+
+u64 jiffies_to_ktime(unsigned long j)
+{
+	u32 flags = local_irq_save();
+	u64 t = tick_stamp_ns + (s64)(long)(j - jiffies) * TICK_NSEC;
+
+	local_irq_restore(flags);
+	return t;
+}
+
+/* The k-th tick from now is due at tick_stamp + k * TICK_NSEC: pick the first
+ * one at or after the deadline. */
+unsigned long ktime_real_to_jiffies(u64 deadline_ns)
+{
+	u32 flags = local_irq_save();
+	unsigned long now = jiffies;
+	u64 stamp = tick_stamp_ns + real_offset_ns;
+
+	local_irq_restore(flags);
+	if (deadline_ns <= stamp)
+		return now;
+	return now + nsecs_to_jiffies(deadline_ns - stamp);
+}
+
+void udelay(u32 us)
+{
+	u64 end = rdtsc() + (u64)us * tsc_khz / 1000 + 1;
+
+	while ((s64)(rdtsc() - end) < 0)
+		cpu_relax();
+}
+
+/* Ticks due since the last one counted, by the TSC. Under TCG a descheduled
+ * emulator delivers late ticks and the PIC merges the edges it latched: without
+ * this, jiffies (and every timeout) would fall behind real time on a loaded
+ * host. A tick is counted once its time on the grid (tick_stamp_ns + TICK_NSEC)
+ * has passed, so never early. An interrupt that comes more than a quarter tick
+ * before that is a latched edge right after a late one: it counts nothing. One
+ * that comes slightly early (the PIT and the TSC drift apart by ppm) counts
+ * its tick and moves the grid back to it, so the grid follows the PIT. */
+static u32 ticks_due(void)
+{
+	u64 now = ktime_get_ns();
+	s64 since = (s64)(now - tick_stamp_ns);
+	u32 n;
+
+	if (since < (s64)(TICK_NSEC - TICK_NSEC / 4))
+		return 0;
+	n = since < (s64)TICK_NSEC ? 1 : (u64)since / TICK_NSEC;
+	tick_stamp_ns += (u64)n * TICK_NSEC;
+	if ((s64)(tick_stamp_ns - now) > 0)
+		tick_stamp_ns = now;
+	return n;
+}
+
+/* IRQ 0, hard interrupt context: count the ticks, charge the running task;
+ * the timer wheel runs in the bottom half on the way out. */
+static void timer_interrupt(int irq, void *data)
+{
+	u32 n = ticks_due();
+
+	jiffies_64 += n;
+	jiffies += n;
+	scheduler_tick();
+	raise_softirq(TIMER_SOFTIRQ);
+}
+
+static void pit_init(void)
+{
+	outb(PIT_CMD, PIT_CH0_RATE);
+	outb(PIT_CH0, PIT_LATCH & 0xFF);
+	outb(PIT_CH0, PIT_LATCH >> 8);
+}
+
+/* TSC cycles during one CAL_MS window of PIT channel 2 in mode 0 (its output
+ * rises at terminal count); 0 if the output never rose. */
+static u64 pit_measure_tsc(void)
+{
+	u64 start, now, limit = 1ULL << 36;	/* ~20 s even at 4 GHz */
+
+	outb(PORT_B, (inb(PORT_B) & ~PORT_B_SPKR) | PORT_B_GATE2);
+	outb(PIT_CMD, PIT_CH2_ONESHOT);
+	outb(PIT_CH2, CAL_LATCH & 0xFF);
+	outb(PIT_CH2, CAL_LATCH >> 8);
+	start = rdtsc();
+	do {
+		now = rdtsc();
+		if (now - start > limit)
+			return 0;
+	} while (!(inb(PORT_B) & PORT_B_OUT2));
+	return now - start;
+}
+
+static void tsc_calibrate(void)
+{
+	u64 d[CAL_ROUNDS], t, hz;
+
+	for (int i = 0; i < CAL_ROUNDS; i++)
+		if (!(d[i] = pit_measure_tsc()))
+			panic("time_init: PIT channel 2 never reached terminal count");
+	for (int i = 0; i < CAL_ROUNDS; i++)		/* sort: take the median */
+		for (int j = i + 1; j < CAL_ROUNDS; j++)
+			if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t; }
+	hz = d[CAL_ROUNDS / 2] * PIT_HZ / CAL_LATCH;
+	tsc_khz = hz / 1000;
+	tsc_shift = 32;
+	while ((NSEC_PER_SEC << tsc_shift) / hz > 0xFFFFFFFFULL)
+		tsc_shift--;
+	tsc_mult = (NSEC_PER_SEC << tsc_shift) / hz;
+}
+
+static u8 cmos_read(u8 reg)
+{
+	outb(CMOS_INDEX, CMOS_NMI_OFF | reg);
+	return inb(CMOS_DATA);
+}
+
+static void cmos_write(u8 reg, u8 v)
+{
+	outb(CMOS_INDEX, CMOS_NMI_OFF | reg);
+	outb(CMOS_DATA, v);
+}
+
+struct rtc_time {
+	u32 sec, min, hour, mday, month, year, century;
+};
+
+static void rtc_read_raw(struct rtc_time *t)
+{
+	while (cmos_read(RTC_REG_A) & RTC_A_UIP)
+		cpu_relax();
+	t->sec = cmos_read(RTC_SEC);
+	t->min = cmos_read(RTC_MIN);
+	t->hour = cmos_read(RTC_HOUR);
+	t->mday = cmos_read(RTC_MDAY);
+	t->month = cmos_read(RTC_MONTH);
+	t->year = cmos_read(RTC_YEAR);
+	t->century = cmos_read(RTC_CENTURY);
+}
+
+static u32 bcd(u32 v) { return (v & 0x0F) + (v >> 4) * 10; }
+
+/* Decode BCD / 12-hour formats into plain numbers and a full year. */
+static void rtc_decode(struct rtc_time *t)
+{
+	u8 b = cmos_read(RTC_REG_B);
+	bool pm = t->hour & RTC_HOUR_PM;
+
+	t->hour &= ~RTC_HOUR_PM;
+	if (!(b & RTC_B_BINARY)) {
+		t->sec = bcd(t->sec); t->min = bcd(t->min); t->hour = bcd(t->hour);
+		t->mday = bcd(t->mday); t->month = bcd(t->month);
+		t->year = bcd(t->year); t->century = bcd(t->century);
+	}
+	if (!(b & RTC_B_24H))
+		t->hour = (t->hour % 12) + (pm ? 12 : 0);
+	if (t->century >= 19 && t->century <= 22)
+		t->year += t->century * 100;
+	else
+		t->year += t->year < 70 ? 2000 : 1900;
+}
+
+/* Days from 1970-01-01 to a civil date (proleptic Gregorian). */
+static s64 days_from_civil(s64 y, u32 m, u32 d)
+{
+	s64 era, yoe, doy;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+/* Seconds since the epoch from the RTC; read until two reads agree. */
+static u64 rtc_read_epoch(struct rtc_time *t)
+{
+	struct rtc_time again;
+
+	rtc_read_raw(t);
+	for (;;) {
+		rtc_read_raw(&again);
+		if (again.sec == t->sec && again.min == t->min && again.hour == t->hour &&
+		    again.mday == t->mday && again.month == t->month && again.year == t->year)
+			break;
+		*t = again;
+	}
+	rtc_decode(t);
+	return days_from_civil(t->year, t->month, t->mday) * 86400ULL +
+	       t->hour * 3600 + t->min * 60 + t->sec;
+}
+
+static void (*rtc_periodic_fn)(void *data);
+static void *rtc_periodic_data;
+
+static void rtc_interrupt(int irq, void *data)
+{
+	cmos_read(RTC_REG_C);		/* acknowledge, or no further interrupt */
+	if (rtc_periodic_fn)
+		rtc_periodic_fn(rtc_periodic_data);
+}
+
+int rtc_periodic_start(u32 hz, void (*fn)(void *data), void *data)
+{
+	u32 flags, rate = 1;
+
+	if (hz < 2 || hz > 8192 || (hz & (hz - 1)))
+		return -EINVAL;
+	while ((32768u >> (rate - 1)) != hz)	/* frequency = 32768 >> (rate - 1) */
+		rate++;
+	flags = local_irq_save();
+	if (rtc_periodic_fn) {
+		local_irq_restore(flags);
+		return -EBUSY;
+	}
+	rtc_periodic_data = data;
+	rtc_periodic_fn = fn;
+	cmos_write(RTC_REG_A, (cmos_read(RTC_REG_A) & 0xF0) | rate);
+	cmos_write(RTC_REG_B, cmos_read(RTC_REG_B) | RTC_B_PIE);
+	cmos_read(RTC_REG_C);
+	local_irq_restore(flags);
+	return 0;
+}
+
+void rtc_periodic_stop(void)
+{
+	u32 flags = local_irq_save();
+
+	cmos_write(RTC_REG_B, cmos_read(RTC_REG_B) & ~RTC_B_PIE);
+	cmos_read(RTC_REG_C);
+	rtc_periodic_fn = NULL;
+	rtc_periodic_data = NULL;
+	local_irq_restore(flags);
+}
+
+void time_init(void)
+{
+	struct rtc_time t;
+	u64 epoch;
+
+	tsc_calibrate();
+	tsc_base = rdtsc();
+	epoch = rtc_read_epoch(&t);
+	real_offset_ns = (s64)(epoch * NSEC_PER_SEC - ktime_get_ns());
+	pit_init();
+	tick_stamp_ns = ktime_get_ns();		/* the PIT counts from here */
+	if (irq_register(0, timer_interrupt, NULL) || irq_register(RTC_IRQ, rtc_interrupt, NULL))
+		panic("time_init: cannot register the timer interrupts");
+	printk("time: HZ=%d, TSC %u.%03u MHz, RTC %04u-%02u-%02u %02u:%02u:%02u UTC\n",
+	       HZ, tsc_khz / 1000, tsc_khz % 1000, t.year, t.month, t.mday, t.hour, t.min, t.sec);
+}

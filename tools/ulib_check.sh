@@ -1,0 +1,135 @@
+#!/bin/sh
+# ulib_check.sh: checks the user-space side without the kernel: builds `make user`, runs programs under qemu-i386.
+#
+# Prints a KTAP suite "ulib"; exit status 0 when every case passed.  qemu-i386 (Debian
+# package qemu-user) runs our static i386 programs on the host's Linux: the basic call
+# numbers are Linux's, so the runtime, newlib glue and libraries can be exercised now.
+# The AIO calls (244-248) are not Linux's there: the libaio/POSIX aio tests link a
+# mock kernel (user/test/lib/mock_aio.c) in their place.  fstat uses aiokern's layout,
+# which Linux's fstat does not fill, so nothing here depends on fstat's fields.
+cd "$(dirname "$0")/.." || exit 1
+BUILD=${BUILD:-build}
+U=$BUILD/user
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+n=0
+failed=0
+
+check() {	# check NAME STATUS [DIAGNOSTIC-FILE]
+	n=$((n + 1))
+	if [ "$2" = 0 ]; then
+		echo "    ok $n $1"
+	else
+		[ -n "${3-}" ] && [ -s "$3" ] && sed 's/^/    # /' "$3" | tail -n 15
+		echo "    not ok $n $1"
+		failed=$((failed + 1))
+	fi
+}
+ok_if() { if "$@"; then echo 0; else echo 1; fi; }	# status of a command as 0/1
+has() { ok_if grep -Eq "$1" "$2"; }			# has REGEX FILE
+
+echo "KTAP version 1"
+echo "1..1"
+echo "    KTAP version 1"
+echo "    # Subtest: ulib"
+echo "    1..14"
+
+# 1: everything builds (warnings are errors)
+make --no-print-directory user user-tests syscalls-gen > "$TMP/build.log" 2>&1
+check build $? "$TMP/build.log"
+command -v qemu-i386 > /dev/null 2>&1 || {
+	echo "qemu-i386 not found: apt-get install -y qemu-user" > "$TMP/qemu"
+	check qemu_user_present 1 "$TMP/qemu"
+}
+Q=qemu-i386
+
+# 2-4: hello prints with %lld and %f, and its exit code comes back
+$Q "$U/bin/hello" 7 "$TMP/hello.tmp" > "$TMP/hello" 2>&1 < /dev/null
+rc=$?
+check hello_runs "$(has '^hello from user space: heap ' "$TMP/hello")" "$TMP/hello"
+check printf_lld_and_f "$(has ' 176366841446 3\.14159 argc=3$' "$TMP/hello")" "$TMP/hello"
+check exit_code_propagates "$(ok_if [ "$rc" = 7 ])"
+check file_open_write_lseek_read "$(has '^file round trip: ok$' "$TMP/hello")" "$TMP/hello"
+
+# 6-9: the test programs, each a KTAP suite of its own
+for t in ulib_posix ulib_abi ulib_libaio ulib_posix_aio; do
+	(cd "$TMP" && $Q "$OLDPWD/$U/test/$t") > "$TMP/$t" 2>&1 < /dev/null
+	check "$t" "$(ok_if [ $? = 0 ])" "$TMP/$t"
+done
+
+# 10: init forks, execs and waits for each program named on its command line
+$Q "$U/bin/init" "$U/bin/hello" > "$TMP/init" 2>&1 < /dev/null
+rc=$?
+st=1
+[ $rc = 0 ] && grep -q '^# init: all passed' "$TMP/init" &&
+	grep -q '^hello from user space' "$TMP/init" && st=0
+check init_runs_programs $st "$TMP/init"
+
+# 11: the kernel table: AIO at 244..248, every other unknown slot -> sys_ni_syscall
+cat > "$TMP/table_check.c" <<'EOF'
+/* table_check.c: link the generated table with five AIO entry points and probe every slot. */
+#include <stdio.h>
+#include <string.h>
+#include "syscall_table.h"
+long sys_io_setup(unsigned n, aio_context_t *c) { (void)n; (void)c; return 244; }
+long sys_io_destroy(aio_context_t c) { (void)c; return 245; }
+long sys_io_getevents_abs(aio_context_t c, long n, struct io_event *e,
+			  const struct kernel_timespec *w) { (void)c; (void)n; (void)e; (void)w; return 246; }
+long sys_io_submit(aio_context_t c, long n, struct iocb **i) { (void)c; (void)n; (void)i; return 247; }
+long sys_io_cancel(aio_context_t c, struct iocb *i, struct io_event *e) { (void)c; (void)i; (void)e; return 248; }
+int main(void)
+{
+	static const char *aio[] = { "io_setup", "io_destroy", "io_getevents_abs", "io_submit", "io_cancel" };
+	int bad = 0;
+	for (int i = 0; i < NR_SYSCALLS; i++) {
+		long r = syscall_table[i](0, 0, 0, 0, 0, 0);
+		if (i >= 244 && i <= 248) {
+			bad |= r != i || strcmp(syscall_names[i], aio[i - 244]);
+			continue;
+		}
+		/* no definition here: listed calls fall back (weak) to sys_ni_syscall too */
+		bad |= (syscall_table[i] != (syscall_fn_t)(void (*)(void))sys_ni_syscall) || r != -38;
+		if (!syscall_names[i] && syscall_nargs[i])
+			bad = 1;
+	}
+	bad |= __NR_io_setup != 244 || __NR_io_cancel != 248 || NR_SYSCALLS != 502 ||
+	       strcmp(syscall_names[3], "read") || syscall_nargs[192] != 6;
+	if (bad)
+		printf("table check failed\n");
+	return bad;
+}
+EOF
+KFLAGS="-m32 -march=i686 -std=gnu11 -O2 -ffreestanding -fno-pie -nostdinc \
+	-isystem $(gcc -m32 -print-file-name=include) -Iinclude -I$BUILD/gen -Wall -Wextra -Werror"
+{ gcc $KFLAGS -c "$BUILD/gen/syscall_table.c" -o "$TMP/syscall_table.o" &&
+  gcc -m32 -std=gnu11 -Iinclude -I"$BUILD/gen" -Wall -Wextra -Werror -no-pie \
+	"$TMP/table_check.c" "$TMP/syscall_table.o" -o "$TMP/table_check" &&
+  "$TMP/table_check"; } > "$TMP/table" 2>&1
+check kernel_table_aio_244_248_rest_enosys $? "$TMP/table"
+
+# 12: the uapi headers compile as the kernel compiles them (their _Static_asserts hold)
+printf '#include "uapi/%s"\n' types.h aio_abi.h aiok.h time.h stat.h fcntl.h signal.h wait.h \
+	mman.h errno.h > "$TMP/uapi.c"
+gcc $KFLAGS -fsyntax-only "$TMP/uapi.c" > "$TMP/uapi" 2>&1
+check uapi_headers_kernel_flags $? "$TMP/uapi"
+
+# 13: the generator refuses a 64-bit argument and a reused number
+printf '3 read(int fd)\n4 pread(int fd, long long off)\n' > "$TMP/bad1.list"
+printf '3 read(int fd)\n3 write(int fd)\n' > "$TMP/bad2.list"
+python3 tools/gensyscalls.py --list "$TMP/bad1.list" "$TMP/g1" 2> "$TMP/gen"
+r1=$?
+python3 tools/gensyscalls.py --list "$TMP/bad2.list" "$TMP/g2" 2>> "$TMP/gen"
+r2=$?
+check generator_rejects_bad_lists "$(ok_if [ $r1 != 0 ] && [ $r2 != 0 ])" "$TMP/gen"
+
+# 14: program layout (R-X text, RW- data at 0x08048000) and the initramfs contents
+{ readelf -lW "$U/bin/hello"; python3 tools/mkcpio.py --list "$BUILD/initramfs.cpio"; } \
+	> "$TMP/layout" 2>&1
+st=1
+grep -Eq 'LOAD +0x000000 0x08048000 .* R E 0x1000' "$TMP/layout" &&
+	grep -Eq 'LOAD .* RW  0x1000' "$TMP/layout" && grep -q '^bin/init 100755 ' "$TMP/layout" &&
+	grep -q '^bin/hello 100755 ' "$TMP/layout" && st=0
+check elf_segments_and_initramfs $st "$TMP/layout"
+
+[ $failed = 0 ] && echo "ok 1 ulib" || echo "not ok 1 ulib"
+[ $failed = 0 ]

@@ -1,0 +1,45 @@
+/* crt0.S: process entry: Linux i386 initial stack -> environ, constructors, main, exit. */
+
+/*
+ * At _start:  (%esp) argc, 4(%esp) argv[0] .. argv[argc-1], NULL,
+ *             envp[0] .. NULL, then auxv (type, value) pairs ending with AT_NULL.
+ */
+	.text
+	.globl	_start
+	.type	_start, @function
+_start:
+	xorl	%ebp, %ebp		/* outermost frame for backtraces */
+	movl	(%esp), %esi		/* argc */
+	leal	4(%esp), %edi		/* argv */
+	leal	8(%esp,%esi,4), %ebx	/* envp = argv + argc + 1 */
+	movl	%ebx, environ
+	andl	$-16, %esp		/* the SysV ABI's 16-byte call alignment */
+	call	__libc_init_array
+	subl	$12, %esp
+	pushl	$__libc_fini_array
+	call	atexit
+	addl	$16, %esp
+	subl	$4, %esp
+	pushl	%ebx
+	pushl	%edi
+	pushl	%esi
+	call	main
+	movl	%eax, (%esp)
+	call	exit
+	hlt				/* not reached: exit does not return */
+	.size	_start, . - _start
+
+/* newlib's __libc_init_array / __libc_fini_array call these; we use only the arrays. */
+	.globl	_init
+	.type	_init, @function
+_init:
+	ret
+	.size	_init, . - _init
+
+	.globl	_fini
+	.type	_fini, @function
+_fini:
+	ret
+	.size	_fini, . - _fini
+
+	.section .note.GNU-stack,"",@progbits

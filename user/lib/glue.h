@@ -1,0 +1,34 @@
+/* glue.h: internals shared by the newlib glue, libaio and POSIX aio (not installed for programs). */
+#ifndef USER_GLUE_H
+#define USER_GLUE_H
+
+#include <time.h>
+#include <sys/time.h>
+#define UAPI_STRUCTS_ONLY	/* newlib owns O_*, SIG*, CLOCK_*, S_IF* in these files */
+#include "uapi/time.h"
+#include "uapi/stat.h"
+#include "user/syscalls.h"	/* generated: long __sys_NAME(...) */
+
+/* A raw result in [-4095, -1] is -errno (kernel numbering). */
+#define GLUE_IS_ERR(r)		((unsigned long)(r) > (unsigned long)-4096)
+
+/* Raw result -> POSIX: errno (newlib numbering) and -1 on error, else r. */
+long glue_ret(long r);
+
+/* Raw result -> libaio style: -errno in newlib numbering, else r. */
+long glue_neg_errno(long r);
+
+/* abi_xlate.c */
+int abi_errno_from_kernel(int kerr);
+int abi_errno_to_kernel(int err);
+int abi_oflags_to_kernel(int flags);	/* -1: a flag the kernel lacks */
+int abi_signal_to_kernel(int sig);	/* -1: no such signal */
+int abi_signal_from_kernel(int ksig);
+int abi_clock_to_kernel(int clock);	/* -1: no such clock */
+int abi_wait_status_from_kernel(int kstatus);
+
+/* time conversions (posix.c); *_to_kernel fail (-1) on a value the kernel cannot hold */
+int glue_ts_to_kernel(const struct timespec *ts, struct kernel_timespec *kts);
+void glue_ts_from_kernel(const struct kernel_timespec *kts, struct timespec *ts);
+
+#endif

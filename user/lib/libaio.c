@@ -1,0 +1,296 @@
+/* libaio.c: libaio-compatible calls on aiokern's AIO system calls, reaping completions from the mapped ring. */
+#include <errno.h>
+#include <stdint.h>
+#include <time.h>
+#include "libaio.h"
+#include "glue.h"
+
+/*
+ * Ring protocol (the ring is the context id's address; include/uapi/aio_abi.h):
+ * the kernel stores an event at tail, then advances tail (store ordered after the
+ * event).  We read tail with acquire ordering, copy events from head up to tail,
+ * then publish the new head with a release store, so the kernel never sees the
+ * slots free before we are done reading them.  Only one consumer runs at a time:
+ * a process has one thread, and the kernel consumes only inside io_getevents_abs.
+ * The header is user-writable, so each field is checked before use; on any doubt
+ * we leave the ring alone and ask the kernel.
+ */
+
+/* The kernel's layouts, under our names: checked against the uapi numbers. */
+_Static_assert(sizeof(struct iocb) == 64, "struct iocb must be 64 bytes");
+_Static_assert(sizeof(struct io_event) == 32, "struct io_event must be 32 bytes");
+_Static_assert(offsetof(struct iocb, aio_lio_opcode) == 16, "iocb layout");
+_Static_assert(offsetof(struct iocb, aio_fildes) == 20, "iocb layout");
+_Static_assert(offsetof(struct iocb, u.c.buf) == 24, "iocb layout");
+_Static_assert(offsetof(struct iocb, u.c.nbytes) == 32, "iocb layout");
+_Static_assert(offsetof(struct iocb, u.c.offset) == 40, "iocb layout");
+_Static_assert(offsetof(struct io_event, res) == 16, "io_event layout");
+
+struct libaio_ring {
+	unsigned	id;
+	unsigned	nr;
+	unsigned	head;
+	unsigned	tail;
+	unsigned	magic;
+	unsigned	compat_features;
+	unsigned	incompat_features;
+	unsigned	header_length;
+	struct io_event	io_events[];
+};
+_Static_assert(sizeof(struct libaio_ring) == 32, "ring header must be 32 bytes");
+
+#define RING_MAGIC		0xa10a10a1	/* AIO_RING_MAGIC */
+#define RING_MAX_NR		(1u << 20)	/* sanity bound for rings we did not create */
+#define KNOWN_MAX		16		/* contexts whose ring size we remember */
+
+struct libaio_stats libaio_stats;
+
+/* Ring sizes seen right after io_setup, before the process could scribble on them. */
+static struct {
+	unsigned long	ctx;
+	unsigned	nr;
+} known[KNOWN_MAX];
+
+static void known_add(unsigned long ctx, unsigned nr)
+{
+	for (int i = 0; i < KNOWN_MAX; i++) {
+		if (!known[i].ctx) {
+			known[i].ctx = ctx;
+			known[i].nr = nr;
+			return;
+		}
+	}
+}
+
+static void known_del(unsigned long ctx)
+{
+	for (int i = 0; i < KNOWN_MAX; i++)
+		if (known[i].ctx == ctx)
+			known[i].ctx = 0;
+}
+
+/* The ring size to trust for ctx: what we recorded, or 0 if we never saw it. */
+static unsigned known_nr(unsigned long ctx)
+{
+	for (int i = 0; i < KNOWN_MAX; i++)
+		if (known[i].ctx == ctx)
+			return known[i].nr;
+	return 0;
+}
+
+/* The ring at ctx if its header is sound (its size in *nrp), else NULL. */
+static struct libaio_ring *ring_get(io_context_t ctx, unsigned *nrp)
+{
+	struct libaio_ring *ring = (struct libaio_ring *)ctx;
+	unsigned nr, want;
+
+	if (!ring || ((uintptr_t)ring & 4095))
+		return NULL;
+	nr = __atomic_load_n(&ring->nr, __ATOMIC_RELAXED);	/* read once, then trusted */
+	want = known_nr((unsigned long)ctx);
+	if (ring->magic != RING_MAGIC || ring->incompat_features != 0 ||
+	    ring->header_length != sizeof(struct libaio_ring) || nr < 2 ||
+	    nr > RING_MAX_NR || (want && nr != want)) {
+		libaio_stats.ring_rejected++;
+		return NULL;
+	}
+	*nrp = nr;
+	return ring;
+}
+
+/* kernel numbering -> newlib numbering in a result that is -errno. */
+static void event_fix_res(struct io_event *ev)
+{
+	long res = (long)ev->res;
+
+	if (GLUE_IS_ERR(res))
+		ev->res = (unsigned long)-abi_errno_from_kernel((int)-res);
+}
+
+/* Copy up to nr events from the ring; -1 if the ring cannot be trusted. */
+static long ring_reap(io_context_t ctx, struct io_event *events, long nr)
+{
+	unsigned head, tail, n;
+	struct libaio_ring *ring = ring_get(ctx, &n);
+	long got = 0;
+
+	if (!ring)
+		return -1;
+	head = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+	tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);	/* events before tail are written */
+	if (head >= n || tail >= n) {
+		libaio_stats.ring_rejected++;
+		return -1;
+	}
+	while (got < nr && head != tail) {
+		events[got] = ring->io_events[head];
+		event_fix_res(&events[got]);
+		head = (head + 1) % n;
+		got++;
+	}
+	if (got) {
+		/* reads of the slots complete before the kernel may reuse them */
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
+		libaio_stats.ring_reaped += got;
+	}
+	return got;
+}
+
+int io_getevents_ring_only(io_context_t ctx, long nr, struct io_event *events)
+{
+	long got;
+
+	if (nr < 0)
+		return -EINVAL;
+	got = ring_reap(ctx, events, nr);
+	return got < 0 ? -EINVAL : (int)got;
+}
+
+int io_setup(int maxevents, io_context_t *ctxp)
+{
+	aio_context_t id = 0;
+	unsigned nr;
+	long r;
+
+	if (maxevents <= 0 || !ctxp)
+		return -EINVAL;
+	r = __sys_io_setup((unsigned)maxevents, &id);
+	if (GLUE_IS_ERR(r))
+		return (int)glue_neg_errno(r);
+	*ctxp = (io_context_t)id;
+	if (ring_get(*ctxp, &nr))
+		known_add(id, nr);
+	return 0;
+}
+
+int io_destroy(io_context_t ctx)
+{
+	long r = __sys_io_destroy((aio_context_t)ctx);
+
+	if (!GLUE_IS_ERR(r))
+		known_del((unsigned long)ctx);
+	return (int)glue_neg_errno(r);
+}
+
+int io_queue_init(int maxevents, io_context_t *ctxp)
+{
+	return io_setup(maxevents, ctxp);
+}
+
+int io_queue_release(io_context_t ctx)
+{
+	return io_destroy(ctx);
+}
+
+int io_submit(io_context_t ctx, long nr, struct iocb *ios[])
+{
+	if (nr < 0)
+		return -EINVAL;
+	return (int)glue_neg_errno(__sys_io_submit((aio_context_t)ctx, nr, ios));
+}
+
+int io_cancel(io_context_t ctx, struct iocb *iocb, struct io_event *evt)
+{
+	long r = __sys_io_cancel((aio_context_t)ctx, iocb, evt);
+
+	if (!GLUE_IS_ERR(r) && evt)
+		event_fix_res(evt);
+	return (int)glue_neg_errno(r);
+}
+
+/* now + rel as an absolute CLOCK_REALTIME deadline for io_getevents_abs. */
+static int deadline_from(const struct timespec *rel, struct kernel_timespec *abs)
+{
+	struct timespec now;
+	long long sec;
+	long nsec;
+
+	if (rel->tv_sec < 0 || rel->tv_nsec < 0 || rel->tv_nsec >= 1000000000L)
+		return -EINVAL;
+	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
+		return -errno;
+	sec = now.tv_sec + rel->tv_sec;
+	nsec = now.tv_nsec + rel->tv_nsec;
+	if (nsec >= 1000000000L) {
+		sec++;
+		nsec -= 1000000000L;
+	}
+	abs->tv_sec = sec > 0x7fffffffLL ? 0x7fffffff : (long)sec;
+	abs->tv_nsec = nsec;
+	return 0;
+}
+
+/* One io_getevents_abs call; the count, 0 at the deadline, or -errno (newlib's). */
+static long getevents_syscall(io_context_t ctx, long nr, struct io_event *events,
+			      const struct kernel_timespec *when)
+{
+	long r = __sys_io_getevents_abs((aio_context_t)ctx, nr, events, when);
+
+	libaio_stats.syscalls++;
+	if (GLUE_IS_ERR(r))
+		return glue_neg_errno(r);
+	for (long i = 0; i < r; i++)
+		event_fix_res(&events[i]);
+	libaio_stats.syscall_events += r;
+	return r;
+}
+
+/*
+ * Wait for at least min_nr and at most nr events, no longer than *timeout (NULL:
+ * no limit; zero: do not wait).  Events already in the ring cost no system call.
+ */
+int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
+		 struct timespec *timeout)
+{
+	struct timespec zero = { 0, 0 };
+	struct kernel_timespec when;
+	long got, r;
+	int ring_ok;
+
+	if (min_nr < 0 || nr < 0 || min_nr > nr)
+		return -EINVAL;
+	if (min_nr == 0)
+		timeout = &zero;	/* nothing to wait for: take what is there */
+	if (timeout && (r = deadline_from(timeout, &when)) < 0)
+		return (int)r;
+	got = ring_reap(ctx, events, nr);
+	ring_ok = got >= 0;
+	got = ring_ok ? got : 0;
+	if (ring_ok && (got >= min_nr || got == nr || timeout == &zero ||
+			(timeout && !timeout->tv_sec && !timeout->tv_nsec)))
+		return (int)got;
+	while (got < nr) {
+		r = getevents_syscall(ctx, nr - got, events + got, timeout ? &when : NULL);
+		if (r == -ETIMEDOUT || r == 0)
+			break;
+		if (r < 0)
+			return got ? (int)got : (int)r;
+		got += r;
+		if (got >= min_nr)
+			break;
+		r = ring_reap(ctx, events + got, nr - got);	/* what came in meanwhile */
+		got += r > 0 ? r : 0;
+		if (got >= min_nr)
+			break;
+	}
+	return (int)got;
+}
+
+/* Run the callbacks (set with io_set_callback) of every completed request; 0 or -errno. */
+int io_queue_run(io_context_t ctx)
+{
+	struct timespec zero = { 0, 0 };
+	struct io_event events[16];
+	int n;
+
+	while ((n = io_getevents(ctx, 0, 16, events, &zero)) > 0) {
+		for (int i = 0; i < n; i++) {
+			io_callback_t cb = (io_callback_t)events[i].data;
+
+			if (cb)
+				cb(ctx, events[i].obj, (long)events[i].res, (long)events[i].res2);
+		}
+	}
+	return n < 0 ? n : 0;
+}

@@ -1,0 +1,269 @@
+/* syscalls.c: newlib's system-call layer (_read, _write, ...) and their POSIX names, on the int $0x80 stubs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include "glue.h"
+
+/* POSIX name for an underscore stub; weak, so a program may bring its own. */
+#define GLUE_ALIAS(posix, impl) \
+	extern __typeof(impl) posix __attribute__((weak, alias(#impl)))
+
+long glue_ret(long r)
+{
+	if (GLUE_IS_ERR(r)) {
+		errno = abi_errno_from_kernel((int)-r);
+		return -1;
+	}
+	return r;
+}
+
+long glue_neg_errno(long r)
+{
+	return GLUE_IS_ERR(r) ? -abi_errno_from_kernel((int)-r) : r;
+}
+
+_READ_WRITE_RETURN_TYPE _read(int fd, void *buf, size_t n)
+{
+	return glue_ret(__sys_read(fd, buf, n));
+}
+GLUE_ALIAS(read, _read);
+
+_READ_WRITE_RETURN_TYPE _write(int fd, const void *buf, size_t n)
+{
+	return glue_ret(__sys_write(fd, buf, n));
+}
+GLUE_ALIAS(write, _write);
+
+int _open(const char *path, int flags, ...)
+{
+	unsigned mode = 0;
+	int kflags = abi_oflags_to_kernel(flags);
+	va_list ap;
+
+	if (flags & O_CREAT) {
+		va_start(ap, flags);
+		mode = va_arg(ap, unsigned);
+		va_end(ap);
+	}
+	if (kflags < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return glue_ret(__sys_open(path, kflags, mode));
+}
+GLUE_ALIAS(open, _open);
+
+int _close(int fd)
+{
+	return glue_ret(__sys_close(fd));
+}
+GLUE_ALIAS(close, _close);
+
+_off_t _lseek(int fd, _off_t off, int whence)
+{
+	return glue_ret(__sys_lseek(fd, off, whence));	/* SEEK_* are 0, 1, 2 on both sides */
+}
+GLUE_ALIAS(lseek, _lseek);
+
+/* The kernel's fixed stat layout -> newlib's struct stat. */
+static void glue_stat_from_kernel(const struct kernel_stat *k, struct stat *st)
+{
+	*st = (struct stat){ 0 };
+	st->st_dev = k->st_dev;
+	st->st_ino = k->st_ino;
+	st->st_mode = k->st_mode;	/* S_IF* bits are the same octal values */
+	st->st_nlink = k->st_nlink;
+	st->st_uid = k->st_uid;
+	st->st_gid = k->st_gid;
+	st->st_rdev = k->st_rdev;
+	st->st_size = k->st_size > INT32_MAX ? INT32_MAX : (off_t)k->st_size;
+	st->st_blksize = k->st_blksize;
+	st->st_blocks = k->st_blocks;
+	st->st_atim = (struct timespec){ k->st_atime_sec, k->st_atime_nsec };
+	st->st_mtim = (struct timespec){ k->st_mtime_sec, k->st_mtime_nsec };
+	st->st_ctim = (struct timespec){ k->st_ctime_sec, k->st_ctime_nsec };
+}
+
+int _fstat(int fd, struct stat *st)
+{
+	struct kernel_stat k;
+	long r = __sys_fstat(fd, &k);
+
+	if (!GLUE_IS_ERR(r))
+		glue_stat_from_kernel(&k, st);
+	return glue_ret(r);
+}
+GLUE_ALIAS(fstat, _fstat);
+
+/* No stat call in the ABI: open, fstat, close. */
+int _stat(const char *path, struct stat *st)
+{
+	int fd = _open(path, O_RDONLY);
+	int r, saved;
+
+	if (fd < 0)
+		return -1;
+	r = _fstat(fd, st);
+	saved = errno;
+	_close(fd);
+	errno = saved;
+	return r;
+}
+GLUE_ALIAS(stat, _stat);
+
+/* A terminal is a character device (there is no ioctl). */
+int _isatty(int fd)
+{
+	struct stat st;
+
+	if (_fstat(fd, &st) < 0)
+		return 0;
+	if (S_ISCHR(st.st_mode))
+		return 1;
+	errno = ENOTTY;
+	return 0;
+}
+GLUE_ALIAS(isatty, _isatty);
+
+/* The program break, as Linux brk: brk(0) reads it, brk(x) answers the break it got. */
+void *_sbrk(ptrdiff_t incr)
+{
+	static unsigned long cur;
+	unsigned long want;
+
+	if (!cur)
+		cur = (unsigned long)__sys_brk(0);
+	want = cur + incr;
+	if ((incr > 0 && want < cur) || (incr < 0 && want > cur))
+		goto no_mem;
+	if (incr && (unsigned long)__sys_brk(want) != want)
+		goto no_mem;
+	cur = want;
+	return (void *)(want - incr);
+no_mem:
+	errno = ENOMEM;
+	return (void *)-1;
+}
+GLUE_ALIAS(sbrk, _sbrk);
+
+void _exit(int status)
+{
+	__sys_exit_group(status);
+	__sys_exit(status);	/* a kernel without exit_group */
+	for (;;)
+		__sys_exit(status);
+}
+
+int _kill(pid_t pid, int sig)
+{
+	int ksig = abi_signal_to_kernel(sig);
+
+	if (ksig < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return glue_ret(__sys_kill(pid, ksig));
+}
+GLUE_ALIAS(kill, _kill);
+
+pid_t _getpid(void)
+{
+	return __sys_getpid();
+}
+GLUE_ALIAS(getpid, _getpid);
+
+pid_t _fork(void)
+{
+	return glue_ret(__sys_fork());
+}
+GLUE_ALIAS(fork, _fork);
+
+int _execve(const char *path, char *const argv[], char *const envp[])
+{
+	return glue_ret(__sys_execve(path, argv, envp));
+}
+GLUE_ALIAS(execve, _execve);
+
+pid_t waitpid(pid_t pid, int *status, int options)
+{
+	int kstatus = 0;
+	long r = __sys_waitpid(pid, &kstatus, options);	/* WNOHANG 1, WUNTRACED 2 both sides */
+
+	if (!GLUE_IS_ERR(r) && r > 0 && status)
+		*status = abi_wait_status_from_kernel(kstatus);
+	return glue_ret(r);
+}
+
+pid_t _wait(int *status)
+{
+	return waitpid(-1, status, 0);
+}
+GLUE_ALIAS(wait, _wait);
+
+int _unlink(const char *path)
+{
+	return glue_ret(__sys_unlink(path));
+}
+GLUE_ALIAS(unlink, _unlink);
+
+int _mkdir(const char *path, mode_t mode)
+{
+	return glue_ret(__sys_mkdir(path, mode));
+}
+GLUE_ALIAS(mkdir, _mkdir);
+
+int _link(const char *old, const char *new)
+{
+	(void)old;
+	(void)new;
+	errno = ENOSYS;		/* no hard links in the ABI */
+	return -1;
+}
+GLUE_ALIAS(link, _link);
+
+int _fcntl(int fd, int cmd, ...)
+{
+	(void)fd;
+	(void)cmd;
+	errno = ENOSYS;		/* no fcntl in the ABI */
+	return -1;
+}
+GLUE_ALIAS(fcntl, _fcntl);
+
+int _gettimeofday(struct timeval *tv, void *tz)
+{
+	struct kernel_timeval ktv;
+	long r = __sys_gettimeofday(&ktv, 0);
+
+	(void)tz;		/* time zones are not kept */
+	if (!GLUE_IS_ERR(r) && tv)
+		*tv = (struct timeval){ ktv.tv_sec, ktv.tv_usec };
+	return glue_ret(r);
+}
+GLUE_ALIAS(gettimeofday, _gettimeofday);
+
+/* No process times in the ABI: report monotonic time since the first call as user time. */
+clock_t _times(struct tms *t)
+{
+	static struct kernel_timespec start;
+	struct kernel_timespec now;
+	clock_t ticks;
+
+	if (GLUE_IS_ERR(__sys_clock_gettime(abi_clock_to_kernel(CLOCK_MONOTONIC), &now)))
+		return (clock_t)-1;
+	if (!start.tv_sec && !start.tv_nsec)
+		start = now;
+	ticks = (clock_t)((now.tv_sec - start.tv_sec) * (long long)CLOCKS_PER_SEC +
+			  (now.tv_nsec - start.tv_nsec) / (1000000000 / CLOCKS_PER_SEC));
+	if (t)
+		*t = (struct tms){ .tms_utime = ticks };
+	return ticks;
+}
+GLUE_ALIAS(times, _times);

@@ -1,0 +1,110 @@
+# user/user.mk: the user-space build (newlib glue, libaio, POSIX aio, programs, initramfs), included by the Makefile.
+#
+# Only the targets below need newlib: `make kernel` never runs tools/newlib.sh.
+#   make user                  libraries, $(BUILD)/user/bin/*, $(BUILD)/initramfs.cpio
+#   make user-tests            host-side test programs in $(BUILD)/user/test/ (qemu-i386)
+#   make syscalls-gen          $(BUILD)/gen/syscall_table.{h,c} for the kernel, user stubs
+
+USER_CC     := tools/cross/i686-elf-gcc
+USER_AR     := tools/cross/i686-elf-ar
+USER_OUT    := $(BUILD)/user
+GEN         := $(BUILD)/gen
+USER_UAPI   := $(USER_OUT)/uapi-root/uapi
+
+# newlib's sysroot, asked for once and only when a user recipe runs.
+USER_SYSROOT = $(eval USER_SYSROOT := $(shell tools/newlib.sh --print-sysroot))$(or \
+	$(USER_SYSROOT),$(error tools/newlib.sh --print-sysroot failed))
+
+# newlib declares clock_gettime/nanosleep and CLOCK_MONOTONIC only when the system
+# says it has them (rtems, cygwin); our glue provides them, so we say so.
+USER_POSIX  := -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L
+USER_CFLAGS = -std=gnu11 -g -O2 -Wall -Wextra -Werror -fno-omit-frame-pointer $(USER_POSIX) \
+	-isystem $(USER_SYSROOT)/include -Iuser/include -I$(USER_OUT)/uapi-root -I$(GEN) \
+	-MD -MP
+USER_LDFLAGS = -static -nostdlib -no-pie -Wl,-T,user/user.ld -Wl,-z,noexecstack \
+	-Wl,--build-id=none
+
+GEN_KERNEL  := $(GEN)/syscall_table.h $(GEN)/syscall_table.c
+GEN_USER    := $(GEN)/user/syscalls.h $(GEN)/user/syscalls.S
+
+USER_CRT0   := $(USER_OUT)/lib/crt0.o
+USER_GLUE   := $(USER_OUT)/libc-glue.a
+USER_LIBAIO := $(USER_OUT)/libaio.a
+USER_PAIO   := $(USER_OUT)/libposixaio.a
+USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE)
+
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o abi_kernel.o abi_xlate.o) \
+	$(USER_OUT)/gen/syscalls.o
+USER_PROGS := $(patsubst user/bin/%.c,$(USER_OUT)/bin/%,$(wildcard user/bin/*.c))
+USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*.c))
+# Helpers linked into every host-side test (the mock kernel's AIO calls, ...).
+TEST_LIB   := $(patsubst user/%.c,$(USER_OUT)/%.o,$(wildcard user/test/lib/*.c))
+USER_DEPS  := $(wildcard $(USER_OUT)/*/*.d $(USER_OUT)/*/*/*.d)
+INITRAMFS  := $(BUILD)/initramfs.cpio
+
+.PHONY: user user-tests syscalls-gen
+user: $(USER_PROGS) $(INITRAMFS)
+user-tests: $(USER_TESTS)
+syscalls-gen: $(GEN_KERNEL) $(GEN_USER)
+
+$(GEN_KERNEL) $(GEN_USER) &: tools/syscalls.list tools/gensyscalls.py
+	@echo "  GEN     $(GEN)/syscall_table.[ch] $(GEN)/user/syscalls.[hS]"
+	$(Q)$(PYTHON) tools/gensyscalls.py $(GEN)
+	$(Q)touch $(GEN_KERNEL) $(GEN_USER)
+
+# User code includes "uapi/x.h" without seeing the kernel's other headers.
+$(USER_UAPI):
+	@mkdir -p $(@D)
+	$(Q)ln -sfn $(abspath include/uapi) $@
+
+$(USER_OUT)/%.o: user/%.c $(GEN_USER) | $(USER_UAPI)
+	@mkdir -p $(@D)
+	@echo "  UCC     $<"
+	$(Q)$(USER_CC) $(USER_CFLAGS) -c $< -o $@
+
+$(USER_OUT)/%.o: user/%.S | $(USER_UAPI)
+	@mkdir -p $(@D)
+	@echo "  UAS     $<"
+	$(Q)$(USER_CC) $(USER_CFLAGS) -c $< -o $@
+
+$(USER_OUT)/gen/syscalls.o: $(GEN)/user/syscalls.S
+	@mkdir -p $(@D)
+	$(Q)$(USER_CC) -c $< -o $@
+
+$(USER_GLUE): $(GLUE_OBJ)
+$(USER_LIBAIO): $(USER_OUT)/lib/libaio.o
+$(USER_PAIO): $(USER_OUT)/lib/posix_aio.o
+$(USER_LIBS):
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(USER_AR) rcs $@ $^
+
+# Static link: crt0, the program, our libraries, then newlib and libgcc.
+define user_link
+	@mkdir -p $(@D)
+	@echo "  ULD     $@"
+	$(Q)$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(1) $(USER_PAIO) $(USER_LIBAIO) \
+	  -Wl,--start-group $(USER_GLUE) $(USER_SYSROOT)/lib/libc.a $(USER_SYSROOT)/lib/libm.a \
+	  -lgcc -Wl,--end-group
+endef
+
+$(USER_OUT)/bin/%: $(USER_OUT)/bin/%.o $(USER_CRT0) $(USER_LIBS) user/user.ld
+	$(call user_link,$<)
+
+$(USER_OUT)/test/%: $(USER_OUT)/test/%.o $(TEST_LIB) $(USER_CRT0) $(USER_LIBS) user/user.ld
+	$(call user_link,$< $(TEST_LIB))
+
+# The initramfs carries copies without debug info; gdb reads $(USER_OUT)/bin/*.
+USER_ROOT   := $(USER_OUT)/initramfs
+USER_PACKED := $(patsubst $(USER_OUT)/bin/%,$(USER_ROOT)/bin/%,$(USER_PROGS))
+
+$(USER_ROOT)/bin/%: $(USER_OUT)/bin/%
+	@mkdir -p $(@D)
+	$(Q)tools/cross/i686-elf-strip --strip-debug -o $@ $<
+
+$(INITRAMFS): $(USER_PACKED) tools/mkcpio.py
+	@echo "  CPIO    $@"
+	$(Q)$(PYTHON) tools/mkcpio.py -o $@ -C $(USER_ROOT) $(patsubst $(USER_ROOT)/%,%,$(USER_PACKED))
+
+.SECONDARY: $(USER_PROGS:=.o) $(USER_TESTS:=.o) $(USER_CRT0) $(TEST_LIB)
+
+-include $(USER_DEPS)
