@@ -32,7 +32,16 @@ KERNEL_SRC  := $(wildcard kernel/*.c kernel/*.asm kernel/*/*.c)
 AIO_SRC     := $(wildcard aio/*.c)
 DRIVERS_SRC := $(wildcard drivers/*.c)
 SRC := $(BOOT_SRC) $(KERNEL_SRC) $(AIO_SRC) $(DRIVERS_SRC)
-OBJ := $(patsubst %,$(BUILD)/%.o,$(basename $(SRC)))
+OBJ := $(patsubst %,$(BUILD)/%.o,$(basename $(SRC))) $(BUILD)/gen/syscall_table.o
+
+include user/user.mk
+
+# The system-call table is generated from tools/syscalls.list (user/user.mk).
+CFLAGS += -I$(BUILD)/gen
+$(OBJ): | $(GEN_KERNEL)
+$(BUILD)/gen/syscall_table.o: $(BUILD)/gen/syscall_table.c
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 KERNEL := $(BUILD)/kernel.elf
 ISO    := $(BUILD)/aiokern.iso
@@ -129,7 +138,6 @@ debug: $(KERNEL)
 gdb: $(KERNEL)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
 
-include user/user.mk
 
 clean:
 	rm -rf $(BUILD)

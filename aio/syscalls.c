@@ -4,11 +4,11 @@
 #include "aio_internal.h"
 #include "clock.h"
 #include "errno.h"
+#include "syscall_table.h"
 #include "fs.h"
 #include "sched.h"
 #include "timer.h"
 #include "uaccess.h"
-#include "uapi/time.h"
 
 #define AIO_MAX_REQS	0x10000u	/* per context; more is -EINVAL */
 
@@ -196,9 +196,9 @@ long sys_io_cancel(aio_context_t id, struct iocb *ucb, struct io_event *uresult)
 }
 
 /* Absolute CLOCK_REALTIME deadline in ns; U64_MAX for none. */
-static long read_deadline(const struct timespec *uwhen, u64 *deadline)
+static long read_deadline(const struct kernel_timespec *uwhen, u64 *deadline)
 {
-	struct timespec ts;
+	struct kernel_timespec ts;
 
 	*deadline = ~0ull;
 	if (!uwhen)
@@ -238,7 +238,7 @@ static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 d
 		if (deadline == ~0ull)
 			schedule();
 		else
-			schedule_timeout(ns_to_jiffies_up(deadline - now));
+			schedule_timeout(MAX(1L, (long)(ktime_real_to_jiffies(deadline) - jiffies)));
 	}
 	set_current_state(TASK_RUNNING);
 	remove_wait_queue(&ctx->wait, &wait);
@@ -246,7 +246,7 @@ static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 d
 }
 
 long sys_io_getevents_abs(aio_context_t id, long nr, struct io_event *uevents,
-			  const struct timespec *uwhen)
+			  const struct kernel_timespec *uwhen)
 {
 	struct kioctx *ctx = ioctx_lookup(id);
 	u64 deadline;

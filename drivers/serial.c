@@ -1,5 +1,9 @@
 /* serial.c: COM1 16550 UART console, 115200 8N1, polled transmit. */
 #include "serial.h"
+#include "errno.h"
+#include "irq.h"
+#include "spinlock.h"
+#include "wait.h"
 #include "x86.h"
 
 #define COM1		0x3F8
@@ -17,6 +21,10 @@
 #define MCR_DTR_RTS_OUT2 0x0B	/* DTR, RTS, OUT2 (IRQ gate) */
 #define LSR_THRE	0x20	/* transmit holding register empty */
 #define BAUD_DIVISOR	1	/* 115200 / 115200 */
+#define IER_RX		0x01	/* interrupt when a byte is received */
+#define LSR_DATA	0x01	/* a received byte is waiting */
+#define COM1_IRQ	4
+#define RX_BUF		256
 
 void serial_init(void)
 {
@@ -43,4 +51,48 @@ void serial_write(const char *s, size_t n)
 			serial_putc('\r');
 		serial_putc(s[i]);
 	}
+}
+
+static char rx_buf[RX_BUF];
+static u32 rx_head, rx_len;		/* under rx_lock */
+static DEFINE_SPINLOCK(rx_lock);
+static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
+
+static void serial_intr(int irq, void *data)
+{
+	bool got = false;
+
+	spin_lock(&rx_lock);
+	while (inb(COM1 + UART_LSR) & LSR_DATA) {
+		char c = inb(COM1 + UART_DATA);
+		if (rx_len < RX_BUF)
+			rx_buf[(rx_head + rx_len++) % RX_BUF] = c;
+		got = true;
+	}
+	spin_unlock(&rx_lock);
+	if (got)
+		wake_up(&rx_wait);
+}
+
+void serial_rx_init(void)
+{
+	irq_register(COM1_IRQ, serial_intr, NULL);
+	outb(COM1 + UART_IER, IER_RX);
+}
+
+ssize_t serial_read(char *buf, size_t n)
+{
+	u32 flags;
+	size_t got = 0;
+
+	if (wait_event_interruptible(rx_wait, READ_ONCE(rx_len) > 0))
+		return -EINTR;
+	spin_lock_irqsave(&rx_lock, flags);
+	while (got < n && rx_len) {
+		buf[got++] = rx_buf[rx_head];
+		rx_head = (rx_head + 1) % RX_BUF;
+		rx_len--;
+	}
+	spin_unlock_irqrestore(&rx_lock, flags);
+	return got;
 }

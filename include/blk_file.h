@@ -3,6 +3,7 @@
 #ifndef BLK_FILE_H
 #define BLK_FILE_H
 
+#include "atomic.h"
 #include "types.h"
 
 struct blkdev;

@@ -4,6 +4,7 @@
 #define CLOCK_H
 
 #include "types.h"
+#include "uapi/time.h"
 
 /* 250 Hz (4 ms): see the reasoning at the top of kernel/time.c. */
 #define HZ		250
@@ -28,10 +29,7 @@ extern volatile unsigned long jiffies;
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
 #define time_before_eq(a, b)	time_after_eq(b, a)
 
-struct kernel_timespec {
-	s64 tv_sec;
-	long tv_nsec;
-};
+/* struct kernel_timespec (32-bit seconds, the system-call ABI) is uapi's. */
 
 /* Program the PIT, calibrate the TSC, read the RTC. Interrupts off; after irq_init. */
 void time_init(void);

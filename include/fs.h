@@ -14,27 +14,18 @@
 #include "list.h"
 #include "spinlock.h"
 #include "types.h"
+#include "uapi/fcntl.h"
+#include "uapi/stat.h"
 
 #define NAME_MAX	60
 #define PATH_MAX	256
 #define NR_OPEN		64	/* descriptors per process */
 
-/* inode->mode: the usual S_IF* type bits (octal, as in struct stat) */
-#define S_IFMT		0170000
-#define S_IFDIR		0040000
-#define S_IFCHR		0020000
-#define S_IFBLK		0060000
-#define S_IFREG		0100000
-#define S_IFIFO		0010000
-#define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
-#define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
+/* inode->mode: the S_IF* type bits of uapi/stat.h, plus permissions */
 
 #define FMODE_READ	0x1	/* file opened for reading */
 #define FMODE_WRITE	0x2	/* file opened for writing */
 
-#define SEEK_SET	0
-#define SEEK_CUR	1
-#define SEEK_END	2
 
 struct file;
 struct kiocb;

@@ -22,6 +22,10 @@ void signal_deliver(struct trap_frame *tf);
 void user_fault_kill(struct trap_frame *tf, u32 addr, int sig) __noreturn;
 /* The trap frame of the current process's entry from user mode. */
 struct trap_frame *current_user_frame(void);
-void proc_init(void);
+void syscall_init(void);
+/* True when a child of t matching pid (-1: any) is a zombie. */
+bool child_has_exited(struct task *t, int pid);
+/* exec from a kernel thread (strings in kernel memory). */
+long kernel_execve(const char *path, char *const argv[], char *const envp[]);
 
 #endif

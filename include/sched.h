@@ -17,11 +17,13 @@
 #ifndef SCHED_H
 #define SCHED_H
 
+#include "blk_file.h"
 #include "fpu.h"
 #include "list.h"
 #include "types.h"
 
 struct mm;				/* user address space: the vm layer's */
+struct files_struct;
 struct trap_frame;
 
 #define TASK_RUNNING		0x0
@@ -60,6 +62,12 @@ struct task {
 	struct list_head tasks;		/* task_list link, under tasklist_lock */
 	u8 fpu_area[FPU_STATE_SIZE + FPU_ALIGN - 1];
 	u8 *fpu;			/* fpu_area rounded up to FPU_ALIGN */
+	/* The process layer (kernel/proc.c); unused by kernel threads: */
+	struct files_struct *files;	/* descriptor table */
+	struct task *parent;		/* under family_lock (proc.c) */
+	struct list_head children;	/* under family_lock */
+	struct list_head sibling;	/* in parent->children */
+	struct blk_plug blk_plug;	/* the io_submit batch being built */
 };
 
 /* The running task. */
@@ -142,5 +150,12 @@ bool kthread_should_stop(void);
 void task_exit(int code) __noreturn;
 /* Task with this pid, or NULL (no reference: for debugging and tests). */
 struct task *task_find(int pid);
+/* Free a zombie (or a never-started) task: its stack and struct. Its reaper only. */
+void task_release(struct task *t);
+/* Like kthread_create, but the top of the kernel stack is kept free for the
+ * user-mode trap frame: fn may then enter user mode with enter_user(). */
+struct task *kthread_create_user(int (*fn)(void *arg), void *arg, const char *name);
+/* Leave the kernel for user mode through tf (a frame at the top of our stack). */
+void enter_user(struct trap_frame *tf) __noreturn;
 
 #endif

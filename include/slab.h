@@ -65,6 +65,8 @@ void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfp);
 void kmem_cache_free(struct kmem_cache *cache, void *obj);
 /* Release the cache's empty slabs; returns the pages freed. Any context. */
 u32 kmem_cache_shrink(struct kmem_cache *cache);
+/* Objects in use over all caches (leak checks). */
+u32 slab_objects_in_use(void);
 
 /* size bytes from the smallest size class that fits (8..2048), or pages for
  * larger sizes; GFP_DMA gives DMA-zone memory. NULL for 0 bytes or no memory. */

@@ -21,6 +21,7 @@ typedef int64_t loff_t;
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define ALIGN_UP(x, a)	(((x) + (a) - 1) & ~((a) - 1))
 #define ALIGN_DOWN(x, a)	((x) & ~((a) - 1))
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define MIN(a, b)	((a) < (b) ? (a) : (b))
 #define MAX(a, b)	((a) > (b) ? (a) : (b))
 #define container_of(ptr, type, member) \

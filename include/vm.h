@@ -5,9 +5,9 @@
 #include "atomic.h"
 #include "list.h"
 #include "spinlock.h"
+#include "paging.h"
 #include "types.h"
 
-#define USER_TOP	0xC0000000u	/* first kernel address */
 #define USER_STACK_TOP	0xBFFFF000u	/* one guard page below the kernel */
 #define USER_STACK_MAX	(8u << 20)	/* the stack area may grow to 8 MiB */
 #define USER_MMAP_BASE	0x40000000u	/* mmap searches upward from here */
@@ -49,6 +49,9 @@ int vm_map(struct mm *mm, u32 start, u32 len, u32 flags);
 /* Remove [start, start+len): unmaps and frees the pages in it. */
 int vm_unmap(struct mm *mm, u32 start, u32 len);
 /* Find a free range of len bytes at or above hint; 0 if none. */
+/* Like vm_unmap, but only regions carrying flag (an AIO ring: never a mapping
+ * the process put over it after unmapping the ring). */
+int vm_unmap_flagged(struct mm *mm, u32 start, u32 len, u32 flag);
 u32 vm_find_free(struct mm *mm, u32 hint, u32 len);
 struct vm_area *vm_find(struct mm *mm, u32 addr);
 /* Map an existing page at addr (used by the AIO ring); takes a page reference. */
@@ -61,7 +64,8 @@ int handle_mm_fault(struct mm *mm, u32 addr, bool write);
  * (for writing if write) and returns it with a reference, or NULL. */
 struct page *get_user_page(struct mm *mm, u32 addr, bool write);
 
-void switch_mm(struct mm *mm);
+/* Load mm's page directory (the kernel's for NULL). */
+void mm_activate(struct mm *mm);
 extern atomic_t nr_mms;			/* address spaces alive (leak checks) */
 
 #endif

@@ -1,9 +1,11 @@
 /* exec.c: execve: load a static ELF32 program into a new address space and start it. */
 #include "elf.h"
 #include "errno.h"
+#include "syscall_table.h"
 #include "fs.h"
 #include "highmem.h"
 #include "mm.h"
+#include "proc.h"
 #include "paging.h"
 #include "sched.h"
 #include "slab.h"
@@ -194,7 +196,7 @@ static int exec_image(struct inode *inode, struct exec_args *a)
 	}
 	old = current->mm;
 	current->mm = mm;
-	switch_mm(mm);
+	mm_activate(mm);
 	if (old)
 		mm_put(old);
 	start_user(current_user_frame(), entry, sp);

@@ -10,6 +10,7 @@
 #include "panic.h"
 #include "spinlock.h"
 #include "string.h"
+#include "trap.h"
 #include "x86.h"
 
 LIST_HEAD(task_list);
@@ -43,9 +44,9 @@ void task_setup_init(struct task *t)
 }
 
 /* The stack a new task is first switched to: what switch_context pops. */
-static void kthread_build_stack(struct task *t, int (*fn)(void *), void *arg)
+static void kthread_build_stack(struct task *t, int (*fn)(void *), void *arg, u32 top)
 {
-	u32 *sp = (u32 *)t->kstack_top;
+	u32 *sp = (u32 *)top;
 
 	*--sp = 0;			/* no caller: the backtrace ends here */
 	*--sp = (u32)kthread_entry;	/* switch_context's ret */
@@ -76,12 +77,23 @@ struct task *kthread_create(int (*fn)(void *arg), void *arg, const char *name)
 	t->time_slice = SCHED_SLICE_TICKS;
 	t->lock_depth = 1;			/* it starts holding rq_lock: sched_tail */
 	INIT_LIST_HEAD(&t->run_list);
+	INIT_LIST_HEAD(&t->children);
+	INIT_LIST_HEAD(&t->sibling);
 	task_setup_fpu(t);
-	kthread_build_stack(t, fn, arg);
+	kthread_build_stack(t, fn, arg, t->kstack_top);
 	flags = local_irq_save();
 	t->pid = next_pid++;
 	local_irq_restore(flags);
 	task_link(t);
+	return t;
+}
+
+struct task *kthread_create_user(int (*fn)(void *arg), void *arg, const char *name)
+{
+	struct task *t = kthread_create(fn, arg, name);
+
+	if (!IS_ERR(t))
+		kthread_build_stack(t, fn, arg, t->kstack_top - sizeof(struct trap_frame));
 	return t;
 }
 
@@ -114,7 +126,7 @@ void task_exit(int code)
 	panic("task_exit: zombie %s ran again", current->name);
 }
 
-static void task_free(struct task *t)
+void task_release(struct task *t)
 {
 	u32 flags;
 
@@ -136,7 +148,7 @@ int kthread_stop(struct task *t)
 	wake_up_process(t);
 	wait_event(task_exit_wait, t->state == TASK_ZOMBIE);
 	code = t->exit_code;
-	task_free(t);
+	task_release(t);
 	return code;
 }
 

@@ -1,6 +1,13 @@
 /* main.c: kmain, the C entry point: bring the machine up, then run tests or the demo. */
 #include "clock.h"
+#include "aio.h"
+#include "blk_file.h"
 #include "cmdline.h"
+#include "fs.h"
+#include "paging.h"
+#include "proc.h"
+#include "string.h"
+#include "syscall_table.h"
 #include "crash.h"
 #include "gdt.h"
 #include "ide.h"
@@ -21,6 +28,8 @@
 #include "workqueue.h"
 #include "x86.h"
 
+int ktest_failures;		/* kernel suites failed this boot (poweroff reports it) */
+
 static void banner(void)
 {
 	printk("%s %s (built %s %s), i386 higher-half at 0xC0100000\n",
@@ -38,10 +47,72 @@ static void setup_cmdline(void)
 		console_loglevel = loglevel;
 }
 
+/* Unpack the initramfs (the first multiboot module) into the root. */
+static void unpack_initramfs(void)
+{
+	struct boot_module *m = &boot_info.module[0];
+	int n;
+
+	if (!boot_info.nr_modules) {
+		pr_info("initramfs: none given\n");
+		return;
+	}
+	if (m->end > lowmem_limit) {
+		pr_err("initramfs: %08x-%08x lies above low memory, ignored\n", m->start, m->end);
+		return;
+	}
+	n = cpio_unpack(__va(m->start), m->end - m->start);
+	if (n < 0)
+		pr_err("initramfs: bad archive (%d)\n", n);
+	else
+		pr_info("initramfs: %d entries, %u KiB\n", n, (m->end - m->start) >> 10);
+}
+
+/* argv for init: its path, then each program of run=a,b,... (bare names in /bin). */
+static char *const *init_argv(const char *init)
+{
+	static char names[CMDLINE_MAX + 64 * 5];
+	static char *argv[34];
+	const char *run = cmdline_get(&boot_cmdline, "run");
+	char *p = names;
+	int n = 0;
+
+	argv[n++] = (char *)init;
+	while (run && *run && n < 33) {
+		const char *comma = strchr(run, ',');
+		int len = comma ? comma - run : (int)strlen(run);
+		argv[n++] = p;
+		p += snprintf(p, names + sizeof(names) - p, "%s%.*s", *run == '/' ? "" : "/bin/",
+			      len, run) + 1;
+		run += len + (comma ? 1 : 0);
+	}
+	argv[n] = NULL;
+	return argv;
+}
+
+/* The rest of the boot runs in process context: files, AIO, then init. */
+static void start_user_space(void)
+{
+	const char *init = cmdline_get(&boot_cmdline, "init");
+	struct inode *inode;
+
+	init = init && *init ? init : "/bin/init";
+	inode = namei(init);
+	if (IS_ERR(inode)) {
+		printk("%s: no %s, powering off\n", KERNEL_NAME, init);
+		machine_exit(ktest_failures ? EXIT_FAIL : EXIT_PASS);
+	}
+	iput(inode);
+	if (proc_start_init(init, init_argv(init)))
+		panic("kmain: cannot start %s", init);
+	for (;;) {			/* the boot task has nothing left to do */
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule();
+	}
+}
+
 void kmain(u32 magic, u32 mbi)
 {
-	int failed;
-
 	serial_init();
 	gdt_init();
 	trap_init();
@@ -60,10 +131,18 @@ void kmain(u32 magic, u32 mbi)
 	pci_init();
 	ide_init();
 	virtio_blk_init();
+	fs_init();
+	file_init();
+	blk_file_init();
+	aio_init();
+	syscall_init();
+	serial_rx_init();
+	unpack_initramfs();
 	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
-	failed = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
-	if (failed > 0)
-		machine_exit(EXIT_FAIL);
-	printk("%s: all done, powering off\n", KERNEL_NAME);
-	machine_exit(EXIT_PASS);
+	ktest_failures = MAX(0, ktest_run_selected(cmdline_get(&boot_cmdline, "ktest")));
+	if (cmdline_get(&boot_cmdline, "noinit")) {
+		printk("%s: all done, powering off\n", KERNEL_NAME);
+		machine_exit(ktest_failures ? EXIT_FAIL : EXIT_PASS);
+	}
+	start_user_space();
 }

@@ -1,5 +1,7 @@
 /* proc.c: processes: fork (copy-on-write), exit, wait, and the first process. */
 #include "errno.h"
+#include "syscall_table.h"
+#include "panic.h"
 #include "fs.h"
 #include "gdt.h"
 #include "paging.h"
@@ -16,6 +18,7 @@
 
 static DEFINE_SPINLOCK(family_lock);	/* parent, children, sibling of every task */
 static struct task *init_task;
+static DECLARE_WAIT_QUEUE_HEAD(child_exit_wait);	/* any child exited */
 extern char ret_from_fork[];
 
 struct trap_frame *current_user_frame(void)
@@ -107,21 +110,18 @@ void do_exit(int wait_status)
 	spin_lock_irqsave(&family_lock, flags);
 	reparent_children(t);
 	spin_unlock_irqrestore(&family_lock, flags);
-	if (t->parent)
-		wake_up_all(&t->parent->child_exit);
-	if (init_task)
-		wake_up_all(&init_task->child_exit);
+	wake_up_all(&child_exit_wait);
 	task_exit(wait_status);
 }
 
 long sys_exit(int code)
 {
-	do_exit(W_EXITCODE(code & 0xff, 0));
+	do_exit(WAIT_EXITED(code));
 }
 
 long sys_exit_group(int code)
 {
-	do_exit(W_EXITCODE(code & 0xff, 0));
+	do_exit(WAIT_EXITED(code));
 }
 
 /* A zombie child matching pid (-1: any), or NULL; *any tells if one matches at all. */
@@ -175,7 +175,7 @@ long sys_wait4(int pid, int *ustatus, int options, void *rusage)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		err = wait_event_interruptible(current->child_exit,
+		err = wait_event_interruptible(child_exit_wait,
 					       child_has_exited(current, pid));
 		if (err)
 			return -EINTR;

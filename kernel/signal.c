@@ -3,12 +3,15 @@
  * next return to user mode; one whose default is to be ignored only interrupts
  * an interruptible sleep (-EINTR) and is dropped. */
 #include "errno.h"
+#include "syscall_table.h"
 #include "printk.h"
 #include "proc.h"
 #include "sched.h"
 #include "trap.h"
 #include "uapi/signal.h"
 #include "uapi/wait.h"
+#include "vm.h"
+#include "x86.h"
 
 #define NSIG_MAX	32
 
@@ -58,7 +61,7 @@ void signal_deliver(struct trap_frame *tf)
 		return;
 	sig = take_fatal_signal(current);
 	if (sig)
-		do_exit(W_SIGNALED(sig));
+		do_exit(WAIT_SIGNALED(sig));
 }
 
 void user_fault_kill(struct trap_frame *tf, u32 addr, int sig)
@@ -66,5 +69,30 @@ void user_fault_kill(struct trap_frame *tf, u32 addr, int sig)
 	printk(KERN_WARNING "pid %d (%s): %s at %08x ip %08x\n", current->pid, current->name,
 	       sig == SIGSEGV ? "segfault" : sig == SIGFPE ? "divide error" :
 	       sig == SIGILL ? "invalid opcode" : "fault", addr, tf->eip);
-	do_exit(W_SIGNALED(sig));
+	do_exit(WAIT_SIGNALED(sig));
+}
+
+void user_exception(struct trap_frame *tf)
+{
+	int sig = tf->vector == T_DIVIDE ? SIGFPE : tf->vector == T_INVALID_OP ? SIGILL :
+		  tf->vector == T_BREAKPOINT ? SIGTRAP : SIGSEGV;
+
+	user_fault_kill(tf, tf->vector == T_PAGE_FAULT ? read_cr2() : 0, sig);
+}
+
+void user_return(struct trap_frame *tf)
+{
+	signal_deliver(tf);
+	preempt_irq_return(tf);
+}
+
+bool handle_user_fault(struct trap_frame *tf, u32 addr)
+{
+	struct mm *mm = current->mm;
+
+	if (mm && handle_mm_fault(mm, addr, tf->err & PF_WRITE) == 0)
+		return true;
+	if (trap_from_user(tf))
+		user_fault_kill(tf, addr, SIGSEGV);
+	return false;				/* a uaccess routine: its fixup runs */
 }

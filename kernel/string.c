@@ -83,6 +83,16 @@ char *strchr(const char *s, int c)
 	return c ? NULL : (char *)s;
 }
 
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	for (; *s; s++)
+		if (*s == (char)c)
+			last = s;
+	return c ? (char *)last : (char *)s;
+}
+
 char *strstr(const char *hay, const char *needle)
 {
 	size_t n = strlen(needle);

@@ -34,4 +34,18 @@ kthread_entry:
         mov [esp], eax
         call task_exit                  ; does not return
 
+; A forked process's first switch-in lands here (proc.c builds the stack):
+; finish the switch, then return to user mode through the copied trap frame.
+extern trap_return
+global ret_from_fork
+ret_from_fork:
+        call sched_tail
+        jmp trap_return
+
+; void enter_user(struct trap_frame *tf): leave for user mode through tf.
+global enter_user
+enter_user:
+        mov esp, [esp + 4]
+        jmp trap_return
+
 section .note.GNU-stack noalloc noexec nowrite progbits

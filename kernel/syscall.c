@@ -5,11 +5,7 @@
 #include "sched.h"
 #include "syscall_table.h"
 #include "trap.h"
-
-long sys_ni_syscall(void)
-{
-	return -ENOSYS;
-}
+#include "x86.h"
 
 static void syscall_entry(struct trap_frame *tf)
 {
@@ -19,8 +15,7 @@ static void syscall_entry(struct trap_frame *tf)
 	sti();				/* system calls run with interrupts on */
 	if (nr < NR_SYSCALLS)
 		ret = syscall_table[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
-	if (nr != __NR_execve || ret < 0)
-		tf->eax = ret;		/* a successful exec set up a fresh frame */
+	tf->eax = ret;			/* exec: the fresh frame's eax, 0 */
 }
 
 void syscall_init(void)

@@ -94,6 +94,8 @@ static void exception(struct trap_frame *tf)
 		tf->eip = fixup;
 		return;
 	}
+	if (trap_from_user(tf))
+		user_exception(tf);		/* kills the process; no return */
 	panic_trap(tf, "unexpected %s in %s mode", trap_name(tf->vector),
 		   trap_from_user(tf) ? "user" : "kernel");
 }
@@ -108,4 +110,6 @@ void trap_dispatch(struct trap_frame *tf)
 		handlers[tf->vector](tf);
 	else
 		panic_trap(tf, "trap to vector %u with no handler", tf->vector);
+	if (trap_from_user(tf))
+		user_return(tf);		/* signals, then a pending reschedule */
 }

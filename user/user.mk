@@ -31,7 +31,8 @@ USER_CRT0   := $(USER_OUT)/lib/crt0.o
 USER_GLUE   := $(USER_OUT)/libc-glue.a
 USER_LIBAIO := $(USER_OUT)/libaio.a
 USER_PAIO   := $(USER_OUT)/libposixaio.a
-USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE)
+USER_UTEST  := $(USER_OUT)/libutest.a
+USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
 GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o abi_kernel.o abi_xlate.o) \
 	$(USER_OUT)/gen/syscalls.o
@@ -74,6 +75,7 @@ $(USER_OUT)/gen/syscalls.o: $(GEN)/user/syscalls.S
 $(USER_GLUE): $(GLUE_OBJ)
 $(USER_LIBAIO): $(USER_OUT)/lib/libaio.o
 $(USER_PAIO): $(USER_OUT)/lib/posix_aio.o
+$(USER_UTEST): $(USER_OUT)/lib/utest.o
 $(USER_LIBS):
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(USER_AR) rcs $@ $^
@@ -82,7 +84,7 @@ $(USER_LIBS):
 define user_link
 	@mkdir -p $(@D)
 	@echo "  ULD     $@"
-	$(Q)$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(1) $(USER_PAIO) $(USER_LIBAIO) \
+	$(Q)$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(1) $(USER_UTEST) $(USER_PAIO) $(USER_LIBAIO) \
 	  -Wl,--start-group $(USER_GLUE) $(USER_SYSROOT)/lib/libc.a $(USER_SYSROOT)/lib/libm.a \
 	  -lgcc -Wl,--end-group
 endef

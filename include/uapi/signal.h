@@ -21,6 +21,8 @@
 #define SIGCHLD		17
 #define SIGCONT		18
 #define SIGSTOP		19
+#define SIGURG		23
+#define SIGWINCH	28
 #define NSIG		32
 #endif
 

@@ -3,7 +3,7 @@
 #include "fs.h"
 #include "sched.h"
 #include "string.h"
-#include "syscall.h"
+#include "syscall_table.h"
 #include "uaccess.h"
 #include "uapi/fcntl.h"
 #include "uapi/stat.h"
@@ -30,7 +30,7 @@ static u32 open_fmode(int flags)
 	return 0;
 }
 
-static struct inode *open_lookup(const char *path, int flags, int mode)
+static struct inode *open_lookup(const char *path, int flags, unsigned mode)
 {
 	struct inode *inode = namei(path);
 
@@ -43,7 +43,7 @@ static struct inode *open_lookup(const char *path, int flags, int mode)
 	return inode;
 }
 
-long sys_open(const char *upath, int flags, int mode)
+long sys_open(const char *upath, int flags, unsigned mode)
 {
 	char path[PATH_MAX];
 	u32 fmode = open_fmode(flags);
@@ -171,7 +171,7 @@ long sys_lseek(int fd, long off, int whence)
 	ret = f->f_op && f->f_op->llseek ? f->f_op->llseek(f, off, whence) : -ESPIPE;
 	fput(f);
 	if (ret > 0x7fffffff)
-		return -EOVERFLOW;
+		return -EFBIG;		/* does not fit the 32-bit result */
 	return ret;
 }
 
@@ -197,10 +197,10 @@ long sys_fdatasync(int fd)
 	return do_fsync(fd, 1);
 }
 
-long sys_fstat(int fd, struct stat *ust)
+long sys_fstat(int fd, struct kernel_stat *ust)
 {
 	struct file *f = fget(fd);
-	struct stat st;
+	struct kernel_stat st;
 
 	if (!f)
 		return -EBADF;
@@ -226,7 +226,7 @@ long sys_unlink(const char *upath)
 	return err ? err : vfs_unlink(path);
 }
 
-long sys_mkdir(const char *upath, int mode)
+long sys_mkdir(const char *upath, unsigned mode)
 {
 	char path[PATH_MAX];
 	int err = get_path(path, upath);

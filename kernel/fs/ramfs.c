@@ -1,4 +1,5 @@
 /* ramfs.c: regular files kept in memory, one page (HighMem preferred) per 4 KiB. */
+#include "aio.h"
 #include "errno.h"
 #include "fs.h"
 #include "highmem.h"

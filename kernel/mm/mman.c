@@ -1,5 +1,6 @@
 /* mman.c: the memory system calls: brk, mmap2 (anonymous) and munmap. */
 #include "errno.h"
+#include "syscall_table.h"
 #include "paging.h"
 #include "sched.h"
 #include "uapi/mman.h"
@@ -8,7 +9,7 @@
 #define BRK_MAX		(256u << 20)	/* the heap may grow this far above brk_start */
 
 /* brk(addr): move the program break; returns the new (or unchanged) break. */
-long sys_brk(u32 addr)
+long sys_brk(unsigned long addr)
 {
 	struct mm *mm = current->mm;
 	u32 old_end, new_end;
@@ -31,7 +32,8 @@ static u32 prot_to_vm(int prot)
 	       (prot & PROT_EXEC ? VM_EXEC | VM_READ : 0);
 }
 
-long sys_mmap2(u32 addr, u32 len, int prot, int flags, int fd, u32 pgoff)
+long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
+	       unsigned long pgoff)
 {
 	struct mm *mm = current->mm;
 	u32 vmflags = prot_to_vm(prot);
@@ -56,7 +58,7 @@ long sys_mmap2(u32 addr, u32 len, int prot, int flags, int fd, u32 pgoff)
 	return err ? err : (long)addr;
 }
 
-long sys_munmap(u32 addr, u32 len)
+long sys_munmap(unsigned long addr, unsigned len)
 {
 	return vm_unmap(current->mm, addr, len);
 }

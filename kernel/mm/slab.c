@@ -397,3 +397,15 @@ void slab_init(void)
 	printk("slab: %u kmalloc size classes %u..%u bytes, larger from pages\n",
 	       (unsigned)NR_KMALLOC, kmalloc_sizes[0], kmalloc_sizes[NR_KMALLOC - 1]);
 }
+
+u32 slab_objects_in_use(void)
+{
+	struct kmem_cache *c;
+	u32 n = 0, flags;
+
+	spin_lock_irqsave(&kmem_caches_lock, flags);
+	list_for_each_entry(c, &kmem_caches, list)
+		n += c->objs_in_use;
+	spin_unlock_irqrestore(&kmem_caches_lock, flags);
+	return n;
+}

@@ -1,4 +1,5 @@
 /* vm.c: user address spaces: regions, demand-zero pages, copy-on-write fork, teardown. */
+#include "aio.h"
 #include "errno.h"
 #include "highmem.h"
 #include "mm.h"
@@ -152,7 +153,20 @@ static void vma_cut(struct mm *mm, struct vm_area *v, u32 s, u32 e, struct vm_ar
 	}
 }
 
+static int unmap_range(struct mm *mm, u32 start, u32 len, u32 only_flag);
+
 int vm_unmap(struct mm *mm, u32 start, u32 len)
+{
+	return unmap_range(mm, start, len, 0);
+}
+
+int vm_unmap_flagged(struct mm *mm, u32 start, u32 len, u32 flag)
+{
+	return unmap_range(mm, start, len, flag);
+}
+
+/* Remove [start, start+len) from the regions (those with only_flag, if set). */
+static int unmap_range(struct mm *mm, u32 start, u32 len, u32 only_flag)
 {
 	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
 	struct vm_area *v, *n, *spare = vma_new(0, 0, 0);
@@ -166,7 +180,7 @@ int vm_unmap(struct mm *mm, u32 start, u32 len)
 	spin_lock(&mm->lock);
 	list_for_each_entry_safe(v, n, &mm->vmas, list) {
 		u32 s = MAX(v->start, start), e = MIN(v->end, end);
-		if (s < e)
+		if (s < e && (!only_flag || (v->flags & only_flag)))
 			vma_cut(mm, v, s, e, &spare);
 	}
 	spin_unlock(&mm->lock);
@@ -374,4 +388,9 @@ void mm_put(struct mm *mm)
 	pgdir_destroy(mm->pgdir);
 	atomic_dec(&nr_mms);
 	kfree(mm);
+}
+
+void mm_activate(struct mm *mm)
+{
+	switch_pgdir(mm ? mm->pgdir : kernel_pgdir);
 }

@@ -31,7 +31,7 @@ static void realtime_is_plausible(struct ktest *t)
 	struct kernel_timespec ts;
 
 	ktime_get_real_ts(&ts);
-	ktest_log("realtime %lld.%09ld, TSC %u kHz", ts.tv_sec, ts.tv_nsec, tsc_khz);
+	ktest_log("realtime %ld.%09ld, TSC %u kHz", ts.tv_sec, ts.tv_nsec, tsc_khz);
 	EXPECT_GE(t, ts.tv_sec, EPOCH_2023);
 	EXPECT_LE(t, ts.tv_sec, EPOCH_2100);
 	EXPECT_TRUE(t, ts.tv_nsec >= 0 && ts.tv_nsec < (long)NSEC_PER_SEC);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 extern char **environ;
+static int *volatile bad_pointer = (int *)16;	/* nothing is mapped there */
 
 int main(int argc, char **argv)
 {
@@ -13,7 +14,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "exit"))
 		return argc > 2 ? atoi(argv[2]) : 0;
 	if (!strcmp(mode, "segv"))
-		return *(volatile int *)16;
+		return *bad_pointer;
 	if (!strcmp(mode, "spin"))
 		for (;;)
 			;

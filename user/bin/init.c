@@ -1,5 +1,6 @@
 /* init.c: the first process: runs each program named in argv (or a default list), checks for leaks, powers off. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -9,12 +10,16 @@
 static const char *const default_progs[] = { "/bin/hello" };
 
 /* fork + execve path; the child's wait status, or -1 if it could not be started. */
-static int run_one(const char *path)
+static int run_one(const char *path, int index)
 {
+	char idx[16];
+
 	char *const argv[] = { (char *)path, NULL };
 	int status = 0;
 	pid_t pid;
 
+	snprintf(idx, sizeof(idx), "%d", index);
+	setenv("UTEST_INDEX", idx, 1);	/* its place in our KTAP plan */
 	fflush(stdout);		/* the child must not inherit buffered output */
 	pid = fork();
 	if (pid < 0) {
@@ -40,7 +45,7 @@ static int run_all(int n, const char *const *progs)
 	int bad = 0;
 
 	for (int i = 0; i < n; i++) {
-		int status = run_one(progs[i]);
+		int status = run_one(progs[i], i + 1);
 
 		if (status == 0)
 			continue;
@@ -59,7 +64,7 @@ struct leak_case {
 };
 
 /* KTAP suite "leaks": each counter must be back where it was; the number of failures. */
-static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a)
+static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a, int index)
 {
 	const struct leak_case cases[] = {
 		{ "free_pages", b->free_pages, a->free_pages },
@@ -70,7 +75,7 @@ static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a)
 	};
 	int n = sizeof(cases) / sizeof(cases[0]), bad = 0;
 
-	printf("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: leaks\n    1..%d\n", n);
+	printf("    KTAP version 1\n    # Subtest: leaks\n    1..%d\n", n);
 	for (int i = 0; i < n; i++) {
 		const struct leak_case *c = &cases[i];
 
@@ -82,7 +87,7 @@ static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a)
 		printf("    # %s: %u before, %u after\n", c->name, c->before, c->after);
 		printf("    not ok %d %s\n", i + 1, c->name);
 	}
-	printf("%s 1 leaks\n", bad ? "not ok" : "ok");
+	printf("%s %d leaks\n", bad ? "not ok" : "ok", index);
 	return bad;
 }
 
@@ -97,9 +102,10 @@ int main(int argc, char **argv)
 	printf("# init: aiokern user space, %d program%s\n", n, n == 1 ? "" : "s");
 	fflush(stdout);		/* stdio's buffers exist before the first snapshot */
 	have_stat = aiok_stat(&before) == 0;
+	printf("KTAP version 1\n1..%d\n", n + have_stat);
 	failed = run_all(n, progs);
 	if (have_stat && aiok_stat(&after) == 0)
-		failed += report_leaks(&before, &after);
+		failed += report_leaks(&before, &after, n + 1);
 	else
 		printf("# init: aiok_stat unavailable, leak check skipped\n");
 	printf("# init: %s\n", failed ? "FAILED" : "all passed");

@@ -10,7 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "aio_raw.h"
-#include "aiok.h"
+#include <aiokern.h>
+#include <sys/mman.h>
 #include "utest.h"
 
 #define BAD_PTR		((void *)0xC0010000)
@@ -438,7 +439,7 @@ static int teardown_on_death(int how)
 		write(ready[1], "r", 1);
 		if (how)
 			for (;;)
-				pause();
+				sleep(1);
 		_exit(0);
 	}
 	CHECK_EQ(read(ready[0], &c, 1), 1);
@@ -447,8 +448,10 @@ static int teardown_on_death(int how)
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(aio_nr(), base);
 	aiok_stat(&after);
-	CHECK_EQ(after.aio_contexts, before.aio_contexts);
-	CHECK_EQ(after.aio_requests, before.aio_requests);
+	CHECK_EQ(after.aio_nr, before.aio_nr);
+	CHECK_EQ(after.aio_reqs, before.aio_reqs);
+	CHECK_EQ(after.open_files, before.open_files);
+	CHECK_EQ(after.slab_objects, before.slab_objects);
 	CHECK_EQ(after.free_pages, before.free_pages);
 	close(ready[0]);
 	close(ready[1]);

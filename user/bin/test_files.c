@@ -5,7 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "aiok.h"
+#include <aiokern.h>
+#include <sys/mman.h>
 #include "utest.h"
 
 static int create_write_read(void)

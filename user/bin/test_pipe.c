@@ -5,7 +5,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "aiok.h"
+#include <aiokern.h>
+#include <sys/mman.h>
 #include "utest.h"
 
 static int read_blocks_for_writer(void)

@@ -6,7 +6,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "aiok.h"
+#include <aiokern.h>
+#include <sys/mman.h>
 #include "utest.h"
 
 static int spawn(char *const argv[], char *const envp[])

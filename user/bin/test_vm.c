@@ -7,7 +7,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "aiok.h"
+#include <aiokern.h>
+#include <sys/mman.h>
 #include "utest.h"
 
 #define MB	(1024 * 1024)
