@@ -118,6 +118,8 @@ struct inode *namei(const char *path);
 struct inode *vfs_create(const char *path, u32 mode, const struct file_operations *fops);
 int vfs_unlink(const char *path);
 int vfs_mkdir(const char *path);
+/* Remove an empty directory: -ENOTDIR, -ENOTEMPTY, -EBUSY (the root). */
+int vfs_rmdir(const char *path);
 /* Open inode as a new struct file (calls fops->open). */
 struct file *vfs_open_inode(struct inode *inode, u32 fmode, u32 flags);
 struct inode *fs_root(void);

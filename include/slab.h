@@ -67,6 +67,8 @@ void kmem_cache_free(struct kmem_cache *cache, void *obj);
 u32 kmem_cache_shrink(struct kmem_cache *cache);
 /* Objects in use over all caches (leak checks). */
 u32 slab_objects_in_use(void);
+/* Give every cache's empty slabs back to the page allocator. */
+void slab_shrink_all(void);
 
 /* size bytes from the smallest size class that fits (8..2048), or pages for
  * larger sizes; GFP_DMA gives DMA-zone memory. NULL for 0 bytes or no memory. */

@@ -27,25 +27,30 @@ struct exec_args {
 	char strings[ARG_SPACE];
 };
 
+/* Append the strings of a user vector (argv or envp); *count gets their number. */
 static int copy_strings(struct exec_args *a, char *const *uvec, int *count)
 {
-	for (*count = 0; uvec; (*count)++) {
+	int base = a->argc + a->envc, i;
+
+	*count = 0;
+	for (i = 0; uvec; i++) {
 		char *ustr;
 		long n;
-		if (get_user(ustr, uvec + *count))
+		if (get_user(ustr, uvec + i))
 			return -EFAULT;
 		if (!ustr)
-			return 0;
-		if (a->argc + a->envc + *count >= MAX_ARGS)
+			break;
+		if (base + i >= MAX_ARGS)
 			return -E2BIG;
 		n = strncpy_from_user(a->strings + a->used, ustr, ARG_SPACE - a->used);
 		if (n < 0)
 			return n;
 		if (a->used + n >= ARG_SPACE)
 			return -E2BIG;
-		a->ptr[a->argc + a->envc + *count] = a->strings + a->used;
+		a->ptr[base + i] = a->strings + a->used;
 		a->used += n + 1;
 	}
+	*count = i;
 	return 0;
 }
 

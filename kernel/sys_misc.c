@@ -71,7 +71,10 @@ long sys_sched_yield(void)
 
 long sys_aiok_stat(struct aiok_stat *ust)
 {
-	struct aiok_stat st = {
+	struct aiok_stat st;
+
+	slab_shrink_all();		/* empty slabs kept for reuse are not in use */
+	st = (struct aiok_stat){
 		.size = sizeof(st),
 		.free_pages = nr_free_pages(),
 		.free_highmem = nr_free_pages_zone(ZONE_HIGHMEM),

@@ -234,6 +234,14 @@ long sys_mkdir(const char *upath, unsigned mode)
 	return err ? err : vfs_mkdir(path);
 }
 
+long sys_rmdir(const char *upath)
+{
+	char path[PATH_MAX];
+	int err = get_path(path, upath);
+
+	return err ? err : vfs_rmdir(path);
+}
+
 long sys_dup(int fd)
 {
 	struct file *f = fget(fd);

@@ -168,7 +168,8 @@ static int unlink_locked(struct inode *inode)
 	return 0;
 }
 
-int vfs_unlink(const char *path)
+/* Unlink a name; dirs says whether it must (or must not) be a directory. */
+static int remove_name(const char *path, bool dirs)
 {
 	struct inode *inode;
 	u32 flags;
@@ -176,13 +177,28 @@ int vfs_unlink(const char *path)
 
 	spin_lock_irqsave(&ns_lock, flags);
 	inode = walk(path, false, NULL, NULL);
-	err = IS_ERR(inode) ? PTR_ERR(inode) : S_ISDIR(inode->mode) ? -EISDIR : unlink_locked(inode);
+	if (IS_ERR(inode))
+		err = PTR_ERR(inode);
+	else if (S_ISDIR(inode->mode) != dirs)
+		err = dirs ? -ENOTDIR : -EISDIR;
+	else
+		err = unlink_locked(inode);
 	if (!err)
 		atomic_inc(&inode->count);	/* so the iput below can free it */
 	spin_unlock_irqrestore(&ns_lock, flags);
 	if (!err)
 		iput(inode);
 	return err;
+}
+
+int vfs_unlink(const char *path)
+{
+	return remove_name(path, false);
+}
+
+int vfs_rmdir(const char *path)
+{
+	return remove_name(path, true);
 }
 
 int vfs_mkdir(const char *path)

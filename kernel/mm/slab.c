@@ -398,6 +398,17 @@ void slab_init(void)
 	       (unsigned)NR_KMALLOC, kmalloc_sizes[0], kmalloc_sizes[NR_KMALLOC - 1]);
 }
 
+void slab_shrink_all(void)
+{
+	struct kmem_cache *c;
+	u32 flags;
+
+	spin_lock_irqsave(&kmem_caches_lock, flags);
+	list_for_each_entry(c, &kmem_caches, list)
+		kmem_cache_shrink(c);
+	spin_unlock_irqrestore(&kmem_caches_lock, flags);
+}
+
 u32 slab_objects_in_use(void)
 {
 	struct kmem_cache *c;

@@ -204,9 +204,9 @@ static struct page *alloc_zeroed_user_page(void)
 	void *addr;
 
 	if (page) {
-		addr = kmap_atomic(page, KM_USER1);
+		addr = kmap_atomic(page, KM_PTE1);
 		memset(addr, 0, PAGE_SIZE);
-		kunmap_atomic(addr, KM_USER1);
+		kunmap_atomic(addr, KM_PTE1);
 	}
 	return page;
 }
@@ -217,11 +217,11 @@ static struct page *copy_user_page(struct page *src)
 	void *from, *to;
 
 	if (page) {
-		from = kmap_atomic(src, KM_USER0);
-		to = kmap_atomic(page, KM_USER1);
+		from = kmap_atomic(src, KM_PTE0);
+		to = kmap_atomic(page, KM_PTE1);
 		memcpy(to, from, PAGE_SIZE);
-		kunmap_atomic(to, KM_USER1);
-		kunmap_atomic(from, KM_USER0);
+		kunmap_atomic(to, KM_PTE1);
+		kunmap_atomic(from, KM_PTE0);
 	}
 	return page;
 }

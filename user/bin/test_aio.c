@@ -376,7 +376,7 @@ static int cancel_pending_pipe_read(void)
 	CHECK_EQ(raw_io_cancel(ctx, &cb, &res), 0);
 	CHECK_EQ(res.obj, (unsigned long)&cb);
 	CHECK(res.data == cb.aio_data);
-	CHECK_EQ(res.res, -ECANCELED);
+	CHECK_EQ(res.res, -K_ECANCELED);
 	CHECK_EQ(raw_io_cancel(ctx, &cb, &res), -EAGAIN);	/* only once */
 	CHECK_EQ(write(fds[1], "data", 4), 4);			/* goes nowhere now */
 	CHECK_EQ(getevents_now(ctx, 1, &ev), 0);		/* the ring never shows it */

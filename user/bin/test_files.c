@@ -141,7 +141,11 @@ static int mkdir_and_nested(void)
 	CHECK(fd >= 0);
 	close(fd);
 	CHECK_ERR(unlink("/tmp/d"), EISDIR);
+	CHECK_ERR(rmdir("/tmp/d"), ENOTEMPTY);
 	CHECK_EQ(unlink("/tmp/d/inner"), 0);
+	CHECK_ERR(rmdir("/tmp/f-none"), ENOENT);
+	CHECK_EQ(rmdir("/tmp/d"), 0);
+	CHECK_ERR(open("/tmp/d/x", O_CREAT | O_RDWR, 0644), ENOENT);
 	return 0;
 }
 

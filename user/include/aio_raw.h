@@ -6,6 +6,10 @@
 #include <time.h>
 #include "uapi/aio_abi.h"
 
+/* The kernel's errno values (include/uapi/errno.h) where newlib's differ. */
+#define K_ENOSYS	38
+#define K_ECANCELED	125
+
 static inline long raw_syscall4(long nr, long a, long b, long c, long d)
 {
 	long r;

@@ -219,6 +219,11 @@ int _mkdir(const char *path, mode_t mode)
 }
 GLUE_ALIAS(mkdir, _mkdir);
 
+int rmdir(const char *path)
+{
+	return glue_ret(__sys_rmdir(path));
+}
+
 int _link(const char *old, const char *new)
 {
 	(void)old;
