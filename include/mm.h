@@ -23,6 +23,7 @@ struct kmem_cache;
 struct page {
 	u32 flags;			/* PG_* bits; zone number in the top bits */
 	atomic_t count;			/* references; 0 while free in the buddy */
+	atomic_t pincount;		/* pinned for I/O (pin.c): fork copies, never shares */
 	union {
 		u32 private;		/* buddy: order (free block or allocation) */
 		u32 slab_inuse;		/* PG_slab head: objects allocated */

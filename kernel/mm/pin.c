@@ -11,9 +11,12 @@ void unpin_user_buf(struct pinned_buf *pb)
 {
 	if (!pb->pages)
 		return;
-	for (u32 i = 0; i < pb->nr_pages; i++)
-		if (pb->pages[i])
-			put_page(pb->pages[i]);
+	for (u32 i = 0; i < pb->nr_pages; i++) {
+		if (!pb->pages[i])
+			continue;
+		atomic_dec(&pb->pages[i]->pincount);
+		put_page(pb->pages[i]);
+	}
 	kfree(pb->pages);
 	pb->pages = NULL;
 }
@@ -35,6 +38,7 @@ int pin_user_buf(struct mm *mm, u32 addr, size_t len, bool write, struct pinned_
 			unpin_user_buf(pb);
 			return -EFAULT;
 		}
+		atomic_inc(&pb->pages[i]->pincount);
 	}
 	return 0;
 }

@@ -322,12 +322,21 @@ static int dup_area(struct mm *old, struct mm *new, struct vm_area *v)
 		struct page *page;
 		if (!pte || !(*pte & PTE_PRESENT))
 			continue;
-		if (!(v->flags & VM_SHARED) && (*pte & PTE_WRITE)) {
+		page = phys_to_page(*pte & PAGE_MASK);
+		if (!(v->flags & VM_SHARED) && (*pte & PTE_WRITE) &&
+		    !atomic_read(&page->pincount)) {
 			*pte &= ~PTE_WRITE;	/* both sides now copy on write */
 			invlpg(va);
 		}
-		page = phys_to_page(*pte & PAGE_MASK);
-		get_page(page);
+		if (atomic_read(&page->pincount) && !(v->flags & VM_SHARED)) {
+			/* Pinned for I/O in flight: the I/O must land in the
+			 * parent's page, so the child gets a copy now. */
+			page = copy_user_page(page);
+			if (!page)
+				return -ENOMEM;
+		} else {
+			get_page(page);
+		}
 		if (map_new_page(new, va, page, *pte & PTE_WRITE)) {
 			put_page(page);
 			return -ENOMEM;

@@ -65,12 +65,14 @@ static void reap(long n, struct io_event *ev)
 static long op_reap(int wait_ns)
 {
 	struct io_event ev[64];
-	struct timespec when = { 0, 0 };
+	struct kernel_timespec when = { 0, 0 };
+	struct timespec now;
 	long n;
 
 	if (wait_ns) {
-		clock_gettime(CLOCK_REALTIME, &when);
-		when.tv_nsec += wait_ns;
+		clock_gettime(CLOCK_REALTIME, &now);
+		when.tv_sec = now.tv_sec;
+		when.tv_nsec = now.tv_nsec + wait_ns;
 		if (when.tv_nsec >= 1000000000L) {
 			when.tv_sec++;
 			when.tv_nsec -= 1000000000L;

@@ -64,13 +64,15 @@ static long submit1(aio_context_t ctx, struct iocb *cb)
 	return raw_io_submit(ctx, 1, list);
 }
 
-static struct timespec abs_in_ns(long long ns)
+/* An absolute CLOCK_REALTIME deadline ns from now, in the kernel's layout. */
+static struct kernel_timespec abs_in_ns(long long ns)
 {
-	struct timespec ts;
+	struct timespec now;
+	struct kernel_timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += (ts.tv_nsec + ns) / 1000000000LL;
-	ts.tv_nsec = (ts.tv_nsec + ns) % 1000000000LL;
+	clock_gettime(CLOCK_REALTIME, &now);
+	ts.tv_sec = now.tv_sec + (now.tv_nsec + ns) / 1000000000LL;
+	ts.tv_nsec = (now.tv_nsec + ns) % 1000000000LL;
 	return ts;
 }
 
@@ -84,7 +86,7 @@ static long long mono_ns(void)
 
 static long getevents_now(aio_context_t ctx, long nr, struct io_event *ev)
 {
-	struct timespec past = { 0, 0 };
+	struct kernel_timespec past = { 0, 0 };
 
 	return raw_io_getevents_abs(ctx, nr, ev, &past);
 }
@@ -159,7 +161,7 @@ static int errors_io_getevents(void)
 {
 	aio_context_t ctx = 0;
 	struct io_event ev[2];
-	struct timespec bad = { 0, 1000000000L };
+	struct kernel_timespec bad = { 0, 1000000000L };
 
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	CHECK_EQ(raw_io_getevents_abs(ctx + 4096, 1, ev, NULL), -EINVAL);
@@ -284,7 +286,7 @@ static int deadline_past_returns_at_once(void)
 {
 	aio_context_t ctx = 0;
 	struct io_event ev;
-	struct timespec past = { 1, 0 };
+	struct kernel_timespec past = { 1, 0 };
 	long long t0;
 
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
@@ -299,7 +301,7 @@ static int deadline_near_future(void)
 {
 	aio_context_t ctx = 0;
 	struct io_event ev;
-	struct timespec when;
+	struct kernel_timespec when;
 	long long t0, dt;
 
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);

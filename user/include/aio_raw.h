@@ -4,6 +4,9 @@
 #define AIO_RAW_H
 
 #include <time.h>
+#define UAPI_STRUCTS_ONLY
+#include "uapi/time.h"
+#undef UAPI_STRUCTS_ONLY
 #include "uapi/aio_abi.h"
 
 /* The kernel's errno values (include/uapi/errno.h) where newlib's differ. */
@@ -29,7 +32,7 @@ static inline long raw_io_destroy(aio_context_t ctx)
 }
 
 static inline long raw_io_getevents_abs(aio_context_t ctx, long nr, struct io_event *ev,
-					const struct timespec *when)
+					const struct kernel_timespec *when)
 {
 	return raw_syscall4(246, ctx, nr, (long)ev, (long)when);
 }
