@@ -50,7 +50,7 @@ DEPS_OK := $(BUILD)/.deps-ok
 
 QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
-export QEMU QEMU_FLAGS ACCEL BUILD KERNEL ISO TEST_ISO GDB_PORT
+export QEMU QEMU_FLAGS ACCEL BUILD KERNEL ISO TEST_ISO GDB_PORT INITRAMFS
 
 .PHONY: all kernel iso run test test-disks debug gdb clean deps
 all: $(KERNEL) $(ISO)
@@ -100,16 +100,17 @@ $(KERNEL): $(OBJ) $(BUILD)/ksyms.o linker.ld
 define make_iso
 	@rm -rf $(2).dir && mkdir -p $(2).dir/boot/grub
 	$(Q)cp $(KERNEL) $(2).dir/boot/kernel.elf
+	$(Q)cp $(INITRAMFS) $(2).dir/boot/initramfs.cpio
 	$(Q)tools/grubcfg.sh "$(3)" > $(2).dir/boot/grub/grub.cfg
 	@echo "  ISO     $(2)"
 	$(Q)grub-mkrescue -o $(2) $(2).dir > $(2).log 2>&1 || { cat $(2).log; exit 1; }
 endef
 
-$(ISO): $(KERNEL) tools/grubcfg.sh
+$(ISO): $(KERNEL) $(INITRAMFS) tools/grubcfg.sh
 	$(call make_iso,$(KERNEL),$@,$(CMDLINE))
 
-$(TEST_ISO): $(KERNEL) tools/grubcfg.sh
-	$(call make_iso,$(KERNEL),$@,ktest=iso_boot lowmem=128M)
+$(TEST_ISO): $(KERNEL) $(INITRAMFS) tools/grubcfg.sh
+	$(call make_iso,$(KERNEL),$@,ktest=iso_boot lowmem=128M noinit)
 
 # make run: boot the ISO with the serial console here; status 0 when the kernel
 # powers off cleanly (QEMU's isa-debug-exit turns the kernel's pass code into 33).
@@ -126,7 +127,7 @@ test-disks:
 	  for d in $(TEST_DISKS_16M); do truncate -s 16M $$d.img || exit 1; done && \
 	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
 
-test: $(KERNEL) $(TEST_ISO) test-disks
+test: $(KERNEL) $(TEST_ISO) $(INITRAMFS) test-disks
 	$(Q)$(PYTHON) tools/ktest_runner.py tools/testplan
 
 debug: $(KERNEL)

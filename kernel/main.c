@@ -139,7 +139,9 @@ void kmain(u32 magic, u32 mbi)
 	serial_rx_init();
 	unpack_initramfs();
 	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
-	ktest_failures = MAX(0, ktest_run_selected(cmdline_get(&boot_cmdline, "ktest")));
+	ktest_failures = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
+	if (ktest_failures < 0)
+		ktest_failures = 0;		/* no suite was asked for */
 	if (cmdline_get(&boot_cmdline, "noinit")) {
 		printk("%s: all done, powering off\n", KERNEL_NAME);
 		machine_exit(ktest_failures ? EXIT_FAIL : EXIT_PASS);

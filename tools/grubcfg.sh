@@ -9,6 +9,7 @@ set timeout=0
 set default=0
 menuentry "aiokern" {
 	multiboot /boot/kernel.elf $1
+	module /boot/initramfs.cpio initramfs
 	boot
 }
 CFG

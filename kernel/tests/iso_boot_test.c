@@ -32,6 +32,14 @@ static void command_line_from_grub_cfg(struct ktest *t)
 	EXPECT_STREQ(t, cmdline_get(&boot_cmdline, "ktest"), "iso_boot");
 }
 
+static void initramfs_module_loaded(struct ktest *t)
+{
+	ASSERT_EQ(t, boot_info.nr_modules, 1);
+	EXPECT_STREQ(t, boot_info.module[0].name, "initramfs");
+	EXPECT_GE(t, boot_info.module[0].end - boot_info.module[0].start, 4096);
+	EXPECT_EQ(t, boot_info.module[0].start & 4095, 0);	/* page aligned (MB_FLAGS bit 0) */
+}
+
 static void kernel_runs_high(struct ktest *t)
 {
 	EXPECT_GE(t, ksym_address("kmain"), 0xC0100000u);
@@ -42,6 +50,7 @@ static const struct ktest_case iso_boot_cases[] = {
 	KTEST_CASE(loader_is_grub),
 	KTEST_CASE(memory_map_has_ram),
 	KTEST_CASE(command_line_from_grub_cfg),
+	KTEST_CASE(initramfs_module_loaded),
 	KTEST_CASE(kernel_runs_high),
 };
 KTEST_SUITE(iso_boot_suite, "iso_boot", iso_boot_cases, .explicit_only = true);
