@@ -35,6 +35,7 @@ SRC := $(BOOT_SRC) $(KERNEL_SRC) $(AIO_SRC) $(DRIVERS_SRC)
 OBJ := $(patsubst %,$(BUILD)/%.o,$(basename $(SRC)))
 
 KERNEL := $(BUILD)/kernel.elf
+GDB_CONSTANTS := $(BUILD)/gdb/constants.py
 ISO    := $(BUILD)/aiokern.iso
 TEST_ISO := $(BUILD)/test.iso
 DEPS_OK := $(BUILD)/.deps-ok
@@ -44,8 +45,8 @@ QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
 export QEMU QEMU_FLAGS ACCEL BUILD KERNEL ISO TEST_ISO GDB_PORT
 
 .PHONY: all kernel iso run test test-disks debug gdb clean deps
-all: $(KERNEL) $(ISO)
-kernel: $(KERNEL)
+all: $(KERNEL) $(GDB_CONSTANTS) $(ISO)
+kernel: $(KERNEL) $(GDB_CONSTANTS)
 iso: $(ISO)
 
 deps: $(DEPS_OK)
@@ -87,6 +88,16 @@ $(KERNEL): $(OBJ) $(BUILD)/ksyms.o linker.ld
 	$(Q)objdump -d -S -M intel $@ > $(BUILD)/kernel.lst
 	$(Q)grub-file --is-x86-multiboot $@ || { echo "$@: not multiboot"; exit 1; }
 
+# Constants for the gdb helpers, taken from the C headers so they cannot drift:
+# constants.c is compiled to assembly only, with the kernel's flags.
+$(BUILD)/gdb/constants.s: tools/gdb/constants.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -S $< -o $@
+
+$(GDB_CONSTANTS): $(BUILD)/gdb/constants.s tools/gdb/gen_constants.py
+	@echo "  GEN     $@"
+	$(Q)$(PYTHON) tools/gdb/gen_constants.py $< > $@.tmp && mv $@.tmp $@
+
 # ISO images: GRUB with the serial console, timeout 0.
 define make_iso
 	@rm -rf $(2).dir && mkdir -p $(2).dir/boot/grub
@@ -117,16 +128,18 @@ test-disks:
 	  for d in $(TEST_DISKS_16M); do truncate -s 16M $$d.img || exit 1; done && \
 	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
 
-test: $(KERNEL) $(TEST_ISO) test-disks
+test: $(KERNEL) $(GDB_CONSTANTS) $(TEST_ISO) test-disks
 	$(Q)$(PYTHON) tools/ktest_runner.py tools/testplan
 
-debug: $(KERNEL)
+debug: $(KERNEL) $(GDB_CONSTANTS)
 	@echo "QEMU is paused with its gdbstub on port $(GDB_PORT)."
 	@echo "In another terminal: make gdb   (or: gdb -x tools/gdb/gdbinit $(KERNEL))"
 	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -gdb tcp::$(GDB_PORT) -S \
 	  -kernel $(KERNEL) -append "$(CMDLINE)"
 
-gdb: $(KERNEL)
+# The helpers (k-dmesg, k-ps, k-aio, k-kmap, k-mem, k-user) come from tools/gdb/aiokern.py;
+# user programs' symbols are loaded on demand with k-user NAME (they all link at 0x08048000).
+gdb: $(KERNEL) $(GDB_CONSTANTS)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
 
 include user/user.mk
@@ -134,4 +147,4 @@ include user/user.mk
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(BUILD)/gdb/constants.d
