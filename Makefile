@@ -44,6 +44,7 @@ $(BUILD)/gen/syscall_table.o: $(BUILD)/gen/syscall_table.c
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 KERNEL := $(BUILD)/kernel.elf
+GDB_CONSTANTS := $(BUILD)/gdb/constants.py
 ISO    := $(BUILD)/aiokern.iso
 TEST_ISO := $(BUILD)/test.iso
 DEPS_OK := $(BUILD)/.deps-ok
@@ -53,8 +54,8 @@ QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
 export QEMU QEMU_FLAGS ACCEL BUILD KERNEL ISO TEST_ISO GDB_PORT INITRAMFS
 
 .PHONY: all kernel iso run test test-disks debug gdb clean deps
-all: $(KERNEL) $(ISO)
-kernel: $(KERNEL)
+all: $(KERNEL) $(GDB_CONSTANTS) $(ISO)
+kernel: $(KERNEL) $(GDB_CONSTANTS)
 iso: $(ISO)
 
 deps: $(DEPS_OK)
@@ -96,6 +97,16 @@ $(KERNEL): $(OBJ) $(BUILD)/ksyms.o linker.ld
 	$(Q)objdump -d -S -M intel $@ > $(BUILD)/kernel.lst
 	$(Q)grub-file --is-x86-multiboot $@ || { echo "$@: not multiboot"; exit 1; }
 
+# Constants for the gdb helpers, taken from the C headers so they cannot drift:
+# constants.c is compiled to assembly only, with the kernel's flags.
+$(BUILD)/gdb/constants.s: tools/gdb/constants.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -S $< -o $@
+
+$(GDB_CONSTANTS): $(BUILD)/gdb/constants.s tools/gdb/gen_constants.py
+	@echo "  GEN     $@"
+	$(Q)$(PYTHON) tools/gdb/gen_constants.py $< > $@.tmp && mv $@.tmp $@
+
 # ISO images: GRUB with the serial console, timeout 0.
 define make_iso
 	@rm -rf $(2).dir && mkdir -p $(2).dir/boot/grub
@@ -127,20 +138,22 @@ test-disks:
 	  for d in $(TEST_DISKS_16M); do truncate -s 16M $$d.img || exit 1; done && \
 	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
 
-test: $(KERNEL) $(TEST_ISO) $(INITRAMFS) test-disks
+test: $(KERNEL) $(GDB_CONSTANTS) $(TEST_ISO) $(INITRAMFS) test-disks
 	$(Q)$(PYTHON) tools/ktest_runner.py tools/testplan
 
-debug: $(KERNEL)
+debug: $(KERNEL) $(GDB_CONSTANTS)
 	@echo "QEMU is paused with its gdbstub on port $(GDB_PORT)."
 	@echo "In another terminal: make gdb   (or: gdb -x tools/gdb/gdbinit $(KERNEL))"
 	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -gdb tcp::$(GDB_PORT) -S \
 	  -kernel $(KERNEL) -append "$(CMDLINE)"
 
-gdb: $(KERNEL)
+# The helpers (k-dmesg, k-ps, k-aio, k-kmap, k-mem, k-user) come from tools/gdb/aiokern.py;
+# user programs' symbols are loaded on demand with k-user NAME (they all link at 0x08048000).
+gdb: $(KERNEL) $(GDB_CONSTANTS)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
 
 
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(BUILD)/gdb/constants.d
