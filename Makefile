@@ -141,11 +141,11 @@ test-disks:
 test: $(KERNEL) $(GDB_CONSTANTS) $(TEST_ISO) $(INITRAMFS) test-disks
 	$(Q)$(PYTHON) tools/ktest_runner.py tools/testplan
 
-debug: $(KERNEL) $(GDB_CONSTANTS)
+debug: $(KERNEL) $(GDB_CONSTANTS) $(INITRAMFS)
 	@echo "QEMU is paused with its gdbstub on port $(GDB_PORT)."
 	@echo "In another terminal: make gdb   (or: gdb -x tools/gdb/gdbinit $(KERNEL))"
 	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -gdb tcp::$(GDB_PORT) -S \
-	  -kernel $(KERNEL) -append "$(CMDLINE)"
+	  -kernel $(KERNEL) -initrd $(INITRAMFS) -append "$(CMDLINE)"
 
 # The helpers (k-dmesg, k-ps, k-aio, k-kmap, k-mem, k-user) come from tools/gdb/aiokern.py;
 # user programs' symbols are loaded on demand with k-user NAME (they all link at 0x08048000).
