@@ -139,7 +139,7 @@ test-disks:
 	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
 
 test: $(KERNEL) $(GDB_CONSTANTS) $(TEST_ISO) $(INITRAMFS) test-disks
-	$(Q)$(PYTHON) tools/ktest_runner.py tools/testplan
+	$(Q)$(PYTHON) tools/ktest_runner.py $(if $(K),-k $(K)) tools/testplan
 
 debug: $(KERNEL) $(GDB_CONSTANTS) $(INITRAMFS)
 	@echo "QEMU is paused with its gdbstub on port $(GDB_PORT)."

@@ -12,7 +12,9 @@
 #include "irq.h"
 #include "mm.h"
 #include "printk.h"
+#include "sched.h"
 #include "spinlock.h"
+#include "wait.h"
 #include "x86.h"
 
 #define PKMAP_NR(va)	(((u32)(va) - PKMAP_BASE) >> PAGE_SHIFT)
@@ -44,16 +46,7 @@ void highmem_init(void)
 
 /* ---------------------------------------------------------------- kmap */
 
-/* No free entry. With a scheduler this sleeps on a pkmap wait queue until a
- * kunmap frees one (Linux's pkmap_map_wait): WAIT QUEUE GOES HERE. For now
- * report it and fail. Called and returns with kmap_lock held. */
-static void *pkmap_wait_for_entry(struct page *page)
-{
-	kmap_failures++;
-	printk(KERN_ERR "kmap: all %u entries in use, cannot map pfn 0x%x\n",
-	       LAST_PKMAP, page_to_pfn(page));
-	return NULL;
-}
+static DECLARE_WAIT_QUEUE_HEAD(pkmap_map_wait);	/* kmap callers waiting for an entry */
 
 static void *pkmap_map_new(struct page *page)
 {
@@ -68,7 +61,8 @@ static void *pkmap_map_new(struct page *page)
 		pkmap_in_use++;
 		return page->virtual;
 	}
-	return pkmap_wait_for_entry(page);
+	kmap_failures++;		/* counted: the caller will wait */
+	return NULL;
 }
 
 void *kmap(struct page *page)
@@ -82,12 +76,17 @@ void *kmap(struct page *page)
 		       mm_symbolize((u32)__builtin_return_address(0), who, sizeof(who)));
 	if (!PageHighMem(page))
 		return page_address(page);
-	spin_lock_irqsave(&kmap_lock, flags);
-	va = page->virtual ? page->virtual : pkmap_map_new(page);
-	if (va)
-		pkmap_count[PKMAP_NR(va)]++;
-	spin_unlock_irqrestore(&kmap_lock, flags);
-	return va;
+	for (;;) {
+		spin_lock_irqsave(&kmap_lock, flags);
+		va = page->virtual ? page->virtual : pkmap_map_new(page);
+		if (va)
+			pkmap_count[PKMAP_NR(va)]++;
+		spin_unlock_irqrestore(&kmap_lock, flags);
+		if (va)
+			return va;
+		/* Every entry is in use: sleep until a kunmap frees one. */
+		wait_event(pkmap_map_wait, READ_ONCE(pkmap_in_use) < LAST_PKMAP);
+	}
 }
 
 void kunmap(struct page *page)
@@ -108,9 +107,10 @@ void kunmap(struct page *page)
 		invlpg(PKMAP_ADDR(nr));
 		page->virtual = NULL;
 		pkmap_in_use--;
-		/* WAIT QUEUE: wake_up(&pkmap_map_wait) here. */
 	}
 	spin_unlock_irqrestore(&kmap_lock, flags);
+	if (waitqueue_active(&pkmap_map_wait))
+		wake_up(&pkmap_map_wait);
 }
 
 u32 kmap_nr_in_use(void)

@@ -6,6 +6,8 @@
 #include "ktest.h"
 #include "mm.h"
 #include "mm_test.h"
+#include "errno.h"
+#include "sched.h"
 #include "x86.h"
 
 static struct page *high_page(void)
@@ -138,9 +140,19 @@ static void kmap_counts_and_shares(struct ktest *t)
 
 static struct page *many[LAST_PKMAP + 1];
 
-static void kmap_full_returns_null(struct ktest *t)
+static volatile void *waiter_va;
+
+/* Maps the spare page: sleeps until the test frees an entry. */
+static int kmap_waiter(void *arg)
+{
+	waiter_va = kmap(arg);
+	return 0;
+}
+
+static void kmap_full_sleeps_until_kunmap(struct ktest *t)
 {
 	u32 failures = kmap_failures, n;
+	struct task *waiter;
 
 	for (n = 0; n <= LAST_PKMAP; n++) {
 		many[n] = high_page();
@@ -150,13 +162,20 @@ static void kmap_full_returns_null(struct ktest *t)
 		if (!kmap(many[n]))
 			break;
 	EXPECT_EQ(t, n, LAST_PKMAP);
-	EXPECT_NULL(t, kmap(many[LAST_PKMAP]));	/* reported, no wait queue yet */
+	waiter_va = NULL;
+	waiter = kthread_run(kmap_waiter, many[LAST_PKMAP], "kmapwait");
+	ASSERT_FALSE(t, IS_ERR(waiter));
+	msleep(20);
+	EXPECT_NULL(t, (void *)waiter_va);		/* asleep: every entry in use */
 	EXPECT_EQ(t, kmap_failures, failures + 1);
-	for (u32 i = 0; i < n; i++)
+	kunmap(many[0]);				/* frees one entry: wakes it */
+	kthread_stop(waiter);
+	EXPECT_NOT_NULL(t, (void *)waiter_va);
+	EXPECT_TRUE(t, page_address(many[LAST_PKMAP]) == (void *)waiter_va);
+	for (u32 i = 1; i < n; i++)
 		kunmap(many[i]);
-	EXPECT_EQ(t, kmap_nr_in_use(), 0);
-	EXPECT_NOT_NULL(t, kmap(many[LAST_PKMAP]));
 	kunmap(many[LAST_PKMAP]);
+	EXPECT_EQ(t, kmap_nr_in_use(), 0);
 	for (n = 0; n <= LAST_PKMAP; n++)
 		__free_page(many[n]);
 }
@@ -242,7 +261,7 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(irq_slots_with_interrupts_off),
 	KTEST_CASE(low_pages_map_direct),
 	KTEST_CASE(kmap_counts_and_shares),
-	KTEST_CASE(kmap_full_returns_null),
+	KTEST_CASE(kmap_full_sleeps_until_kunmap),
 	KTEST_CASE(slot_mapped_twice_reported),
 	KTEST_CASE(unmap_with_wrong_address_reported),
 	KTEST_CASE(slot_context_checked),
