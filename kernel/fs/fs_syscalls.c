@@ -94,42 +94,38 @@ static struct file *fget_mode(int fd, u32 need)
 	return f;
 }
 
-static long do_read(int fd, void *buf, unsigned count, loff_t *pos)
+/* read/write/pread/pwrite: pos NULL means the file position. */
+static long do_rw(int fd, void *buf, unsigned count, loff_t *pos, bool write)
 {
-	struct file *f = fget_mode(fd, FMODE_READ);
+	struct file *f = fget_mode(fd, write ? FMODE_WRITE : FMODE_READ);
+	const struct file_operations *op;
 	long ret;
 
 	if (!f)
 		return -EBADF;
-	if (!f->f_op || !f->f_op->read)
+	op = f->f_op;
+	if (!op || !(write ? op->write : op->read))
 		ret = -EINVAL;
 	else if (!access_ok(buf, count))
 		ret = -EFAULT;
 	else if (pos && is_pipe(f))
 		ret = -ESPIPE;
+	else if (write)
+		ret = op->write(f, buf, count, pos ? pos : &f->f_pos);
 	else
-		ret = f->f_op->read(f, buf, count, pos ? pos : &f->f_pos);
+		ret = op->read(f, buf, count, pos ? pos : &f->f_pos);
 	fput(f);
 	return ret;
 }
 
+static long do_read(int fd, void *buf, unsigned count, loff_t *pos)
+{
+	return do_rw(fd, buf, count, pos, false);
+}
+
 static long do_write(int fd, const void *buf, unsigned count, loff_t *pos)
 {
-	struct file *f = fget_mode(fd, FMODE_WRITE);
-	long ret;
-
-	if (!f)
-		return -EBADF;
-	if (!f->f_op || !f->f_op->write)
-		ret = -EINVAL;
-	else if (!access_ok(buf, count))
-		ret = -EFAULT;
-	else if (pos && is_pipe(f))
-		ret = -ESPIPE;
-	else
-		ret = f->f_op->write(f, buf, count, pos ? pos : &f->f_pos);
-	fput(f);
-	return ret;
+	return do_rw(fd, (void *)buf, count, pos, true);
 }
 
 long sys_read(int fd, void *buf, unsigned count)
