@@ -104,7 +104,7 @@ static long do_rw(int fd, void *buf, unsigned count, loff_t *pos, bool write)
 	if (!f)
 		return -EBADF;
 	op = f->f_op;
-	if (!op || !(write ? op->write : op->read))
+	if (!op || (write ? !op->write : !op->read))
 		ret = -EINVAL;
 	else if (!access_ok(buf, count))
 		ret = -EFAULT;
