@@ -130,6 +130,7 @@ gdb: $(KERNEL)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
 
 include user/user.mk
+include tools/bench.mk
 
 clean:
 	rm -rf $(BUILD)
