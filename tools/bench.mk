@@ -58,12 +58,12 @@ bench-img:
 bench: $(KERNEL) $(INITRAMFS) bench-img
 	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/aiokern-*.log
 	$(Q)$(call bench_boots,aiokern,bench_aiok_cmd)
-	$(Q)$(BENCH_TABLE)
+	$(Q)$(BENCH_TABLE) --require aiokern
 
 bench-linux: $(BENCH_LX)/initramfs.cpio bench-img
 	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/linux-*.log
 	$(Q)$(call bench_boots,linux,bench_linux_cmd)
-	$(Q)$(BENCH_TABLE)
+	$(Q)$(BENCH_TABLE) --require linux
 
 bench-table:
 	$(Q)$(BENCH_TABLE)
@@ -82,9 +82,12 @@ $(BENCH_LX)/init.o: user/linux/init.c $(GEN_USER) | $(USER_UAPI)
 $(BENCH_LX)/bench $(BENCH_LX)/init: %: %.o $(USER_CRT0) $(USER_LIBS) user/user.ld
 	$(call user_link,$<)
 
+$(BENCH_LX)/%.stripped: $(BENCH_LX)/%
+	$(Q)tools/cross/i686-elf-strip --strip-debug -o $@ $<
+
 # Debian's kernel (fetched once into $(BENCH_CACHE)) and its initramfs.
-$(BENCH_LX)/initramfs.cpio: $(BENCH_LX)/init $(BENCH_LX)/bench tools/linuxkernel.py
+$(BENCH_LX)/initramfs.cpio: $(BENCH_LX)/init.stripped $(BENCH_LX)/bench.stripped tools/linuxkernel.py
 	$(Q)$(PYTHON) tools/linuxkernel.py --cache $(BENCH_CACHE) --out $(BENCH_LX) \
-	  --init $(BENCH_LX)/init --bench $(BENCH_LX)/bench
+	  --init $(BENCH_LX)/init.stripped --bench $(BENCH_LX)/bench.stripped
 
 -include $(wildcard $(BENCH_LX)/*.d)
