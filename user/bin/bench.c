@@ -182,10 +182,13 @@ static void out(const char *fmt, ...)
 		return;
 }
 
-/* A value given in thousandths, printed with three decimals. */
+/* A value given in thousandths, printed with three decimals; 0 means the metric failed. */
 static void result_milli(const struct bench *b, const char *metric, long long milli)
 {
-	out("RESULT %s %s %lld.%03lld\n", b->label, metric, milli / 1000, milli % 1000);
+	if (milli <= 0)
+		out("# bench: %s %s: failed, no result\n", b->label, metric);
+	else
+		out("RESULT %s %s %lld.%03lld\n", b->label, metric, milli / 1000, milli % 1000);
 }
 
 static void result_count(const struct bench *b, const char *metric, unsigned long n)
