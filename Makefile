@@ -152,6 +152,7 @@ debug: $(KERNEL) $(GDB_CONSTANTS) $(INITRAMFS)
 gdb: $(KERNEL) $(GDB_CONSTANTS)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
 
+include tools/bench.mk
 
 clean:
 	rm -rf $(BUILD)

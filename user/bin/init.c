@@ -10,30 +10,46 @@
 static const char *const default_progs[] = { "/bin/hello" };
 
 /* fork + execve path; the child's wait status, or -1 if it could not be started. */
-static int run_one(const char *path, int index)
+/* Split "path:arg:arg" (the kernel's run= item) into argv; returns argc. */
+static int split_args(char *spec, char **argv, int max)
 {
-	char idx[16];
+	int argc = 0;
 
-	char *const argv[] = { (char *)path, NULL };
+	for (char *p = spec; p && argc < max - 1; ) {
+		argv[argc++] = p;
+		p = strchr(p, ':');
+		if (p)
+			*p++ = '\0';
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
+/* fork + execve "path:arg:..."; the child's wait status, or -1 if it could not start. */
+static int run_one(const char *spec, int index)
+{
+	char copy[256], *argv[16], idx[16];
 	int status = 0;
 	pid_t pid;
 
+	snprintf(copy, sizeof(copy), "%s", spec);
+	split_args(copy, argv, 16);
 	snprintf(idx, sizeof(idx), "%d", index);
 	setenv("UTEST_INDEX", idx, 1);	/* its place in our KTAP plan */
 	fflush(stdout);		/* the child must not inherit buffered output */
 	pid = fork();
 	if (pid < 0) {
-		printf("# init: fork for %s failed\n", path);
+		printf("# init: fork for %s failed\n", argv[0]);
 		return -1;
 	}
 	if (pid == 0) {
-		execve(path, argv, environ);
-		printf("# init: execve %s failed\n", path);
+		execve(argv[0], argv, environ);
+		printf("# init: execve %s failed\n", argv[0]);
 		fflush(stdout);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) != pid) {
-		printf("# init: waitpid for %s failed\n", path);
+		printf("# init: waitpid for %s failed\n", argv[0]);
 		return -1;
 	}
 	return status;

@@ -1,0 +1,93 @@
+# tools/bench.mk: `make bench` (aiokern) and `make bench-linux` (Debian's kernel), virtio and IDE disks; included by the Makefile.
+#
+#   make bench            bench on aiokern: BENCH_RUNS boots per disk, then the table
+#   make bench-linux      the same runs on Debian's amd64 kernel, then one table with both
+#   make bench-table      the table again from the logs in $(BENCH_OUT)
+#   BENCH_QUICK=1         bench --quick (few ops, every metric still printed and verified)
+#
+# QEMU differs on purpose: aiokern is i386 (qemu-system-i386); Debian's kernel is amd64
+# (qemu-system-x86_64), which runs the same static i386 bench through IA32 emulation.
+# Memory, accelerator, disks and image are the same.  docs/benchmarks.md has the method.
+
+BENCH_OUT     := $(BUILD)/bench
+BENCH_IMG     ?= /dev/shm/aiokern-bench.img
+BENCH_RUNS    ?= 3
+BENCH_TIMEOUT ?= 300
+BENCH_QUICK   ?=
+BENCH_DISKS   := virtio ide
+QEMU_LINUX    ?= qemu-system-x86_64
+BENCH_CACHE   := $(or $(AIOK_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/aiokern)/linux
+BENCH_LX      := $(BENCH_OUT)/linux
+
+bench_comma := ,
+bench_quick  = $(if $(BENCH_QUICK),$(bench_comma)--quick)
+
+# How aiokern is told to run bench: init runs the program named by init.run=, argv
+# comma-separated.  The one place to change when init's convention settles.
+# $(1) device, $(2) disk label.
+BENCH_AIOK_APPEND  = lowmem=128M run=bench:$(1):$(2)$(if $(BENCH_QUICK),:--quick)
+# Debian's kernel hands bench=... to our /init (user/linux/init.c) as an environment variable.
+BENCH_LINUX_APPEND = console=ttyS0 quiet panic=-1 bench=$(1),$(2)$(bench_quick)
+
+# The same disk on both kernels; the device name each kernel gives it.
+BENCH_DISK_virtio  = -drive file=$(BENCH_IMG),format=raw,if=none,id=bd0 -device virtio-blk-pci,drive=bd0
+BENCH_DISK_ide     = -drive file=$(BENCH_IMG),format=raw,if=ide,index=0
+BENCH_AIOK_DEV_virtio  := /dev/vda
+BENCH_AIOK_DEV_ide     := /dev/hda
+BENCH_LINUX_DEV_virtio := /dev/vda
+BENCH_LINUX_DEV_ide    := /dev/sda
+
+# $(1) disk label: the whole QEMU command line of one boot.
+bench_aiok_cmd  = $(QEMU) $(QEMU_FLAGS) -serial stdio -kernel $(KERNEL) -initrd $(INITRAMFS) \
+	$(BENCH_DISK_$(1)) -append "$(call BENCH_AIOK_APPEND,$(BENCH_AIOK_DEV_$(1)),$(1))"
+bench_linux_cmd = $(QEMU_LINUX) $(QEMU_FLAGS) -serial stdio -kernel $(BENCH_LX)/vmlinuz \
+	-initrd $(BENCH_LX)/initramfs.cpio \
+	$(BENCH_DISK_$(1)) -append "$(call BENCH_LINUX_APPEND,$(BENCH_LINUX_DEV_$(1)),$(1))"
+
+bench_run_list = $(shell seq 1 $(BENCH_RUNS))
+# $(1) kernel (aiokern/linux), $(2) command function: every boot, one after another.
+bench_boots = $(foreach d,$(BENCH_DISKS),$(foreach r,$(bench_run_list),\
+	tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/$(1)-$(d)-$(r).log $(call $(2),$(d)) &&)) true
+
+BENCH_TABLE = $(PYTHON) tools/benchtable.py $(BENCH_OUT)
+
+.PHONY: bench bench-linux bench-table bench-img
+bench-img:
+	$(Q)$(PYTHON) tools/mkbenchimg.py $(BENCH_IMG)
+
+bench: $(KERNEL) $(INITRAMFS) bench-img
+	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/aiokern-*.log
+	$(Q)$(call bench_boots,aiokern,bench_aiok_cmd)
+	$(Q)$(BENCH_TABLE) --require aiokern
+
+bench-linux: $(BENCH_LX)/initramfs.cpio bench-img
+	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/linux-*.log
+	$(Q)$(call bench_boots,linux,bench_linux_cmd)
+	$(Q)$(BENCH_TABLE) --require linux
+
+bench-table:
+	$(Q)$(BENCH_TABLE)
+
+# bench and a small /init for Linux: the user toolchain, -DTARGET_LINUX (Linux's AIO numbers).
+$(BENCH_LX)/bench.o: user/bin/bench.c $(GEN_USER) | $(USER_UAPI)
+	@mkdir -p $(@D)
+	@echo "  UCC     $< (Linux)"
+	$(Q)$(USER_CC) $(USER_CFLAGS) -DTARGET_LINUX -c $< -o $@
+
+$(BENCH_LX)/init.o: user/linux/init.c $(GEN_USER) | $(USER_UAPI)
+	@mkdir -p $(@D)
+	@echo "  UCC     $<"
+	$(Q)$(USER_CC) $(USER_CFLAGS) -DTARGET_LINUX -c $< -o $@
+
+$(BENCH_LX)/bench $(BENCH_LX)/init: %: %.o $(USER_CRT0) $(USER_LIBS) user/user.ld
+	$(call user_link,$<)
+
+$(BENCH_LX)/%.stripped: $(BENCH_LX)/%
+	$(Q)tools/cross/i686-elf-strip --strip-debug -o $@ $<
+
+# Debian's kernel (fetched once into $(BENCH_CACHE)) and its initramfs.
+$(BENCH_LX)/initramfs.cpio: $(BENCH_LX)/init.stripped $(BENCH_LX)/bench.stripped tools/linuxkernel.py
+	$(Q)$(PYTHON) tools/linuxkernel.py --cache $(BENCH_CACHE) --out $(BENCH_LX) \
+	  --init $(BENCH_LX)/init.stripped --bench $(BENCH_LX)/bench.stripped
+
+-include $(wildcard $(BENCH_LX)/*.d)

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""benchtable.py: the benchmark table (median, min, max per kernel; aiokern/Linux ratio) from bench's serial logs.
+
+    tools/benchtable.py [--markdown] [--require KERNEL ...] DIR
+
+Reads DIR/KERNEL-DISK-RUN.log (tools/bench.mk writes them; KERNEL is aiokern or linux) and
+their "RESULT DISK METRIC VALUE" lines.  Status 1 when a run reported io_errors or
+verify_errors other than 0, or when a --require'd kernel has a run without complete results.
+"""
+import argparse
+import glob
+import os
+import re
+import statistics
+import sys
+
+KERNELS = ["aiokern", "linux"]
+DISKS = ["virtio", "ide"]
+METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "seq64k_qd8_MBps",
+           "submit_ebadf_ns", "getevents_idle_ns", "setup_destroy_us", "null_syscall_ns",
+           "noop_submit_reap_ns", "noop_qd32_ops_per_s", "ring_reap_ns",
+           "io_errors", "verify_errors"]
+ERROR_METRICS = ("io_errors", "verify_errors")
+AIOKERN_ONLY = {"noop_submit_reap_ns", "noop_qd32_ops_per_s", "ring_reap_ns"}
+SYSCALL_TARGET = ("<=", 0.2)
+# Goals for the ratio aiokern / Linux (issue 9), per disk.
+TARGETS = {
+    ("virtio", "qd1_lat_p50_us"): ("<=", 0.5),
+    ("virtio", "qd32_iops"): (">=", 2.0),
+    ("virtio", "seq64k_qd8_MBps"): (">=", 1.5),
+    ("ide", "qd1_lat_p50_us"): ("<=", 0.67),
+    ("ide", "qd32_iops"): (">=", 1.5),
+    ("ide", "seq64k_qd8_MBps"): (">=", 1.1),
+}
+for _d in DISKS:
+    for _m in ("submit_ebadf_ns", "getevents_idle_ns", "null_syscall_ns"):
+        TARGETS[(_d, _m)] = SYSCALL_TARGET
+
+RESULT = re.compile(r"^RESULT (\S+) (\S+) (\S+)\s*$")
+LOGNAME = re.compile(r"^([a-z]+)-([a-z0-9]+)-(\d+)\.log$")
+
+
+def parse_log(path):
+    """{(disk, metric): value} of one log."""
+    found = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = RESULT.match(line.replace("\r", ""))
+            if m:
+                try:
+                    found[(m.group(1), m.group(2))] = float(m.group(3))
+                except ValueError:
+                    pass
+    return found
+
+
+def load(directory):
+    """runs[kernel][disk] = list of (log name, {(disk, metric): value})."""
+    runs = {k: {d: [] for d in DISKS} for k in KERNELS}
+    for path in sorted(glob.glob(os.path.join(directory, "*.log"))):
+        m = LOGNAME.match(os.path.basename(path))
+        if m and m.group(1) in runs and m.group(2) in DISKS:
+            runs[m.group(1)][m.group(2)].append((os.path.basename(path), parse_log(path)))
+    return runs
+
+
+def fmt(v):
+    if v >= 100:
+        return f"{v:.0f}"
+    return f"{v:.1f}" if v >= 10 else f"{v:.2f}"
+
+
+def summary(runs, kernel, disk, metric):
+    """(median, min, max, n) over the runs that printed the metric, or None."""
+    vals = [r[(disk, metric)] for _, r in runs[kernel][disk] if (disk, metric) in r]
+    if not vals:
+        return None
+    return statistics.median(vals), min(vals), max(vals), len(vals)
+
+
+def cell(s, kernel, metric):
+    if s is None:
+        if kernel == "linux" and metric in AIOKERN_ONLY:
+            return "n/a"
+        return "pending" if kernel == "aiokern" else "-"
+    med, lo, hi, n = s
+    if metric in ERROR_METRICS:
+        return f"{hi:.0f} (worst of n={n})"
+    return f"{fmt(med)} [{fmt(lo)}-{fmt(hi)}] n={n}"
+
+
+def ratio_cells(disk, metric, a, l):
+    """Ratio aiokern/Linux and the target with its verdict."""
+    goal = TARGETS.get((disk, metric))
+    target = f"{goal[0]} {goal[1]}x" if goal else ""
+    if not a or not l or l[0] == 0:
+        return "", target
+    r = a[0] / l[0]
+    if goal:
+        met = r <= goal[1] if goal[0] == "<=" else r >= goal[1]
+        target += " met" if met else " not met"
+    return f"{r:.2f}x", target
+
+
+def rows(runs):
+    out = []
+    for disk in DISKS:
+        for metric in METRICS:
+            a = summary(runs, "aiokern", disk, metric)
+            l = summary(runs, "linux", disk, metric)
+            ratio, target = ("", "") if metric in ERROR_METRICS else ratio_cells(disk, metric, a, l)
+            out.append([disk, metric, cell(a, "aiokern", metric), cell(l, "linux", metric),
+                        ratio, target])
+    return out
+
+
+HEAD = ["disk", "metric", "aiokern median [min-max]", "Linux median [min-max]",
+        "aiokern/Linux", "target"]
+
+
+def print_table(table, markdown):
+    if markdown:
+        print("| " + " | ".join(HEAD) + " |")
+        print("|" + "|".join("---" for _ in HEAD) + "|")
+        for row in table:
+            print("| " + " | ".join(row) + " |")
+        return
+    widths = [max(len(str(r[i])) for r in table + [HEAD]) for i in range(len(HEAD))]
+    for row in [HEAD] + table:
+        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+
+
+def problems(runs, required):
+    """Messages about runs with errors or (for required kernels) missing results."""
+    msgs = []
+    for kernel in KERNELS:
+        for disk in DISKS:
+            for name, res in runs[kernel][disk]:
+                for metric in ERROR_METRICS:
+                    v = res.get((disk, metric))
+                    if v is None and kernel in required:
+                        msgs.append(f"{name}: no {metric} line (the run did not finish)")
+                    elif v:
+                        msgs.append(f"{name}: {metric} = {v:.0f}")
+            if kernel in required and not runs[kernel][disk]:
+                msgs.append(f"no {kernel}-{disk}-*.log")
+    return msgs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--require", action="append", default=[], choices=KERNELS)
+    opts = ap.parse_args()
+    runs = load(opts.dir)
+    print_table(rows(runs), opts.markdown)
+    msgs = problems(runs, opts.require)
+    for msg in msgs:
+        print(f"benchtable: {msg}", file=sys.stderr)
+    return 1 if msgs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

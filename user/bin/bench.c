@@ -1,0 +1,770 @@
+/* bench.c: the AIO benchmark (QD1 latency, QD32 IOPS, sequential MB/s, call costs), one source for aiokern and Linux i386. */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "libaio.h"	/* struct iocb / io_event (the kernel's layout, also Linux's), io_prep_* */
+
+/*
+ * Usage: bench [--quick] [--verify-all] DEVICE LABEL     e.g.  bench /dev/vda virtio
+ * Prints "RESULT LABEL METRIC VALUE" lines; exit status 0 when every read completed
+ * and matched the image's pattern (tools/mkbenchimg.py).  --quick: few operations
+ * (a smoke test), every word of every read checked; --verify-all: that check on a
+ * full run.
+ *
+ * The AIO calls go through the b_* layer below, the only part that differs between
+ * the targets: aiokern's calls 244-248 (io_getevents_abs takes an absolute
+ * CLOCK_REALTIME deadline) or, built with -DTARGET_LINUX, Linux i386's 245-249
+ * (io_getevents takes min_nr and a relative timeout).  Everything else (open,
+ * lseek, getpid, clock_gettime, write) goes through the same newlib glue, whose
+ * numbers are Linux i386's on both kernels.
+ */
+
+#define SEC_NS		1000000000LL
+#define TIME_CAP_NS	(2 * SEC_NS)	/* each metric stops after 2 s ... */
+#define WAIT_NS		(30 * SEC_NS)	/* ... a completion not seen in 30 s is an error */
+#define SECTOR		512
+#define BLOCK		4096
+#define SEQ_SIZE	65536
+#define MAX_DEPTH	32
+#define SEQ_DEPTH	8
+#define CTX_EVENTS	128
+#define RING_BATCH	512		/* NOOPs queued in the ring per ring_reap round */
+#define PAT_MAGIC	0x41494F21u
+#define PAT_MUL_S	0x9E3779B1u
+#define PAT_MUL_K	0x85EBCA77u
+#define RNG_SEED	0x5EED0A10C0DEULL
+#define KERR_EBADF	9		/* the same on aiokern and Linux */
+#define VERIFY_SAMPLE	64		/* QD loops check every word of one read in 64 */
+
+/* ---------------- the target layer ---------------- */
+
+/* A wait limit as the target's getevents takes it (32-bit seconds on both). */
+struct b_timeout {
+	long	tv_sec;
+	long	tv_nsec;
+};
+
+#ifdef TARGET_LINUX
+#define TARGET_NAME	"linux"
+typedef unsigned long aio_context_t;	/* 32 bits: the compat calls take a u32 context */
+#define NR_IO_SETUP	245
+#define NR_IO_DESTROY	246
+#define NR_IO_GETEVENTS	247
+#define NR_IO_SUBMIT	248
+
+static long lx_syscall(long nr, long a, long b, long c, long d, long e)
+{
+	long r;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(r)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+			 : "memory");
+	return r;
+}
+
+static long b_setup(unsigned nr, aio_context_t *ctx)
+{
+	return lx_syscall(NR_IO_SETUP, nr, (long)ctx, 0, 0, 0);
+}
+
+static long b_destroy(aio_context_t ctx)
+{
+	return lx_syscall(NR_IO_DESTROY, (long)ctx, 0, 0, 0, 0);
+}
+
+static long b_submit(aio_context_t ctx, long nr, struct iocb **list)
+{
+	return lx_syscall(NR_IO_SUBMIT, (long)ctx, nr, (long)list, 0, 0);
+}
+
+/* At least one and at most nr events; t NULL waits without limit. */
+static long b_getevents(aio_context_t ctx, long nr, struct io_event *ev,
+			const struct b_timeout *t)
+{
+	return lx_syscall(NR_IO_GETEVENTS, (long)ctx, 1, nr, (long)ev, (long)t);
+}
+
+/* Linux: relative. */
+static void b_timeout_arm(struct b_timeout *t, long long ns)
+{
+	t->tv_sec = (long)(ns / SEC_NS);
+	t->tv_nsec = (long)(ns % SEC_NS);
+}
+
+#else /* aiokern */
+#define TARGET_NAME	"aiokern"
+#define UAPI_STRUCTS_ONLY
+#include "uapi/time.h"		/* struct kernel_timespec */
+#include "user/syscalls.h"	/* __sys_io_*: the generated int $0x80 stubs, 244-248 */
+
+_Static_assert(sizeof(struct b_timeout) == sizeof(struct kernel_timespec), "timespec");
+
+static long b_setup(unsigned nr, aio_context_t *ctx)
+{
+	return __sys_io_setup(nr, ctx);
+}
+
+static long b_destroy(aio_context_t ctx)
+{
+	return __sys_io_destroy(ctx);
+}
+
+static long b_submit(aio_context_t ctx, long nr, struct iocb **list)
+{
+	return __sys_io_submit(ctx, nr, list);
+}
+
+/* io_getevents_abs returns as soon as one event is there: min_nr is always 1. */
+static long b_getevents(aio_context_t ctx, long nr, struct io_event *ev,
+			const struct b_timeout *t)
+{
+	return __sys_io_getevents_abs(ctx, nr, ev, (const struct kernel_timespec *)t);
+}
+
+/* aiokern: an absolute CLOCK_REALTIME deadline, read once per metric. */
+static void b_timeout_arm(struct b_timeout *t, long long ns)
+{
+	struct timespec now;
+	long long at;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	at = (long long)now.tv_sec * SEC_NS + now.tv_nsec + ns;
+	t->tv_sec = (long)(at / SEC_NS);
+	t->tv_nsec = (long)(at % SEC_NS);
+}
+#endif
+
+/* ---------------- state, output, time ---------------- */
+
+struct limits {
+	long	warmup, qd1, qd32, seq, micro, null_calls, setup;
+};
+
+static const struct limits full_limits = { 256, 20000, 200000, 16384, 200000, 1000000, 2000 };
+static const struct limits quick_limits = { 16, 200, 2000, 256, 2000, 2000, 20 };
+
+struct bench {
+	const char		*dev, *label;
+	const struct limits	*lim;
+	int			fd;
+	long			nblocks;	/* 4 KiB blocks on the disk */
+	aio_context_t		ctx;		/* for the I/O metrics */
+	struct b_timeout	wait;		/* limit for one wait, armed per metric */
+	struct b_timeout	expired;	/* a limit already past */
+	int			verify_all;	/* check every word of every read */
+	unsigned long		io_errors, verify_errors;
+};
+
+static unsigned char bufs[MAX_DEPTH][BLOCK] __attribute__((aligned(BLOCK)));
+static unsigned char seq_bufs[SEQ_DEPTH][SEQ_SIZE] __attribute__((aligned(BLOCK)));
+static uint32_t pat_k[SECTOR / 4];	/* k * PAT_MUL_K */
+
+/* printf-style line to stdout with one write (no stdio buffering, no fstat). */
+static void out(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 1)
+		n = sizeof(line) - 1;
+	if (n > 0 && write(1, line, n) < 0)
+		return;
+}
+
+/* A value given in thousandths, printed with three decimals; 0 means the metric failed. */
+static void result_milli(const struct bench *b, const char *metric, long long milli)
+{
+	if (milli <= 0)
+		out("# bench: %s %s: failed, no result\n", b->label, metric);
+	else
+		out("RESULT %s %s %lld.%03lld\n", b->label, metric, milli / 1000, milli % 1000);
+}
+
+static void result_count(const struct bench *b, const char *metric, unsigned long n)
+{
+	out("RESULT %s %s %lu\n", b->label, metric, n);
+}
+
+static void io_error(struct bench *b, const char *what, long r)
+{
+	if (b->io_errors++ < 10)
+		out("# bench: %s: %s returned %ld\n", b->label, what, r);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * SEC_NS + ts.tv_nsec;
+}
+
+/* Fixed-seed xorshift64*: the same offsets on every run and both kernels. */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+static long long random_block_offset(const struct bench *b, uint64_t *rng)
+{
+	return (long long)((rng_next(rng) >> 16) % (uint64_t)b->nblocks) * BLOCK;
+}
+
+/* ---------------- verification ---------------- */
+
+static void pattern_init(void)
+{
+	for (uint32_t k = 2; k < SECTOR / 4; k++)
+		pat_k[k] = k * PAT_MUL_K;
+}
+
+/* 1 when the sector at number s holds its pattern in every word. */
+static int sector_ok(const uint32_t *w, uint32_t s)
+{
+	uint32_t m = s * PAT_MUL_S;
+	uint32_t acc = (w[0] ^ s) | (w[1] ^ PAT_MAGIC);
+
+	for (int k = 2; k < SECTOR / 4; k++)
+		acc |= w[k] ^ m ^ pat_k[k];
+	return acc == 0;
+}
+
+/* 1 when the sector's first two and last words (its number, the magic, a hash of both) fit. */
+static int sector_id_ok(const uint32_t *w, uint32_t s)
+{
+	const int last = SECTOR / 4 - 1;
+
+	return ((w[0] ^ s) | (w[1] ^ PAT_MAGIC) | (w[last] ^ s * PAT_MUL_S ^ pat_k[last])) == 0;
+}
+
+/*
+ * Check a completed read of len bytes at off: its result, then its data, every
+ * word (full) or each sector's identity words.  The timed queue-depth loops use the
+ * identity check on every read and the full check on one in VERIFY_SAMPLE: a full
+ * check of 64 KiB costs more than the read itself under TCG (docs/benchmarks.md).
+ */
+static void check_read(struct bench *b, const struct io_event *ev, const void *buf,
+		       unsigned len, long long off, int full)
+{
+	const uint32_t *w = buf;
+	uint32_t s = (uint32_t)(off / SECTOR);
+	long res = (long)ev->res;
+
+	if (res != (long)len) {
+		io_error(b, "read", res);
+		return;
+	}
+	for (unsigned i = 0; i < len / SECTOR; i++, w += SECTOR / 4, s++) {
+		if (full ? sector_ok(w, s) : sector_id_ok(w, s))
+			continue;
+		if (b->verify_errors++ < 10)
+			out("# bench: %s: pattern mismatch in sector %u (read at %lld)\n",
+			    b->label, s, off);
+		return;
+	}
+}
+
+/* Submit all n, in as many calls as the kernel needs; -1 on an error. */
+static int submit_all(struct bench *b, aio_context_t ctx, struct iocb **list, long n)
+{
+	while (n > 0) {
+		long r = b_submit(ctx, n, list);
+
+		if (r <= 0) {
+			io_error(b, "io_submit", r);
+			return -1;
+		}
+		list += r;
+		n -= r;
+	}
+	return 0;
+}
+
+/* ---------------- QD1 random 4 KiB reads ---------------- */
+
+/* One read: submit, wait, verify; its latency in ns, or -1. */
+static long long qd1_op(struct bench *b, uint64_t *rng)
+{
+	struct iocb cb, *cbp = &cb;
+	struct io_event ev;
+	long long off = random_block_offset(b, rng), t0, t1;
+	long r;
+
+	io_prep_pread(&cb, b->fd, bufs[0], BLOCK, off);
+	t0 = now_ns();
+	r = b_submit(b->ctx, 1, &cbp);
+	if (r != 1) {
+		io_error(b, "io_submit", r);
+		return -1;
+	}
+	r = b_getevents(b->ctx, 1, &ev, &b->wait);
+	t1 = now_ns();
+	if (r != 1) {
+		io_error(b, "io_getevents", r);
+		return -1;
+	}
+	check_read(b, &ev, bufs[0], BLOCK, off, 1);
+	return t1 - t0;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of n sorted values. */
+static long long percentile(const long long *v, long n, int p)
+{
+	long rank = (long)(((long long)p * n + 99) / 100);
+
+	return v[rank > 0 ? rank - 1 : 0];
+}
+
+static void run_qd1(struct bench *b)
+{
+	long limit = b->lim->qd1, n = 0;
+	long long *lat = malloc(limit * sizeof(*lat)), t0, lsum = 0;
+	uint64_t rng = RNG_SEED;
+
+	if (!lat) {
+		io_error(b, "malloc", 0);
+		return;
+	}
+	b_timeout_arm(&b->wait, WAIT_NS);
+	for (long i = 0; i < b->lim->warmup; i++)
+		if (qd1_op(b, &rng) < 0)
+			break;
+	t0 = now_ns();
+	while (n < limit && now_ns() - t0 < TIME_CAP_NS) {
+		if ((lat[n] = qd1_op(b, &rng)) < 0)
+			break;
+		lsum += lat[n++];
+	}
+	if (n > 0) {
+		long long elapsed = now_ns() - t0;
+
+		qsort(lat, n, sizeof(*lat), cmp_ll);
+		result_milli(b, "qd1_iops", n * SEC_NS * 1000 / elapsed);
+		result_milli(b, "qd1_lat_p50_us", percentile(lat, n, 50));
+		result_milli(b, "qd1_lat_p99_us", percentile(lat, n, 99));
+		out("# bench: %s: qd1 %ld ops, mean latency %lld ns\n", b->label, n, lsum / n);
+	}
+	free(lat);
+}
+
+/* ---------------- queue-depth loops (QD32, sequential, NOOP) ---------------- */
+
+struct qd_job {
+	const char	*metric;
+	int		depth;
+	unsigned	size;		/* bytes per read; 0 for NOOP */
+	int		sequential;	/* 1: sequential offsets, else random */
+	long		limit;
+};
+
+struct qd_run {
+	struct bench		*b;
+	const struct qd_job	*job;
+	struct iocb		cbs[MAX_DEPTH];
+	uint64_t		rng;
+	long long		next_seq, disk_bytes;
+	long			issued, done, inflight, checked;
+	int			stop;
+};
+
+static void *slot_buf(const struct qd_run *q, int slot)
+{
+	return q->job->size == SEQ_SIZE ? (void *)seq_bufs[slot] : (void *)bufs[slot];
+}
+
+static long long next_offset(struct qd_run *q)
+{
+	long long off;
+
+	if (!q->job->sequential)
+		return random_block_offset(q->b, &q->rng);
+	if (q->next_seq + q->job->size > q->disk_bytes)
+		q->next_seq = 0;
+	off = q->next_seq;
+	q->next_seq += q->job->size;
+	return off;
+}
+
+/* Fill slot's iocb with the next request; it goes on list[*n]. */
+static void slot_prep(struct qd_run *q, int slot, struct iocb **list, long *n)
+{
+	struct iocb *cb = &q->cbs[slot];
+
+	if (q->job->size)
+		io_prep_pread(cb, q->b->fd, slot_buf(q, slot), q->job->size, next_offset(q));
+	else
+		io_prep_noop(cb, q->b->fd);
+	cb->data = (void *)(uintptr_t)slot;
+	list[(*n)++] = cb;
+	q->issued++;
+}
+
+/* Check one completion; its slot, or -1 if the event names none of ours. */
+static int qd_complete(struct qd_run *q, const struct io_event *ev)
+{
+	int slot = (int)(uintptr_t)ev->data;
+	const struct iocb *cb;
+
+	if (slot < 0 || slot >= q->job->depth || ev->obj != &q->cbs[slot]) {
+		io_error(q->b, "event data", slot);
+		return -1;
+	}
+	cb = &q->cbs[slot];
+	if (q->job->size)
+		check_read(q->b, ev, cb->u.c.buf, q->job->size, cb->u.c.offset,
+			   q->b->verify_all || q->checked++ % VERIFY_SAMPLE == 0);
+	else if ((long)ev->res != 0)
+		io_error(q->b, "noop", (long)ev->res);
+	return slot;
+}
+
+/* Reap at least one event, refill each reaped slot, submit the refills in one call. */
+static int qd_step(struct qd_run *q)
+{
+	struct io_event ev[MAX_DEPTH];
+	struct iocb *list[MAX_DEPTH];
+	long got = b_getevents(q->b->ctx, q->job->depth, ev, &q->b->wait), n = 0;
+
+	if (got <= 0) {
+		io_error(q->b, "io_getevents", got);
+		return -1;
+	}
+	q->inflight -= got;
+	q->done += got;
+	for (long i = 0; i < got; i++) {
+		int slot = qd_complete(q, &ev[i]);
+
+		if (slot >= 0 && !q->stop && q->issued < q->job->limit)
+			slot_prep(q, slot, list, &n);
+	}
+	if (n && submit_all(q->b, q->b->ctx, list, n) < 0)
+		return -1;
+	q->inflight += n;
+	return 0;
+}
+
+/* Run job; completions per second in thousandths (0 when nothing completed). */
+static long long qd_run(struct bench *b, const struct qd_job *job, long long disk_bytes)
+{
+	static struct qd_run q;
+	struct iocb *list[MAX_DEPTH];
+	long n = 0, done_at_end = 0;
+	long long t0, t_end = 0;
+
+	q = (struct qd_run){ .b = b, .job = job, .rng = RNG_SEED ^ job->depth,
+			     .disk_bytes = disk_bytes };
+	b_timeout_arm(&b->wait, WAIT_NS);
+	for (int s = 0; s < job->depth && q.issued < job->limit; s++)
+		slot_prep(&q, s, list, &n);
+	t0 = now_ns();
+	if (submit_all(b, b->ctx, list, n) < 0)
+		return 0;
+	q.inflight = n;
+	for (long iter = 1; q.inflight > 0; iter++) {
+		if (qd_step(&q) < 0)
+			break;
+		if (!q.stop && (q.inflight == 0 || (iter & 7) == 0)) {
+			t_end = now_ns();
+			done_at_end = q.done;
+			q.stop = q.inflight == 0 || t_end - t0 >= TIME_CAP_NS;
+		}
+	}
+	if (q.inflight > 0)	/* an error: leave the rest to io_destroy */
+		return 0;
+	return t_end > t0 ? done_at_end * SEC_NS * 1000 / (t_end - t0) : 0;
+}
+
+static void run_qd32(struct bench *b, long long disk_bytes)
+{
+	const struct qd_job job = { "qd32_iops", MAX_DEPTH, BLOCK, 0, b->lim->qd32 };
+
+	result_milli(b, job.metric, qd_run(b, &job, disk_bytes));
+}
+
+static void run_seq(struct bench *b, long long disk_bytes)
+{
+	const struct qd_job job = { "seq64k_qd8_MBps", SEQ_DEPTH, SEQ_SIZE, 1, b->lim->seq };
+	long long ops_milli = qd_run(b, &job, disk_bytes);
+
+	result_milli(b, job.metric, ops_milli * SEQ_SIZE / 1000000);	/* MB = 10^6 bytes */
+}
+
+/* ---------------- per-call costs ---------------- */
+
+typedef int (*op_fn)(struct bench *b);
+
+/* Mean cost of fn in ns, in thousandths: batches of 64 calls, up to limit or 2 s. */
+static long long cost_ns_milli(struct bench *b, op_fn fn, long limit)
+{
+	long long t0 = now_ns(), t1 = t0;
+	long n = 0;
+
+	b_timeout_arm(&b->wait, WAIT_NS);
+	while (n < limit && t1 - t0 < TIME_CAP_NS) {
+		for (int i = 0; i < 64 && n < limit; i++, n++)
+			if (fn(b) < 0)
+				return 0;
+		t1 = now_ns();
+	}
+	return n ? (t1 - t0) * 1000 / n : 0;
+}
+
+static int op_getpid(struct bench *b)
+{
+	(void)b;
+	return getpid() > 0 ? 0 : -1;
+}
+
+static int op_submit_ebadf(struct bench *b)
+{
+	struct iocb cb, *cbp = &cb;
+	long r;
+
+	io_prep_pread(&cb, -1, bufs[0], BLOCK, 0);
+	r = b_submit(b->ctx, 1, &cbp);
+	if (r == -KERR_EBADF)
+		return 0;
+	io_error(b, "io_submit(fd -1)", r);
+	return -1;
+}
+
+static int op_getevents_idle(struct bench *b)
+{
+	struct io_event ev;
+	long r = b_getevents(b->ctx, 1, &ev, &b->expired);
+
+	if (r == 0)
+		return 0;
+	io_error(b, "io_getevents(idle)", r);
+	return -1;
+}
+
+static int op_setup_destroy(struct bench *b)
+{
+	aio_context_t ctx = 0;
+	long r = b_setup(CTX_EVENTS, &ctx);
+
+	if (r == 0)
+		r = b_destroy(ctx);
+	if (r == 0)
+		return 0;
+	io_error(b, "io_setup/io_destroy", r);
+	return -1;
+}
+
+static void run_costs(struct bench *b)
+{
+	const struct limits *l = b->lim;
+
+	result_milli(b, "submit_ebadf_ns", cost_ns_milli(b, op_submit_ebadf, l->micro));
+	result_milli(b, "getevents_idle_ns", cost_ns_milli(b, op_getevents_idle, l->micro));
+	result_milli(b, "setup_destroy_us", cost_ns_milli(b, op_setup_destroy, l->setup) / 1000);
+	result_milli(b, "null_syscall_ns", cost_ns_milli(b, op_getpid, l->null_calls));
+}
+
+/* ---------------- aiokern only: NOOP and the mapped ring ---------------- */
+
+#ifndef TARGET_LINUX
+static int op_noop_submit_reap(struct bench *b)
+{
+	struct iocb cb, *cbp = &cb;
+	struct io_event ev;
+	long r;
+
+	io_prep_noop(&cb, b->fd);
+	r = b_submit(b->ctx, 1, &cbp);
+	if (r == 1)
+		r = b_getevents(b->ctx, 1, &ev, &b->wait);
+	if (r == 1 && (long)ev.res == 0)
+		return 0;
+	io_error(b, "noop submit+reap", r == 1 ? (long)ev.res : r);
+	return -1;
+}
+
+/* Queue RING_BATCH NOOP completions in the ring (untimed); -1 on an error. */
+static int ring_fill(struct bench *b, io_context_t ctx)
+{
+	static struct iocb cbs[RING_BATCH];
+	struct iocb *list[64];
+
+	for (int i = 0; i < RING_BATCH; i += 64) {
+		for (int j = 0; j < 64; j++) {
+			io_prep_noop(&cbs[i + j], b->fd);
+			list[j] = &cbs[i + j];
+		}
+		if (submit_all(b, (aio_context_t)ctx, list, 64) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Time RING_BATCH single-event reaps from the ring; the ns they took, or -1. */
+static long long ring_drain(struct bench *b, io_context_t ctx)
+{
+	struct io_event ev;
+	long long t0 = now_ns();
+
+	for (int i = 0; i < RING_BATCH; i++) {
+		int r = io_getevents_ring_only(ctx, 1, &ev);
+
+		if (r != 1) {
+			io_error(b, "io_getevents_ring_only", r);
+			return -1;
+		}
+	}
+	return now_ns() - t0;
+}
+
+/* ns per event reaped from the mapped ring through libaio, in thousandths. */
+static long long ring_reap_cost(struct bench *b)
+{
+	io_context_t ctx = 0;
+	long long spent = 0, t;
+	long n = 0, limit = b->lim->micro;
+	int r = io_setup(2 * RING_BATCH, &ctx);
+
+	if (r < 0) {
+		io_error(b, "libaio io_setup", r);
+		return 0;
+	}
+	while (n < limit && spent < TIME_CAP_NS) {
+		if (ring_fill(b, ctx) < 0 || (t = ring_drain(b, ctx)) < 0)
+			break;
+		spent += t;
+		n += RING_BATCH;
+	}
+	io_destroy(ctx);
+	return n ? spent * 1000 / n : 0;
+}
+
+static void run_aiokern_only(struct bench *b)
+{
+	const struct qd_job noop32 = { "noop_qd32_ops_per_s", MAX_DEPTH, 0, 0, b->lim->qd32 };
+
+	result_milli(b, "noop_submit_reap_ns", cost_ns_milli(b, op_noop_submit_reap, b->lim->micro));
+	result_milli(b, noop32.metric, qd_run(b, &noop32, 0));
+	result_milli(b, "ring_reap_ns", ring_reap_cost(b));
+}
+#else
+static void run_aiokern_only(struct bench *b)
+{
+	(void)b;	/* Linux has no IOCB_CMD_NOOP and no library ring path here */
+}
+#endif
+
+/* ---------------- main ---------------- */
+
+/* The disk's size in bytes: lseek to the end, else fstat; 0 when unknown. */
+static long long disk_size(int fd)
+{
+	struct stat st;
+	off_t end = lseek(fd, 0, SEEK_END);
+
+	if (end > 0)
+		return end;
+	if (fstat(fd, &st) == 0 && st.st_size > 0)
+		return st.st_size;
+	return 0;
+}
+
+static int bench_open(struct bench *b)
+{
+	long long size;
+
+	b->fd = open(b->dev, O_RDONLY | O_DIRECT);
+	if (b->fd < 0) {
+		out("# bench: cannot open %s\n", b->dev);
+		return -1;
+	}
+	size = disk_size(b->fd);
+	b->nblocks = (long)(size / BLOCK);
+	if (b->nblocks < SEQ_SIZE / BLOCK) {
+		out("# bench: %s: size %lld is too small\n", b->dev, size);
+		return -1;
+	}
+	out("# bench: %s %s on %s, %lld MiB, %s run, %s\n", TARGET_NAME, b->label, b->dev,
+	    size >> 20, b->lim == &quick_limits ? "quick" : "full",
+	    b->verify_all ? "every word checked" : "sector identity checked, every word of 1 in 64");
+	return 0;
+}
+
+/* [--quick] [--verify-all] DEVICE LABEL, flags anywhere; -1 on anything else. */
+static int parse_args(struct bench *b, int argc, char **argv)
+{
+	const char *pos[2];
+	int npos = 0;
+
+	b->lim = &full_limits;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			b->lim = &quick_limits, b->verify_all = 1;
+		else if (!strcmp(argv[i], "--verify-all"))
+			b->verify_all = 1;
+		else if (npos < 2)
+			pos[npos++] = argv[i];
+		else
+			return -1;
+	}
+	if (npos != 2)
+		return -1;
+	b->dev = pos[0];
+	b->label = pos[1];
+	return 0;
+}
+
+static void run_all(struct bench *b)
+{
+	long long disk_bytes = (long long)b->nblocks * BLOCK;
+
+	run_qd1(b);
+	run_qd32(b, disk_bytes);
+	run_seq(b, disk_bytes);
+	run_costs(b);
+	run_aiokern_only(b);
+}
+
+int main(int argc, char **argv)
+{
+	static struct bench b;
+	long r;
+
+	if (parse_args(&b, argc, argv) < 0) {
+		out("usage: bench [--quick] [--verify-all] DEVICE LABEL\n");
+		return 2;
+	}
+	pattern_init();
+	if (bench_open(&b) < 0)
+		return 1;
+	r = b_setup(CTX_EVENTS, &b.ctx);
+	if (r < 0) {
+		out("# bench: %s: io_setup returned %ld\n", b.label, r);
+		return 1;
+	}
+	run_all(&b);
+	b_destroy(b.ctx);
+	close(b.fd);
+	result_count(&b, "io_errors", b.io_errors);
+	result_count(&b, "verify_errors", b.verify_errors);
+	return b.io_errors || b.verify_errors ? 1 : 0;
+}
