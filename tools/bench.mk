@@ -22,8 +22,7 @@ BENCH_LX      := $(BENCH_OUT)/linux
 bench_comma := ,
 bench_quick  = $(if $(BENCH_QUICK),$(bench_comma)--quick)
 
-# How aiokern is told to run bench: init runs the program named by init.run=, argv
-# comma-separated.  The one place to change when init's convention settles.
+# How aiokern is told to run bench: init runs each run= item, "prog:arg:arg".
 # $(1) device, $(2) disk label.
 BENCH_AIOK_APPEND  = lowmem=128M run=bench:$(1):$(2)$(if $(BENCH_QUICK),:--quick)
 # Debian's kernel hands bench=... to our /init (user/linux/init.c) as an environment variable.
