@@ -151,64 +151,84 @@ void aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
 	struct aio_ring *hdr;
 
 	assert_spin_locked(&ctx->ctx_lock);
-	slot = ring_event_map(r, r->tail, KM_IRQ0);
-	*slot = *ev;
-	ring_event_unmap(slot, KM_IRQ0);
+	hdr = kmap_atomic(r->pages[0], KM_IRQ1);
+	if (r->tail < EVENTS_FIRST_PAGE) {	/* same page as the header: one mapping */
+		hdr->io_events[r->tail] = *ev;
+	} else {
+		slot = ring_event_map(r, r->tail, KM_IRQ0);
+		*slot = *ev;
+		ring_event_unmap(slot, KM_IRQ0);
+	}
 	smp_wmb();			/* the event is visible before the tail moves */
 	r->tail = (r->tail + 1) % r->nr;
-	hdr = kmap_atomic(r->pages[0], KM_IRQ1);
 	WRITE_ONCE(hdr->tail, r->tail);
 	kunmap_atomic(hdr, KM_IRQ1);
 }
 
-/* Take the event at head into *ev (ctx_lock held); false if the ring is empty. */
-static bool ring_peek(struct kioctx *ctx, struct io_event *ev, u32 *head)
-{
-	struct aio_ring_info *r = &ctx->ring;
-	struct io_event *slot;
+#define READ_BATCH	16		/* events copied out per pass */
 
-	*head = ring_head(r, KM_USER0);
-	if (*head == r->tail)
-		return false;
-	slot = ring_event_map(r, *head, KM_USER1);
-	*ev = *slot;
-	ring_event_unmap(slot, KM_USER1);
-	return true;
+/* Copy up to n events from head into evs, reading them through hdr (the
+ * header's page, mapped by the caller) or their own page. */
+static u32 ring_peek(struct aio_ring_info *r, struct aio_ring *hdr, u32 head,
+		     struct io_event *evs, u32 n)
+{
+	u32 got = 0;
+
+	for (; got < n && head != r->tail; got++, head = (head + 1) % r->nr) {
+		struct io_event *slot;
+		if (head < EVENTS_FIRST_PAGE) {
+			evs[got] = hdr->io_events[head];
+			continue;
+		}
+		slot = ring_event_map(r, head, KM_USER1);
+		evs[got] = *slot;
+		ring_event_unmap(slot, KM_USER1);
+	}
+	return got;
 }
 
-static void ring_advance(struct kioctx *ctx, u32 head)
+/* One pass: copy up to n events to uevents, consuming only those whose copy
+ * succeeded. Returns the number consumed, or -EFAULT if the first copy failed.
+ * The fault path uses its own kmap slots, so a user copy may fault while
+ * KM_USER0 holds the header. */
+static long ring_read_batch(struct kioctx *ctx, struct io_event *uevents, u32 n)
 {
-	struct aio_ring *hdr = kmap_atomic(ctx->ring.pages[0], KM_USER0);
+	struct aio_ring_info *r = &ctx->ring;
+	struct io_event evs[READ_BATCH];
+	struct aio_ring *hdr;
+	u32 flags, head, got, done;
 
-	WRITE_ONCE(hdr->head, (head + 1) % ctx->ring.nr);
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	hdr = kmap_atomic(r->pages[0], KM_USER0);
+	head = READ_ONCE(hdr->head);
+	head = head < r->nr ? head : head % r->nr;	/* user-writable: clamp */
+	got = ring_peek(r, hdr, head, evs, n);
+	done = got ? (got * sizeof(evs[0]) - copy_to_user(uevents, evs, got * sizeof(evs[0])))
+		/ sizeof(evs[0]) : 0;
+	if (done)
+		WRITE_ONCE(hdr->head, (head + done) % r->nr);
 	kunmap_atomic(hdr, KM_USER0);
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+	return got && !done ? -EFAULT : (long)done;
 }
 
 /* Move up to nr events to user space. An event is consumed only after its copy
  * succeeded, so a bad pointer never loses one. Returns the count or -EFAULT. */
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 {
-	struct io_event ev;
-	long got = 0;
-	u32 head, flags;
+	long got = 0, n;
 
 	spin_lock(&ctx->ring_lock);
 	while (got < nr) {
-		spin_lock_irqsave(&ctx->ctx_lock, flags);
-		if (!ring_peek(ctx, &ev, &head)) {
-			spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+		n = ring_read_batch(ctx, uevents + got, MIN((long)READ_BATCH, nr - got));
+		if (n <= 0) {
+			if (n < 0 && !got)
+				got = n;
 			break;
 		}
-		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-		if (copy_to_user(uevents + got, &ev, sizeof(ev))) {
-			if (!got)
-				got = -EFAULT;
-			break;
-		}
-		spin_lock_irqsave(&ctx->ctx_lock, flags);
-		ring_advance(ctx, head);
-		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-		got++;
+		got += n;
+		if (n < MIN((long)READ_BATCH, nr - got + n))
+			break;			/* the ring is empty, or a copy failed */
 	}
 	spin_unlock(&ctx->ring_lock);
 	return got;

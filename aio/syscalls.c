@@ -261,7 +261,7 @@ long sys_io_getevents_abs(aio_context_t id, long nr, struct io_event *uevents,
 		ret = -EFAULT;
 	if (!ret && nr) {
 		ret = aio_ring_read(ctx, uevents, nr);
-		if (!ret)
+		if (!ret && ktime_get_real_ns() < deadline)	/* a past deadline: done */
 			ret = wait_events(ctx, nr, uevents, deadline);
 	}
 	put_ioctx(ctx);
