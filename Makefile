@@ -5,7 +5,8 @@ QEMU      ?= qemu-system-i386
 ACCEL     ?= tcg
 MEM       ?= 256M
 GDB_PORT  ?= 1234
-CMDLINE   ?= lowmem=128M
+CMDLINE   ?= lowmem=128M run=aiodemo
+DEMO_MB   ?= 32
 V         ?= 0
 
 ifeq ($(V),0)
@@ -53,7 +54,7 @@ QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 export QEMU QEMU_FLAGS ACCEL BUILD KERNEL ISO TEST_ISO GDB_PORT INITRAMFS
 
-.PHONY: all kernel iso run test test-disks debug gdb clean deps
+.PHONY: all kernel iso run test test-disks debug gdb clean deps FORCE
 all: $(KERNEL) $(GDB_CONSTANTS) $(ISO)
 kernel: $(KERNEL) $(GDB_CONSTANTS)
 iso: $(ISO)
@@ -117,21 +118,40 @@ define make_iso
 	$(Q)grub-mkrescue -o $(2) $(2).dir > $(2).log 2>&1 || { cat $(2).log; exit 1; }
 endef
 
-$(ISO): $(KERNEL) $(INITRAMFS) tools/grubcfg.sh
+# The ISO's grub.cfg carries CMDLINE: rebuild it when CMDLINE changes.
+ISO_CMDLINE := $(BUILD)/aiokern.cmdline
+$(ISO_CMDLINE): FORCE
+	@mkdir -p $(@D)
+	$(Q)echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+
+$(ISO): $(KERNEL) $(INITRAMFS) tools/grubcfg.sh $(ISO_CMDLINE)
 	$(call make_iso,$(KERNEL),$@,$(CMDLINE))
 
 $(TEST_ISO): $(KERNEL) $(INITRAMFS) tools/grubcfg.sh
 	$(call make_iso,$(KERNEL),$@,ktest=iso_boot lowmem=128M noinit)
 
-# make run: boot the ISO with the serial console here; status 0 when the kernel
-# powers off cleanly (QEMU's isa-debug-exit turns the kernel's pass code into 33).
-run: $(ISO)
-	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -cdrom $(ISO); rc=$$?; \
+# The demo's disks (a virtio disk and an IDE disk), made on first use and kept
+# between runs; the demo writes a fresh pattern each time. The virtqueue size is
+# pinned because aiodemo's cancel step counts on it (256 entries).
+DEMO_VD := $(BUILD)/demo-virtio.img
+DEMO_HD := $(BUILD)/demo-ide.img
+DEMO_DRIVES := -drive file=$(DEMO_VD),format=raw,if=none,id=vd0 \
+	-device virtio-blk-pci,drive=vd0,queue-size=256 \
+	-drive file=$(DEMO_HD),format=raw,if=ide,index=0
+$(DEMO_VD) $(DEMO_HD):
+	@mkdir -p $(@D)
+	$(Q)truncate -s $(DEMO_MB)M $@
+
+# make run: boot the ISO with the serial console here (init runs aiodemo); status 0
+# when the kernel powers off cleanly (QEMU's isa-debug-exit turns its pass code into 33).
+run: $(ISO) $(DEMO_VD) $(DEMO_HD)
+	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -boot d -cdrom $(ISO) $(DEMO_DRIVES); rc=$$?; \
 	  if [ $$rc -eq 33 ]; then exit 0; else echo "make run: QEMU exit status $$rc"; exit 1; fi
 
 # Fresh sparse disk images for the block-driver entries of tools/testplan,
 # recreated on every run (disk-ide48 is 130 GiB sparse: sectors past 2^28).
-TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-fault-vd disk-fault-hd
+TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-fault-vd disk-fault-hd \
+	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd
 test-disks:
 	@mkdir -p $(BUILD)
 	$(Q)cd $(BUILD) && rm -f disk-*.img && \

@@ -13,7 +13,9 @@
 #include "blkdev.h"
 #include "cmdline.h"
 #include "errno.h"
+#include "highmem.h"
 #include "irq.h"
+#include "paging.h"
 #include "pci.h"
 #include "printk.h"
 #include "spinlock.h"
@@ -243,23 +245,31 @@ static u8 ide_command(const struct ide_channel *ch, const struct ide_drive *d,
 		     : (rd ? ATA_CMD_READ_PIO : ATA_CMD_WRITE_PIO);
 }
 
-/* Where the PIO cursor points. Direct map for now; with the memory layer,
- * seg->page goes through kmap_atomic(page, KM_BIO_*) here. */
-static void *ide_pio_buf(const struct blk_seg *seg, u32 off)
+/* A PIO segment is reachable: a page (user memory, maybe HighMem) it stays
+ * inside, or a kernel buffer in the direct map. */
+static bool ide_pio_seg_ok(const struct blk_seg *s)
 {
-	return blk_phys_to_virt(seg->phys + off);
+	if (s->page)
+		return s->offset + s->len <= PAGE_SIZE;
+	return s->phys + s->len <= BLK_DIRECT_MAP_LIMIT;
 }
 
-/* Move one sector between the data port and the request's buffer. */
+/* Move one sector between the data port and the request's buffer. Interrupts
+ * are off (channel lock or IRQ handler): a page goes through a KM_BIO_*_IRQ
+ * slot, a kernel buffer through the direct map. */
 static void ide_pio_sector(struct ide_channel *ch, struct blk_request *r)
 {
 	const struct blk_seg *seg = &r->seg[ch->pio_seg];
-	void *buf = ide_pio_buf(seg, ch->pio_off);
+	enum km_type km = r->op == BLK_READ ? KM_BIO_DST_IRQ : KM_BIO_SRC_IRQ;
+	char *map = seg->page ? kmap_atomic(seg->page, km) : NULL;
+	void *buf = map ? map + seg->offset + ch->pio_off : blk_phys_to_virt(seg->phys + ch->pio_off);
 
 	if (r->op == BLK_READ)
 		ide_insw(ch->cmd + ATA_DATA, buf, BLK_SECTOR_SIZE / 2);
 	else
 		ide_outsw(ch->cmd + ATA_DATA, buf, BLK_SECTOR_SIZE / 2);
+	if (map)
+		kunmap_atomic(map, km);
 	ch->pio_off += BLK_SECTOR_SIZE;
 	if (ch->pio_off == seg->len) {
 		ch->pio_seg++;
@@ -347,8 +357,8 @@ static int ide_submit(struct blkdev *dev, struct blk_request *r)
 	if (ch->dma && ide_build_prd(NULL, r) < 0)
 		return -EINVAL;
 	for (u32 i = 0; !ch->dma && i < r->nr_seg; i++)
-		if (r->seg[i].phys + r->seg[i].len > BLK_DIRECT_MAP_LIMIT)
-			return -EINVAL;		/* PIO needs a mapping (until kmap_atomic) */
+		if (!ide_pio_seg_ok(&r->seg[i]))
+			return -EINVAL;
 	spin_lock_irqsave(&ch->lock, flags);
 	blk_queue_push(&ch->queue, r);
 	spin_unlock_irqrestore(&ch->lock, flags);
