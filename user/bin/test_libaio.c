@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -480,6 +481,65 @@ static int scribbled_ring_falls_back(void)
 	return 0;
 }
 
+/* A context this process does not hold: -EINVAL, never a fault on a ring that is not there. */
+static int destroyed_context_is_einval(void)
+{
+	struct timespec zero = { 0, 0 };
+	io_context_t ctx = 0;
+	struct io_event ev;
+
+	CHECK_EQ(io_setup(4, &ctx), 0);
+	CHECK_EQ(io_destroy(ctx), 0);
+	CHECK_EQ(io_getevents(ctx, 0, 1, &ev, &zero), -EINVAL);
+	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), -EINVAL);
+	CHECK_EQ(io_getevents_ring_only(ctx, 1, &ev), -EINVAL);
+	CHECK_EQ(io_queue_run(ctx), -EINVAL);
+	return 0;
+}
+
+/* One NOOP on ctx, reaped: 1 if it came from the ring with no system call. */
+static int noop_reaped_from_ring(io_context_t ctx, int fd)
+{
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	struct libaio_stats s0 = libaio_stats;
+
+	io_prep_noop(&cb, fd);
+	return io_submit(ctx, 1, list) == 1 && io_getevents(ctx, 1, 1, &ev, NULL) == 1 &&
+	       ev.obj == &cb && libaio_stats.syscalls == s0.syscalls &&
+	       libaio_stats.ring_reaped == s0.ring_reaped + 1;
+}
+
+/* Rings 4 MiB apart share a home slot in the library's table of contexts:
+ * destroying the first must leave the others reachable (and reaped from the ring). */
+static int colliding_contexts_stay_reachable(void)
+{
+	const unsigned long apart = 4ul << 20;
+	io_context_t a = 0, b = 0, c = 0;
+	int null = open("/dev/null", O_RDONLY);
+	char *filler;
+
+	CHECK_EQ(io_setup(1, &a), 0);
+	filler = mmap((char *)a + 4096, apart - 4096, PROT_READ,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	CHECK(filler == (char *)a + 4096);
+	CHECK_EQ(io_setup(1, &b), 0);
+	CHECK_EQ((unsigned long)b - (unsigned long)a, apart);
+	CHECK_EQ(io_setup(1, &c), 0);
+	CHECK_EQ((unsigned long)c - (unsigned long)b, 4096);
+	CHECK(noop_reaped_from_ring(b, null) && noop_reaped_from_ring(c, null));
+	CHECK_EQ(io_destroy(a), 0);
+	CHECK(noop_reaped_from_ring(b, null));
+	CHECK(noop_reaped_from_ring(c, null));
+	CHECK_EQ(io_queue_run(a), -EINVAL);
+	CHECK_EQ(io_destroy(b), 0);
+	CHECK(noop_reaped_from_ring(c, null));
+	CHECK_EQ(io_destroy(c), 0);
+	CHECK_EQ(munmap(filler, apart - 4096), 0);
+	close(null);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(setup_and_release),
 	UTEST(errors_are_negative_errno),
@@ -494,6 +554,8 @@ static const struct utest_case cases[] = {
 	UTEST(callbacks_run),
 	UTEST(ring_reaping_without_syscall),
 	UTEST(scribbled_ring_falls_back),
+	UTEST(destroyed_context_is_einval),
+	UTEST(colliding_contexts_stay_reachable),
 };
 
 int main(int argc, char **argv)
