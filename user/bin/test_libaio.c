@@ -497,6 +497,27 @@ static int destroyed_context_is_einval(void)
 	return 0;
 }
 
+/* fork does not hand contexts (or their rings) to the child. */
+static int forked_child_gets_einval(void)
+{
+	io_context_t ctx = 0;
+	pid_t pid;
+
+	CHECK_EQ(io_setup(4, &ctx), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct timespec zero = { 0, 0 };
+		struct io_event ev;
+		int ok = io_getevents(ctx, 0, 1, &ev, &zero) == -EINVAL;
+		ok &= io_getevents_ring_only(ctx, 1, &ev) == -EINVAL;
+		ok &= io_destroy(ctx) == -EINVAL;
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(reap_child(pid));
+	CHECK_EQ(io_destroy(ctx), 0);
+	return 0;
+}
+
 /* One NOOP on ctx, reaped: 1 if it came from the ring with no system call. */
 static int noop_reaped_from_ring(io_context_t ctx, int fd)
 {
@@ -556,6 +577,7 @@ static const struct utest_case cases[] = {
 	UTEST(scribbled_ring_falls_back),
 	UTEST(destroyed_context_is_einval),
 	UTEST(colliding_contexts_stay_reachable),
+	UTEST(forked_child_gets_einval),
 };
 
 int main(int argc, char **argv)

@@ -396,6 +396,38 @@ static int sigevent_none_only(void)
 	return 0;
 }
 
+/* The child of a process that used aio gets a context of its own. */
+static int child_after_fork_has_its_own_context(void)
+{
+	struct aiocb w, r;
+	char buf[4];
+	int fds[2], null = open("/dev/null", O_WRONLY);
+	pid_t pid;
+
+	CHECK_EQ(pipe(fds), 0);
+	prep(&w, null, "parent", 6, 0);
+	CHECK_EQ(aio_write(&w), 0);
+	CHECK_EQ(wait_one(&w), 6);
+	prep(&r, fds[0], buf, sizeof(buf), 0);		/* in flight across the fork */
+	CHECK_EQ(aio_read(&r), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct aiocb c;
+		int ok;
+		prep(&c, null, "child", 5, 0);
+		ok = aio_write(&c) == 0 && wait_one(&c) == 5;
+		ok &= aio_error(&r) == EINPROGRESS;	/* the parent's, not the child's */
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(reap_child(pid));
+	CHECK_EQ(write(fds[1], "mine", 4), 4);
+	CHECK_EQ(wait_one(&r), 4);			/* the parent's read is intact */
+	close(fds[0]);
+	close(fds[1]);
+	close(null);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(ramfs_write_then_read),
 	UTEST(pipe_read_in_progress_then_done),
@@ -410,6 +442,7 @@ static const struct utest_case cases[] = {
 	UTEST(lio_listio_nowait),
 	UTEST(lio_listio_reports_failure),
 	UTEST(sigevent_none_only),
+	UTEST(child_after_fork_has_its_own_context),
 };
 
 int main(int argc, char **argv)

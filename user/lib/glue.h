@@ -18,6 +18,10 @@ long glue_ret(long r);
 /* Raw result -> libaio style: -errno in newlib numbering, else r. */
 long glue_neg_errno(long r);
 
+/* Bumped in each child fork makes: per-process library state (AIO contexts,
+ * which the kernel does not hand to the child) compares it to forget. */
+extern unsigned glue_fork_generation;
+
 /* abi_xlate.c */
 int abi_errno_from_kernel(int kerr);
 int abi_errno_to_kernel(int err);

@@ -1,6 +1,7 @@
 /* libaio.c: libaio-compatible calls on aiokern's AIO system calls, reaping completions from the mapped ring. */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include "libaio.h"
 #include "glue.h"
@@ -56,7 +57,17 @@ static struct {
 	unsigned long	ctx;		/* 0: empty slot */
 	unsigned	nr;
 } known[KNOWN_SLOTS];
-static unsigned known_count;
+static unsigned known_count, known_generation;
+
+/* A child of fork has none of its parent's contexts: forget them all. */
+static void known_forget_if_forked(void)
+{
+	if (known_generation == glue_fork_generation)
+		return;
+	memset(known, 0, sizeof(known));
+	known_count = 0;
+	known_generation = glue_fork_generation;
+}
 
 static unsigned known_home(unsigned long ctx)
 {
@@ -66,6 +77,7 @@ static unsigned known_home(unsigned long ctx)
 /* The slot holding ctx, or -1. */
 static int known_slot(unsigned long ctx)
 {
+	known_forget_if_forked();
 	for (unsigned i = known_home(ctx), n = 0; known[i].ctx && n < KNOWN_SLOTS;
 	     i = (i + 1) & KNOWN_MASK, n++)
 		if (known[i].ctx == ctx)
@@ -77,6 +89,7 @@ static void known_add(unsigned long ctx, unsigned nr)
 {
 	unsigned i = known_home(ctx);
 
+	known_forget_if_forked();
 	if (known_count >= KNOWN_MAX)
 		return;
 	while (known[i].ctx)
