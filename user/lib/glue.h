@@ -18,8 +18,8 @@ long glue_ret(long r);
 /* Raw result -> libaio style: -errno in newlib numbering, else r. */
 long glue_neg_errno(long r);
 
-/* Bumped in each child fork makes: per-process library state (AIO contexts,
- * which the kernel does not hand to the child) compares it to forget. */
+/* Incremented in the child by every fork. Library state the kernel does not
+ * hand to a child (AIO contexts) remembers it and is dropped when it moved. */
 extern unsigned glue_fork_generation;
 
 /* abi_xlate.c */
