@@ -73,7 +73,8 @@ int io_cancel(io_context_t ctx, struct iocb *iocb, struct io_event *evt);
 int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
 		 struct timespec *timeout);
 
-/* aiokern: take what the ring holds, never a system call; -EINVAL if the ring looks wrong. */
+/* aiokern: take what the ring holds, never a system call; -EINVAL if the context is
+ * not one io_setup made in this process or its ring looks wrong. */
 int io_getevents_ring_only(io_context_t ctx, long nr, struct io_event *events);
 
 /* Counters, so tests can prove where events came from. */

@@ -18,6 +18,10 @@ long glue_ret(long r);
 /* Raw result -> libaio style: -errno in newlib numbering, else r. */
 long glue_neg_errno(long r);
 
+/* Incremented in the child by every fork. Library state the kernel does not
+ * hand to a child (AIO contexts) remembers it and is dropped when it moved. */
+extern unsigned glue_fork_generation;
+
 /* abi_xlate.c */
 int abi_errno_from_kernel(int kerr);
 int abi_errno_to_kernel(int err);

@@ -1,6 +1,7 @@
 /* libaio.c: libaio-compatible calls on aiokern's AIO system calls, reaping completions from the mapped ring. */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include "libaio.h"
 #include "glue.h"
@@ -40,62 +41,110 @@ struct libaio_ring {
 _Static_assert(sizeof(struct libaio_ring) == 32, "ring header must be 32 bytes");
 
 #define RING_MAGIC		0xa10a10a1	/* AIO_RING_MAGIC */
-#define RING_MAX_NR		(1u << 20)	/* sanity bound for rings we did not create */
-#define KNOWN_MAX		16		/* contexts whose ring size we remember */
+#define KNOWN_SLOTS		1024		/* open-addressed table of our contexts */
+#define KNOWN_MASK		(KNOWN_SLOTS - 1)
+#define KNOWN_MAX		(KNOWN_SLOTS * 3 / 4)	/* beyond: those reap by system call */
 
 struct libaio_stats libaio_stats;
 
-/* Ring sizes seen right after io_setup, before the process could scribble on them. */
+/*
+ * The contexts io_setup made in this process, with their ring size as seen before
+ * the process could scribble on it.  Only these rings are read: any other id (a
+ * destroyed context, one made by a raw system call) goes to the kernel, which
+ * answers -EINVAL where a read of the address would fault.
+ */
 static struct {
-	unsigned long	ctx;
+	unsigned long	ctx;		/* 0: empty slot */
 	unsigned	nr;
-} known[KNOWN_MAX];
+} known[KNOWN_SLOTS];
+static unsigned known_count, known_generation;
+
+/* A child of fork has none of its parent's contexts: forget them all. */
+static void known_forget_if_forked(void)
+{
+	if (known_generation == glue_fork_generation)
+		return;
+	memset(known, 0, sizeof(known));
+	known_count = 0;
+	known_generation = glue_fork_generation;
+}
+
+static unsigned known_home(unsigned long ctx)
+{
+	return (ctx >> 12) & KNOWN_MASK;	/* ids are page addresses */
+}
+
+/* The slot holding ctx, or -1. */
+static int known_slot(unsigned long ctx)
+{
+	known_forget_if_forked();
+	for (unsigned i = known_home(ctx), n = 0; known[i].ctx && n < KNOWN_SLOTS;
+	     i = (i + 1) & KNOWN_MASK, n++)
+		if (known[i].ctx == ctx)
+			return (int)i;
+	return -1;
+}
 
 static void known_add(unsigned long ctx, unsigned nr)
 {
-	for (int i = 0; i < KNOWN_MAX; i++) {
-		if (!known[i].ctx) {
-			known[i].ctx = ctx;
-			known[i].nr = nr;
-			return;
-		}
-	}
+	unsigned i = known_home(ctx);
+
+	known_forget_if_forked();
+	if (known_count >= KNOWN_MAX)
+		return;
+	while (known[i].ctx)
+		i = (i + 1) & KNOWN_MASK;
+	known[i].ctx = ctx;
+	known[i].nr = nr;
+	known_count++;
 }
 
+/* Remove ctx, closing the gap so that every lookup still ends at an empty slot. */
 static void known_del(unsigned long ctx)
 {
-	for (int i = 0; i < KNOWN_MAX; i++)
-		if (known[i].ctx == ctx)
-			known[i].ctx = 0;
+	int hole = known_slot(ctx);
+
+	if (hole < 0)
+		return;
+	for (unsigned j = (hole + 1) & KNOWN_MASK; known[j].ctx; j = (j + 1) & KNOWN_MASK) {
+		unsigned home = known_home(known[j].ctx);
+
+		if (((j - home) & KNOWN_MASK) >= ((j - hole) & KNOWN_MASK)) {
+			known[hole] = known[j];		/* hole lies on j's probe path */
+			hole = (int)j;
+		}
+	}
+	known[hole].ctx = 0;
+	known_count--;
 }
 
-/* The ring size to trust for ctx: what we recorded, or 0 if we never saw it. */
-static unsigned known_nr(unsigned long ctx)
-{
-	for (int i = 0; i < KNOWN_MAX; i++)
-		if (known[i].ctx == ctx)
-			return known[i].nr;
-	return 0;
-}
-
-/* The ring at ctx if its header is sound (its size in *nrp), else NULL. */
+/* The ring at ctx if it is one of ours and its header is sound (its size in *nrp). */
 static struct libaio_ring *ring_get(io_context_t ctx, unsigned *nrp)
 {
 	struct libaio_ring *ring = (struct libaio_ring *)ctx;
-	unsigned nr, want;
+	int slot = known_slot((unsigned long)ctx);
+	unsigned nr;
 
-	if (!ring || ((uintptr_t)ring & 4095))
+	if (slot < 0)
 		return NULL;
 	nr = __atomic_load_n(&ring->nr, __ATOMIC_RELAXED);	/* read once, then trusted */
-	want = known_nr((unsigned long)ctx);
 	if (ring->magic != RING_MAGIC || ring->incompat_features != 0 ||
-	    ring->header_length != sizeof(struct libaio_ring) || nr < 2 ||
-	    nr > RING_MAX_NR || (want && nr != want)) {
+	    ring->header_length != sizeof(struct libaio_ring) || nr != known[slot].nr) {
 		libaio_stats.ring_rejected++;
 		return NULL;
 	}
 	*nrp = nr;
 	return ring;
+}
+
+/* The ring of a context io_setup just made: its size, or 0 if it looks wrong. */
+static unsigned ring_fresh_nr(aio_context_t id)
+{
+	struct libaio_ring *ring = (struct libaio_ring *)id;
+
+	if ((id & 4095) || ring->magic != RING_MAGIC || ring->nr < 2 || ring->nr > (1u << 20))
+		return 0;
+	return ring->nr;
 }
 
 /* kernel numbering -> newlib numbering in a result that is -errno. */
@@ -159,18 +208,16 @@ int io_setup(int maxevents, io_context_t *ctxp)
 	if (GLUE_IS_ERR(r))
 		return (int)glue_neg_errno(r);
 	*ctxp = (io_context_t)id;
-	if (ring_get(*ctxp, &nr))
+	nr = ring_fresh_nr(id);
+	if (nr)
 		known_add(id, nr);
 	return 0;
 }
 
 int io_destroy(io_context_t ctx)
 {
-	long r = __sys_io_destroy((aio_context_t)ctx);
-
-	if (!GLUE_IS_ERR(r))
-		known_del((unsigned long)ctx);
-	return (int)glue_neg_errno(r);
+	known_del((unsigned long)ctx);		/* gone, or never ours (-EINVAL) */
+	return (int)glue_neg_errno(__sys_io_destroy((aio_context_t)ctx));
 }
 
 int io_queue_init(int maxevents, io_context_t *ctxp)

@@ -5,6 +5,7 @@
 #include <time.h>
 #include "aio.h"
 #include "libaio.h"
+#include "glue.h"
 
 /*
  * Every submitted aiocb sits on the in-flight list until its completion is
@@ -20,16 +21,35 @@ _Static_assert(sizeof(((struct aiocb *)0)->__iocb) == sizeof(struct iocb), "aioc
 
 static io_context_t pa_ctx;
 static struct aiocb *pa_inflight;
+static unsigned pa_generation;		/* glue_fork_generation when pa_ctx was made */
 
 static struct iocb *pa_iocb(const struct aiocb *cb)
 {
 	return (struct iocb *)cb->__iocb;
 }
 
+/* In a child of fork: the parent's context and requests are not ours; drop them. */
+static void pa_forget_if_forked(void)
+{
+	struct aiocb *cb, *next;
+
+	if (pa_generation == glue_fork_generation)
+		return;
+	for (cb = pa_inflight; cb; cb = next) {
+		next = cb->__next;
+		cb->__next = cb->__prev = NULL;
+		cb->__state = PA_IDLE;		/* reusable; its aio_error stays EINPROGRESS */
+	}
+	pa_inflight = NULL;
+	pa_ctx = 0;
+	pa_generation = glue_fork_generation;
+}
+
 static int pa_context(void)
 {
 	int r = 0;
 
+	pa_forget_if_forked();
 	if (!pa_ctx)
 		r = io_setup(PA_NR_EVENTS, &pa_ctx);
 	return r;
@@ -91,6 +111,7 @@ static int pa_reap(long min_nr, struct timespec *timeout)
 
 static void pa_poll(void)
 {
+	pa_forget_if_forked();
 	if (pa_ctx && pa_inflight)
 		pa_reap(0, NULL);
 }

@@ -179,9 +179,15 @@ pid_t _getpid(void)
 }
 GLUE_ALIAS(getpid, _getpid);
 
+unsigned glue_fork_generation;
+
 pid_t _fork(void)
 {
-	return glue_ret(__sys_fork());
+	long r = __sys_fork();
+
+	if (r == 0)
+		glue_fork_generation++;
+	return glue_ret(r);
 }
 GLUE_ALIAS(fork, _fork);
 

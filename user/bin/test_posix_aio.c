@@ -1,0 +1,451 @@
+/* test_posix_aio.c: the "posix_aio" suite: POSIX <aio.h> on the real kernel (ramfs files, pipes). */
+#include <aio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "utest.h"
+
+#define BIG	40000		/* more than a pipe holds */
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void prep(struct aiocb *cb, int fd, volatile void *buf, size_t n, off_t off)
+{
+	memset(cb, 0, sizeof(*cb));
+	cb->aio_fildes = fd;
+	cb->aio_buf = buf;
+	cb->aio_nbytes = n;
+	cb->aio_offset = off;
+	cb->aio_sigevent.sigev_notify = SIGEV_NONE;
+}
+
+/* Wait for cb alone, without limit; its aio_return. */
+static ssize_t wait_one(struct aiocb *cb)
+{
+	const struct aiocb *list[1] = { cb };
+
+	while (aio_error(cb) == EINPROGRESS)
+		if (aio_suspend(list, 1, NULL) < 0)
+			return -2;
+	return aio_return(cb);
+}
+
+/* A child that writes data to fd after ms milliseconds. */
+static pid_t late_writer(int fd, const char *data, int ms)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		usleep(ms * 1000);
+		_exit(write(fd, data, strlen(data)) == (ssize_t)strlen(data) ? 0 : 1);
+	}
+	return pid;
+}
+
+static int reap_child(pid_t pid)
+{
+	int st;
+
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static int ramfs_write_then_read(void)
+{
+	struct aiocb w, r;
+	char out[5000], in[5000];
+	int fd = open("paio.dat", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	for (int i = 0; i < (int)sizeof(out); i++)
+		out[i] = (char)(i * 31 + 7);
+	prep(&w, fd, out, sizeof(out), 100);
+	CHECK_EQ(aio_write(&w), 0);
+	CHECK_EQ(wait_one(&w), sizeof(out));
+	CHECK_EQ(aio_error(&w), 0);
+	CHECK_ERR(aio_return(&w), EINVAL);		/* returned once already */
+	prep(&r, fd, in, sizeof(in), 100);
+	CHECK_EQ(aio_read(&r), 0);
+	CHECK_EQ(wait_one(&r), sizeof(in));
+	CHECK(!memcmp(in, out, sizeof(out)));
+	prep(&r, fd, in, sizeof(in), 4000);		/* a short read at the end */
+	CHECK_EQ(aio_read(&r), 0);
+	CHECK_EQ(wait_one(&r), 1100);
+	CHECK_EQ(lseek(fd, 0, SEEK_END), 5100);
+	close(fd);
+	unlink("paio.dat");
+	return 0;
+}
+
+/* EINPROGRESS while a pipe read waits, then 0 and the count. */
+static int pipe_read_in_progress_then_done(void)
+{
+	struct aiocb r;
+	char buf[16] = { 0 };
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	prep(&r, fds[0], buf, sizeof(buf), 0);
+	CHECK_EQ(aio_read(&r), 0);
+	CHECK_EQ(aio_error(&r), EINPROGRESS);
+	CHECK_ERR(aio_return(&r), EINVAL);		/* not finished */
+	CHECK_ERR(aio_read(&r), EINVAL);		/* still in flight */
+	CHECK_EQ(write(fds[1], "posix", 5), 5);
+	CHECK_EQ(wait_one(&r), 5);
+	CHECK(!memcmp(buf, "posix", 5));
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+static int pipe_write_then_read(void)
+{
+	struct aiocb w, r;
+	char in[8] = { 0 };
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	prep(&w, fds[1], "8 bytes!", 8, 0);
+	prep(&r, fds[0], in, sizeof(in), 0);
+	CHECK_EQ(aio_write(&w), 0);
+	CHECK_EQ(aio_read(&r), 0);
+	CHECK_EQ(wait_one(&w), 8);
+	CHECK_EQ(wait_one(&r), 8);
+	CHECK(!memcmp(in, "8 bytes!", 8));
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+static int suspend_timeout_is_eagain(void)
+{
+	struct timespec tmo = { 0, 20000000L };
+	const struct aiocb *list[3];
+	struct aiocb r;
+	char buf[4];
+	long long t0, dt;
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	prep(&r, fds[0], buf, sizeof(buf), 0);
+	CHECK_EQ(aio_read(&r), 0);
+	list[0] = NULL;					/* NULL entries are ignored */
+	list[1] = &r;
+	list[2] = NULL;
+	t0 = mono_ns();
+	CHECK_ERR(aio_suspend(list, 3, &tmo), EAGAIN);
+	dt = mono_ns() - t0;
+	CHECK(dt >= 20000000LL);
+	utest_log("aio_suspend with a 20 ms timeout: EAGAIN after %lld us", dt / 1000);
+	tmo.tv_nsec = 0;
+	CHECK_ERR(aio_suspend(list, 3, &tmo), EAGAIN);	/* a poll */
+	tmo.tv_nsec = -1;
+	CHECK_ERR(aio_suspend(list, 3, &tmo), EINVAL);
+	CHECK_EQ(aio_error(&r), EINPROGRESS);
+	CHECK_EQ(aio_cancel(fds[0], &r), AIO_CANCELED);
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+static int suspend_without_timeout_waits(void)
+{
+	struct aiocb r, done;
+	const struct aiocb *list[2] = { &r, &done };
+	char buf[8];
+	long long t0;
+	int fds[2], null = open("/dev/null", O_WRONLY);
+	pid_t pid;
+
+	CHECK_EQ(pipe(fds), 0);
+	prep(&r, fds[0], buf, sizeof(buf), 0);
+	CHECK_EQ(aio_read(&r), 0);
+	t0 = mono_ns();
+	pid = late_writer(fds[1], "wake", 30);
+	CHECK_EQ(aio_suspend(list, 1, NULL), 0);
+	CHECK(mono_ns() - t0 >= 29000000LL);
+	CHECK_EQ(aio_error(&r), 0);
+	CHECK_EQ(aio_return(&r), 4);
+	CHECK(reap_child(pid));
+	prep(&r, fds[0], buf, sizeof(buf), 0);		/* pending, with one finished */
+	CHECK_EQ(aio_read(&r), 0);
+	prep(&done, null, buf, 3, 0);
+	CHECK_EQ(aio_write(&done), 0);
+	CHECK_EQ(aio_suspend(list, 2, NULL), 0);	/* returns for the finished one */
+	CHECK_EQ(aio_error(&r), EINPROGRESS);
+	CHECK_EQ(aio_return(&done), 3);
+	CHECK_EQ(aio_cancel(fds[0], NULL), AIO_CANCELED);
+	close(fds[0]);
+	close(fds[1]);
+	close(null);
+	return 0;
+}
+
+static int cancel_pending_and_finished(void)
+{
+	struct aiocb r, w, other;
+	char buf[8];
+	int fds[2], null = open("/dev/null", O_WRONLY);
+
+	CHECK_EQ(pipe(fds), 0);
+	prep(&r, fds[0], buf, sizeof(buf), 0);
+	CHECK_EQ(aio_read(&r), 0);
+	prep(&other, null, buf, 1, 0);
+	CHECK_ERR(aio_cancel(null, &r), EINVAL);	/* the aiocb is for another fd */
+	CHECK_EQ(aio_cancel(fds[0], &r), AIO_CANCELED);
+	CHECK_EQ(aio_error(&r), ECANCELED);
+	CHECK_ERR(aio_return(&r), ECANCELED);
+	CHECK_EQ(aio_cancel(fds[0], &r), AIO_ALLDONE);	/* nothing left to cancel */
+	CHECK_EQ(write(fds[1], "left", 4), 4);		/* the cancelled read took none */
+	CHECK_EQ(read(fds[0], buf, sizeof(buf)), 4);
+	prep(&w, null, "done", 4, 0);
+	CHECK_EQ(aio_write(&w), 0);
+	CHECK_EQ(aio_cancel(null, &w), AIO_ALLDONE);	/* finished inside io_submit */
+	CHECK_EQ(aio_return(&w), 4);
+	CHECK_EQ(aio_cancel(null, NULL), AIO_ALLDONE);
+	close(fds[0]);
+	close(fds[1]);
+	close(null);
+	return 0;
+}
+
+/* A pipe write that has moved some bytes cannot be withdrawn. */
+static int cancel_partial_write_not_canceled(void)
+{
+	static char out[BIG], in[BIG];
+	struct aiocb w;
+	size_t got = 0;
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	for (int i = 0; i < BIG; i++)
+		out[i] = (char)(i ^ (i >> 7));
+	prep(&w, fds[1], out, BIG, 0);
+	CHECK_EQ(aio_write(&w), 0);
+	CHECK_EQ(aio_error(&w), EINPROGRESS);
+	CHECK_EQ(aio_cancel(fds[1], &w), AIO_NOTCANCELED);
+	CHECK_EQ(aio_cancel(fds[1], NULL), AIO_NOTCANCELED);
+	CHECK_EQ(aio_error(&w), EINPROGRESS);
+	while (got < BIG) {
+		ssize_t n = read(fds[0], in + got, BIG - got);
+		CHECK(n > 0);
+		got += n;
+	}
+	CHECK_EQ(wait_one(&w), BIG);
+	CHECK(!memcmp(in, out, BIG));
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+/* aio_cancel(fd, NULL) cancels every request on fd, and only on fd. */
+static int cancel_all_for_fd(void)
+{
+	struct aiocb r[3];
+	char buf[3][4];
+	int a[2], b[2];
+
+	CHECK_EQ(pipe(a), 0);
+	CHECK_EQ(pipe(b), 0);
+	prep(&r[0], a[0], buf[0], 4, 0);
+	prep(&r[1], a[0], buf[1], 4, 0);
+	prep(&r[2], b[0], buf[2], 4, 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(aio_read(&r[i]), 0);
+	CHECK_EQ(aio_cancel(a[0], NULL), AIO_CANCELED);
+	CHECK_EQ(aio_error(&r[0]), ECANCELED);
+	CHECK_EQ(aio_error(&r[1]), ECANCELED);
+	CHECK_EQ(aio_error(&r[2]), EINPROGRESS);
+	CHECK_EQ(write(b[1], "bbbb", 4), 4);
+	CHECK_EQ(wait_one(&r[2]), 4);
+	for (int i = 0; i < 2; i++) {
+		close(a[i]);
+		close(b[i]);
+	}
+	return 0;
+}
+
+static int fsync_sync_and_dsync(void)
+{
+	struct aiocb s, d;
+	int fd = open("paio.sync", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "x", 1), 1);
+	prep(&s, fd, NULL, 0, 0);
+	prep(&d, fd, NULL, 0, 0);
+	CHECK_EQ(aio_fsync(O_SYNC, &s), 0);
+	CHECK_EQ(aio_fsync(O_DSYNC, &d), 0);
+	CHECK_EQ(wait_one(&s), 0);
+	CHECK_EQ(wait_one(&d), 0);
+	CHECK_ERR(aio_fsync(O_RDWR, &s), EINVAL);
+	close(fd);
+	unlink("paio.sync");
+	prep(&s, fd, NULL, 0, 0);			/* closed: the kernel says EBADF */
+	CHECK_ERR(aio_fsync(O_SYNC, &s), EBADF);
+	return 0;
+}
+
+static int lio_listio_wait(void)
+{
+	struct aiocb cb[4], *list[5];
+	char out[3][100], in[300];
+	int fd = open("paio.lio", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	for (int i = 0; i < 3; i++) {
+		memset(out[i], 'a' + i, 100);
+		prep(&cb[i], fd, out[i], 100, i * 100);
+		cb[i].aio_lio_opcode = LIO_WRITE;
+		list[i] = &cb[i];
+	}
+	prep(&cb[3], fd, NULL, 0, 0);
+	cb[3].aio_lio_opcode = LIO_NOP;
+	list[3] = &cb[3];
+	list[4] = NULL;
+	CHECK_EQ(lio_listio(LIO_WAIT, list, 5, NULL), 0);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(aio_error(&cb[i]), 0);
+		CHECK_EQ(aio_return(&cb[i]), 100);
+	}
+	prep(&cb[0], fd, in, sizeof(in), 0);
+	cb[0].aio_lio_opcode = LIO_READ;
+	CHECK_EQ(lio_listio(LIO_WAIT, list, 1, NULL), 0);
+	CHECK_EQ(aio_return(&cb[0]), 300);
+	CHECK(in[0] == 'a' && in[150] == 'b' && in[299] == 'c');
+	close(fd);
+	unlink("paio.lio");
+	return 0;
+}
+
+static int lio_listio_nowait(void)
+{
+	struct aiocb cb[2], *list[2] = { &cb[0], &cb[1] };
+	char buf[2][3];
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	for (int i = 0; i < 2; i++) {
+		prep(&cb[i], fds[0], buf[i], 3, 0);
+		cb[i].aio_lio_opcode = LIO_READ;
+	}
+	CHECK_EQ(lio_listio(LIO_NOWAIT, list, 2, NULL), 0);	/* returns at once */
+	CHECK_EQ(aio_error(&cb[0]), EINPROGRESS);
+	CHECK_EQ(aio_error(&cb[1]), EINPROGRESS);
+	CHECK_EQ(write(fds[1], "onetwo", 6), 6);
+	CHECK_EQ(wait_one(&cb[0]), 3);
+	CHECK_EQ(wait_one(&cb[1]), 3);
+	CHECK(!memcmp(buf[0], "one", 3) && !memcmp(buf[1], "two", 3));
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+/* One request the kernel refuses: LIO_WAIT fails with EIO, the others still run. */
+static int lio_listio_reports_failure(void)
+{
+	struct aiocb cb[2], *list[2] = { &cb[0], &cb[1] };
+	int null = open("/dev/null", O_WRONLY);
+
+	prep(&cb[0], 77, "bad", 3, 0);
+	prep(&cb[1], null, "good", 4, 0);
+	cb[0].aio_lio_opcode = cb[1].aio_lio_opcode = LIO_WRITE;
+	CHECK_ERR(lio_listio(LIO_WAIT, list, 2, NULL), EIO);
+	CHECK_EQ(aio_error(&cb[0]), EBADF);
+	CHECK_ERR(aio_return(&cb[0]), EBADF);
+	CHECK_EQ(aio_error(&cb[1]), 0);
+	CHECK_EQ(aio_return(&cb[1]), 4);
+	CHECK_ERR(lio_listio(7, list, 2, NULL), EINVAL);
+	close(null);
+	return 0;
+}
+
+/* Only SIGEV_NONE: a signal or a thread as notification is EINVAL. */
+static int sigevent_none_only(void)
+{
+	struct sigevent sig = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct aiocb cb, *list[1] = { &cb };
+	int null = open("/dev/null", O_WRONLY);
+
+	prep(&cb, null, "n", 1, 0);
+	CHECK_EQ(aio_write(&cb), 0);			/* SIGEV_NONE */
+	CHECK_EQ(wait_one(&cb), 1);
+	cb.aio_sigevent.sigev_notify = SIGEV_SIGNAL;
+	cb.aio_sigevent.sigev_signo = SIGUSR1;
+	CHECK_ERR(aio_write(&cb), EINVAL);
+	CHECK_ERR(aio_read(&cb), EINVAL);
+	cb.aio_sigevent.sigev_notify = SIGEV_THREAD;
+	CHECK_ERR(aio_fsync(O_SYNC, &cb), EINVAL);
+	prep(&cb, null, "n", 1, 0);
+	cb.aio_lio_opcode = LIO_WRITE;
+	CHECK_ERR(lio_listio(LIO_NOWAIT, list, 1, &sig), EINVAL);
+	sig.sigev_notify = SIGEV_NONE;
+	CHECK_EQ(lio_listio(LIO_WAIT, list, 1, &sig), 0);
+	CHECK_EQ(aio_return(&cb), 1);
+	close(null);
+	return 0;
+}
+
+/* The child of a process that used aio gets a context of its own. */
+static int child_after_fork_has_its_own_context(void)
+{
+	struct aiocb w, r;
+	char buf[4];
+	int fds[2], null = open("/dev/null", O_WRONLY);
+	pid_t pid;
+
+	CHECK_EQ(pipe(fds), 0);
+	prep(&w, null, "parent", 6, 0);
+	CHECK_EQ(aio_write(&w), 0);
+	CHECK_EQ(wait_one(&w), 6);
+	prep(&r, fds[0], buf, sizeof(buf), 0);		/* in flight across the fork */
+	CHECK_EQ(aio_read(&r), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct aiocb c;
+		int ok;
+		prep(&c, null, "child", 5, 0);
+		ok = aio_write(&c) == 0 && wait_one(&c) == 5;
+		ok &= aio_error(&r) == EINPROGRESS;	/* the parent's, not the child's */
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(reap_child(pid));
+	CHECK_EQ(write(fds[1], "mine", 4), 4);
+	CHECK_EQ(wait_one(&r), 4);			/* the parent's read is intact */
+	close(fds[0]);
+	close(fds[1]);
+	close(null);
+	return 0;
+}
+
+static const struct utest_case cases[] = {
+	UTEST(ramfs_write_then_read),
+	UTEST(pipe_read_in_progress_then_done),
+	UTEST(pipe_write_then_read),
+	UTEST(suspend_timeout_is_eagain),
+	UTEST(suspend_without_timeout_waits),
+	UTEST(cancel_pending_and_finished),
+	UTEST(cancel_partial_write_not_canceled),
+	UTEST(cancel_all_for_fd),
+	UTEST(fsync_sync_and_dsync),
+	UTEST(lio_listio_wait),
+	UTEST(lio_listio_nowait),
+	UTEST(lio_listio_reports_failure),
+	UTEST(sigevent_none_only),
+	UTEST(child_after_fork_has_its_own_context),
+};
+
+int main(int argc, char **argv)
+{
+	return utest_main(argc, argv, "posix_aio", cases, sizeof(cases) / sizeof(cases[0]));
+}
