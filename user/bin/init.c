@@ -9,15 +9,35 @@
 /* Programs run when the kernel passes none; each prints its own KTAP. */
 static const char *const default_progs[] = { "/bin/hello" };
 
-/* fork + execve path; the child's wait status, or -1 if it could not be started. */
-static int run_one(const char *path, int index)
-{
-	char idx[16];
+#define MAX_ARGS	8
 
-	char *const argv[] = { (char *)path, NULL };
+/* An item "prog:arg1:arg2" runs prog with arguments arg1 and arg2: the kernel's run=
+ * list separates programs with commas, so arguments are separated with colons.
+ * Split it in place into argv (NULL-terminated); returns argv[0]. */
+static char *split_args(char *item, char **argv)
+{
+	int n = 0;
+
+	for (char *p = item; p && n < MAX_ARGS; ) {
+		argv[n++] = p;
+		p = strchr(p, ':');
+		if (p)
+			*p++ = '\0';
+	}
+	argv[n] = NULL;
+	return argv[0];
+}
+
+/* fork + execve item; the child's wait status, or -1 if it could not be started. */
+static int run_one(const char *item, int index)
+{
+	char idx[16], copy[256], *argv[MAX_ARGS + 1];
+	const char *path;
 	int status = 0;
 	pid_t pid;
 
+	snprintf(copy, sizeof(copy), "%s", item);
+	path = split_args(copy, argv);
 	snprintf(idx, sizeof(idx), "%d", index);
 	setenv("UTEST_INDEX", idx, 1);	/* its place in our KTAP plan */
 	fflush(stdout);		/* the child must not inherit buffered output */
