@@ -15,7 +15,7 @@
 
 /*
  * usage: test_blk MODE [CASE]   (from init: run=test_blk:MODE)
- *   virtio   suite blk_virtio on /dev/vda (a 64 MiB disk)
+ *   virtio   suite blk_virtio on /dev/vda (a 64 MiB disk); /dev/vdb answers slowly (cancel)
  *   ide      suite blk_ide on /dev/hda (a 64 MiB disk)
  *   pattern  suite blk_aio_pattern: writes the pattern of tools/blk_aio_check.py on vda and hda
  *   fault    suite blk_aio_fault: vda and hda behind QEMU's blkdebug (tools/blkdebug.conf)
@@ -25,7 +25,7 @@
 #define KIB		1024
 #define MIB		(1024 * 1024)
 #define DISK_SIZE	(64LL * MIB)	/* the blk_virtio / blk_ide disks (make test-disks) */
-#define MAX_BATCH	64
+#define MAX_BATCH	256
 #define WAIT_NS		10000000000LL	/* a request taking longer counts as hung */
 #define BAD_RES		(-999999LL)	/* aio_rw: the request never completed */
 #define DATA_TAG	0xB10C000000000000ULL
@@ -35,14 +35,15 @@
 #define AREA_MIXED	(17LL * MIB)	/* 512 KiB */
 #define AREA_SIZES	(18LL * MIB)	/* 5 MiB */
 #define AREA_HIGHMEM	(23LL * MIB)	/* 1 MiB */
-#define AREA_CANCEL	(24LL * MIB)	/* 4 MiB */
-#define AREA_EXIT	(28LL * MIB)	/* 4 MiB */
-#define AREA_PLAIN	(32LL * MIB)	/* 1 MiB */
-#define AREA_SYNC	(33LL * MIB)	/* 1 MiB */
+#define AREA_CANCEL	(24LL * MIB)	/* 8 MiB */
+#define AREA_EXIT	(32LL * MIB)	/* 4 MiB */
+#define AREA_PLAIN	(36LL * MIB)	/* 1 MiB */
+#define AREA_SYNC	(37LL * MIB)	/* 1 MiB */
 
 #define BAD_SECTOR	1000		/* keep in step with tools/blkdebug.conf */
 
 static const char *dev_path = "/dev/vda";
+static const char *slow_path = "/dev/vda";	/* a disk that answers slowly */
 
 /* ---- the pattern: blktest_word() of kernel/tests/blktest.h ---- */
 
@@ -503,7 +504,8 @@ static int fsync_and_fdatasync(void)
 	return 0;
 }
 
-enum { CAN_NR = 64, CAN_LEN = 64 * KIB };
+enum { CAN_NR = 256, CAN_LEN = 32 * KIB };	/* fits one driver request on both */
+enum { EXIT_NR = 64, EXIT_LEN = 64 * KIB };
 
 /* Cancel everything, last first; 0 means withdrawn: result -ECANCELED. */
 static int cancel_all(aio_context_t ctx, struct iocb *cb, char *cancelled, int *nr)
@@ -544,32 +546,60 @@ static int reap_uncancelled(aio_context_t ctx, struct iocb *cb, const char *canc
 			CHECK_EQ(ev[j].res, CAN_LEN);
 		}
 	}
-	return ring_stays_empty(ctx, 50);
+	return ring_stays_empty(ctx, 20);
 }
 
-static int cancel_queued_requests(void)
+/* CAN_NR reads and writes in one batch, then io_cancel on each: every iocb
+ * ends exactly once, by io_cancel or through the ring; *nr get cancelled. */
+static int cancel_round(const char *path, char *buf, int *nr)
 {
 	static struct iocb cb[CAN_NR];
 	char cancelled[CAN_NR] = { 0 };
-	char *buf = bigbuf(CAN_NR * CAN_LEN);
-	int fd = open_dev(), nr;
 	struct aiok_stat st;
 	aio_context_t ctx;
+	int fd;
 
 	CHECK_EQ(aiok_stat(&st), 0);
 	ctx = new_ctx(CAN_NR);
-	CHECK(ctx && buf && fd >= 0);
+	fd = open(path, O_RDWR);
+	CHECK(ctx && fd >= 0);
 	for (int i = 0; i < CAN_NR; i++)
 		prep(&cb[i], i % 2 ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD, fd, buf + i * CAN_LEN,
 		     CAN_LEN, AREA_CANCEL + (long long)i * CAN_LEN, i);
 	CHECK_EQ(submit_all(ctx, cb, CAN_NR), CAN_NR);
-	CHECK(!cancel_all(ctx, cb, cancelled, &nr));
-	utest_log("%d of %d cancelled while queued", nr, CAN_NR);
-	CHECK(nr > 0);
-	CHECK(!reap_uncancelled(ctx, cb, cancelled, nr));
+	CHECK(!cancel_all(ctx, cb, cancelled, nr));
+	CHECK(!reap_uncancelled(ctx, cb, cancelled, *nr));
 	CHECK_EQ(raw_io_destroy(ctx), 0);
-	CHECK(!same_counters(&st));
 	close(fd);
+	return same_counters(&st);
+}
+
+/* On a disk that answers slowly (virtio: the null-co vdb with 2 ms latency;
+ * IDE: one command at a time) requests wait in the driver's queue, and
+ * io_cancel must withdraw some of them. */
+static int cancel_queued_requests(void)
+{
+	char *buf = bigbuf(CAN_NR * CAN_LEN);
+	int nr;
+
+	CHECK(buf);
+	CHECK(!cancel_round(slow_path, buf, &nr));
+	utest_log("%s: %d of %d cancelled while queued", slow_path, nr, CAN_NR);
+	CHECK(nr > 0);
+	return 0;
+}
+
+/* On the fast disk the interrupt handler may empty the queue before user
+ * space runs again: cancels race completions, and the counts must still hold. */
+static int cancel_racing_completions(void)
+{
+	char *buf = bigbuf(CAN_NR * CAN_LEN);
+	int nr[3];
+
+	CHECK(buf);
+	for (int i = 0; i < 3; i++)
+		CHECK(!cancel_round(dev_path, buf, &nr[i]));
+	utest_log("%s: %d, %d, %d of %d cancelled", dev_path, nr[0], nr[1], nr[2], CAN_NR);
 	return 0;
 }
 
@@ -598,17 +628,17 @@ static int split_request_not_cancellable(void)
 /* The child: 64 requests in flight, then _exit at once. */
 static void submit_and_exit(void)
 {
-	static struct iocb cb[CAN_NR];
-	aio_context_t ctx = new_ctx(CAN_NR);
-	char *buf = bigbuf(CAN_NR * CAN_LEN);
+	static struct iocb cb[EXIT_NR];
+	aio_context_t ctx = new_ctx(EXIT_NR);
+	char *buf = bigbuf(EXIT_NR * EXIT_LEN);
 	int fd = open_dev();
 
 	if (!ctx || !buf || fd < 0)
 		_exit(2);
-	for (int i = 0; i < CAN_NR; i++)
-		prep(&cb[i], i % 2 ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD, fd, buf + i * CAN_LEN,
-		     CAN_LEN, AREA_EXIT + (long long)i * CAN_LEN, i);
-	_exit(submit_all(ctx, cb, CAN_NR) == CAN_NR ? 0 : 3);
+	for (int i = 0; i < EXIT_NR; i++)
+		prep(&cb[i], i % 2 ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD, fd, buf + i * EXIT_LEN,
+		     EXIT_LEN, AREA_EXIT + (long long)i * EXIT_LEN, i);
+	_exit(submit_all(ctx, cb, EXIT_NR) == EXIT_NR ? 0 : 3);
 }
 
 static int exit_with_io_in_flight(void)
@@ -636,20 +666,20 @@ static int exit_with_io_in_flight(void)
 /* io_destroy with 64 requests in flight returns once they are all gone. */
 static int destroy_with_io_in_flight(void)
 {
-	static struct iocb cb[CAN_NR];
+	static struct iocb cb[EXIT_NR];
 	struct aiok_stat st;
-	char *buf = bigbuf(CAN_NR * CAN_LEN);
+	char *buf = bigbuf(EXIT_NR * EXIT_LEN);
 	int fd = open_dev();
 	aio_context_t ctx;
 
 	CHECK(buf && fd >= 0);
 	CHECK_EQ(aiok_stat(&st), 0);
-	ctx = new_ctx(CAN_NR);
+	ctx = new_ctx(EXIT_NR);
 	CHECK(ctx);
-	for (int i = 0; i < CAN_NR; i++)
-		prep(&cb[i], IOCB_CMD_PREAD, fd, buf + i * CAN_LEN, CAN_LEN,
-		     AREA_EXIT + (long long)i * CAN_LEN, i);
-	CHECK_EQ(submit_all(ctx, cb, CAN_NR), CAN_NR);
+	for (int i = 0; i < EXIT_NR; i++)
+		prep(&cb[i], IOCB_CMD_PREAD, fd, buf + i * EXIT_LEN, EXIT_LEN,
+		     AREA_EXIT + (long long)i * EXIT_LEN, i);
+	CHECK_EQ(submit_all(ctx, cb, EXIT_NR), EXIT_NR);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	CHECK(!same_counters(&st));
 	close(fd);
@@ -702,6 +732,7 @@ static const struct utest_case blk_cases[] = {
 	UTEST(end_of_device),
 	UTEST(fsync_and_fdatasync),
 	UTEST(cancel_queued_requests),
+	UTEST(cancel_racing_completions),
 	UTEST(split_request_not_cancellable),
 	UTEST(exit_with_io_in_flight),
 	UTEST(destroy_with_io_in_flight),
@@ -892,14 +923,14 @@ static const struct utest_case fault_cases[] = {
 #define NCASES(t)	((int)(sizeof(t) / sizeof((t)[0])))
 
 static const struct mode {
-	const char *name, *suite, *dev;
+	const char *name, *suite, *dev, *slow;
 	const struct utest_case *cases;
 	int n;
 } modes[] = {
-	{ "virtio", "blk_virtio", "/dev/vda", blk_cases, NCASES(blk_cases) },
-	{ "ide", "blk_ide", "/dev/hda", blk_cases, NCASES(blk_cases) },
-	{ "pattern", "blk_aio_pattern", NULL, pattern_cases, NCASES(pattern_cases) },
-	{ "fault", "blk_aio_fault", NULL, fault_cases, NCASES(fault_cases) },
+	{ "virtio", "blk_virtio", "/dev/vda", "/dev/vdb", blk_cases, NCASES(blk_cases) },
+	{ "ide", "blk_ide", "/dev/hda", "/dev/hda", blk_cases, NCASES(blk_cases) },
+	{ "pattern", "blk_aio_pattern", NULL, NULL, pattern_cases, NCASES(pattern_cases) },
+	{ "fault", "blk_aio_fault", NULL, NULL, fault_cases, NCASES(fault_cases) },
 };
 
 int main(int argc, char **argv)
@@ -909,8 +940,10 @@ int main(int argc, char **argv)
 	for (int i = 0; argc > 1 && i < NCASES(modes); i++) {
 		if (strcmp(argv[1], modes[i].name))
 			continue;
-		if (modes[i].dev)
+		if (modes[i].dev) {
 			dev_path = modes[i].dev;
+			slow_path = modes[i].slow;
+		}
 		return utest_main(argc > 2 ? 2 : 1, args, modes[i].suite, modes[i].cases,
 				  modes[i].n);
 	}
