@@ -13,7 +13,10 @@
 #include "blkdev.h"
 #include "cmdline.h"
 #include "errno.h"
+#include "highmem.h"
 #include "irq.h"
+#include "mm.h"
+#include "paging.h"
 #include "pci.h"
 #include "printk.h"
 #include "spinlock.h"
@@ -243,23 +246,42 @@ static u8 ide_command(const struct ide_channel *ch, const struct ide_drive *d,
 		     : (rd ? ATA_CMD_READ_PIO : ATA_CMD_WRITE_PIO);
 }
 
-/* Where the PIO cursor points. Direct map for now; with the memory layer,
- * seg->page goes through kmap_atomic(page, KM_BIO_*) here. */
-static void *ide_pio_buf(const struct blk_seg *seg, u32 off)
+/* The slot that maps the PIO buffer: the channel lock keeps interrupts off. */
+static enum km_type ide_pio_km(const struct blk_request *r)
 {
-	return blk_phys_to_virt(seg->phys + off);
+	return r->op == BLK_READ ? KM_BIO_DST_IRQ : KM_BIO_SRC_IRQ;
+}
+
+/* Where the PIO cursor points: a segment that names its page (user pages,
+ * often HighMem) is mapped with kmap_atomic, one sector at a time (a sector
+ * never crosses a page: offsets are multiples of 512); a kernel buffer
+ * without a page is in the direct map. Undo with ide_pio_unmap(). */
+static void *ide_pio_map(const struct blk_seg *seg, u32 off, enum km_type km)
+{
+	u32 pos = seg->offset + off;
+
+	if (!seg->page)
+		return blk_phys_to_virt(seg->phys + off);
+	return (char *)kmap_atomic(seg->page + (pos >> PAGE_SHIFT), km) + (pos & ~PAGE_MASK);
+}
+
+static void ide_pio_unmap(const struct blk_seg *seg, void *buf, enum km_type km)
+{
+	if (seg->page)
+		kunmap_atomic((void *)((u32)buf & PAGE_MASK), km);
 }
 
 /* Move one sector between the data port and the request's buffer. */
 static void ide_pio_sector(struct ide_channel *ch, struct blk_request *r)
 {
 	const struct blk_seg *seg = &r->seg[ch->pio_seg];
-	void *buf = ide_pio_buf(seg, ch->pio_off);
+	void *buf = ide_pio_map(seg, ch->pio_off, ide_pio_km(r));
 
 	if (r->op == BLK_READ)
 		ide_insw(ch->cmd + ATA_DATA, buf, BLK_SECTOR_SIZE / 2);
 	else
 		ide_outsw(ch->cmd + ATA_DATA, buf, BLK_SECTOR_SIZE / 2);
+	ide_pio_unmap(seg, buf, ide_pio_km(r));
 	ch->pio_off += BLK_SECTOR_SIZE;
 	if (ch->pio_off == seg->len) {
 		ch->pio_seg++;
@@ -347,8 +369,8 @@ static int ide_submit(struct blkdev *dev, struct blk_request *r)
 	if (ch->dma && ide_build_prd(NULL, r) < 0)
 		return -EINVAL;
 	for (u32 i = 0; !ch->dma && i < r->nr_seg; i++)
-		if (r->seg[i].phys + r->seg[i].len > BLK_DIRECT_MAP_LIMIT)
-			return -EINVAL;		/* PIO needs a mapping (until kmap_atomic) */
+		if (!r->seg[i].page && r->seg[i].phys + r->seg[i].len > BLK_DIRECT_MAP_LIMIT)
+			return -EINVAL;		/* PIO needs a mapping: a page, or the direct map */
 	spin_lock_irqsave(&ch->lock, flags);
 	blk_queue_push(&ch->queue, r);
 	spin_unlock_irqrestore(&ch->lock, flags);
