@@ -1,6 +1,7 @@
 /* test_blk.c: block AIO from user space on /dev/vda or /dev/hda: suites blk_virtio, blk_ide, blk_aio_pattern, blk_aio_fault. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@
 #define AREA_EXIT	(32LL * MIB)	/* 4 MiB */
 #define AREA_PLAIN	(36LL * MIB)	/* 1 MiB */
 #define AREA_SYNC	(37LL * MIB)	/* 1 MiB */
+#define AREA_FORK	(38LL * MIB)	/* 4 MiB */
+#define AREA_UNMAP	(42LL * MIB)	/* 8 MiB */
 
 #define BAD_SECTOR	1000		/* keep in step with tools/blkdebug.conf */
 
@@ -686,6 +689,187 @@ static int destroy_with_io_in_flight(void)
 	return 0;
 }
 
+/* A child gets 256 requests queued on the slow disk and is killed while it
+ * sleeps: exit cancels the queued ones, waits for the rest, and nothing leaks. */
+static void submit_and_sleep(int ready)
+{
+	static struct iocb cb[CAN_NR];
+	aio_context_t ctx = new_ctx(CAN_NR);
+	char *buf = bigbuf(CAN_NR * CAN_LEN);
+	int fd = open(slow_path, O_RDWR);
+
+	if (!ctx || !buf || fd < 0)
+		_exit(2);
+	for (int i = 0; i < CAN_NR; i++)
+		prep(&cb[i], IOCB_CMD_PREAD, fd, buf + i * CAN_LEN, CAN_LEN,
+		     AREA_CANCEL + (long long)i * CAN_LEN, i);
+	if (submit_all(ctx, cb, CAN_NR) != CAN_NR)
+		_exit(3);
+	write(ready, "r", 1);
+	for (;;)
+		sleep(1);
+}
+
+static int kill_with_io_queued(void)
+{
+	struct aiok_stat before, after;
+	int status, ready[2];
+	pid_t pid;
+	char c;
+
+	CHECK_EQ(pipe(ready), 0);
+	CHECK_EQ(aiok_stat(&before), 0);
+	pid = fork();
+	if (pid == 0)
+		submit_and_sleep(ready[1]);
+	CHECK_EQ(read(ready[0], &c, 1), 1);
+	CHECK_EQ(kill(pid, SIGKILL), 0);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(aiok_stat(&after), 0);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	CHECK_EQ(after.aio_nr, before.aio_nr);
+	CHECK_EQ(after.aio_reqs, before.aio_reqs);
+	CHECK_EQ(after.open_files, before.open_files);
+	CHECK_EQ(after.slab_objects, before.slab_objects);
+	CHECK_EQ(after.free_pages, before.free_pages);
+	return 0;
+}
+
+enum { FORK_NR = 64, FORK_LEN = 64 * KIB };
+
+/* fork while reads are in flight: the data lands in the parent's buffer and
+ * the child's writes to its copy never reach it. */
+static int fork_with_reads_in_flight(void)
+{
+	static struct iocb cb[FORK_NR];
+	static long long res[FORK_NR];
+	char *w = bigbuf(FORK_NR * FORK_LEN), *r = bigbuf(FORK_NR * FORK_LEN);
+	aio_context_t ctx = new_ctx(FORK_NR);
+	int fd = open_dev(), status;
+	pid_t pid;
+
+	CHECK(w && r && ctx && fd >= 0);
+	pfill(w, AREA_FORK, FORK_NR * FORK_LEN, 0xF02C);
+	CHECK_EQ(pwrite(fd, w, FORK_NR * FORK_LEN, AREA_FORK), FORK_NR * FORK_LEN);
+	memset(r, 0x5A, FORK_NR * FORK_LEN);
+	for (int i = 0; i < FORK_NR; i++)
+		prep(&cb[i], IOCB_CMD_PREAD, fd, r + i * FORK_LEN, FORK_LEN,
+		     AREA_FORK + (long long)i * FORK_LEN, i);
+	CHECK_EQ(submit_all(ctx, cb, FORK_NR), FORK_NR);
+	pid = fork();
+	if (pid == 0) {
+		memset(r, 0xC3, FORK_NR * FORK_LEN);
+		_exit(0);
+	}
+	CHECK(pid > 0);
+	CHECK(!reap(ctx, cb, FORK_NR, res) && !all_full(cb, FORK_NR, res));
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(pcheck(r, AREA_FORK, FORK_NR * FORK_LEN, 0xF02C), -1);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+enum { UNMAP_NR = 64, UNMAP_LEN = 64 * KIB };
+
+/* The child writes from a buffer and reads into another, unmapping both
+ * while the requests are in flight: the pinned pages carry the I/O. */
+static int unmap_and_reap(int fd, aio_context_t ctx)
+{
+	static struct iocb cb[2 * UNMAP_NR];
+	static long long res[2 * UNMAP_NR];
+	size_t len = UNMAP_NR * UNMAP_LEN;
+	char *w = bigbuf(len), *r = bigbuf(len);
+
+	CHECK(w && r);
+	pfill(w, AREA_UNMAP, len, 0x0417A9);
+	for (int i = 0; i < UNMAP_NR; i++) {
+		long long off = AREA_UNMAP + (long long)i * UNMAP_LEN;
+		prep(&cb[i], IOCB_CMD_PWRITE, fd, w + i * UNMAP_LEN, UNMAP_LEN, off, i);
+		prep(&cb[UNMAP_NR + i], IOCB_CMD_PREAD, fd, r + i * UNMAP_LEN, UNMAP_LEN,
+		     off + len, UNMAP_NR + i);
+	}
+	CHECK_EQ(submit_all(ctx, cb, 2 * UNMAP_NR), 2 * UNMAP_NR);
+	CHECK_EQ(munmap(w, len), 0);
+	CHECK_EQ(munmap(r, len), 0);
+	CHECK(!reap(ctx, cb, 2 * UNMAP_NR, res) && !all_full(cb, 2 * UNMAP_NR, res));
+	r = bigbuf(len);
+	CHECK(r);
+	CHECK_EQ(pread(fd, r, len, AREA_UNMAP), (long)len);
+	CHECK_EQ(pcheck(r, AREA_UNMAP, len, 0x0417A9), -1);
+	return 0;
+}
+
+static int munmap_with_io_in_flight(void)
+{
+	struct aiok_stat before, after;
+	int status;
+	pid_t pid;
+
+	CHECK_EQ(aiok_stat(&before), 0);
+	pid = fork();
+	if (pid == 0) {
+		aio_context_t ctx = new_ctx(2 * UNMAP_NR);
+		int fd = open_dev();
+		_exit(ctx && fd >= 0 && !unmap_and_reap(fd, ctx) ? 0 : 1);
+	}
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(aiok_stat(&after), 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_EQ(after.free_pages, before.free_pages);
+	CHECK_EQ(after.slab_objects, before.slab_objects);
+	return 0;
+}
+
+/* Buffers the process may not write (for a read), or not map at all: -EFAULT
+ * at submit, nothing left behind; writing from a read-only buffer is fine. */
+static int bad_buffers_efault(void)
+{
+	char *ro = mmap(NULL, 8192, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *holed = bigbuf(3 * 4096);
+	aio_context_t ctx = new_ctx(4);
+	int fd = open_dev();
+	struct aiok_stat st;
+
+	CHECK(ro != MAP_FAILED && holed && ctx && fd >= 0);
+	CHECK_EQ(munmap(holed + 4096, 4096), 0);
+	CHECK_EQ(aiok_stat(&st), 0);
+	CHECK_EQ(aio_rw(ctx, IOCB_CMD_PREAD, fd, ro, 4096, AREA_PLAIN), -EFAULT);
+	CHECK_EQ(aio_rw(ctx, IOCB_CMD_PREAD, fd, holed, 3 * 4096, AREA_PLAIN), -EFAULT);
+	CHECK_EQ(aio_rw(ctx, IOCB_CMD_PWRITE, fd, holed, 3 * 4096, AREA_PLAIN), -EFAULT);
+	CHECK_EQ(aio_rw(ctx, IOCB_CMD_PREAD, fd, (void *)0xC0000000, 4096, AREA_PLAIN), -EFAULT);
+	CHECK_ERR(pread(fd, ro, 4096, AREA_PLAIN), EFAULT);
+	CHECK(!ring_stays_empty(ctx, 10) && !same_counters(&st));
+	CHECK_EQ(aio_rw(ctx, IOCB_CMD_PWRITE, fd, ro, 4096, AREA_PLAIN), 4096);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+/* A batch stops at the first bad iocb: the ones before it are queued (and
+ * started: the batch's notification is not lost) and complete. */
+static int partial_batch(void)
+{
+	struct iocb cb[3];
+	long long res[3];
+	aio_context_t ctx = new_ctx(4);
+	char *buf = bigbuf(3 * 4096);
+	int fd = open_dev();
+
+	CHECK(ctx && buf && fd >= 0);
+	prep(&cb[0], IOCB_CMD_PREAD, fd, buf, 4096, AREA_PLAIN, 0);
+	prep(&cb[1], IOCB_CMD_PREAD, fd, buf + 4096, 4000, AREA_PLAIN, 1);
+	prep(&cb[2], IOCB_CMD_PREAD, fd, buf + 8192, 4096, AREA_PLAIN, 2);
+	CHECK_EQ(submit_all(ctx, cb, 3), 1);
+	CHECK(!reap(ctx, cb, 1, res));
+	CHECK_EQ(res[0], 4096);
+	CHECK(!ring_stays_empty(ctx, 10));
+	CHECK_EQ(submit_all(ctx, cb + 1, 2), -EINVAL);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
 /* read/write/pread/pwrite on the device see what AIO wrote, and the reverse. */
 static int plain_io_agrees_with_aio(void)
 {
@@ -736,6 +920,11 @@ static const struct utest_case blk_cases[] = {
 	UTEST(split_request_not_cancellable),
 	UTEST(exit_with_io_in_flight),
 	UTEST(destroy_with_io_in_flight),
+	UTEST(kill_with_io_queued),
+	UTEST(fork_with_reads_in_flight),
+	UTEST(munmap_with_io_in_flight),
+	UTEST(bad_buffers_efault),
+	UTEST(partial_batch),
 	UTEST(plain_io_agrees_with_aio),
 };
 
