@@ -150,12 +150,16 @@ run: $(ISO) $(DEMO_VD) $(DEMO_HD)
 
 # Fresh sparse disk images for the block-driver entries of tools/testplan,
 # recreated on every run (disk-ide48 is 130 GiB sparse: sectors past 2^28).
+# The 64 MiB ones are for the user-level block suites (user/bin/test_blk.c).
 TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-fault-vd disk-fault-hd \
-	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd
+	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd \
+	disk-aio-pattern-vd disk-aio-pattern-hd disk-aio-fault-vd disk-aio-fault-hd
+TEST_DISKS_64M := disk-user-vd disk-user-hd
 test-disks:
 	@mkdir -p $(BUILD)
 	$(Q)cd $(BUILD) && rm -f disk-*.img && \
 	  for d in $(TEST_DISKS_16M); do truncate -s 16M $$d.img || exit 1; done && \
+	  for d in $(TEST_DISKS_64M); do truncate -s 64M $$d.img || exit 1; done && \
 	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
 
 test: $(KERNEL) $(GDB_CONSTANTS) $(TEST_ISO) $(INITRAMFS) test-disks

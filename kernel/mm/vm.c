@@ -1,5 +1,6 @@
 /* vm.c: user address spaces: regions, demand-zero pages, copy-on-write fork, teardown. */
 #include "aio.h"
+#include "cmdline.h"
 #include "errno.h"
 #include "highmem.h"
 #include "mm.h"
@@ -8,6 +9,7 @@
 #include "slab.h"
 #include "string.h"
 #include "vm.h"
+#include "x86.h"
 
 atomic_t nr_mms = ATOMIC_INIT(0);
 
@@ -314,23 +316,43 @@ int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable)
 	return err;
 }
 
-/* Share or copy-on-write one region's pages into the child (both locks held). */
+/* Test hook: boot with fork_pin_delay=N to spin N pauses after reading a
+ * pinned page's pin count, so that I/O completions land in that window (plan
+ * entry blk_fork_pin). */
+static void fork_pin_delay(void)
+{
+	static u32 loops = ~0u;
+
+	if (loops == ~0u)
+		loops = cmdline_get_num(&boot_cmdline, "fork_pin_delay", 0);
+	for (u32 i = 0; i < loops; i++)
+		cpu_relax();
+}
+
+/* Share or copy-on-write one region's pages into the child (both locks held).
+ * The pin count is read once per page: an I/O completing in an interrupt
+ * unpins at any moment, and two reads could see "pinned" (so the parent's
+ * page stays writable) and then "not pinned" (so it is shared, writable, with
+ * the child). Seen pinned, the child gets a copy; an unpin after that only
+ * makes the copy unneeded. Pins are only taken by this process's own calls. */
 static int dup_area(struct mm *old, struct mm *new, struct vm_area *v)
 {
 	for (u32 va = v->start; va < v->end; va += PAGE_SIZE) {
 		u32 *pte = pte_lookup(old->pgdir, va);
 		struct page *page;
+		bool pinned;
 		if (!pte || !(*pte & PTE_PRESENT))
 			continue;
 		page = phys_to_page(*pte & PAGE_MASK);
-		if (!(v->flags & VM_SHARED) && (*pte & PTE_WRITE) &&
-		    !atomic_read(&page->pincount)) {
+		pinned = !(v->flags & VM_SHARED) && atomic_read(&page->pincount);
+		if (!(v->flags & VM_SHARED) && (*pte & PTE_WRITE) && !pinned) {
 			*pte &= ~PTE_WRITE;	/* both sides now copy on write */
 			invlpg(va);
 		}
-		if (atomic_read(&page->pincount) && !(v->flags & VM_SHARED)) {
+		if (pinned) {
 			/* Pinned for I/O in flight: the I/O must land in the
 			 * parent's page, so the child gets a copy now. */
+			fork_pin_delay();
 			page = copy_user_page(page);
 			if (!page)
 				return -ENOMEM;

@@ -9,7 +9,6 @@
 /* Programs run when the kernel passes none; each prints its own KTAP. */
 static const char *const default_progs[] = { "/bin/hello" };
 
-/* fork + execve path; the child's wait status, or -1 if it could not be started. */
 /* Split "path:arg:arg" (the kernel's run= item) into argv; returns argc. */
 static int split_args(char *spec, char **argv, int max)
 {
