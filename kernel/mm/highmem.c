@@ -159,7 +159,6 @@ void *kmap_atomic(struct page *page, enum km_type type)
 	u32 caller = (u32)__builtin_return_address(0), va;
 	u32 *pte;
 
-	/* preempt_disable() goes here once the scheduler preempts. */
 	if (!PageHighMem(page))
 		return page_address(page);
 	if ((unsigned)type >= KM_TYPE_NR) {
@@ -171,6 +170,8 @@ void *kmap_atomic(struct page *page, enum km_type type)
 	pte = kernel_pte(va);
 	if (*pte & PTE_PRESENT)
 		km_report_busy(type, page, caller);
+	else
+		preempt_disable();	/* the slot is ours until kunmap_atomic */
 	kmap_atomic_slots[type].page = page;
 	kmap_atomic_slots[type].caller = caller;
 	*pte = page_to_phys(page) | PTE_PRESENT | PTE_WRITE;
@@ -218,7 +219,7 @@ void kunmap_atomic(void *addr, enum km_type type)
 	invlpg(va);
 	kmap_atomic_slots[type].page = NULL;
 	kmap_atomic_slots[type].caller = 0;
-	/* preempt_enable() goes here. */
+	preempt_enable();
 }
 
 struct page *kmap_atomic_to_page(void *addr)
