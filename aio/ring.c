@@ -76,6 +76,8 @@ int aio_ring_setup(struct kioctx *ctx)
 				   PAGE_SIZE);
 	r->nr = (r->nr_pages * PAGE_SIZE - sizeof(struct aio_ring)) / sizeof(struct io_event);
 	r->tail = 0;
+	r->posted = 0;
+	r->empty_at = ~0u;
 	err = ring_alloc_pages(r);
 	if (!err)
 		err = ring_map(ctx);
@@ -161,6 +163,7 @@ void aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
 	}
 	smp_wmb();			/* the event is visible before the tail moves */
 	r->tail = (r->tail + 1) % r->nr;
+	r->posted++;
 	WRITE_ONCE(hdr->tail, r->tail);
 	kunmap_atomic(hdr, KM_IRQ1);
 }
@@ -199,10 +202,16 @@ static long ring_read_batch(struct kioctx *ctx, struct io_event *uevents, u32 n)
 	u32 flags, head, got, done;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	if (r->posted == r->empty_at) {		/* nothing posted since found empty */
+		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+		return 0;
+	}
 	hdr = kmap_atomic(r->pages[0], KM_USER0);
 	head = READ_ONCE(hdr->head);
 	head = head < r->nr ? head : head % r->nr;	/* user-writable: clamp */
 	got = ring_peek(r, hdr, head, evs, n);
+	if (head == r->tail)
+		r->empty_at = r->posted;
 	done = got ? (got * sizeof(evs[0]) - copy_to_user(uevents, evs, got * sizeof(evs[0])))
 		/ sizeof(evs[0]) : 0;
 	if (done)

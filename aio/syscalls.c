@@ -211,11 +211,6 @@ static long read_deadline(const struct kernel_timespec *uwhen, u64 *deadline)
 	return 0;
 }
 
-static bool ring_nonempty(struct kioctx *ctx)
-{
-	return READ_ONCE(ctx->ring.tail) != aio_ring_head_peek(ctx);
-}
-
 /* Sleep (exclusive) until an event, the deadline or a signal. */
 static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 deadline)
 {
@@ -226,7 +221,7 @@ static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 d
 	for (;;) {
 		u64 now;
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (ring_nonempty(ctx) && (got = aio_ring_read(ctx, uev, nr)))
+		if ((got = aio_ring_read(ctx, uev, nr)))	/* cheap when nothing was posted */
 			break;
 		now = ktime_get_real_ns();
 		if (now >= deadline)

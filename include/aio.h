@@ -62,6 +62,8 @@ struct aio_ring_info {
 	struct page **pages;
 	u32 nr;				/* events in the ring (trusted copy) */
 	u32 tail;			/* next event slot to fill (trusted copy) */
+	u32 posted;			/* events ever posted (wraps) */
+	u32 empty_at;			/* posted when a reader last found the ring empty */
 };
 
 struct kioctx {
