@@ -151,7 +151,7 @@ run: $(ISO) $(DEMO_VD) $(DEMO_HD)
 # Fresh sparse disk images for the block-driver entries of tools/testplan,
 # recreated on every run (disk-ide48 is 130 GiB sparse: sectors past 2^28).
 TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-fault-vd disk-fault-hd \
-	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd
+	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd disk-gdb-vd disk-gdb-hd
 test-disks:
 	@mkdir -p $(BUILD)
 	$(Q)cd $(BUILD) && rm -f disk-*.img && \
