@@ -152,7 +152,7 @@ run: $(ISO) $(DEMO_VD) $(DEMO_HD)
 # recreated on every run (disk-ide48 is 130 GiB sparse: sectors past 2^28).
 # The 64 MiB ones are for the user-level block suites (user/bin/test_blk.c).
 TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-fault-vd disk-fault-hd \
-	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd \
+	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd disk-gdb-vd disk-gdb-hd \
 	disk-aio-pattern-vd disk-aio-pattern-hd disk-aio-fault-vd disk-aio-fault-hd
 TEST_DISKS_64M := disk-user-vd disk-user-hd
 test-disks:

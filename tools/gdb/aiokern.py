@@ -7,6 +7,10 @@ the macros gdb cannot see (LOG_BUF_LEN, TASK_*, MAX_ORDER, AIO_RING_MAGIC, ...)
 come from $(BUILD)/gdb/constants.py, generated from the C headers at build time
 (tools/gdb/constants.c, tools/gdb/gen_constants.py), found next to the kernel
 ELF gdb has loaded. Every command only reads memory: none changes the guest.
+
+A frame unwinder for the trap entry (trap_common) is registered too: bt goes
+on through a trap frame to the interrupted code, into user space for a system
+call (with the program's symbols loaded by k-user).
 """
 
 import importlib.util
@@ -14,6 +18,7 @@ import os
 import struct
 
 import gdb
+import gdb.unwinder
 
 LIST_WALK_MAX = 100000          # a corrupt list must not hang gdb
 _consts = None
@@ -115,21 +120,29 @@ def list_for_each_entry(head, type_name, member):
     gdb.write('warning: list at %#x did not end after %d entries\n' % (head_addr, LIST_WALK_MAX))
 
 
-def symbolize(addr):
-    """'name+0xoff' for a code or data address, or None (gdb's info symbol)."""
+def symbol_offset(addr):
+    """(name, offset) of the symbol at or below addr, or (None, None) (gdb's info symbol)."""
     if not addr:
-        return None
+        return None, None
     try:
         out = gdb.execute('info symbol %#x' % addr, to_string=True).strip()
     except gdb.error:
-        return None
+        return None, None
     if out.startswith('No symbol'):
-        return None
-    name = out.split(' in section ')[0]
+        return None, None
+    name = out.splitlines()[0].split(' in section ')[0]
     if ' + ' in name:
         sym, off = name.split(' + ')
-        return '%s+%#x' % (sym, int(off))
-    return name
+        return sym, int(off)
+    return name, 0
+
+
+def symbolize(addr):
+    """'name+0xoff' for a code or data address, or None (gdb's info symbol)."""
+    name, off = symbol_offset(addr)
+    if name is None:
+        return None
+    return '%s+%#x' % (name, off) if off else name
 
 
 def read_bytes(addr, n):
@@ -148,6 +161,105 @@ def c_string(arr):
 
 def ptr(value):
     return int(value.cast(gdb.lookup_type('unsigned long')))
+
+
+_symbol_addresses = {}
+
+
+def symbol_address(name):
+    """Address of a kernel symbol, or None (cached until symbols are loaded again:
+the trap-frame unwinder asks for every frame)."""
+    if name not in _symbol_addresses:
+        try:
+            _symbol_addresses[name] = ptr(gdb.parse_and_eval('&' + name))
+        except gdb.error:
+            return None
+    return _symbol_addresses[name]
+
+
+def pc_function(pc):
+    """(function name, source file) of a code address, or (None, None)."""
+    try:
+        block = gdb.block_for_pc(pc)
+    except RuntimeError:
+        block = None
+    while block is not None and block.function is None:
+        block = block.superblock
+    sal = gdb.find_pc_line(pc)
+    filename = sal.symtab.filename if sal.symtab else None
+    if block is not None:
+        return block.function.name, filename
+    sym = symbolize(pc)
+    return (sym.split('+')[0] if sym else None), filename
+
+
+# ---------------------------------------------------------------- trap frames
+
+TRAP_FRAME_REGS = ('eax', 'ecx', 'edx', 'ebx', 'ebp', 'esi', 'edi', 'eip', 'eflags',
+                   'cs', 'ds', 'es', 'fs', 'gs')
+
+
+def read_trap_frame(addr):
+    """The struct trap_frame at addr as a dict of its fields (u32 each)."""
+    t = gdb.lookup_type('struct trap_frame')
+    names = [f.name for f in t.fields()]
+    values = struct.unpack('<%dI' % len(names), read_bytes(addr, 4 * len(names)))
+    tf = dict(zip(names, values))
+    tf['from_user'] = (tf['cs'] & 3) == 3
+    # The CPU pushes esp and ss only on a change of privilege level.
+    tf['sp'] = tf['user_esp'] if tf['from_user'] else addr + field_offset('struct trap_frame', 'user_esp')
+    return tf
+
+
+def trap_return_address(pc):
+    """True when pc is where trap_dispatch returns to in trap_common."""
+    start, end, dispatch = (symbol_address(n) for n in ('trap_common', 'trap_return', 'trap_dispatch'))
+    if None in (start, end, dispatch) or not start + 5 <= pc <= end:
+        return False
+    try:
+        code = read_bytes(pc - 5, 5)
+    except gdb.error:
+        return False
+    rel = struct.unpack_from('<i', code, 1)[0]
+    return code[0] == 0xE8 and (pc + rel) & 0xFFFFFFFF == dispatch
+
+
+class _FrameId:
+    def __init__(self, sp, pc):
+        u32 = gdb.lookup_type('unsigned long')
+        self.sp = gdb.Value(sp).cast(u32)
+        self.pc = gdb.Value(pc).cast(u32)
+
+
+class TrapFrameUnwinder(gdb.unwinder.Unwinder):
+    """Unwinds trap_common (kernel/trap_entry.asm) through its struct trap_frame:
+the caller frame is the interrupted code, kernel or user. gdb's bt stops after
+the first user frame ("previous frame inner to this frame": the user stack lies
+below the kernel's); k-user prints the rest of the user stack."""
+
+    def __init__(self):
+        super().__init__('aiokern-trap-frame')
+
+    def __call__(self, pending_frame):
+        pc = int(pending_frame.read_register('pc'))
+        if not trap_return_address(pc):
+            return None
+        try:
+            # trap_common pushed the frame's address as trap_dispatch's argument.
+            tf_addr = read_u32(int(pending_frame.read_register('esp')))
+            tf = read_trap_frame(tf_addr)
+        except (gdb.error, gdb.MemoryError):
+            return None
+        u32 = gdb.lookup_type('unsigned int')
+        info = pending_frame.create_unwind_info(
+            _FrameId(tf_addr + field_offset('struct trap_frame', 'user_esp'),
+                     symbol_address('trap_common')))
+        for reg in TRAP_FRAME_REGS:
+            info.add_saved_register(reg, gdb.Value(tf[reg]).cast(u32))
+        info.add_saved_register('esp', gdb.Value(tf['sp']).cast(u32))
+        info.add_saved_register('ss', gdb.Value(tf['user_ss'] if tf['from_user'] else
+                                                int(pending_frame.read_register('ss'))).cast(u32))
+        return info
 
 
 # ---------------------------------------------------------------- tasks
@@ -321,6 +433,47 @@ def wait_channel_name(chan, known):
     return 'waitq %#x' % chan
 
 
+# Code a sleeping task is inside of without being the reason it sleeps: the
+# scheduler, the wait-queue primitives, the trap path (Linux's sched text).
+SCHED_FILES = ('kernel/sched.c', 'kernel/wait.c', 'kernel/trap.c', 'kernel/switch.asm',
+               'kernel/trap_entry.asm')
+STACK_WALK_MAX = 32
+
+
+def sleeping_in(t):
+    """Where a task that is not running stopped: the first function of its
+    saved kernel stack outside SCHED_FILES ('name+0xoff'), 'user-mode' when it
+    was preempted there, or '-'. Walks the frame-pointer chain from the
+    registers switch_context saved (edi, esi, ebx, ebp, return address) and
+    goes on through a trap frame to the interrupted code."""
+    try:
+        ebp, pc = struct.unpack('<2I', read_bytes(int(t['esp']) + 12, 8))
+        is_return = True        # pc is a return address (look up the call: pc - 1)
+        fallback = None
+        for _ in range(STACK_WALK_MAX):
+            name, filename = pc_function(pc - 1 if is_return else pc)
+            if name is None:
+                break
+            if not filename or not filename.endswith(SCHED_FILES):
+                return symbolize(pc) or '%#x' % pc
+            if not filename.endswith('.asm'):
+                fallback = symbolize(pc)
+            if not ebp:
+                break
+            caller_ebp, ret = struct.unpack('<2I', read_bytes(ebp, 8))
+            if trap_return_address(ret):
+                # ebp is trap_dispatch's frame: its argument is the trap frame.
+                tf = read_trap_frame(read_u32(ebp + 8))
+                if tf['from_user']:
+                    return 'user-mode'
+                ebp, pc, is_return = tf['ebp'], tf['eip'], False
+                continue
+            ebp, pc, is_return = caller_ebp, ret, True
+        return fallback or '-'
+    except (gdb.error, gdb.MemoryError):
+        return '?'
+
+
 # Wait queues that have a name but no symbol of their own (k-ps).
 KNOWN_WAIT_QUEUES = ['system_wq->more_work']
 
@@ -342,10 +495,13 @@ def known_wait_queues():
 
 
 class KPs(gdb.Command):
-    """List the tasks on task_list: pid, state, name and what they wait on.
+    """List the tasks on task_list: pid, state, name, where and on what they wait.
 State: R running or runnable, S interruptible sleep, D uninterruptible, Z zombie;
-'*' marks the current task. WAIT is wait_channel symbolized (info symbol), or
-the wait queue's address when it has no symbol."""
+'*' marks the current task. WCHAN is the function a task that is not running
+stopped in (the first caller outside the scheduler and the wait-queue code, as
+Linux's wchan), 'user-mode' for a task preempted there, '-' for the current
+task and a zombie. WAIT is wait_channel symbolized (info symbol), or the wait queue's
+address when it has no symbol."""
 
     def __init__(self):
         super().__init__('k-ps', gdb.COMMAND_DATA)
@@ -353,15 +509,17 @@ the wait queue's address when it has no symbol."""
     def invoke(self, arg, from_tty):
         cur = current_task()
         known = known_wait_queues()
-        gdb.write('%5s %-3s %-10s %-16s %-4s %8s %s\n' %
-                  ('PID', 'ST', 'TASK', 'NAME', 'MM', 'SWITCHES', 'WAIT'))
+        gdb.write('%5s %-3s %-10s %-16s %-4s %8s %-26s %s\n' %
+                  ('PID', 'ST', 'TASK', 'NAME', 'MM', 'SWITCHES', 'WCHAN', 'WAIT'))
         n = 0
         for t in tasks():
             state = task_state(t) + ('*' if ptr(t) == cur else '')
             mm = 'user' if ptr(t['mm']) else '-'
-            gdb.write('%5d %-3s %#010x %-16s %-4s %8d %s\n' %
+            wchan = '-' if ptr(t) == cur or state == 'Z' else sleeping_in(t)
+            gdb.write('%5d %-3s %#010x %-16s %-4s %8d %-26s %s\n' %
                       (int(t['pid']), state, ptr(t), c_string(t['name']), mm,
-                       int(t['nr_switches']), wait_channel_name(ptr(t['wait_channel']), known)))
+                       int(t['nr_switches']), wchan,
+                       wait_channel_name(ptr(t['wait_channel']), known)))
             n += 1
         gdb.write('%d tasks (nr_tasks %d)\n' % (n, int(gdb.parse_and_eval('nr_tasks'))))
 
@@ -641,11 +799,125 @@ blocks of 2^o pages), and the slab caches on kmem_caches."""
 
 # ---------------------------------------------------------------- k-user
 
+def user_frame(t):
+    """The trap frame task t entered the kernel by from user mode, or None."""
+    if not ptr(t['mm']):
+        return None
+    addr = int(t['kstack_top']) - gdb.lookup_type('struct trap_frame').sizeof
+    tf = read_trap_frame(addr)
+    if not tf['from_user']:
+        return None
+    tf['addr'] = addr
+    return tf
+
+
+def trap_cause(tf):
+    """Why the trap frame was made: 'system call N sys_x', 'irq N', or the exception."""
+    c = consts()
+    if tf['vector'] == c.T_SYSCALL:
+        try:
+            table = gdb.parse_and_eval('syscall_table')
+            n = table.type.range()[1] + 1
+            fn = symbolize(ptr(table[tf['eax']])) if tf['eax'] < n else None
+        except gdb.error:
+            fn = None
+        return 'system call %d %s' % (tf['eax'], fn or '(unknown)')
+    if c.T_IRQ_BASE <= tf['vector'] < c.T_IRQ_BASE + 16:
+        return 'irq %d' % (tf['vector'] - c.T_IRQ_BASE)
+    return 'exception %d' % tf['vector']
+
+
+# Single-byte pushes of general registers (push eax .. push edi), as the
+# system-call stubs (gen/user/syscalls.S) use before int 0x80.
+PUSH_REG = range(0x50, 0x58)
+PUSH_EBP = 0x55
+FRAME_PROLOGUE = b'\x55\x89\xe5'     # push ebp; mov ebp, esp
+INT_0X80 = b'\xcd\x80'
+
+
+def user_stack(mm, tf):
+    """Return addresses of the user stack from the trap frame tf: ([eip, ret, ...], note).
+Frame 0 is unwound by what its code is: a system-call stub (pushes, then int
+0x80: the return address is above the pushes), or a function that sets up ebp
+(the user programs are built with -fno-omit-frame-pointer); then the chain of
+frame pointers. Code without a frame pointer (newlib) ends the walk there."""
+    c = consts()
+    pcs = [tf['eip']]
+    eip, esp, ebp = tf['eip'], tf['user_esp'], tf['ebp']
+
+    def u32s(va, n):
+        data = user_read(mm, va, 4 * n)[0]
+        if data is None:
+            raise ValueError('user address %#x not mapped' % va)
+        return struct.unpack('<%dI' % n, data)
+
+    name, off = symbol_offset(eip)
+    if name is None:
+        return pcs, 'no symbol at eip: load the program\'s symbols (k-user NAME)'
+    try:
+        code = user_read(mm, eip - off, off)[0] if off <= 64 else None
+        prologue = user_read(mm, eip - off, 3)[0]
+        if code is not None and code.endswith(INT_0X80) and tf['vector'] == c.T_SYSCALL:
+            pushes = 0
+            while pushes < len(code) and code[pushes] in PUSH_REG:
+                pushes += 1
+            if PUSH_EBP in code[:pushes]:               # the caller's ebp is in its slot
+                ebp = u32s(esp + 4 * (pushes - 1 - code[:pushes].index(PUSH_EBP)), 1)[0]
+            pcs.append(u32s(esp + 4 * pushes, 1)[0])
+        elif prologue == FRAME_PROLOGUE and off < 3:    # in the prologue itself
+            pcs.append(u32s(esp + 4 * off if off < 2 else esp + 4, 1)[0])
+        elif prologue != FRAME_PROLOGUE:
+            return pcs, '%s keeps no frame pointer: the callers are unknown' % name
+        for _ in range(STACK_WALK_MAX):
+            if not esp <= ebp < c.USER_TOP - 8 or ebp & 3:
+                break
+            caller_ebp, ret = u32s(ebp, 2)
+            if not ret:
+                break
+            pcs.append(ret)
+            if caller_ebp <= ebp:
+                break
+            ebp = caller_ebp
+    except ValueError as e:
+        return pcs, str(e)
+    return pcs, None
+
+
+def show_user_frame(t):
+    """Print where task t is in user space; set $user_eip, $user_esp, $user_ebp."""
+    tf = user_frame(t)
+    name = c_string(t['name'])
+    if tf is None:
+        gdb.write('pid %d %s: no user frame (not a user process, or not from user mode)\n' %
+                  (int(t['pid']), name))
+        return
+    u32 = gdb.lookup_type('unsigned long')
+    for reg, key in (('eip', 'eip'), ('esp', 'user_esp'), ('ebp', 'ebp')):
+        gdb.set_convenience_variable('user_' + reg, gdb.Value(tf[key]).cast(u32))
+    gdb.write('pid %d %s entered the kernel from user mode by %s; trap frame %#x:\n'
+              '  eip %#010x esp %#010x ebp %#010x ($user_eip $user_esp $user_ebp)\n' %
+              (int(t['pid']), name, trap_cause(tf), tf['addr'], tf['eip'], tf['user_esp'], tf['ebp']))
+    gdb.write('user stack (frame pointers):\n')
+    pcs, note = user_stack(t['mm'].dereference(), tf)
+    for i, pc in enumerate(pcs):
+        look = pc if i == 0 else pc - 1       # a return address: the line of the call
+        sal = gdb.find_pc_line(look)
+        where = ' at %s:%d' % (sal.symtab.filename, sal.line) if sal.symtab and sal.line else ''
+        gdb.write('  #%-2d %#010x in %s%s\n' % (i, pc, symbolize(pc) or '??', where))
+    if note:
+        gdb.write('  (%s)\n' % note)
+
+
 class KUser(gdb.Command):
     """Load the symbols of a user program: k-user NAME loads $(BUILD)/user/bin/NAME.
 Every program links at 0x08048000, so only one set is loaded at a time: the
 previous one is removed first. 'k-user' alone loads the program named like the
-current task (when it is a user process) or lists the programs; 'k-user -' unloads."""
+current task (when it is a user process) or lists the programs; 'k-user -' unloads.
+When the current task is a user process, k-user then shows where it is in user
+space: the trap frame it entered the kernel by (the system call), its user eip,
+esp and ebp (also set as $user_eip, $user_esp, $user_ebp: info symbol $user_eip),
+and the user stack by its frame pointers, symbolized with the loaded program.
+gdb's own bt reaches the first user frame too (the trap-frame unwinder)."""
 
     def __init__(self):
         super().__init__('k-user', gdb.COMMAND_FILES)
@@ -654,12 +926,13 @@ current task (when it is a user process) or lists the programs; 'k-user -' unloa
         global _user_symfile
         bindir = os.path.join(build_dir(), 'user', 'bin')
         name = arg.strip()
+        cur = current_task()
+        user_cur = cur and ptr(gdb.parse_and_eval('current->mm'))
+        if not name and user_cur:
+            name = c_string(gdb.parse_and_eval('current->name'))
         if not name:
-            cur = current_task()
-            if cur and ptr(gdb.parse_and_eval('current->mm')):
-                name = c_string(gdb.parse_and_eval('current->name'))
-        if not name:
-            progs = sorted(os.listdir(bindir)) if os.path.isdir(bindir) else []
+            progs = sorted(f for f in os.listdir(bindir) if '.' not in f and
+                           os.access(os.path.join(bindir, f), os.X_OK)) if os.path.isdir(bindir) else []
             gdb.write('user programs in %s: %s\n' % (bindir, ' '.join(progs) or '(none: make user)'))
             return
         if _user_symfile:
@@ -674,6 +947,8 @@ current task (when it is a user process) or lists the programs; 'k-user -' unloa
         gdb.execute('add-symbol-file %s' % path, to_string=True)
         _user_symfile = path
         gdb.write('loaded symbols of %s\n' % path)
+        if user_cur:
+            show_user_frame(gdb.parse_and_eval('current').dereference())
 
 
 KDmesg()
@@ -682,4 +957,7 @@ KAio()
 KKmap()
 KMem()
 KUser()
+gdb.unwinder.register_unwinder(None, TrapFrameUnwinder(), replace=True)
+gdb.events.new_objfile.connect(lambda event: _symbol_addresses.clear())
+gdb.events.clear_objfiles.connect(lambda event: _symbol_addresses.clear())
 gdb.write('aiokern helpers: k-dmesg k-ps k-aio k-kmap k-mem k-user (help k-aio, ...)\n')

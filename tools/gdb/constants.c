@@ -8,6 +8,7 @@
 #include "printk.h"
 #include "sched.h"
 #include "slab.h"
+#include "trap.h"
 #include "uapi/aio_abi.h"
 #if __has_include("aio.h")
 #include "aio.h"
@@ -48,6 +49,8 @@ void gdb_constants(void)
 	DEFINE(FIX_KMAP_BEGIN, FIX_KMAP_BEGIN);
 	DEFINE(PTE_PRESENT, PTE_PRESENT);
 	DEFINE(PTE_PSE, PTE_PSE);
+	DEFINE(T_IRQ_BASE, T_IRQ_BASE);
+	DEFINE(T_SYSCALL, T_SYSCALL);
 
 	DEFINE(MAX_ORDER, MAX_ORDER);
 	DEFINE(MAX_NR_ZONES, MAX_NR_ZONES);
