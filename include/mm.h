@@ -80,10 +80,18 @@ typedef u32 gfp_t;
 #define GFP_HIGHUSER	(__GFP_WAIT | __GFP_HIGHMEM)
 
 static inline u32 page_to_pfn(const struct page *p) { return p - mem_map; }
+void mm_bad_pfn(u32 pfn, u32 caller) __attribute__((noreturn));
 static inline struct page *pfn_to_page(u32 pfn) { return &mem_map[pfn]; }
 static inline bool pfn_valid(u32 pfn) { return pfn < max_pfn; }
 static inline u32 page_to_phys(const struct page *p) { return page_to_pfn(p) << PAGE_SHIFT; }
-static inline struct page *phys_to_page(u32 phys) { return pfn_to_page(phys >> PAGE_SHIFT); }
+/* The page of a physical address; one past RAM is a broken caller, caught
+ * here rather than by a write past the page array. */
+static inline struct page *phys_to_page(u32 phys)
+{
+	if (unlikely((phys >> PAGE_SHIFT) >= max_pfn))
+		mm_bad_pfn(phys >> PAGE_SHIFT, (u32)__builtin_return_address(0));
+	return pfn_to_page(phys >> PAGE_SHIFT);
+}
 /* The page of a direct-mapped (low memory) kernel address. */
 static inline struct page *virt_to_page(const void *va) { return phys_to_page(__pa(va)); }
 static inline bool PageHighMem(const struct page *p) { return p->flags & PG_highmem; }

@@ -412,3 +412,11 @@ void mm_init(void)
 	slab_init();
 	paging_fault_init();
 }
+
+void mm_bad_pfn(u32 pfn, u32 caller)
+{
+	char who[64];
+
+	panic("pfn_to_page: pfn 0x%x is past the page array (max_pfn 0x%x), caller %s", pfn,
+	      max_pfn, mm_symbolize(caller, who, sizeof(who)));
+}
