@@ -12,6 +12,7 @@
 #include "virtio_blk.h"
 #include "errno.h"
 #include "irq.h"
+#include "panic.h"
 #include "pci.h"
 #include "printk.h"
 #include "spinlock.h"
@@ -89,6 +90,9 @@ static bool virtio_blk_feed_one(struct virtio_blk *vb, struct blk_request *r)
 	struct virtio_blk_slot *s = &vb->slots[head];
 	int n = 0;
 
+	if (r->nr_seg > VIRTIO_BLK_MAX_SEGS || r->state != BLK_REQ_QUEUED)
+		panic("virtio_blk: bad request %p in the queue: %u segments, state %d, op %d",
+		      r, r->nr_seg, r->state, r->op);	/* would overrun bufs[] */
 	if (r->nr_seg + 2 > vb->vq.nr_free)
 		return false;
 	s->hdr.type = r->op == BLK_READ ? VIRTIO_BLK_T_IN :
