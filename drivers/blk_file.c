@@ -162,23 +162,30 @@ static struct blk_io *blk_io_new(struct blkdev *dev, enum blk_op op, char *ubuf,
 }
 
 /* Queue every part; kick now unless an io_submit batch is open. Returns 0, or
- * the error of the first part (then nothing was queued). */
+ * the error of the first part (then nothing was queued).
+ * Once a part is queued the driver may start and finish it at any moment (its
+ * interrupt handler feeds queued requests as descriptors free up, plug or not),
+ * and the last part to finish frees io: io is not touched after the last
+ * successful submit, except to finish the parts the driver refused (until they
+ * are finished, io cannot go). */
 static int blk_io_start(struct blk_io *io)
 {
+	struct blkdev *dev = io->dev;
+	u32 nr = io->nr_parts, i, flags;
 	int err = 0;
-	u32 i;
 
-	for (i = 0; i < io->nr_parts && !err; i++)
-		err = blkdev_submit(io->dev, &io->parts[i]);
-	if (err && i == 1)
+	for (i = 0; i < nr; i++)
+		if ((err = blkdev_submit(dev, &io->parts[i])))
+			break;
+	if (err && i == 0)
 		return err;			/* nothing queued: the caller frees io */
 	if (err) {				/* later parts refused: finish them here */
-		u32 flags = local_irq_save();
-		for (u32 k = i - 1; k < io->nr_parts; k++)
+		flags = local_irq_save();
+		for (u32 k = i; k < nr; k++)
 			blk_part_done(&io->parts[k], err);
 		local_irq_restore(flags);
 	}
-	blk_plug_add(io->dev);
+	blk_plug_add(dev);
 	return 0;
 }
 
