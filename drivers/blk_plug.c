@@ -41,10 +41,23 @@ void aio_plug_end(void)
 		blk_plug_flush();
 }
 
+/* Is dev a registered block device? (a handful: the registry is short) */
+static bool blk_plug_dev_ok(const struct blkdev *dev)
+{
+	const struct blkdev *d;
+
+	for (int i = 0; (d = blkdev_get(i)); i++)
+		if (d == dev)
+			return true;
+	return false;
+}
+
 void blk_plug_add(struct blkdev *dev)
 {
 	struct blk_plug *plug = &current->blk_plug;
 
+	if (unlikely(!blk_plug_dev_ok(dev)))
+		panic("blk_plug_add: %p is not a block device (a request used after it ended?)", dev);
 	if (!plug->depth) {
 		blkdev_kick(dev);
 		return;
