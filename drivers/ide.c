@@ -87,7 +87,10 @@
 #define PRD_EOT			0x8000	/* last entry of the table */
 #define PRD_BOUNDARY		0x10000	/* an entry may not cross 64 KiB */
 
-#define IDE_PRD_MAX		64	/* entries per table (512 bytes) */
+#define IDE_PRD_MAX		64	/* entries one request may need */
+#define IDE_PRD_TABLE		256	/* entries per table: a merged command (2 KiB) */
+#define IDE_MERGE_LBA28		256	/* sectors per command with 28-bit addressing */
+#define IDE_MERGE_LBA48		2048	/* sectors per merged command with LBA48 (1 MiB) */
 #define IDE_MAX_SEGS		32	/* per request: fits IDE_PRD_MAX after splits */
 #define IDE_MAX_SECTORS		256	/* per command (LBA28 count 0 = 256) */
 #define IDE_LBA28_LIMIT		(1u << 28)
@@ -128,6 +131,9 @@ struct ide_channel {
 	/* guarded by lock: */
 	struct blk_queue queue;	/* QUEUED requests, FIFO over both drives */
 	struct blk_request *active;
+	struct blk_request *merged;	/* DMA requests riding on active's command (->next) */
+	u64 cmd_sector;		/* the command on the wire: first sector, */
+	u32 cmd_count;		/* and sectors (active plus merged) */
 	enum ide_mode mode;	/* of the active command */
 	u32 pio_seg, pio_off, pio_left;	/* PIO cursor: segment, offset, sectors left */
 	struct ide_prd *prd;
@@ -184,15 +190,15 @@ static const char *ide_op_name(const struct blk_request *r)
 
 /* Fill the PRD table from the segments: entries <= 64 KiB that never cross
  * a 64 KiB boundary, EOT on the last. Returns the entry count or -EINVAL. */
-static int ide_build_prd(struct ide_prd *prd, const struct blk_request *r)
+/* Append r's segments to prd[n..max) (prd NULL: just count); the new count,
+ * or -EINVAL when they do not fit. The caller marks the last entry EOT. */
+static int ide_prd_add(struct ide_prd *prd, int n, int max, const struct blk_request *r)
 {
-	int n = 0;
-
 	for (u32 i = 0; i < r->nr_seg; i++) {
 		u32 addr = r->seg[i].phys, left = r->seg[i].len;
 		while (left) {
 			u32 chunk = MIN(left, PRD_BOUNDARY - (addr & (PRD_BOUNDARY - 1)));
-			if (n == IDE_PRD_MAX)
+			if (n == max)
 				return -EINVAL;
 			if (prd) {
 				prd[n].addr = addr;
@@ -204,20 +210,25 @@ static int ide_build_prd(struct ide_prd *prd, const struct blk_request *r)
 			left -= chunk;
 		}
 	}
-	if (prd && n)
-		prd[n - 1].flags = PRD_EOT;
 	return n;
 }
 
-static bool ide_needs_lba48(const struct blk_request *r)
+/* PRD entries request r needs on its own; -EINVAL beyond IDE_PRD_MAX. */
+static int ide_build_prd(struct ide_prd *prd, const struct blk_request *r)
 {
-	return r->sector + r->nr_sectors > IDE_LBA28_LIMIT;
+	return ide_prd_add(prd, 0, IDE_PRD_MAX, r);
 }
 
-static void ide_taskfile(struct ide_channel *ch, const struct blk_request *r, bool lba48)
+/* Does the command on the wire need 48-bit addressing? */
+static bool ide_cmd_lba48(const struct ide_channel *ch)
 {
-	u64 lba = r->sector;
-	u16 count = r->nr_sectors;	/* 256 encodes as 0 (LBA28) */
+	return ch->cmd_sector + ch->cmd_count > IDE_LBA28_LIMIT || ch->cmd_count > IDE_MERGE_LBA28;
+}
+
+static void ide_taskfile(struct ide_channel *ch, bool lba48)
+{
+	u64 lba = ch->cmd_sector;
+	u16 count = ch->cmd_count;	/* 256 (LBA28) and 65536 (LBA48) encode as 0 */
 
 	if (lba48) {
 		outb(ch->cmd + ATA_SECCOUNT, count >> 8);
@@ -280,7 +291,11 @@ static void ide_pio_sector(struct ide_channel *ch, struct blk_request *r)
 
 static void ide_start_dma(struct ide_channel *ch, const struct blk_request *r)
 {
-	ide_build_prd(ch->prd, r);
+	int n = ide_prd_add(ch->prd, 0, IDE_PRD_TABLE, r);
+
+	for (const struct blk_request *m = ch->merged; m; m = m->next)
+		n = ide_prd_add(ch->prd, n, IDE_PRD_TABLE, m);	/* fits: ide_merge counted */
+	ch->prd[n - 1].flags = PRD_EOT;
 	outl(ch->bm + BMIDTP, ch->prd_phys);
 	outb(ch->bm + BMICOM, r->op == BLK_READ ? BMICOM_READ : 0);
 	outb(ch->bm + BMISTA, (inb(ch->bm + BMISTA) & BMISTA_DRV_DMA) | BMISTA_INTR | BMISTA_ERR);
@@ -290,7 +305,7 @@ static void ide_start_dma(struct ide_channel *ch, const struct blk_request *r)
 static int ide_issue(struct ide_channel *ch, struct blk_request *r)
 {
 	struct ide_drive *d = r->dev->priv;
-	bool lba48 = r->op != BLK_FLUSH && ide_needs_lba48(r);
+	bool lba48 = r->op != BLK_FLUSH && ide_cmd_lba48(ch);
 	u8 sel = ATA_DRIVE_LBA | (d->slave ? ATA_DRIVE_SLAVE : 0);
 
 	if (ide_wait(ch, ATA_SR_BSY | ATA_SR_DRQ, 0, IDE_TIMEOUT_MS) < 0)
@@ -303,7 +318,7 @@ static int ide_issue(struct ide_channel *ch, struct blk_request *r)
 	if (ch->mode == IDE_DMA)
 		ide_start_dma(ch, r);
 	if (ch->mode != IDE_NODATA)
-		ide_taskfile(ch, r, lba48);
+		ide_taskfile(ch, lba48);
 	ch->pio_seg = ch->pio_off = 0;
 	ch->pio_left = r->nr_sectors;
 	outb(ch->cmd + ATA_COMMAND, ide_command(ch, d, r, lba48));
@@ -318,6 +333,53 @@ static int ide_issue(struct ide_channel *ch, struct blk_request *r)
 	return 0;
 }
 
+/* Sequential DMA requests queued right behind r (same drive and direction,
+ * the next sectors) ride on r's command: one command, one interrupt, one PRD
+ * table for all of them, as Linux's block layer merges them (lock held). */
+static void ide_merge(struct ide_channel *ch, struct blk_request *r)
+{
+	struct ide_drive *d = r->dev->priv;
+	u32 cap = d->lba48 ? IDE_MERGE_LBA48 : IDE_MERGE_LBA28;
+	struct blk_request *nx, **tail = &ch->merged;
+	int prds = ide_prd_add(NULL, 0, IDE_PRD_TABLE, r), more;
+
+	ch->merged = NULL;
+	ch->cmd_sector = r->sector;
+	ch->cmd_count = r->nr_sectors;
+	if (!ch->dma || (r->op != BLK_READ && r->op != BLK_WRITE))
+		return;
+	while ((nx = ch->queue.head) && nx->dev == r->dev && nx->op == r->op &&
+	       nx->sector == ch->cmd_sector + ch->cmd_count &&
+	       ch->cmd_count + nx->nr_sectors <= cap &&
+	       (more = ide_prd_add(NULL, prds, IDE_PRD_TABLE, nx)) >= 0) {
+		blk_queue_pop(&ch->queue);
+		nx->state = BLK_REQ_ACTIVE;
+		*tail = nx;
+		tail = &nx->next;
+		ch->cmd_count += nx->nr_sectors;
+		prds = more;
+	}
+}
+
+/* The command ended with res (bytes of the active request, or -errno): every
+ * request on it goes to done with its own count or the error (lock held). */
+static void ide_finish_cmd(struct ide_channel *ch, struct blk_request *r, int res,
+			   struct blk_queue *done)
+{
+	struct blk_request *m = ch->merged, *next;
+
+	ch->active = NULL;
+	ch->merged = NULL;
+	ch->mode = IDE_NODATA;
+	r->result = res;
+	blk_queue_push(done, r);
+	for (; m; m = next) {
+		next = m->next;
+		m->result = res < 0 ? res : (int)(m->nr_sectors * BLK_SECTOR_SIZE);
+		blk_queue_push(done, m);
+	}
+}
+
 /* Start queued requests until one is on the wire (lock held); requests the
  * drive refuses go to done with -EIO. */
 static void ide_start(struct ide_channel *ch, struct blk_queue *done)
@@ -328,15 +390,14 @@ static void ide_start(struct ide_channel *ch, struct blk_queue *done)
 	while (!ch->active && (r = blk_queue_pop(&ch->queue))) {
 		r->state = BLK_REQ_ACTIVE;
 		ch->active = r;
+		ide_merge(ch, r);
 		if (!ide_issue(ch, r))
 			break;
 		pr_err("%s: %s sector %llu: drive not ready, status %02x\n", r->dev->name,
 		       ide_op_name(r), r->sector, ide_altstatus(ch));
 		if (ch->bm)
 			outb(ch->bm + BMICOM, 0);
-		ch->active = NULL;
-		r->result = -EIO;
-		blk_queue_push(done, r);
+		ide_finish_cmd(ch, r, -EIO, done);
 	}
 }
 
@@ -408,7 +469,7 @@ static int ide_step(struct ide_channel *ch, struct blk_request *r, u8 st, u8 bms
 	if ((st & (ATA_SR_ERR | ATA_SR_DF)) || (bmsta & BMISTA_ERR) ||
 	    (ch->mode == IDE_PIO && ch->pio_left && !(st & ATA_SR_DRQ))) {
 		pr_err("%s: %s sector %llu x%u failed: status %02x error %02x bmsta %02x\n",
-		       r->dev->name, ide_op_name(r), r->sector, r->nr_sectors, st,
+		       r->dev->name, ide_op_name(r), ch->cmd_sector, ch->cmd_count, st,
 		       inb(ch->cmd + ATA_ERROR), bmsta);
 		return -EIO;
 	}
@@ -450,10 +511,7 @@ static void ide_intr(int irq, void *data)
 	res = ide_step(ch, r, st, ch->mode == IDE_DMA ? bmsta : 0);
 	if (res == 1)
 		goto out_unlock;
-	ch->active = NULL;
-	ch->mode = IDE_NODATA;
-	r->result = res;
-	blk_queue_push(&done, r);
+	ide_finish_cmd(ch, r, res, &done);
 	ide_start(ch, &done);
 out_unlock:
 	spin_unlock(&ch->lock);
@@ -548,8 +606,8 @@ static int ide_channel_init(struct ide_channel *ch, int index, struct pci_dev *p
 	}
 	if (!found)
 		return 0;
-	ch->prd = blk_dma_alloc(IDE_PRD_MAX * sizeof(struct ide_prd),
-				IDE_PRD_MAX * sizeof(struct ide_prd), &ch->prd_phys);
+	ch->prd = blk_dma_alloc(IDE_PRD_TABLE * sizeof(struct ide_prd),	/* aligned to its */
+				IDE_PRD_TABLE * sizeof(struct ide_prd), &ch->prd_phys);	/* size: no 64 KiB crossing */
 	if (!ch->prd || irq_register(ch->irq, ide_intr, ch))
 		return 0;
 	if (ch->bm)

@@ -298,7 +298,7 @@ void blktest_cancel(struct ktest *t, struct blkdev *dev, int n)
 	u32 flags = local_irq_save();
 
 	for (int i = 0; i < n; i++)
-		blkdev_submit(dev, blktest_prep(i, BLK_READ, 7000 + i, 1,
+		blkdev_submit(dev, blktest_prep(i, BLK_READ, 7000 + 2 * i, 1,	/* gaps: no merging */
 						blktest_b_phys + i * BLK_SECTOR_SIZE));
 	blkdev_kick(dev);
 	for (int i = n - 1; i >= 0 && queued < 0; i--)

@@ -116,6 +116,26 @@ static void queued_fifo_two_drives(struct ktest *t)
 	}
 }
 
+/* Sequential DMA requests queued together ride on one command (one interrupt);
+ * in PIO mode each sector still interrupts. */
+static void sequential_requests_merge(struct ktest *t)
+{
+	int base = blktest_completions;
+	u32 before = irq_count[PRIMARY_IRQ], flags = local_irq_save();
+
+	for (int i = 0; i < 4; i++)
+		EXPECT_EQ(t, blkdev_submit(hda, blktest_prep(i, BLK_READ, 12000 + i, 1,
+							     blktest_b_phys + i * 512)), 0);
+	blkdev_kick(hda);
+	local_irq_restore(flags);
+	ASSERT_TRUE(t, blktest_wait(base + 4, BLKTEST_WAIT_MS));
+	EXPECT_EQ(t, irq_count[PRIMARY_IRQ] - before, pio ? 4 : 1);
+	for (int i = 0; i < 4; i++) {
+		EXPECT_EQ(t, blktest_reqs[i].result, 512);
+		EXPECT_EQ(t, blktest_reqs[i].order, base + i + 1);
+	}
+}
+
 static void many_queued(struct ktest *t)
 {
 	blktest_many(t, hda, 48);
@@ -161,6 +181,7 @@ static const struct ktest_case ide_cases[] = {
 	KTEST_CASE(multi_segment_prd_split),
 	KTEST_CASE(interrupts_per_request),
 	KTEST_CASE(queued_fifo_two_drives),
+	KTEST_CASE(sequential_requests_merge),
 	KTEST_CASE(many_queued),
 	KTEST_CASE(cancel_queued_not_active),
 	KTEST_CASE(flush),
