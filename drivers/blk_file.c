@@ -27,6 +27,7 @@
 #include "wait.h"
 
 #define SECTOR_MASK	(BLK_SECTOR_SIZE - 1)
+#define BLK_IO_INLINE	16		/* pages kept inside struct blk_io (64 KiB) */
 
 /* One user I/O on a block device: one or more driver requests. */
 struct blk_io {
@@ -41,6 +42,11 @@ struct blk_io {
 	volatile bool sync_done;
 	struct blk_request *parts;
 	struct blk_seg *segs;
+	/* Room for a request of up to BLK_IO_INLINE pages in one driver request,
+	 * so the common case costs one allocation, not four. */
+	struct blk_request part_inline;
+	struct blk_seg seg_inline[BLK_IO_INLINE];
+	struct page *page_inline[BLK_IO_INLINE];
 };
 
 static DEFINE_SPINLOCK(blk_io_lock);	/* refs, finished, iocb->ki_private */
@@ -48,8 +54,10 @@ atomic_t blk_io_live = ATOMIC_INIT(0);	/* leak checks */
 
 static void blk_io_free(struct blk_io *io)
 {
-	kfree(io->parts);
-	kfree(io->segs);
+	if (io->parts != &io->part_inline)
+		kfree(io->parts);
+	if (io->segs != io->seg_inline)
+		kfree(io->segs);
 	memset(io, 0x6b, sizeof(*io));	/* a use after free reads poison, not data */
 	kfree(io);
 	atomic_dec(&blk_io_live);
@@ -107,8 +115,10 @@ static int blk_io_build(struct blk_io *io, enum blk_op op, u64 sector)
 	u32 nsegs = MAX(io->buf.nr_pages, 1u), off = 0;
 
 	io->nr_parts = op == BLK_FLUSH ? 1 : DIV_ROUND_UP(nsegs, per);
-	io->parts = kmalloc(io->nr_parts * sizeof(*io->parts), GFP_KERNEL);
-	io->segs = kmalloc(nsegs * sizeof(*io->segs), GFP_KERNEL);
+	io->parts = io->nr_parts == 1 ? &io->part_inline :
+		kmalloc(io->nr_parts * sizeof(*io->parts), GFP_KERNEL);
+	io->segs = nsegs <= BLK_IO_INLINE ? io->seg_inline :
+		kmalloc(nsegs * sizeof(*io->segs), GFP_KERNEL);
 	if (!io->parts || !io->segs)
 		return -ENOMEM;
 	memset(io->parts, 0, io->nr_parts * sizeof(*io->parts));
@@ -153,7 +163,8 @@ static struct blk_io *blk_io_new(struct blkdev *dev, enum blk_op op, char *ubuf,
 	io->iocb = iocb;
 	io->refs = 1;
 	err = op == BLK_FLUSH || !n ? 0 :
-		pin_user_buf(current->mm, (u32)ubuf, n, op == BLK_READ, &io->buf);
+		pin_user_buf_into(current->mm, (u32)ubuf, n, op == BLK_READ, &io->buf,
+				  io->page_inline, BLK_IO_INLINE);
 	if (!err)
 		err = blk_io_build(io, op, (u64)pos / BLK_SECTOR_SIZE);
 	if (err) {

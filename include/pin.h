@@ -14,11 +14,16 @@ struct pinned_buf {
 	u32 offset;			/* of the buffer in the first page */
 	size_t len;
 	struct page **pages;		/* each with a reference */
+	bool own_pages;			/* pages was allocated here (freed by unpin) */
 };
 
 /* Fault in and pin [addr, addr+len) of mm (for writing if write).
  * Returns 0, -EFAULT (not a valid access) or -ENOMEM. */
 int pin_user_buf(struct mm *mm, u32 addr, size_t len, bool write, struct pinned_buf *pb);
+/* The same, keeping the page pointers in the caller's array when it has room
+ * for them (room entries): no allocation for small buffers. */
+int pin_user_buf_into(struct mm *mm, u32 addr, size_t len, bool write, struct pinned_buf *pb,
+		      struct page **room_pages, u32 room);
 /* Drop the references (any context). */
 void unpin_user_buf(struct pinned_buf *pb);
 /* Copy between a kernel buffer and the pinned buffer at off, through slot km. */

@@ -17,18 +17,27 @@ void unpin_user_buf(struct pinned_buf *pb)
 		atomic_dec(&pb->pages[i]->pincount);
 		put_page(pb->pages[i]);
 	}
-	kfree(pb->pages);
+	if (pb->own_pages)
+		kfree(pb->pages);
 	pb->pages = NULL;
 }
 
 int pin_user_buf(struct mm *mm, u32 addr, size_t len, bool write, struct pinned_buf *pb)
+{
+	return pin_user_buf_into(mm, addr, len, write, pb, NULL, 0);
+}
+
+int pin_user_buf_into(struct mm *mm, u32 addr, size_t len, bool write, struct pinned_buf *pb,
+		      struct page **room_pages, u32 room)
 {
 	u32 first = addr & PAGE_MASK;
 
 	pb->offset = addr & (PAGE_SIZE - 1);
 	pb->len = len;
 	pb->nr_pages = len ? (ALIGN_UP(addr + len, PAGE_SIZE) - first) >> PAGE_SHIFT : 0;
-	pb->pages = kmalloc(MAX(pb->nr_pages, 1u) * sizeof(*pb->pages), GFP_KERNEL);
+	pb->own_pages = pb->nr_pages > room;
+	pb->pages = pb->own_pages ? kmalloc(MAX(pb->nr_pages, 1u) * sizeof(*pb->pages), GFP_KERNEL)
+				  : room_pages;
 	if (!pb->pages)
 		return -ENOMEM;
 	memset(pb->pages, 0, MAX(pb->nr_pages, 1u) * sizeof(*pb->pages));
