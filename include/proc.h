@@ -7,7 +7,6 @@
 struct task;
 struct trap_frame;
 
-#define INIT_PID	1
 
 /* Start the first user process running path (with argv) as pid 1. */
 int proc_start_init(const char *path, char *const argv[]);
