@@ -16,6 +16,7 @@ endif
 CC      := gcc
 LD      := ld
 NASM    := nasm
+OBJCOPY := objcopy
 PYTHON  := python3
 
 CFLAGS  := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-pie \
@@ -23,7 +24,7 @@ CFLAGS  := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-pie \
 	-fno-strict-aliasing -mgeneral-regs-only -nostdinc \
 	-isystem $(shell $(CC) -print-file-name=include) -Iinclude \
 	-Wall -Wextra -Werror -Wno-unused-parameter -MD -MP
-NASMFLAGS := -f elf32 -g -F dwarf
+NASMFLAGS := -f elf32 -g -F dwarf -Ikernel/
 LDFLAGS := -m elf_i386 -nostdlib -T linker.ld --build-id=none -z noexecstack
 LIBGCC  := $(shell $(CC) -m32 -print-libgcc-file-name)
 
@@ -73,6 +74,7 @@ $(BUILD)/%.o: %.asm | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  NASM    $<"
 	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP $< -o $@
+	$(Q)$(OBJCOPY) --wildcard --strip-symbol='[A-Za-z_]*.*' --strip-symbol='..@*' $@	# labels inside a routine (.x, macros' ..@n.x) are not functions
 
 # Two-pass link: the symbol table for backtraces is generated from pass 1 and
 # linked into .ksyms, after all code, so no function moves; tools/ksymsgen.py

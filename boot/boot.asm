@@ -58,6 +58,7 @@ _start:
 
 section .text
 extern kmain
+global higher_half                      ; a function name for backtraces (not _text)
 higher_half:
         mov esp, boot_stack_top
         xor ebp, ebp                    ; ends the backtrace chain

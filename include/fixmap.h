@@ -2,7 +2,8 @@
  *
  * Each index is one page at FIXADDR_TOP - index * PAGE_SIZE; its PTE lives in
  * the preallocated kernel page tables, so setting one is a single store plus
- * invlpg and works from any context. Index 0 is a guard page.
+ * invlpg and works from any context. Index 0 is a guard page; index 1 is the
+ * one page of the kernel half that ring 3 may read and execute.
  */
 #ifndef FIXMAP_H
 #define FIXMAP_H
@@ -12,6 +13,7 @@
 
 enum fixed_addresses {
 	FIX_HOLE,				/* guard: never mapped */
+	FIX_VSYSCALL,				/* the user-visible entry page (uapi/vsyscall.h) */
 	FIX_KMAP_BEGIN,				/* kmap_atomic slots, one per km_type */
 	FIX_KMAP_END = FIX_KMAP_BEGIN + KM_TYPE_NR - 1,
 	__end_of_fixed_addresses

@@ -24,7 +24,26 @@ static inline u32 read_eflags(void)
 	asm volatile("pushfl; popl %0" : "=r"(f));
 	return f;
 }
+#define EFLAGS_TF	0x100		/* single-step trap */
 #define EFLAGS_IF	0x200		/* interrupts enabled */
+#define EFLAGS_NT	0x4000		/* nested task: iret would switch tasks */
+
+static inline u32 cpuid_edx(u32 leaf)
+{
+	u32 a = leaf, b, c = 0, d;
+
+	asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	return d;
+}
+#define CPUID_EDX_SEP	(1u << 11)	/* leaf 1: SYSENTER/SYSEXIT */
+
+static inline void wrmsr(u32 msr, u64 v)
+{
+	asm volatile("wrmsr" :: "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)) : "memory");
+}
+#define MSR_SYSENTER_CS		0x174
+#define MSR_SYSENTER_ESP	0x175
+#define MSR_SYSENTER_EIP	0x176
 
 static inline u32 read_cr0(void) { u32 v; asm volatile("mov %%cr0, %0" : "=r"(v)); return v; }
 static inline u32 read_cr2(void) { u32 v; asm volatile("mov %%cr2, %0" : "=r"(v)); return v; }

@@ -15,14 +15,6 @@
 static bool fpu_has_fxsr;
 static u8 fpu_initial[FPU_STATE_SIZE] __aligned(FPU_ALIGN);
 
-static u32 cpuid_edx(u32 leaf)
-{
-	u32 a = leaf, b, c = 0, d;
-
-	asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-	return d;
-}
-
 void fpu_init(void)
 {
 	u32 edx = cpuid_edx(1);

@@ -20,6 +20,7 @@ struct tss {
 
 static u64 gdt[6];
 static struct tss tss;
+struct sysenter_stack sysenter_stack;
 
 static u64 seg_desc(u32 base, u32 limit, u8 access, u8 gran)
 {
@@ -36,6 +37,7 @@ static u64 seg_desc(u32 base, u32 limit, u8 access, u8 gran)
 void tss_set_kernel_stack(u32 esp0)
 {
 	tss.esp0 = esp0;
+	sysenter_stack.esp0 = esp0;
 }
 
 void gdt_init(void)

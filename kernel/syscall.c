@@ -1,24 +1,31 @@
 /* syscall.c: the int 0x80 entry: dispatch through the generated table, then
- * signals and preemption on the way back to user mode. */
+ * signals and preemption on the way back to user mode (SYSENTER: sysenter.c). */
 #include "errno.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall_table.h"
+#include "sysenter.h"
 #include "trap.h"
 #include "x86.h"
 
-static void syscall_entry(struct trap_frame *tf)
+void syscall_run(struct trap_frame *tf)
 {
 	u32 nr = tf->eax;
 	long ret = -ENOSYS;
 
-	sti();				/* system calls run with interrupts on */
 	if (nr < NR_SYSCALLS)
 		ret = syscall_table[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
 	tf->eax = ret;			/* exec: the fresh frame's eax, 0 */
 }
 
+static void syscall_entry(struct trap_frame *tf)
+{
+	sti();				/* system calls run with interrupts on */
+	syscall_run(tf);
+}
+
 void syscall_init(void)
 {
 	trap_set_handler(T_SYSCALL, syscall_entry, 3);
+	sysenter_init();
 }

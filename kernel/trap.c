@@ -4,6 +4,7 @@
 #include "irq.h"
 #include "panic.h"
 #include "printk.h"
+#include "sysenter.h"
 #include "x86.h"
 
 #define IDT_ENTRIES	256
@@ -85,6 +86,8 @@ static void exception(struct trap_frame *tf)
 	u32 fixup;
 
 	if (trap_test_hook && trap_test_hook(tf))
+		return;
+	if (sysenter_debug_trap(tf))
 		return;
 	if (handlers[tf->vector]) {
 		handlers[tf->vector](tf);

@@ -1,7 +1,6 @@
 ; trap_entry.asm: IDT entry stubs; build a struct trap_frame and call trap_dispatch.
 
-KERNEL_DS equ 0x10
-USER_DS   equ 0x23                      ; flat too: the kernel may run with it loaded
+%include "trap_seg.inc"
 
 extern trap_dispatch
 
@@ -21,73 +20,21 @@ trap_stub_%1:
 %endmacro
 
 section .text
-; Segment loads are slow (emulated ones more so): a data segment register is
-; reloaded on entry only when it holds neither of our two flat data segments,
-; and restored on exit only when the saved value differs from the loaded one.
-
-; Trap entry: make ds and es usable by the kernel (which uses no other). Clobbers eax.
-trap_seg_entry:
-        mov ax, ds
-        cmp ax, USER_DS
-        je .ds_ok
-        cmp ax, KERNEL_DS
-        je .ds_ok
-        mov ax, KERNEL_DS
-        mov ds, ax
-.ds_ok:
-        mov ax, es
-        cmp ax, USER_DS
-        je .es_ok
-        cmp ax, KERNEL_DS
-        je .es_ok
-        mov ax, KERNEL_DS
-        mov es, ax
-.es_ok:
-        ret
-
-; Trap exit: the frame's gs, fs, es, ds are at esp+4.. (above our return
-; address); load each one that differs. Clobbers eax and edx (popa restores them).
-trap_seg_exit:
-        mov eax, [esp + 4]
-        mov dx, gs
-        cmp ax, dx
-        je .gs_same
-        mov gs, ax
-.gs_same:
-        mov eax, [esp + 8]
-        mov dx, fs
-        cmp ax, dx
-        je .fs_same
-        mov fs, ax
-.fs_same:
-        mov eax, [esp + 12]
-        mov dx, es
-        cmp ax, dx
-        je .es_same
-        mov es, ax
-.es_same:
-        mov eax, [esp + 16]
-        mov dx, ds
-        cmp ax, dx
-        je .ds_same
-        mov ds, ax
-.ds_same:
-        ret
-
 trap_common:
         pusha
         push ds
         push es
         push fs
         push gs
-        call trap_seg_entry
+        SEG_ENTRY ds                    ; the kernel uses only ds and es
+        SEG_ENTRY es
         cld
         push esp                        ; struct trap_frame *
         call trap_dispatch
         add esp, 4
 global trap_return
 trap_return:
-        call trap_seg_exit
+        SEG_EXIT_ALL 0
         add esp, 16                     ; gs, fs, es, ds: restored above
         popa
         add esp, 8                      ; vector and error code

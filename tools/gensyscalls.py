@@ -7,7 +7,9 @@ writes
     OUTDIR/syscall_table.h   kernel: __NR_* numbers, NR_SYSCALLS, syscall_fn_t, sys_* prototypes
     OUTDIR/syscall_table.c   kernel: syscall_table[] and syscall_names[]; every hole -> sys_ni_syscall
     OUTDIR/user/syscalls.h   user: long __sys_NAME(args) prototypes and __NR_* numbers
-    OUTDIR/user/syscalls.S   user: the int $0x80 stubs (weak, so a test can stand in for one)
+    OUTDIR/user/syscalls.S   user: the stubs, calling the vsyscall page (weak, so a test can stand in for one)
+    OUTDIR/user/syscalls_int80.S  the same stubs with int $0x80, for binaries run on Linux
+                             (the Linux bench, host-side tests under qemu-i386)
 
 A file is rewritten only when its text changes, so make does not rebuild needlessly.
 """
@@ -184,14 +186,27 @@ def user_header(calls):
     out = [f"/* syscalls.h: user stubs for the system calls; {HEAD}. */",
            "#ifndef GEN_USER_SYSCALLS_H", "#define GEN_USER_SYSCALLS_H", ""]
     out += common_decls(calls, False)
-    out += ["", "/* Each does int $0x80 and returns the raw result: -errno (kernel numbers) on error. */"]
+    out += ["", "/* Each enters the kernel and returns the raw result: -errno (kernel numbers) on error. */"]
     out += [f"long __sys_{c.name}({c.params()});" for c in calls]
     out += ["", "#endif", ""]
     return "\n".join(out)
 
 
-def stub_asm(call):
-    """cdecl in, int $0x80 out: save the callee-saved registers we load, then restore them."""
+# How a stub enters the kernel: the vsyscall page (uapi/vsyscall.h: SYSENTER
+# when the CPU has it; ecx and edx come back clobbered, which cdecl allows), or int $0x80.
+def vsyscall_entry(header):
+    with open(header) as f:
+        m = re.search(r"#define\s+VSYSCALL_ENTRY\s+(0x[0-9A-Fa-f]+)", f.read())
+    if not m:
+        raise ListError(f"{header}: no VSYSCALL_ENTRY")
+    return int(m.group(1), 16)
+
+
+ENTRIES = {"vsyscall": None, "int80": "int\t$0x80"}
+
+
+def stub_asm(call, entry):
+    """cdecl in, a system call out: save the callee-saved registers we load, then restore them."""
     regs = ARG_REGS[:len(call.args)]
     saved = [r for r in regs if r in ("ebx", "esi", "edi", "ebp")]
     out = [f"\t.weak\t__sys_{call.name}", f"\t.type\t__sys_{call.name}, @function",
@@ -199,17 +214,19 @@ def stub_asm(call):
     out += [f"\tpushl\t%{r}" for r in saved]
     base = 4 + 4 * len(saved)
     out += [f"\tmovl\t{base + 4 * i}(%esp), %{r}" for i, r in enumerate(regs)]
-    out += [f"\tmovl\t${call.nr}, %eax", "\tint\t$0x80"]
+    out += [f"\tmovl\t${call.nr}, %eax", "\t" + ENTRIES[entry]]
     out += [f"\tpopl\t%{r}" for r in reversed(saved)]
     out += ["\tret", f"\t.size\t__sys_{call.name}, . - __sys_{call.name}", ""]
     return out
 
 
-def user_asm(calls):
-    out = [f"/* syscalls.S: int $0x80 stubs, eax = number, args in ebx ecx edx esi edi ebp; {HEAD}. */",
+def user_asm(calls, entry):
+    how = "calls to the vsyscall page" if entry == "vsyscall" else "int $0x80"
+    name = "syscalls.S" if entry == "vsyscall" else "syscalls_int80.S"
+    out = [f"/* {name}: stubs by {how}, eax = number, args in ebx ecx edx esi edi ebp; {HEAD}. */",
            "\t.text", ""]
     for c in calls:
-        out += stub_asm(c)
+        out += stub_asm(c, entry)
     out += ['\t.section .note.GNU-stack,"",@progbits', ""]
     return "\n".join(out)
 
@@ -236,6 +253,8 @@ def main():
     opts = ap.parse_args()
     try:
         calls = parse_list(opts.list)
+        entry = vsyscall_entry(os.path.join(here, "..", "include", "uapi", "vsyscall.h"))
+        ENTRIES["vsyscall"] = f"call\t0x{entry:x}"
     except (ListError, OSError) as e:
         print(f"gensyscalls: {e}", file=sys.stderr)
         return 1
@@ -243,7 +262,8 @@ def main():
     write_if_changed(os.path.join(opts.outdir, "syscall_table.h"), kernel_header(calls, nr_syscalls))
     write_if_changed(os.path.join(opts.outdir, "syscall_table.c"), kernel_source(calls, nr_syscalls))
     write_if_changed(os.path.join(opts.outdir, "user", "syscalls.h"), user_header(calls))
-    write_if_changed(os.path.join(opts.outdir, "user", "syscalls.S"), user_asm(calls))
+    write_if_changed(os.path.join(opts.outdir, "user", "syscalls.S"), user_asm(calls, "vsyscall"))
+    write_if_changed(os.path.join(opts.outdir, "user", "syscalls_int80.S"), user_asm(calls, "int80"))
     return 0
 
 

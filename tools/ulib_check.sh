@@ -3,7 +3,8 @@
 #
 # Prints a KTAP suite "ulib"; exit status 0 when every case passed.  qemu-i386 (Debian
 # package qemu-user) runs our static i386 programs on the host's Linux: the basic call
-# numbers are Linux's, so the runtime, newlib glue and libraries can be exercised now.
+# numbers are Linux's, so the runtime, newlib glue and libraries can be exercised now
+# (the programs run here are linked with the int $0x80 stubs: user/user.mk USER_HOST_PROGS).
 # The AIO calls (244-248) are not Linux's there: the libaio/POSIX aio tests link a
 # mock kernel (user/test/lib/mock_aio.c) in their place.  fstat uses aiokern's layout,
 # which Linux's fstat does not fill, so nothing here depends on fstat's fields.
@@ -44,7 +45,7 @@ command -v qemu-i386 > /dev/null 2>&1 || {
 Q=qemu-i386
 
 # 2-4: hello prints with %lld and %f, and its exit code comes back
-$Q "$U/bin/hello" 7 "$TMP/hello.tmp" > "$TMP/hello" 2>&1 < /dev/null
+$Q "$U/host/hello" 7 "$TMP/hello.tmp" > "$TMP/hello" 2>&1 < /dev/null
 rc=$?
 check hello_runs "$(has '^hello from user space: heap ' "$TMP/hello")" "$TMP/hello"
 check printf_lld_and_f "$(has ' 176366841446 3\.14159 argc=3$' "$TMP/hello")" "$TMP/hello"
@@ -58,7 +59,7 @@ for t in ulib_posix ulib_abi ulib_libaio ulib_posix_aio; do
 done
 
 # 10: init forks, execs and waits for each program named on its command line
-$Q "$U/bin/init" "$U/bin/hello" > "$TMP/init" 2>&1 < /dev/null
+$Q "$U/host/init" "$U/host/hello" > "$TMP/init" 2>&1 < /dev/null
 rc=$?
 st=1
 [ $rc = 0 ] && grep -q '^# init: all passed' "$TMP/init" &&
@@ -109,7 +110,7 @@ check kernel_table_aio_244_248_rest_enosys $? "$TMP/table"
 
 # 12: the uapi headers compile as the kernel compiles them (their _Static_asserts hold)
 printf '#include "uapi/%s"\n' types.h aio_abi.h aiok.h time.h stat.h fcntl.h signal.h wait.h \
-	mman.h errno.h > "$TMP/uapi.c"
+	mman.h errno.h vsyscall.h > "$TMP/uapi.c"
 gcc $KFLAGS -fsyntax-only "$TMP/uapi.c" > "$TMP/uapi" 2>&1
 check uapi_headers_kernel_flags $? "$TMP/uapi"
 

@@ -25,7 +25,7 @@ USER_LDFLAGS = -static -nostdlib -no-pie -Wl,-T,user/user.ld -Wl,-z,noexecstack 
 	-Wl,--build-id=none
 
 GEN_KERNEL  := $(GEN)/syscall_table.h $(GEN)/syscall_table.c
-GEN_USER    := $(GEN)/user/syscalls.h $(GEN)/user/syscalls.S
+GEN_USER    := $(GEN)/user/syscalls.h $(GEN)/user/syscalls.S $(GEN)/user/syscalls_int80.S
 
 USER_CRT0   := $(USER_OUT)/lib/crt0.o
 USER_GLUE   := $(USER_OUT)/libc-glue.a
@@ -38,6 +38,8 @@ GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o abi_kernel.o abi_xl
 	$(USER_OUT)/gen/syscalls.o
 USER_PROGS := $(patsubst user/bin/%.c,$(USER_OUT)/bin/%,$(wildcard user/bin/*.c))
 USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*.c))
+# Programs that tools/ulib_check.sh also runs on the host's Linux (qemu-i386): int $0x80 builds.
+USER_HOST_PROGS := $(USER_OUT)/host/hello $(USER_OUT)/host/init
 # Helpers linked into every host-side test (the mock kernel's AIO calls, ...).
 TEST_LIB   := $(patsubst user/%.c,$(USER_OUT)/%.o,$(wildcard user/test/lib/*.c))
 USER_DEPS  := $(wildcard $(USER_OUT)/*/*.d $(USER_OUT)/*/*/*.d)
@@ -45,10 +47,10 @@ INITRAMFS  := $(BUILD)/initramfs.cpio
 
 .PHONY: user user-tests syscalls-gen
 user: $(USER_PROGS) $(INITRAMFS)
-user-tests: $(USER_TESTS)
+user-tests: $(USER_TESTS) $(USER_HOST_PROGS)
 syscalls-gen: $(GEN_KERNEL) $(GEN_USER)
 
-$(GEN_KERNEL) $(GEN_USER) &: tools/syscalls.list tools/gensyscalls.py
+$(GEN_KERNEL) $(GEN_USER) &: tools/syscalls.list tools/gensyscalls.py include/uapi/vsyscall.h
 	@echo "  GEN     $(GEN)/syscall_table.[ch] $(GEN)/user/syscalls.[hS]"
 	$(Q)$(PYTHON) tools/gensyscalls.py $(GEN)
 	$(Q)touch $(GEN_KERNEL) $(GEN_USER)
@@ -68,9 +70,13 @@ $(USER_OUT)/%.o: user/%.S | $(USER_UAPI)
 	@echo "  UAS     $<"
 	$(Q)$(USER_CC) $(USER_CFLAGS) -c $< -o $@
 
-$(USER_OUT)/gen/syscalls.o: $(GEN)/user/syscalls.S
+$(USER_OUT)/gen/%.o: $(GEN)/user/%.S
 	@mkdir -p $(@D)
 	$(Q)$(USER_CC) -c $< -o $@
+
+# Binaries that run on Linux (host-side tests, the Linux bench) link these
+# int $0x80 stubs ahead of libc-glue.a, whose vsyscall stubs are then not pulled in.
+USER_INT80 := $(USER_OUT)/gen/syscalls_int80.o
 
 $(USER_GLUE): $(GLUE_OBJ)
 $(USER_LIBAIO): $(USER_OUT)/lib/libaio.o
@@ -92,8 +98,11 @@ endef
 $(USER_OUT)/bin/%: $(USER_OUT)/bin/%.o $(USER_CRT0) $(USER_LIBS) user/user.ld
 	$(call user_link,$<)
 
-$(USER_OUT)/test/%: $(USER_OUT)/test/%.o $(TEST_LIB) $(USER_CRT0) $(USER_LIBS) user/user.ld
-	$(call user_link,$< $(TEST_LIB))
+$(USER_OUT)/test/%: $(USER_OUT)/test/%.o $(TEST_LIB) $(USER_INT80) $(USER_CRT0) $(USER_LIBS) user/user.ld
+	$(call user_link,$< $(TEST_LIB) $(USER_INT80))
+
+$(USER_OUT)/host/%: $(USER_OUT)/bin/%.o $(USER_INT80) $(USER_CRT0) $(USER_LIBS) user/user.ld
+	$(call user_link,$< $(USER_INT80))
 
 # The initramfs carries copies without debug info; gdb reads $(USER_OUT)/bin/*.
 USER_ROOT   := $(USER_OUT)/initramfs

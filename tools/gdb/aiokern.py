@@ -124,6 +124,8 @@ def symbol_offset(addr):
     """(name, offset) of the symbol at or below addr, or (None, None) (gdb's info symbol)."""
     if not addr:
         return None, None
+    if in_vsyscall(addr):                       # the entry page: no objfile has it
+        return 'vsyscall', addr - consts().VSYSCALL_ENTRY
     try:
         out = gdb.execute('info symbol %#x' % addr, to_string=True).strip()
     except gdb.error:
@@ -211,17 +213,35 @@ def read_trap_frame(addr):
     return tf
 
 
+# (entry, where its frame ends, the C function it passes the frame to)
+TRAP_ENTRIES = (('trap_common', 'trap_return', 'trap_dispatch'),
+                ('sysenter_entry', 'sysenter_entry_end', 'sysenter_dispatch'))
+
+
 def trap_return_address(pc):
-    """True when pc is where trap_dispatch returns to in trap_common."""
-    start, end, dispatch = (symbol_address(n) for n in ('trap_common', 'trap_return', 'trap_dispatch'))
-    if None in (start, end, dispatch) or not start + 5 <= pc <= end:
-        return False
-    try:
-        code = read_bytes(pc - 5, 5)
-    except gdb.error:
-        return False
-    rel = struct.unpack_from('<i', code, 1)[0]
-    return code[0] == 0xE8 and (pc + rel) & 0xFFFFFFFF == dispatch
+    """True when pc is where trap_dispatch returns to in trap_common (or
+sysenter_dispatch in sysenter_entry): the word at esp is then the frame."""
+    for names in TRAP_ENTRIES:
+        start, end, dispatch = (symbol_address(n) for n in names)
+        if None in (start, end, dispatch) or not start + 5 <= pc <= end:
+            continue
+        try:
+            code = read_bytes(pc - 5, 5)
+        except gdb.error:
+            return False
+        rel = struct.unpack_from('<i', code, 1)[0]
+        return code[0] == 0xE8 and (pc + rel) & 0xFFFFFFFF == dispatch
+    return False
+
+
+def vsyscall_caller(tf):
+    """If tf's user eip is in the vsyscall page, make tf the stub's frame that
+called it (eip, sp, ebp), read through the current page directory."""
+    if in_vsyscall(tf['eip']):
+        try:
+            tf['eip'], tf['sp'], tf['ebp'] = vsyscall_unwind(tf['eip'], tf['sp'], tf['ebp'], read_u32)
+        except (gdb.error, gdb.MemoryError):
+            pass
 
 
 class _FrameId:
@@ -235,7 +255,9 @@ class TrapFrameUnwinder(gdb.unwinder.Unwinder):
     """Unwinds trap_common (kernel/trap_entry.asm) through its struct trap_frame:
 the caller frame is the interrupted code, kernel or user. gdb's bt stops after
 the first user frame ("previous frame inner to this frame": the user stack lies
-below the kernel's); k-user prints the rest of the user stack."""
+below the kernel's); k-user prints the rest of the user stack. A user frame in
+the vsyscall page (the SYSENTER trampoline, which has no symbols) is shown as
+the stub that called it; k-user lists both."""
 
     def __init__(self):
         super().__init__('aiokern-trap-frame')
@@ -250,6 +272,8 @@ below the kernel's); k-user prints the rest of the user stack."""
             tf = read_trap_frame(tf_addr)
         except (gdb.error, gdb.MemoryError):
             return None
+        if tf['from_user']:
+            vsyscall_caller(tf)
         u32 = gdb.lookup_type('unsigned int')
         info = pending_frame.create_unwind_info(
             _FrameId(tf_addr + field_offset('struct trap_frame', 'user_esp'),
@@ -828,19 +852,48 @@ def trap_cause(tf):
 
 
 # Single-byte pushes of general registers (push eax .. push edi), as the
-# system-call stubs (gen/user/syscalls.S) use before int 0x80.
+# system-call stubs (gen/user/syscalls.S) use before they enter the kernel.
 PUSH_REG = range(0x50, 0x58)
 PUSH_EBP = 0x55
 FRAME_PROLOGUE = b'\x55\x89\xe5'     # push ebp; mov ebp, esp
 INT_0X80 = b'\xcd\x80'
+CALL_REL32 = 0xE8
+
+
+def ends_with_kernel_entry(code, eip):
+    """True when the code just before eip enters the kernel: int 0x80, or a
+call to the vsyscall page (the stubs of gen/user/syscalls.S)."""
+    if code.endswith(INT_0X80):
+        return True
+    if len(code) < 5 or code[-5] != CALL_REL32:
+        return False
+    target = (eip + struct.unpack('<i', code[-4:])[0]) & 0xFFFFFFFF
+    return target == consts().VSYSCALL_ENTRY
+
+
+def in_vsyscall(eip):
+    c = consts()
+    return c.VSYSCALL_ENTRY <= eip < c.VSYSCALL_ENTRY + c.PAGE_SIZE
+
+
+def vsyscall_unwind(eip, esp, ebp, read32):
+    """From inside the vsyscall page to the stub that called it: (eip, esp, ebp).
+The SYSENTER trampoline pushed ebp first (at offset 0); int 0x80's pushed nothing.
+read32(va) reads a user word."""
+    entry = consts().VSYSCALL_ENTRY
+    if read32(entry) & 0xFF == PUSH_EBP and eip > entry:
+        ebp = read32(esp)
+        esp += 4
+    return read32(esp), esp + 4, ebp
 
 
 def user_stack(mm, tf):
     """Return addresses of the user stack from the trap frame tf: ([eip, ret, ...], note).
-Frame 0 is unwound by what its code is: a system-call stub (pushes, then int
-0x80: the return address is above the pushes), or a function that sets up ebp
-(the user programs are built with -fno-omit-frame-pointer); then the chain of
-frame pointers. Code without a frame pointer (newlib) ends the walk there."""
+Frame 0 is unwound by what its code is: the vsyscall page's trampoline (back to
+the stub that called it), a system-call stub (pushes, then the kernel entry: the
+return address is above the pushes), or a function that sets up ebp (the user
+programs are built with -fno-omit-frame-pointer); then the chain of frame
+pointers. Code without a frame pointer (newlib) ends the walk there."""
     c = consts()
     pcs = [tf['eip']]
     eip, esp, ebp = tf['eip'], tf['user_esp'], tf['ebp']
@@ -851,13 +904,16 @@ frame pointers. Code without a frame pointer (newlib) ends the walk there."""
             raise ValueError('user address %#x not mapped' % va)
         return struct.unpack('<%dI' % n, data)
 
-    name, off = symbol_offset(eip)
-    if name is None:
-        return pcs, 'no symbol at eip: load the program\'s symbols (k-user NAME)'
     try:
+        if in_vsyscall(eip):
+            eip, esp, ebp = vsyscall_unwind(eip, esp, ebp, lambda va: u32s(va, 1)[0])
+            pcs.append(eip)
+        name, off = symbol_offset(eip)
+        if name is None:
+            return pcs, 'no symbol at eip: load the program\'s symbols (k-user NAME)'
         code = user_read(mm, eip - off, off)[0] if off <= 64 else None
         prologue = user_read(mm, eip - off, 3)[0]
-        if code is not None and code.endswith(INT_0X80) and tf['vector'] == c.T_SYSCALL:
+        if code is not None and ends_with_kernel_entry(code, eip) and tf['vector'] == c.T_SYSCALL:
             pushes = 0
             while pushes < len(code) and code[pushes] in PUSH_REG:
                 pushes += 1

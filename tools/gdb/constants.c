@@ -10,6 +10,7 @@
 #include "slab.h"
 #include "trap.h"
 #include "uapi/aio_abi.h"
+#include "uapi/vsyscall.h"
 #if __has_include("aio.h")
 #include "aio.h"
 #define HAVE_AIO_CORE 1
@@ -47,6 +48,7 @@ void gdb_constants(void)
 	DEFINE(LAST_PKMAP, LAST_PKMAP);
 	DEFINE(FIXADDR_TOP, FIXADDR_TOP);
 	DEFINE(FIX_KMAP_BEGIN, FIX_KMAP_BEGIN);
+	DEFINE(VSYSCALL_ENTRY, VSYSCALL_ENTRY);
 	DEFINE(PTE_PRESENT, PTE_PRESENT);
 	DEFINE(PTE_PSE, PTE_PSE);
 	DEFINE(T_IRQ_BASE, T_IRQ_BASE);

@@ -1,0 +1,101 @@
+; sysenter_entry.asm: the SYSENTER system-call entry and exit, and the vsyscall page's two trampolines.
+
+%include "trap_seg.inc"
+
+USER_CS    equ 0x1B
+VSYSCALL   equ 0xFFFFE000                ; uapi/vsyscall.h: where the trampoline runs
+EFLAGS_FIXED equ 0x2                    ; bit 1 always reads as 1
+EFLAGS_ARITH equ 0x8D5                  ; CF PF AF ZF SF OF
+EFLAGS_IF  equ 0x200
+EFLAGS_NT  equ 0x4000
+
+; struct trap_frame offsets (include/trap.h)
+TF_EIP     equ 56
+TF_CS      equ 60
+TF_EFLAGS  equ 64
+
+extern sysenter_dispatch
+extern trap_return
+
+; ---------------------------------------------------------------- trampolines
+; Copied into the vsyscall page (kernel/sysenter.c); position independent.
+section .rodata
+global vsys_sysenter_start, vsys_sysenter_end, vsys_int80_start, vsys_int80_end
+vsys_sysenter_start:
+        push ebp                        ; the sixth argument, and the caller's ebp
+        mov ebp, esp                    ; SYSENTER keeps no user esp: the kernel finds it here
+        sysenter
+vsys_sysenter_return:                   ; SYSEXIT (or iret) comes back here
+        pop ebp
+        ret
+vsys_sysenter_end:
+
+vsys_int80_start:                       ; for a CPU without SYSENTER
+        int 0x80
+        ret
+vsys_int80_end:
+
+SYSENTER_RETURN equ VSYSCALL + (vsys_sysenter_return - vsys_sysenter_start)
+
+; ---------------------------------------------------------------- the entry
+; SYSENTER arrives with cs = KERNEL_CS, ss = KERNEL_DS, IF clear, esp =
+; &sysenter_stack.esp0 and eip here; ebp = the user esp after the trampoline's
+; push. Build the same struct trap_frame an int $0x80 from ring 3 would have,
+; returning to the trampoline, so fork, exec and signals see nothing new.
+; Under emulation every popfd, sti and privilege change ends a translated
+; block; the common path has three (SYSENTER, the sti in C, SYSEXIT).
+section .text
+global sysenter_entry
+sysenter_entry:
+        mov esp, [esp]                  ; the task's kernel stack top
+        push USER_DS                    ; user_ss
+        push ebp                        ; user_esp
+        pushfd                          ; the user's flags (IF is clear: see below)
+        test dword [esp], EFLAGS_NT
+        jnz .clear_nt
+.flags_ok:
+        or dword [esp], EFLAGS_IF       ; ring 3 always runs with interrupts on
+        cld
+        push USER_CS
+        push SYSENTER_RETURN            ; eip
+        push 0                          ; error code
+        push 0x80                       ; vector: the same as int $0x80
+        pusha
+        push ds
+        push es
+        push fs
+        push gs
+        SEG_ENTRY ds
+        SEG_ENTRY es
+        push esp                        ; struct trap_frame *
+        call sysenter_dispatch          ; sti, the sixth argument, the call
+        add esp, 4
+
+; SYSEXIT returns to the trampoline with eip = edx, esp = ecx and the flags
+; as they are: interrupts on (sysenter_dispatch turned them on). Anything
+; else (exec's fresh frame, user flags beyond the arithmetic ones, which the
+; C convention does not keep across the call anyway) leaves through iret.
+        cmp dword [esp + TF_EIP], SYSENTER_RETURN
+        jne trap_return
+        cmp dword [esp + TF_CS], USER_CS
+        jne trap_return
+        mov eax, [esp + TF_EFLAGS]
+        and eax, ~EFLAGS_ARITH
+        cmp eax, EFLAGS_IF | EFLAGS_FIXED
+        jne trap_return
+        SEG_EXIT_ALL 0
+        add esp, 16                     ; gs, fs, es, ds
+        popa
+        mov edx, [esp + 8]              ; eip (after vector and error code)
+        mov ecx, [esp + 20]             ; user esp
+        sysexit
+
+; Ring 3 set NT before SYSENTER: an iret in the kernel would switch tasks.
+.clear_nt:
+        push EFLAGS_FIXED
+        popfd
+        jmp .flags_ok
+global sysenter_entry_end
+sysenter_entry_end:                     ; for the gdb helpers' frame unwinder
+
+section .note.GNU-stack noalloc noexec nowrite progbits
