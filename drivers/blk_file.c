@@ -50,7 +50,7 @@ struct blk_io {
 };
 
 static DEFINE_SPINLOCK(blk_io_lock);	/* refs, finished, iocb->ki_private */
-atomic_t blk_io_live = ATOMIC_INIT(0);	/* leak checks */
+atomic_t blk_io_live = ATOMIC_INIT(0);	/* read by aiok_stat for init's leak check */
 
 static void blk_io_free(struct blk_io *io)
 {
