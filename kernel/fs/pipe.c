@@ -327,12 +327,17 @@ static void pipe_release(struct inode *inode, struct file *f)
 	pipe_kick(p);			/* EOF or EPIPE for whoever is queued */
 }
 
-static void pipe_destroy(struct inode *inode)
+/* Free a pipe and its buffer: pipe_create's failure path and pipe_destroy. */
+static void pipe_free(struct pipe *p)
 {
-	struct pipe *p = inode->private;
-
 	kfree(p->buf);
 	kfree(p);
+}
+
+/* inode->destroy: the last file on the pipe is gone. */
+static void pipe_destroy(struct inode *inode)
+{
+	pipe_free(inode->private);
 }
 
 static const struct file_operations pipe_ops = {
@@ -372,7 +377,7 @@ int pipe_create(struct file **rd, struct file **wr)
 	if (!inode || !p) {
 		kfree(inode);
 		if (p)
-			pipe_destroy(&(struct inode){ .private = p });
+			pipe_free(p);
 		return -ENOMEM;
 	}
 	inode->private = p;
