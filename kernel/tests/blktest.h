@@ -26,7 +26,7 @@ extern volatile int blktest_completions;
 
 /* Allocate the buffers once; 0 or -ENOMEM. Suite init. */
 int blktest_setup(void);
-/* The pattern: 32-bit word w of sector s, for a seed (tools/blk_check.py
+/* The pattern: 32-bit word w of sector s, for a seed (tools/blk_image.py
  * computes the same). */
 static inline u32 blktest_word(u64 s, u32 w, u32 seed)
 {
