@@ -75,7 +75,7 @@ $(USER_OUT)/gen/syscalls.o: $(GEN)/user/syscalls.S
 $(USER_GLUE): $(GLUE_OBJ)
 $(USER_LIBAIO): $(USER_OUT)/lib/libaio.o
 $(USER_PAIO): $(USER_OUT)/lib/posix_aio.o
-$(USER_UTEST): $(USER_OUT)/lib/utest.o
+$(USER_UTEST): $(USER_OUT)/lib/utest.o $(USER_OUT)/lib/utest_helpers.o
 $(USER_LIBS):
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(USER_AR) rcs $@ $^
