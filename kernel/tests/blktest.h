@@ -44,6 +44,10 @@ bool blktest_wait(int target, u32 ms);
 /* Every counter of dev balanced and nothing in flight. */
 void blktest_expect_balanced(struct ktest *t, struct blkdev *dev);
 
+/* Write the pattern at sector, read it back into the other buffer, compare;
+ * false (the failure reported) when any step goes wrong. */
+bool blktest_roundtrip(struct ktest *t, struct blkdev *dev, u64 sector, u32 nr);
+
 /* Driver-independent cases. */
 void blktest_rw_sizes(struct ktest *t, struct blkdev *dev);
 void blktest_multi_segment(struct ktest *t, struct blkdev *dev);
