@@ -1,5 +1,6 @@
 /* aio_raw.h: the five AIO system calls as raw int 0x80 calls returning -errno,
- * for tests that must see exactly what the kernel answers. */
+ * for tests that must see exactly what the kernel answers; and how those tests
+ * fill an iocb and an absolute deadline in the kernel's layout. */
 #ifndef AIO_RAW_H
 #define AIO_RAW_H
 
