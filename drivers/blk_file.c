@@ -50,7 +50,7 @@ struct blk_io {
 };
 
 static DEFINE_SPINLOCK(blk_io_lock);	/* refs, finished, iocb->ki_private */
-atomic_t blk_io_live = ATOMIC_INIT(0);	/* leak checks */
+atomic_t blk_io_live = ATOMIC_INIT(0);	/* read by aiok_stat for init's leak check */
 
 static void blk_io_free(struct blk_io *io)
 {
@@ -61,6 +61,13 @@ static void blk_io_free(struct blk_io *io)
 	memset(io, 0x6b, sizeof(*io));	/* a use after free reads poison, not data */
 	kfree(io);
 	atomic_dec(&blk_io_live);
+}
+
+/* Undo blk_io_new for an io no driver holds: unpin the user pages, free it. */
+static void blk_io_discard(struct blk_io *io)
+{
+	unpin_user_buf(&io->buf);
+	blk_io_free(io);
 }
 
 /* Drop a reference (interrupts disabled, blk_io_lock held); true to free. */
@@ -168,8 +175,7 @@ static struct blk_io *blk_io_new(struct blkdev *dev, enum blk_op op, char *ubuf,
 	if (!err)
 		err = blk_io_build(io, op, (u64)pos / BLK_SECTOR_SIZE);
 	if (err) {
-		unpin_user_buf(&io->buf);
-		blk_io_free(io);
+		blk_io_discard(io);
 		return ERR_PTR(err);
 	}
 	io->parts_left = io->nr_parts;
@@ -265,8 +271,7 @@ static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, char *ubuf, si
 	err = blk_io_start(io);
 	if (err) {
 		iocb->ki_private = NULL;
-		unpin_user_buf(&io->buf);
-		blk_io_free(io);
+		blk_io_discard(io);
 		return err;
 	}
 	return -EIOCBQUEUED;
@@ -307,8 +312,7 @@ static long blk_sync(struct blkdev *dev, enum blk_op op, char *ubuf, size_t n, l
 		return PTR_ERR(io);
 	io->waitq = &wq;
 	if ((err = blk_io_start(io))) {
-		unpin_user_buf(&io->buf);
-		blk_io_free(io);
+		blk_io_discard(io);
 		return err;
 	}
 	blk_plug_flush();

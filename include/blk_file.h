@@ -26,6 +26,6 @@ void blk_plug_add(struct blkdev *dev);
 void blk_plug_flush(void);
 
 void blk_file_init(void);
-extern atomic_t blk_io_live;
+extern atomic_t blk_io_live;		/* struct blk_io alive (leak checks) */
 
 #endif

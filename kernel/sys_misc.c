@@ -1,5 +1,6 @@
 /* sys_misc.c: small system calls: time, sleeping, yielding, resource counters, poweroff. */
 #include "aio.h"
+#include "blk_file.h"
 #include "clock.h"
 #include "errno.h"
 #include "fs.h"
@@ -11,6 +12,7 @@
 #include "syscall_table.h"
 #include "uaccess.h"
 #include "uapi/aiok.h"
+#include "vm.h"
 
 extern int ktest_failures;		/* kernel/main.c */
 
@@ -83,6 +85,9 @@ long sys_aiok_stat(struct aiok_stat *ust)
 		.aio_reqs = atomic_read(&aio_nr_kiocbs),
 		.nr_tasks = nr_tasks,
 		.open_files = atomic_read(&nr_files),
+		.nr_mms = atomic_read(&nr_mms),
+		.blk_ios = atomic_read(&blk_io_live),
+		.ramfs_pages = atomic_read(&ramfs_pages),
 	};
 
 	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;

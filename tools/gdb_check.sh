@@ -6,25 +6,12 @@
 : "${QEMU_FLAGS:=-accel tcg -m 128M -display none -no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04}"
 out=$BUILD/logs/gdb.session
 mkdir -p "$BUILD/logs"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+. "$(dirname "$0")/gdb_qemu.sh"
 
-$QEMU $QEMU_FLAGS -serial file:"$BUILD/logs/gdb.serial" -gdb tcp:127.0.0.1:$port -S \
-	-kernel "$KERNEL" -append "gdbcheck" &
-qpid=$!
-python3 - "$port" <<'PY'	# wait until the gdbstub listens (5 s at most)
-import socket, sys, time
-for _ in range(100):
-    try:
-        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.1).close()
-        break
-    except OSError:
-        time.sleep(0.05)
-PY
-timeout 60 gdb -q -batch -nx -x tools/gdb/gdbinit -ex "file $KERNEL" \
-	-ex "target remote 127.0.0.1:$port" -ex 'break kmain' -ex 'continue' \
-	-ex 'bt' -ex 'p/x magic' -ex 'info line *$pc' -ex 'next' -ex 'detach' >"$out" 2>&1
-grc=$?
-timeout 30 sh -c "wait $qpid" 2>/dev/null; wait $qpid; qrc=$?
+gdbq_start "$BUILD/logs/gdb.serial" -kernel "$KERNEL" -append "gdbcheck"
+gdbq_gdb "$out" -ex 'break kmain' -ex 'continue' \
+	-ex 'bt' -ex 'p/x magic' -ex 'info line *$pc' -ex 'next' -ex 'detach'
+gdbq_wait
 cat "$out"
 
 n=0; failed=0

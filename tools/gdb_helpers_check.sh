@@ -28,28 +28,16 @@ rm -f "$out" "$serial" "$snap3" "$snap4" "$logs/gdb_helpers.serial-at-stop"
 [ -f "$INITRAMFS" ] && [ -x "$BUILD/user/bin/aiodemo" ] || { echo "$0: $INITRAMFS or $BUILD/user/bin/aiodemo missing (make user)"; exit 1; }
 [ -f "$vd" ] || truncate -s 16M "$vd"	# make test-disks makes them fresh; the demo writes its own pattern
 [ -f "$hd" ] || truncate -s 16M "$hd"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+. "$(dirname "$0")/gdb_qemu.sh"
 
 # -m 256M with lowmem=128M: a HighMem zone for the kmap stops. QEMU_FLAGS may
 # carry its own -m; the last one wins. The disks are the demo entry's (queue-size
 # 256: the demo's cancel step counts on it).
-$QEMU $QEMU_FLAGS -m 256M -serial file:"$serial" -gdb tcp:127.0.0.1:$port -S \
-	-kernel "$KERNEL" -initrd "$INITRAMFS" \
+gdbq_start "$serial" -m 256M -kernel "$KERNEL" -initrd "$INITRAMFS" \
 	-drive file="$vd",format=raw,if=none,id=d0 -device virtio-blk-pci,drive=d0,queue-size=256 \
 	-drive file="$hd",format=raw,if=ide,index=0 \
-	-append "ktest=highmem,waitqueue lowmem=128M run=aiodemo" &
-qpid=$!
-python3 - "$port" <<'PY'	# wait until the gdbstub listens (5 s at most)
-import socket, sys, time
-for _ in range(100):
-    try:
-        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.1).close()
-        break
-    except OSError:
-        time.sleep(0.05)
-PY
-timeout 60 gdb -q -batch -nx -x tools/gdb/gdbinit -ex "file $KERNEL" \
-	-ex "target remote 127.0.0.1:$port" \
+	-append "ktest=highmem,waitqueue lowmem=128M run=aiodemo"
+gdbq_gdb "$out" \
 	-ex 'break kunmap' -ex 'continue' \
 	-ex 'echo @@ stop1\n' -ex 'p/x page - mem_map' -ex 'echo @@ k-kmap\n' -ex 'k-kmap' -ex 'delete' \
 	-ex 'break kunmap_atomic if type == KM_USER1 && kmap_atomic_slots[KM_USER0].page != 0' \
@@ -96,9 +84,8 @@ timeout 60 gdb -q -batch -nx -x tools/gdb/gdbinit -ex "file $KERNEL" \
 	-ex 'echo @@ s5-k-ps\n' -ex 'k-ps' \
 	-ex 'echo @@ s5-k-mem\n' -ex 'k-mem' \
 	-ex 'echo @@ end\n' \
-	-ex 'delete' -ex 'detach' >"$out" 2>&1
-grc=$?
-timeout 30 sh -c "wait $qpid" 2>/dev/null; wait $qpid; qrc=$?
+	-ex 'delete' -ex 'detach'
+gdbq_wait
 # The session holds the kernel log (k-dmesg) with its KTAP lines: quote it so
 # that the runner does not read them as this suite's.
 sed 's/^/| /' "$out"

@@ -14,7 +14,10 @@ struct aiok_stat {
 	__u32	aio_reqs;	/* AIO requests allocated */
 	__u32	nr_tasks;	/* live processes */
 	__u32	open_files;	/* open file objects */
+	__u32	nr_mms;		/* user address spaces alive */
+	__u32	blk_ios;	/* block I/Os (struct blk_io) not yet freed */
+	__u32	ramfs_pages;	/* pages holding ramfs file data */
 };
-UAPI_ASSERT_SIZE(struct aiok_stat, 32);
+UAPI_ASSERT_SIZE(struct aiok_stat, 44);
 
 #endif

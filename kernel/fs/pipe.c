@@ -197,14 +197,21 @@ static int pipe_aio_cancel(struct kiocb *req)
 	return err;
 }
 
-/* Queue pa (lock held) unless it can be served now; -EIOCBQUEUED if queued. */
-static long pipe_aio_queue(struct pipe *p, struct pipe_aio *pa, struct list_head *q)
+/* Pin the user buffer of an AIO read or write that must wait, and queue it
+ * (lock not held; it may be served at once). -EIOCBQUEUED, or pipe_aio_alloc's
+ * error. */
+static long pipe_aio_queue(struct pipe *p, struct kiocb *req, const char *ubuf, size_t n,
+			   bool write)
 {
+	struct pipe_aio *pa = pipe_aio_alloc(req, ubuf, n, write);
 	LIST_HEAD(done);
 
-	pa->req->ki_private = pa;
-	pa->req->ki_cancel = pipe_aio_cancel;
-	list_add_tail(&pa->list, q);
+	if (IS_ERR(pa))
+		return PTR_ERR(pa);
+	spin_lock(&p->lock);
+	req->ki_private = pa;
+	req->ki_cancel = pipe_aio_cancel;
+	list_add_tail(&pa->list, write ? &p->aio_writers : &p->aio_readers);
 	pipe_serve_aio(p, &done);
 	spin_unlock(&p->lock);
 	pipe_finish_served(p, &done);
@@ -214,7 +221,6 @@ static long pipe_aio_queue(struct pipe *p, struct pipe_aio *pa, struct list_head
 static ssize_t pipe_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
-	struct pipe_aio *pa;
 	ssize_t ret;
 
 	spin_lock(&p->lock);
@@ -225,17 +231,12 @@ static ssize_t pipe_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos
 		return ret;
 	}
 	spin_unlock(&p->lock);
-	pa = pipe_aio_alloc(req, ubuf, n, false);
-	if (IS_ERR(pa))
-		return PTR_ERR(pa);
-	spin_lock(&p->lock);
-	return pipe_aio_queue(p, pa, &p->aio_readers);
+	return pipe_aio_queue(p, req, ubuf, n, false);
 }
 
 static ssize_t pipe_aio_write(struct kiocb *req, const char *ubuf, size_t n, loff_t pos)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
-	struct pipe_aio *pa;
 	ssize_t ret;
 
 	spin_lock(&p->lock);
@@ -250,11 +251,7 @@ static ssize_t pipe_aio_write(struct kiocb *req, const char *ubuf, size_t n, lof
 		return ret;
 	}
 	spin_unlock(&p->lock);
-	pa = pipe_aio_alloc(req, ubuf, n, true);
-	if (IS_ERR(pa))
-		return PTR_ERR(pa);
-	spin_lock(&p->lock);
-	return pipe_aio_queue(p, pa, &p->aio_writers);
+	return pipe_aio_queue(p, req, ubuf, n, true);
 }
 
 static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
@@ -327,12 +324,17 @@ static void pipe_release(struct inode *inode, struct file *f)
 	pipe_kick(p);			/* EOF or EPIPE for whoever is queued */
 }
 
-static void pipe_destroy(struct inode *inode)
+/* Free a pipe and its buffer: pipe_create's failure path and pipe_destroy. */
+static void pipe_free(struct pipe *p)
 {
-	struct pipe *p = inode->private;
-
 	kfree(p->buf);
 	kfree(p);
+}
+
+/* inode->destroy: the last file on the pipe is gone. */
+static void pipe_destroy(struct inode *inode)
+{
+	pipe_free(inode->private);
 }
 
 static const struct file_operations pipe_ops = {
@@ -372,7 +374,7 @@ int pipe_create(struct file **rd, struct file **wr)
 	if (!inode || !p) {
 		kfree(inode);
 		if (p)
-			pipe_destroy(&(struct inode){ .private = p });
+			pipe_free(p);
 		return -ENOMEM;
 	}
 	inode->private = p;

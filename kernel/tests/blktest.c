@@ -95,8 +95,7 @@ void blktest_expect_balanced(struct ktest *t, struct blkdev *dev)
 	EXPECT_EQ(t, atomic_read(&dev->in_flight), 0);
 }
 
-/* Write the pattern at sector, read it back into the other buffer, compare. */
-static bool blktest_roundtrip(struct ktest *t, struct blkdev *dev, u64 sector, u32 nr)
+bool blktest_roundtrip(struct ktest *t, struct blkdev *dev, u64 sector, u32 nr)
 {
 	u32 seed = blktest_new_seed(), bytes = nr * BLK_SECTOR_SIZE;
 

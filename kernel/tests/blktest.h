@@ -26,7 +26,7 @@ extern volatile int blktest_completions;
 
 /* Allocate the buffers once; 0 or -ENOMEM. Suite init. */
 int blktest_setup(void);
-/* The pattern: 32-bit word w of sector s, for a seed (tools/blk_check.py
+/* The pattern: 32-bit word w of sector s, for a seed (tools/blk_image.py
  * computes the same). */
 static inline u32 blktest_word(u64 s, u32 w, u32 seed)
 {
@@ -43,6 +43,10 @@ struct blk_request *blktest_prep(int i, enum blk_op op, u64 sector, u32 nr, u32 
 bool blktest_wait(int target, u32 ms);
 /* Every counter of dev balanced and nothing in flight. */
 void blktest_expect_balanced(struct ktest *t, struct blkdev *dev);
+
+/* Write the pattern at sector, read it back into the other buffer, compare;
+ * false (the failure reported) when any step goes wrong. */
+bool blktest_roundtrip(struct ktest *t, struct blkdev *dev, u64 sector, u32 nr);
 
 /* Driver-independent cases. */
 void blktest_rw_sizes(struct ktest *t, struct blkdev *dev);

@@ -44,19 +44,6 @@ static void rw_sizes_and_offsets(struct ktest *t)
 	blktest_expect_balanced(t, hda);
 }
 
-static bool roundtrip(struct ktest *t, struct blkdev *dev, u64 sector, u32 nr)
-{
-	u32 seed = blktest_new_seed(), bytes = nr * BLK_SECTOR_SIZE;
-
-	blktest_fill(blktest_a, sector, nr, seed);
-	if (!EXPECT_EQ(t, blkdev_rw_sync(dev, BLK_WRITE, sector, blktest_a_phys, nr), bytes))
-		return false;
-	memset(blktest_b, 0, bytes);
-	if (!EXPECT_EQ(t, blkdev_rw_sync(dev, BLK_READ, sector, blktest_b_phys, nr), bytes))
-		return false;
-	return EXPECT_EQ(t, blktest_check(blktest_b, sector, nr, seed), -1);
-}
-
 /* Sectors at and past 2^28 need the EXT commands; a wrong LBA48 task file
  * would alias them onto low sectors, so check a low sector stays intact. */
 static void lba48_beyond_28_bits(struct ktest *t)
@@ -65,9 +52,9 @@ static void lba48_beyond_28_bits(struct ktest *t)
 
 	blktest_fill(blktest_a, 12345, 8, seed);
 	ASSERT_EQ(t, blkdev_rw_sync(hdb, BLK_WRITE, 12345, blktest_a_phys, 8), 4096);
-	EXPECT_TRUE(t, roundtrip(t, hdb, LBA28_LIMIT - 4, 8));	/* straddles 2^28 */
-	EXPECT_TRUE(t, roundtrip(t, hdb, LBA28_LIMIT + 12345, 256));
-	EXPECT_TRUE(t, roundtrip(t, hdb, hdb->nr_sectors - 17, 17));
+	EXPECT_TRUE(t, blktest_roundtrip(t, hdb, LBA28_LIMIT - 4, 8));	/* straddles 2^28 */
+	EXPECT_TRUE(t, blktest_roundtrip(t, hdb, LBA28_LIMIT + 12345, 256));
+	EXPECT_TRUE(t, blktest_roundtrip(t, hdb, hdb->nr_sectors - 17, 17));
 	ASSERT_EQ(t, blkdev_rw_sync(hdb, BLK_READ, 12345, blktest_b_phys, 8), 4096);
 	EXPECT_EQ(t, blktest_check(blktest_b, 12345, 8, seed), -1);
 	blktest_expect_balanced(t, hdb);

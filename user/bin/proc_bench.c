@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "utest.h"
 
@@ -18,23 +17,15 @@ static uint64_t rdtsc(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* TSC ticks per microsecond, measured against CLOCK_MONOTONIC over 20 ms. */
 static double tsc_per_us(void)
 {
-	long long t0 = mono_ns();
+	long long t0 = utest_now_ns();
 	uint64_t c0 = rdtsc();
 
-	while (mono_ns() - t0 < 20000000LL)
+	while (utest_now_ns() - t0 < 20000000LL)
 		;
-	return (double)(rdtsc() - c0) / ((mono_ns() - t0) / 1000.0);
+	return (double)(rdtsc() - c0) / ((utest_now_ns() - t0) / 1000.0);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -16,45 +16,15 @@
 
 #define BAD_PTR		((void *)0xC0010000)
 
-static long read_proc_number(const char *path)
-{
-	char buf[32] = { 0 };
-	int fd = open(path, O_RDONLY);
-	long n = -1;
-
-	if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0)
-		n = strtol(buf, NULL, 10);
-	if (fd >= 0)
-		close(fd);
-	return n;
-}
-
-static int write_proc_number(const char *path, long v)
-{
-	char buf[32];
-	int fd = open(path, O_WRONLY), n = snprintf(buf, sizeof(buf), "%ld\n", v), r;
-
-	if (fd < 0)
-		return -1;
-	r = write(fd, buf, n) == n ? 0 : -1;
-	close(fd);
-	return r;
-}
-
 static long aio_nr(void)
 {
-	return read_proc_number("/proc/sys/fs/aio-nr");
+	return utest_read_long("/proc/sys/fs/aio-nr");
 }
 
+/* Each request's aio_data names its iocb. */
 static void prep(struct iocb *cb, int op, int fd, void *buf, unsigned long long n, long long off)
 {
-	memset(cb, 0, sizeof(*cb));
-	cb->aio_lio_opcode = op;
-	cb->aio_fildes = fd;
-	cb->aio_buf = (unsigned long)buf;
-	cb->aio_nbytes = n;
-	cb->aio_offset = off;
-	cb->aio_data = 0x1234000000000000ULL | (unsigned long)cb;
+	raw_prep(cb, op, fd, buf, n, off, 0x1234000000000000ULL | (unsigned long)cb);
 }
 
 static long submit1(aio_context_t ctx, struct iocb *cb)
@@ -62,26 +32,6 @@ static long submit1(aio_context_t ctx, struct iocb *cb)
 	struct iocb *list[1] = { cb };
 
 	return raw_io_submit(ctx, 1, list);
-}
-
-/* An absolute CLOCK_REALTIME deadline ns from now, in the kernel's layout. */
-static struct kernel_timespec abs_in_ns(long long ns)
-{
-	struct timespec now;
-	struct kernel_timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	ts.tv_sec = now.tv_sec + (now.tv_nsec + ns) / 1000000000LL;
-	ts.tv_nsec = (now.tv_nsec + ns) % 1000000000LL;
-	return ts;
-}
-
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static long getevents_now(aio_context_t ctx, long nr, struct io_event *ev)
@@ -94,7 +44,7 @@ static long getevents_now(aio_context_t ctx, long nr, struct io_event *ev)
 static int errors_io_setup(void)
 {
 	aio_context_t ctx = 0, nonzero = 5;
-	long max = read_proc_number("/proc/sys/fs/aio-max-nr");
+	long max = utest_read_long("/proc/sys/fs/aio-max-nr");
 
 	CHECK_EQ(raw_io_setup(8, &nonzero), -EINVAL);
 	CHECK_EQ(raw_io_setup(0, &ctx), -EINVAL);
@@ -102,10 +52,10 @@ static int errors_io_setup(void)
 	CHECK_EQ(raw_io_setup(8, BAD_PTR), -EFAULT);
 	CHECK_EQ(raw_io_setup(8, NULL), -EFAULT);
 	CHECK(max > 0);
-	CHECK_EQ(write_proc_number("/proc/sys/fs/aio-max-nr", aio_nr() + 4), 0);
+	CHECK_EQ(utest_write_long("/proc/sys/fs/aio-max-nr", aio_nr() + 4), 0);
 	CHECK_EQ(raw_io_setup(16, &ctx), -EAGAIN);
-	CHECK_EQ(write_proc_number("/proc/sys/fs/aio-max-nr", max), 0);
-	CHECK_EQ(read_proc_number("/proc/sys/fs/aio-max-nr"), max);
+	CHECK_EQ(utest_write_long("/proc/sys/fs/aio-max-nr", max), 0);
+	CHECK_EQ(utest_read_long("/proc/sys/fs/aio-max-nr"), max);
 	CHECK_EQ(raw_io_setup(16, &ctx), 0);
 	CHECK(ctx != 0);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
@@ -290,9 +240,9 @@ static int deadline_past_returns_at_once(void)
 	long long t0;
 
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
-	t0 = mono_ns();
+	t0 = utest_now_ns();
 	CHECK_EQ(raw_io_getevents_abs(ctx, 1, &ev, &past), 0);
-	CHECK(mono_ns() - t0 < 5000000LL);
+	CHECK(utest_now_ns() - t0 < 5000000LL);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	return 0;
 }
@@ -305,10 +255,10 @@ static int deadline_near_future(void)
 	long long t0, dt;
 
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
-	t0 = mono_ns();
-	when = abs_in_ns(20000000LL);
+	t0 = utest_now_ns();
+	when = raw_deadline_in(20000000LL);
 	CHECK_EQ(raw_io_getevents_abs(ctx, 1, &ev, &when), 0);
-	dt = mono_ns() - t0;
+	dt = utest_now_ns() - t0;
 	CHECK(dt >= 19000000LL);			/* not early */
 	CHECK(dt < 20000000LL + 40000000LL);		/* within a tick or so (TCG slack) */
 	utest_log("20 ms deadline returned after %lld us", dt / 1000);
@@ -415,14 +365,14 @@ static int destroy_with_pending_reads(void)
 /* A child sets up contexts with requests pending, then ends (exit or kill). */
 static int teardown_on_death(int how)
 {
-	struct aiok_stat before, after;
+	struct aiok_stat before;
 	long base = aio_nr();
 	int st, ready[2];
 	pid_t pid;
 	char c;
 
 	CHECK_EQ(pipe(ready), 0);
-	aiok_stat(&before);
+	CHECK_EQ(aiok_stat(&before), 0);
 	pid = fork();
 	if (pid == 0) {
 		static struct iocb cb[16];
@@ -449,12 +399,7 @@ static int teardown_on_death(int how)
 		kill(pid, SIGKILL);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(aio_nr(), base);
-	aiok_stat(&after);
-	CHECK_EQ(after.aio_nr, before.aio_nr);
-	CHECK_EQ(after.aio_reqs, before.aio_reqs);
-	CHECK_EQ(after.open_files, before.open_files);
-	CHECK_EQ(after.slab_objects, before.slab_objects);
-	CHECK_EQ(after.free_pages, before.free_pages);
+	CHECK(!utest_same_counters(&before));
 	close(ready[0]);
 	close(ready[1]);
 	return 0;

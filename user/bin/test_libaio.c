@@ -2,10 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "libaio.h"
@@ -18,24 +16,9 @@ struct ring_hdr {
 	unsigned id, nr, head, tail, magic;
 };
 
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static long aio_nr(void)
 {
-	char buf[32] = { 0 };
-	int fd = open("/proc/sys/fs/aio-nr", O_RDONLY);
-	long n = -1;
-
-	if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0)
-		n = strtol(buf, NULL, 10);
-	close(fd);
-	return n;
+	return utest_read_long("/proc/sys/fs/aio-nr");
 }
 
 static int submit1(io_context_t ctx, struct iocb *cb)
@@ -57,13 +40,6 @@ static pid_t writer(int fd, const char *const *chunks, int n, int ms)
 		_exit(0);
 	}
 	return pid;
-}
-
-static int reap_child(pid_t pid)
-{
-	int st;
-
-	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
 static int setup_and_release(void)
@@ -199,6 +175,18 @@ static int pipe_write_then_read(void)
 	return 0;
 }
 
+/* A pipe, and a context with three 4-byte reads of it queued (cb[i] into buf[i]). */
+static int three_reads_queued(int fds[2], io_context_t *ctx, struct iocb cb[3], char buf[3][4])
+{
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(io_setup(4, ctx), 0);
+	for (int i = 0; i < 3; i++) {
+		io_prep_pread(&cb[i], fds[0], buf[i], 4, 0);
+		CHECK_EQ(submit1(*ctx, &cb[i]), 1);
+	}
+	return 0;
+}
+
 /* min_nr 3 with no timeout: one event at a time arrives, the call waits for all three. */
 static int min_nr_is_honoured(void)
 {
@@ -212,23 +200,18 @@ static int min_nr_is_honoured(void)
 	int fds[2];
 	pid_t pid;
 
-	CHECK_EQ(pipe(fds), 0);
-	CHECK_EQ(io_setup(4, &ctx), 0);
-	for (int i = 0; i < 3; i++) {
-		io_prep_pread(&cb[i], fds[0], buf[i], 4, 0);
-		CHECK_EQ(submit1(ctx, &cb[i]), 1);
-	}
+	CHECK(!three_reads_queued(fds, &ctx, cb, buf));
 	sys0 = libaio_stats.syscalls;
-	t0 = mono_ns();
+	t0 = utest_now_ns();
 	pid = writer(fds[1], chunks, 3, 15);
 	CHECK_EQ(io_getevents(ctx, 3, 3, ev, NULL), 3);
-	CHECK(mono_ns() - t0 >= 40000000LL);		/* the third came after 45 ms */
+	CHECK(utest_now_ns() - t0 >= 40000000LL);	/* the third came after 45 ms */
 	CHECK(libaio_stats.syscalls > sys0);		/* it slept in the kernel */
 	for (int i = 0; i < 3; i++) {
 		CHECK(ev[i].obj == &cb[i]);
 		CHECK(!memcmp(buf[i], chunks[i], 4));
 	}
-	CHECK(reap_child(pid));
+	CHECK(utest_child_ok(pid));
 	CHECK_EQ(io_destroy(ctx), 0);
 	close(fds[0]);
 	close(fds[1]);
@@ -248,19 +231,14 @@ static int min_nr_short_at_timeout(void)
 	int fds[2];
 	pid_t pid;
 
-	CHECK_EQ(pipe(fds), 0);
-	CHECK_EQ(io_setup(4, &ctx), 0);
-	for (int i = 0; i < 3; i++) {
-		io_prep_pread(&cb[i], fds[0], buf[i], 4, 0);
-		CHECK_EQ(submit1(ctx, &cb[i]), 1);
-	}
-	t0 = mono_ns();
+	CHECK(!three_reads_queued(fds, &ctx, cb, buf));
+	t0 = utest_now_ns();
 	pid = writer(fds[1], chunks, 2, 10);
 	CHECK_EQ(io_getevents(ctx, 3, 3, ev, &tmo), 2);
-	dt = mono_ns() - t0;
+	dt = utest_now_ns() - t0;
 	CHECK(dt >= 79000000LL);
 	utest_log("2 of min_nr 3 by an 80 ms timeout, after %lld us", dt / 1000);
-	CHECK(reap_child(pid));
+	CHECK(utest_child_ok(pid));
 	CHECK_EQ(io_cancel(ctx, &cb[2], &res), 0);
 	CHECK_EQ(io_destroy(ctx), 0);
 	close(fds[0]);
@@ -276,16 +254,16 @@ static int timeout_20ms_returns_zero(void)
 	long long t0, dt;
 
 	CHECK_EQ(io_setup(4, &ctx), 0);
-	t0 = mono_ns();
+	t0 = utest_now_ns();
 	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, &tmo), 0);
-	dt = mono_ns() - t0;
+	dt = utest_now_ns() - t0;
 	CHECK(dt >= 20000000LL);
 	CHECK(dt < 500000000LL);
 	utest_log("20 ms timeout returned 0 after %lld us", dt / 1000);
 	tmo.tv_nsec = 0;
-	t0 = mono_ns();
+	t0 = utest_now_ns();
 	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, &tmo), 0);	/* zero: a poll */
-	CHECK(mono_ns() - t0 < 10000000LL);
+	CHECK(utest_now_ns() - t0 < 10000000LL);
 	tmo.tv_nsec = 1000000000L;
 	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, &tmo), -EINVAL);
 	CHECK_EQ(io_destroy(ctx), 0);
@@ -307,13 +285,13 @@ static int null_timeout_waits(void)
 	CHECK_EQ(io_setup(4, &ctx), 0);
 	io_prep_pread(&cb, fds[0], buf, 4, 0);
 	CHECK_EQ(submit1(ctx, &cb), 1);
-	t0 = mono_ns();
+	t0 = utest_now_ns();
 	pid = writer(fds[1], chunks, 1, 30);
 	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), 1);
-	CHECK(mono_ns() - t0 >= 29000000LL);
+	CHECK(utest_now_ns() - t0 >= 29000000LL);
 	CHECK_EQ(ev.res, 4);
 	CHECK(!memcmp(buf, "late", 4));
-	CHECK(reap_child(pid));
+	CHECK(utest_child_ok(pid));
 	CHECK_EQ(io_destroy(ctx), 0);
 	close(fds[0]);
 	close(fds[1]);
@@ -513,7 +491,7 @@ static int forked_child_gets_einval(void)
 		ok &= io_destroy(ctx) == -EINVAL;
 		_exit(ok ? 0 : 1);
 	}
-	CHECK(reap_child(pid));
+	CHECK(utest_child_ok(pid));
 	CHECK_EQ(io_destroy(ctx), 0);
 	return 0;
 }

@@ -5,20 +5,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "utest.h"
 
 #define BIG	40000		/* more than a pipe holds */
-
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void prep(struct aiocb *cb, int fd, volatile void *buf, size_t n, off_t off)
 {
@@ -51,13 +41,6 @@ static pid_t late_writer(int fd, const char *data, int ms)
 		_exit(write(fd, data, strlen(data)) == (ssize_t)strlen(data) ? 0 : 1);
 	}
 	return pid;
-}
-
-static int reap_child(pid_t pid)
-{
-	int st;
-
-	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
 static int ramfs_write_then_read(void)
@@ -142,9 +125,9 @@ static int suspend_timeout_is_eagain(void)
 	list[0] = NULL;					/* NULL entries are ignored */
 	list[1] = &r;
 	list[2] = NULL;
-	t0 = mono_ns();
+	t0 = utest_now_ns();
 	CHECK_ERR(aio_suspend(list, 3, &tmo), EAGAIN);
-	dt = mono_ns() - t0;
+	dt = utest_now_ns() - t0;
 	CHECK(dt >= 20000000LL);
 	utest_log("aio_suspend with a 20 ms timeout: EAGAIN after %lld us", dt / 1000);
 	tmo.tv_nsec = 0;
@@ -170,13 +153,13 @@ static int suspend_without_timeout_waits(void)
 	CHECK_EQ(pipe(fds), 0);
 	prep(&r, fds[0], buf, sizeof(buf), 0);
 	CHECK_EQ(aio_read(&r), 0);
-	t0 = mono_ns();
+	t0 = utest_now_ns();
 	pid = late_writer(fds[1], "wake", 30);
 	CHECK_EQ(aio_suspend(list, 1, NULL), 0);
-	CHECK(mono_ns() - t0 >= 29000000LL);
+	CHECK(utest_now_ns() - t0 >= 29000000LL);
 	CHECK_EQ(aio_error(&r), 0);
 	CHECK_EQ(aio_return(&r), 4);
-	CHECK(reap_child(pid));
+	CHECK(utest_child_ok(pid));
 	prep(&r, fds[0], buf, sizeof(buf), 0);		/* pending, with one finished */
 	CHECK_EQ(aio_read(&r), 0);
 	prep(&done, null, buf, 3, 0);
@@ -419,7 +402,7 @@ static int child_after_fork_has_its_own_context(void)
 		ok &= aio_error(&r) == EINPROGRESS;	/* the parent's, not the child's */
 		_exit(ok ? 0 : 1);
 	}
-	CHECK(reap_child(pid));
+	CHECK(utest_child_ok(pid));
 	CHECK_EQ(write(fds[1], "mine", 4), 4);
 	CHECK_EQ(wait_one(&r), 4);			/* the parent's read is intact */
 	close(fds[0]);

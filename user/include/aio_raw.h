@@ -1,8 +1,10 @@
 /* aio_raw.h: the five AIO system calls as raw int 0x80 calls returning -errno,
- * for tests that must see exactly what the kernel answers. */
+ * for tests that must see exactly what the kernel answers; and how those tests
+ * fill an iocb and an absolute deadline in the kernel's layout. */
 #ifndef AIO_RAW_H
 #define AIO_RAW_H
 
+#include <string.h>
 #include <time.h>
 #define UAPI_STRUCTS_ONLY
 #include "uapi/time.h"
@@ -45,6 +47,31 @@ static inline long raw_io_submit(aio_context_t ctx, long nr, struct iocb **iocbs
 static inline long raw_io_cancel(aio_context_t ctx, struct iocb *iocb, struct io_event *res)
 {
 	return raw_syscall4(248, ctx, (long)iocb, (long)res, 0);
+}
+
+/* Fill *cb for one request; every other field zero. */
+static inline void raw_prep(struct iocb *cb, int op, int fd, void *buf, unsigned long long n,
+			    long long off, unsigned long long data)
+{
+	memset(cb, 0, sizeof(*cb));
+	cb->aio_lio_opcode = op;
+	cb->aio_fildes = fd;
+	cb->aio_buf = (unsigned long)buf;
+	cb->aio_nbytes = n;
+	cb->aio_offset = off;
+	cb->aio_data = data;
+}
+
+/* An absolute CLOCK_REALTIME deadline ns from now, in the kernel's layout. */
+static inline struct kernel_timespec raw_deadline_in(long long ns)
+{
+	struct timespec now;
+	struct kernel_timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	ts.tv_sec = now.tv_sec + (now.tv_nsec + ns) / 1000000000LL;
+	ts.tv_nsec = (now.tv_nsec + ns) % 1000000000LL;
+	return ts;
 }
 
 #endif

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 struct utest_case {
 	const char *name;
@@ -29,6 +30,24 @@ void utest_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int utest_main(int argc, char **argv, const char *suite,
 	       const struct utest_case *cases, int n);
 extern int utest_failed;
+
+/* Helpers (user/lib/utest_helpers.c). */
+struct aiok_stat;
+/* CLOCK_MONOTONIC in nanoseconds. */
+long long utest_now_ns(void);
+/* Wait for child pid: 1 when it exited with status 0, else 0. */
+int utest_child_ok(pid_t pid);
+/* The number a file such as /proc/sys/fs/aio-nr holds, or -1. */
+long utest_read_long(const char *path);
+/* Write v and a newline to such a file: 0, or -1. */
+int utest_write_long(const char *path, long v);
+/* aiok_stat's AIO, open-file and block-I/O counters are back at *before:
+ * 0, or 1 after reporting a failure (as a CHECK does). Memory may still differ
+ * in a process that lives on. */
+int utest_same_io_counters(const struct aiok_stat *before);
+/* All that init's leak check watches is back at *before (memory, address
+ * spaces and ramfs pages too): for after a child that used them was reaped. */
+int utest_same_counters(const struct aiok_stat *before);
 
 #define CHECK(cond) do { if (!(cond)) { \
 	utest_fail(__FILE__, __LINE__, "%s", #cond); return 1; } } while (0)

@@ -1,0 +1,78 @@
+/* utest_helpers.c: what the user suites share: the clock, child status, /proc numbers, leak counters. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "aiokern.h"
+#include "utest.h"
+
+long long utest_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int utest_child_ok(pid_t pid)
+{
+	int st;
+
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+long utest_read_long(const char *path)
+{
+	char buf[32] = { 0 };
+	int fd = open(path, O_RDONLY);
+	long n = -1;
+
+	if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0)
+		n = strtol(buf, NULL, 10);
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+int utest_write_long(const char *path, long v)
+{
+	char buf[32];
+	int fd = open(path, O_WRONLY), n = snprintf(buf, sizeof(buf), "%ld\n", v), r;
+
+	if (fd < 0)
+		return -1;
+	r = write(fd, buf, n) == n ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+/* The counters are back at *b; memory too when memory is set. CHECK style. */
+static int same_counters(const struct aiok_stat *b, int memory)
+{
+	struct aiok_stat now;
+
+	CHECK_EQ(aiok_stat(&now), 0);
+	CHECK_EQ(now.aio_nr, b->aio_nr);
+	CHECK_EQ(now.aio_reqs, b->aio_reqs);
+	CHECK_EQ(now.open_files, b->open_files);
+	CHECK_EQ(now.blk_ios, b->blk_ios);
+	if (!memory)
+		return 0;
+	CHECK_EQ(now.slab_objects, b->slab_objects);
+	CHECK_EQ(now.free_pages, b->free_pages);
+	CHECK_EQ(now.nr_mms, b->nr_mms);
+	CHECK_EQ(now.ramfs_pages, b->ramfs_pages);
+	return 0;
+}
+
+int utest_same_io_counters(const struct aiok_stat *before)
+{
+	return same_counters(before, 0);
+}
+
+int utest_same_counters(const struct aiok_stat *before)
+{
+	return same_counters(before, 1);
+}
