@@ -36,7 +36,7 @@ static struct aio_mm *aio_mm_get(struct mm *mm)
 	if (!am)
 		return NULL;
 	memset(am, 0, sizeof(*am));
-	spin_lock_init(&am->lock, "aio_mm");
+	spin_lock_init(&am->lock, "aio_mm");	/* process context only: no irqsave */
 	INIT_LIST_HEAD(&am->contexts);
 	mm->aio = am;			/* only this mm's tasks get here: no race on UP */
 	return am;
@@ -80,14 +80,14 @@ static int reserve_aio_nr(u32 nr)
 
 static void ioctx_link(struct aio_mm *am, struct kioctx *ctx)
 {
-	u32 h = hash_id(ctx->ring.user_base), flags;
+	u32 h = hash_id(ctx->ring.user_base);
 
-	spin_lock_irqsave(&am->lock, flags);
+	spin_lock(&am->lock);
 	ctx->hash_next = am->hash[h];
 	am->hash[h] = ctx;
 	list_add_tail(&ctx->mm_list, &am->contexts);
 	am->nr_contexts++;
-	spin_unlock_irqrestore(&am->lock, flags);
+	spin_unlock(&am->lock);
 }
 
 struct kioctx *ioctx_alloc(u32 nr_reqs)
@@ -131,17 +131,16 @@ struct kioctx *ioctx_lookup(u32 id)
 	struct mm *mm = current->mm;
 	struct aio_mm *am = mm ? mm->aio : NULL;
 	struct kioctx *ctx;
-	u32 flags;
 
 	if (!am)
 		return NULL;
-	spin_lock_irqsave(&am->lock, flags);
+	spin_lock(&am->lock);
 	for (ctx = am->hash[hash_id(id)]; ctx; ctx = ctx->hash_next)
 		if (ctx->ring.user_base == id && !ctx->dead) {
 			get_ioctx(ctx);
 			break;
 		}
-	spin_unlock_irqrestore(&am->lock, flags);
+	spin_unlock(&am->lock);
 	return ctx;
 }
 
@@ -150,10 +149,9 @@ static bool ioctx_unlink(struct kioctx *ctx)
 {
 	struct aio_mm *am = ctx->mm->aio;
 	struct kioctx **pp;
-	u32 flags;
 	bool was_live;
 
-	spin_lock_irqsave(&am->lock, flags);
+	spin_lock(&am->lock);
 	was_live = !ctx->dead;
 	ctx->dead = true;
 	if (was_live) {
@@ -163,7 +161,7 @@ static bool ioctx_unlink(struct kioctx *ctx)
 		list_del(&ctx->mm_list);
 		am->nr_contexts--;
 	}
-	spin_unlock_irqrestore(&am->lock, flags);
+	spin_unlock(&am->lock);
 	return was_live;
 }
 

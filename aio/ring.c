@@ -227,6 +227,11 @@ long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 {
 	long got = 0, n;
 
+	/* Nothing posted since a reader found the ring empty: done, without the
+	 * locks (a u32 read is atomic here; a completion racing this check is
+	 * seen by the next read, and a sleeper sets its state before reading). */
+	if (READ_ONCE(ctx->ring.posted) == READ_ONCE(ctx->ring.empty_at))
+		return 0;
 	spin_lock(&ctx->ring_lock);
 	while (got < nr) {
 		n = ring_read_batch(ctx, uevents + got, MIN((long)READ_BATCH, nr - got));

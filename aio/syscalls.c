@@ -203,7 +203,7 @@ static long read_deadline(const struct kernel_timespec *uwhen, u64 *deadline)
 	*deadline = ~0ull;
 	if (!uwhen)
 		return 0;
-	if (copy_from_user(&ts, uwhen, sizeof(ts)))
+	if (get_user(ts.tv_sec, &uwhen->tv_sec) || get_user(ts.tv_nsec, &uwhen->tv_nsec))
 		return -EFAULT;
 	if (ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
 		return -EINVAL;
@@ -256,7 +256,8 @@ long sys_io_getevents_abs(aio_context_t id, long nr, struct io_event *uevents,
 		ret = -EFAULT;
 	if (!ret && nr) {
 		ret = aio_ring_read(ctx, uevents, nr);
-		if (!ret && ktime_get_real_ns() < deadline)	/* a past deadline: done */
+		/* a past deadline: done (0, the epoch, needs no clock: a poll) */
+		if (!ret && deadline && ktime_get_real_ns() < deadline)
 			ret = wait_events(ctx, nr, uevents, deadline);
 	}
 	put_ioctx(ctx);

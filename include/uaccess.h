@@ -40,10 +40,34 @@ size_t clear_user(void __user *to, size_t n);
 int __get_user_bytes(void *dst, const void __user *src, size_t n);
 int __put_user_bytes(void __user *dst, const void *src, size_t n);
 
+/* One 32-bit load from user address src, inline: a u32 is the common
+ * get_user (a pointer, a count, a word of a timespec). 0 or -EFAULT (*v 0). */
+static inline int __get_user_4(u32 *v, const void __user *src)
+{
+	int err = 0;
+
+	*v = 0;
+	if (!access_ok(src, 4))
+		return -EFAULT;
+	asm volatile("1:	movl (%[src]), %[v]\n"
+		     "2:\n"
+		     ".pushsection .text.fixup, \"ax\"\n"
+		     "3:	movl %[efault], %[err]\n"
+		     "	jmp 2b\n"
+		     ".popsection\n"
+		     ".pushsection __ex_table, \"a\"\n"
+		     "	.long 1b, 3b\n"
+		     ".popsection"
+		     : [v] "+r"(*v), [err] "+r"(err)
+		     : [src] "r"(src), [efault] "i"(-EFAULT) : "memory");
+	return err;
+}
+
 /* x = *ptr from user space; 0 or -EFAULT (x is 0 then). */
 #define get_user(x, ptr) ({							\
-	union { __typeof__(*(ptr)) v; u8 b[sizeof(*(ptr))]; } __gu;		\
-	int __gu_err = __get_user_bytes(__gu.b, (ptr), sizeof(*(ptr)));	\
+	union { __typeof__(*(ptr)) v; u8 b[sizeof(*(ptr))]; u32 w; } __gu;	\
+	int __gu_err = sizeof(*(ptr)) == 4 ? __get_user_4(&__gu.w, (ptr)) :	\
+		__get_user_bytes(__gu.b, (ptr), sizeof(*(ptr)));		\
 	(x) = __gu.v;								\
 	__gu_err; })
 

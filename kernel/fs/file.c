@@ -90,15 +90,14 @@ struct file *fget(int fd)
 {
 	struct files_struct *files = current->files;
 	struct file *f = NULL;
-	u32 flags;
 
 	if (fd < 0 || fd >= NR_OPEN || !files)
 		return NULL;
-	spin_lock_irqsave(&files->lock, flags);
+	spin_lock(&files->lock);
 	f = files->fd[fd];
 	if (f)
 		get_file(f);
-	spin_unlock_irqrestore(&files->lock, flags);
+	spin_unlock(&files->lock);
 	return f;
 }
 
@@ -126,22 +125,21 @@ struct files_struct *files_alloc(void)
 		return NULL;
 	memset(files, 0, sizeof(*files));
 	atomic_set(&files->count, 1);
-	spin_lock_init(&files->lock, "files");
+	spin_lock_init(&files->lock, "files");	/* process context only: no irqsave */
 	return files;
 }
 
 struct files_struct *files_dup(struct files_struct *old)
 {
 	struct files_struct *files = files_alloc();
-	u32 flags;
 
 	if (!files)
 		return NULL;
-	spin_lock_irqsave(&old->lock, flags);
+	spin_lock(&old->lock);
 	for (int i = 0; i < NR_OPEN; i++)
 		if ((files->fd[i] = old->fd[i]))
 			get_file(files->fd[i]);
-	spin_unlock_irqrestore(&old->lock, flags);
+	spin_unlock(&old->lock);
 	return files;
 }
 
@@ -157,29 +155,27 @@ void files_put(struct files_struct *files)
 
 int fd_install(struct files_struct *files, struct file *f)
 {
-	u32 flags;
 	int fd;
 
-	spin_lock_irqsave(&files->lock, flags);
+	spin_lock(&files->lock);
 	for (fd = 0; fd < NR_OPEN && files->fd[fd]; fd++)
 		;
 	if (fd < NR_OPEN)
 		files->fd[fd] = f;
-	spin_unlock_irqrestore(&files->lock, flags);
+	spin_unlock(&files->lock);
 	return fd < NR_OPEN ? fd : -EMFILE;
 }
 
 int fd_close(struct files_struct *files, int fd)
 {
 	struct file *f;
-	u32 flags;
 
 	if (fd < 0 || fd >= NR_OPEN)
 		return -EBADF;
-	spin_lock_irqsave(&files->lock, flags);
+	spin_lock(&files->lock);
 	f = files->fd[fd];
 	files->fd[fd] = NULL;
-	spin_unlock_irqrestore(&files->lock, flags);
+	spin_unlock(&files->lock);
 	if (!f)
 		return -EBADF;
 	fput(f);
