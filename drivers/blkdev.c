@@ -1,6 +1,7 @@
 /* blkdev.c: the block-device core: registry, request validation and counters,
  * completion, the synchronous wait, and the DMA memory pool. Names no driver. */
 #include "blkdev.h"
+#include "clock.h"
 #include "errno.h"
 #include "irq.h"
 #include "panic.h"
@@ -13,48 +14,18 @@
 #define BLK_SYNC_SLOTS		4	/* blkdev_rw_sync requests that may be outstanding */
 #define BLK_DEFAULT_ALIGN	4	/* segment bus addresses: dword aligned (IDE PRD rule) */
 
-#define PIT_CH2_DATA		0x42	/* PIT channel 2 counter */
-#define PIT_MODE		0x43	/* PIT mode/command register */
-#define PIT_CH2_ONESHOT		0xB0	/* channel 2, lo/hi byte, mode 0, binary */
-#define PIT_HZ			1193182	/* PIT input clock */
-#define PORT_B			0x61	/* system control port B */
-#define PORT_B_GATE2		0x01	/* PIT channel 2 gate */
-#define PORT_B_SPEAKER		0x02	/* speaker data enable */
-#define PORT_B_OUT2		0x20	/* PIT channel 2 output (read-only) */
-#define CALIBRATE_MS		10	/* length of the calibration one-shot */
-
 static struct blkdev *blkdev_list;
 u32 blkdev_sync_timeout_ms = 5000;
 
 /* ---- TSC deadlines ---- */
 
-static u64 tsc_per_ms;
-
-/* Count TSC cycles across a 10 ms PIT channel 2 one-shot (Linux's
- * pit_calibrate_tsc); channel 0 (the timer tick) is not touched. */
-static void blk_calibrate_tsc(void)
-{
-	u32 latch = PIT_HZ / (1000 / CALIBRATE_MS), loops = 0;
-	u64 t0, t1;
-
-	outb(PORT_B, (inb(PORT_B) & ~PORT_B_SPEAKER) | PORT_B_GATE2);
-	outb(PIT_MODE, PIT_CH2_ONESHOT);
-	outb(PIT_CH2_DATA, latch & 0xFF);
-	outb(PIT_CH2_DATA, latch >> 8);
-	t0 = rdtsc();
-	while (!(inb(PORT_B) & PORT_B_OUT2) && ++loops < 50000000)
-		;
-	t1 = rdtsc();
-	tsc_per_ms = (t1 - t0) / CALIBRATE_MS;
-	if (tsc_per_ms < 1000000)		/* no PIT answer: assume 4 GHz, waits run long */
-		tsc_per_ms = 4000000;
-}
-
+/* A deadline `ms` from now on the TSC, at the rate time_init measured (the
+ * drivers start after it; before it, 4 GHz is assumed and waits run long). */
 u64 blk_deadline(u32 ms)
 {
-	if (!tsc_per_ms)
-		blk_calibrate_tsc();
-	return rdtsc() + (u64)ms * tsc_per_ms;
+	u64 per_ms = tsc_khz ? tsc_khz : 4000000;
+
+	return rdtsc() + (u64)ms * per_ms;
 }
 
 bool blk_expired(u64 deadline)

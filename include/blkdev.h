@@ -152,7 +152,7 @@ void *blk_dma_alloc(u32 size, u32 align, u32 *phys);
  * until the page allocator replaces the pool. */
 void blk_dma_free(void *virt, u32 size);
 
-/* Busy-wait deadlines on the TSC (calibrated once against PIT channel 2). */
+/* Busy-wait deadlines on the TSC, at the rate time_init calibrated (tsc_khz). */
 u64 blk_deadline(u32 ms);
 bool blk_expired(u64 deadline);
 

@@ -2,6 +2,7 @@
 #include "clock.h"
 #include "aio.h"
 #include "blk_file.h"
+#include "boottime.h"
 #include "cmdline.h"
 #include "fs.h"
 #include "paging.h"
@@ -103,6 +104,8 @@ static void start_user_space(void)
 		machine_exit(ktest_failures ? EXIT_FAIL : EXIT_PASS);
 	}
 	iput(inode);
+	boot_mark("init");
+	boot_timeline_print();
 	if (proc_start_init(init, init_argv(init)))
 		panic("kmain: cannot start %s", init);
 	for (;;) {			/* the boot task has nothing left to do */
@@ -113,6 +116,7 @@ static void start_user_space(void)
 
 void kmain(u32 magic, u32 mbi)
 {
+	boot_mark("kmain");
 	serial_init();
 	gdt_init();
 	trap_init();
@@ -123,7 +127,9 @@ void kmain(u32 magic, u32 mbi)
 	banner();
 	multiboot_show();
 	mm_init();
+	boot_mark("mm");
 	time_init();
+	boot_mark("time");
 	timer_init();
 	sched_init();
 	workqueue_init();
@@ -131,6 +137,7 @@ void kmain(u32 magic, u32 mbi)
 	pci_init();
 	ide_init();
 	virtio_blk_init();
+	boot_mark("drivers");
 	fs_init();
 	file_init();
 	blk_file_init();
@@ -138,6 +145,7 @@ void kmain(u32 magic, u32 mbi)
 	syscall_init();
 	serial_rx_init();
 	unpack_initramfs();
+	boot_mark("initramfs");
 	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
 	ktest_failures = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
 	if (ktest_failures < 0)

@@ -4,8 +4,11 @@
     tools/benchtable.py [--markdown] [--require KERNEL ...] DIR
 
 Reads DIR/KERNEL-DISK-RUN.log (tools/bench.mk writes them; KERNEL is aiokern or linux) and
-their "RESULT DISK METRIC VALUE" lines.  Status 1 when a run reported io_errors or
-verify_errors other than 0, or when a --require'd kernel has a run without complete results.
+their "RESULT DISK METRIC VALUE" lines, and DIR/KERNEL-boot.log (tools/boottime.py: one
+"RESULT boot METRIC SECONDS" line per boot and metric), shown as the rows of disk "boot" with
+issue 9's absolute targets.  Status 1 when a run reported io_errors or verify_errors other
+than 0, or when a --require'd kernel has a run without complete results (for aiokern: also
+no boot times).
 """
 import argparse
 import glob
@@ -36,6 +39,14 @@ for _d in DISKS:
     for _m in ("submit_ebadf_ns", "getevents_idle_ns", "null_syscall_ns"):
         TARGETS[(_d, _m)] = SYSCALL_TARGET
 
+# Boot time (tools/boottime.py), seconds: from spawning QEMU to init's first line, and its
+# parts. Absolute targets (issue 9), not ratios.
+BOOT_METRICS = ["boot_kernel_first_user_line_s", "boot_kernel_qemu_start_s",
+                "boot_kernel_firmware_loader_s", "boot_kernel_kernel_s", "boot_kernel_init_s",
+                "boot_iso_first_user_line_s", "boot_iso_qemu_start_s", "boot_iso_grub_ready_s",
+                "boot_iso_grub_load_s", "boot_iso_kernel_s", "boot_iso_init_s"]
+BOOT_TARGETS = {"boot_kernel_first_user_line_s": 0.3, "boot_iso_first_user_line_s": 1.0}
+
 RESULT = re.compile(r"^RESULT (\S+) (\S+) (\S+)\s*$")
 LOGNAME = re.compile(r"^([a-z]+)-([a-z0-9]+)-(\d+)\.log$")
 
@@ -62,6 +73,42 @@ def load(directory):
         if m and m.group(1) in runs and m.group(2) in DISKS:
             runs[m.group(1)][m.group(2)].append((os.path.basename(path), parse_log(path)))
     return runs
+
+
+def load_boot(directory):
+    """boot[kernel][metric] = [seconds per boot] from DIR/KERNEL-boot.log."""
+    boot = {k: {} for k in KERNELS}
+    for kernel in KERNELS:
+        path = os.path.join(directory, f"{kernel}-boot.log")
+        if not os.path.exists(path):
+            continue
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = RESULT.match(line)
+                if m and m.group(1) == "boot":
+                    boot[kernel].setdefault(m.group(2), []).append(float(m.group(3)))
+    return boot
+
+
+def boot_cell(vals, kernel):
+    if not vals:
+        return "pending" if kernel == "aiokern" else "n/a"
+    return (f"{statistics.median(vals):.3f} [{min(vals):.3f}-{max(vals):.3f}] "
+            f"n={len(vals)}")
+
+
+def boot_rows(boot):
+    """Rows of disk "boot": median [min-max] seconds, the absolute target and its verdict."""
+    out = []
+    for metric in BOOT_METRICS:
+        a, l = boot["aiokern"].get(metric), boot["linux"].get(metric)
+        target = ""
+        if metric in BOOT_TARGETS:
+            target = f"<= {BOOT_TARGETS[metric]} s"
+            if a:
+                target += " met" if statistics.median(a) <= BOOT_TARGETS[metric] else " not met"
+        out.append(["boot", metric, boot_cell(a, "aiokern"), boot_cell(l, "linux"), "", target])
+    return out
 
 
 def fmt(v):
@@ -130,9 +177,11 @@ def print_table(table, markdown):
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
 
 
-def problems(runs, required):
+def problems(runs, required, boot):
     """Messages about runs with errors or (for required kernels) missing results."""
     msgs = []
+    if "aiokern" in required:
+        msgs += [f"no {m} in aiokern-boot.log" for m in BOOT_TARGETS if not boot["aiokern"].get(m)]
     for kernel in KERNELS:
         for disk in DISKS:
             for name, res in runs[kernel][disk]:
@@ -154,8 +203,9 @@ def main():
     ap.add_argument("--require", action="append", default=[], choices=KERNELS)
     opts = ap.parse_args()
     runs = load(opts.dir)
-    print_table(rows(runs), opts.markdown)
-    msgs = problems(runs, opts.require)
+    boot = load_boot(opts.dir)
+    print_table(rows(runs) + boot_rows(boot), opts.markdown)
+    msgs = problems(runs, opts.require, boot)
     for msg in msgs:
         print(f"benchtable: {msg}", file=sys.stderr)
     return 1 if msgs else 0
