@@ -130,7 +130,9 @@ void scheduler_tick(void);
 /* From irq_exit, interrupts off, outermost level: preempt if due and safe. */
 void preempt_irq_return(struct trap_frame *tf);
 
-/* Switch address spaces when next has one other than prev's. */
+/* Switch address spaces when next has one and it is not loaded already. A
+ * kernel thread borrows whatever is loaded (lazy TLB): switching from a user
+ * task to idle and back reloads nothing, which spares an emulator's TLB. */
 void switch_mm(struct task *prev, struct task *next);
 /* Load mm's page directory: the vm layer provides it (a weak stand-in panics). */
 void mm_activate(struct mm *mm);

@@ -64,7 +64,8 @@ int handle_mm_fault(struct mm *mm, u32 addr, bool write);
  * (for writing if write) and returns it with a reference, or NULL. */
 struct page *get_user_page(struct mm *mm, u32 addr, bool write);
 
-/* Load mm's page directory (the kernel's for NULL). */
+/* Load mm's page directory (the kernel's for NULL); nothing to do when it is
+ * the one loaded. mm_put moves off a directory it is about to free. */
 void mm_activate(struct mm *mm);
 extern atomic_t nr_mms;			/* address spaces alive (leak checks) */
 

@@ -9,6 +9,7 @@
 #include "sched_internal.h"
 #include "errno.h"
 #include "clock.h"
+#include "cmdline.h"
 #include "gdt.h"
 #include "panic.h"
 #include "printk.h"
@@ -63,8 +64,8 @@ __attribute__((weak)) void mm_activate(struct mm *mm)
 
 void switch_mm(struct task *prev, struct task *next)
 {
-	if (next->mm && next->mm != prev->mm)
-		mm_activate(next->mm);
+	if (next->mm)
+		mm_activate(next->mm);	/* no-op when its directory is still loaded */
 }
 
 static void check_stack(struct task *t)
@@ -299,9 +300,30 @@ unsigned int msleep_interruptible(unsigned int ms)
 	return jiffies_to_msecs(timeout);
 }
 
+/*
+ * Before halting, the idle task polls the run queue for a while (Linux's
+ * guest-haltpoll idea, and its default of 200 us): in a virtual machine a
+ * halted CPU is a host thread asleep, and waking it costs the host a
+ * scheduling round trip on every interrupt that ends a short wait (a disk
+ * read at queue depth 1). Interrupts stay on while polling.
+ * Boot parameter idle_poll_us=N (0: halt at once).
+ */
+static u64 idle_poll_cycles;
+
+static void idle_poll(void)
+{
+	u64 until = rdtsc() + idle_poll_cycles;
+
+	while (list_empty(&run_queue) && rdtsc() < until)
+		barrier();
+}
+
 static int idle_loop(void *unused)
 {
+	idle_poll_cycles = cmdline_get_num(&boot_cmdline, "idle_poll_us", 200) * tsc_khz / 1000;
 	for (;;) {
+		if (idle_poll_cycles)
+			idle_poll();
 		cli();
 		if (!list_empty(&run_queue))
 			schedule();

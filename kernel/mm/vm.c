@@ -410,11 +410,16 @@ static void mm_teardown(struct mm *mm)
 	spin_unlock(&mm->lock);
 }
 
+/* Whose page directory CR3 holds; NULL: the kernel's. */
+static struct mm *active_mm;
+
 void mm_put(struct mm *mm)
 {
 	if (!atomic_dec_and_test(&mm->users))
 		return;
 	exit_aio(mm);			/* cancels and waits for in-flight I/O */
+	if (mm == active_mm)
+		mm_activate(NULL);	/* a kernel thread may still borrow it */
 	mm_teardown(mm);
 	pgdir_destroy(mm->pgdir);
 	atomic_dec(&nr_mms);
@@ -423,5 +428,8 @@ void mm_put(struct mm *mm)
 
 void mm_activate(struct mm *mm)
 {
+	if (mm && mm == active_mm)
+		return;
 	switch_pgdir(mm ? mm->pgdir : kernel_pgdir);
+	active_mm = mm;
 }
