@@ -3,6 +3,8 @@
 #   make bench            bench on aiokern: BENCH_RUNS boots per disk, then the table
 #   make bench-linux      the same runs on Debian's amd64 kernel, then one table with both
 #   make bench-table      the table again from the logs in $(BENCH_OUT)
+#   make bench-compare    both kernels, boot by boot in turn (aiokern, Linux, aiokern, ...):
+#                         each pair sees the same host, which drifts by up to 2x in minutes
 #   make boottime         only the boot time: BOOT_RUNS boots with -kernel and from the ISO
 #   BENCH_QUICK=1         bench --quick (few ops, every metric still printed and verified)
 #
@@ -50,6 +52,11 @@ bench_run_list = $(shell seq 1 $(BENCH_RUNS))
 bench_boots = $(foreach d,$(BENCH_DISKS),$(foreach r,$(bench_run_list),\
 	tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/$(1)-$(d)-$(r).log $(call $(2),$(d)) &&)) true
 
+# Both kernels interleaved: for each run and disk, an aiokern boot then a Linux boot.
+bench_pairs = $(foreach r,$(bench_run_list),$(foreach d,$(BENCH_DISKS),\
+	tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/aiokern-$(d)-$(r).log $(call bench_aiok_cmd,$(d)) && \
+	tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/linux-$(d)-$(r).log $(call bench_linux_cmd,$(d)) &&)) true
+
 BENCH_TABLE = $(PYTHON) tools/benchtable.py $(BENCH_OUT)
 
 # Boot time: -kernel with CMDLINE, and the ISO (whose grub.cfg carries CMDLINE); one RESULT
@@ -58,7 +65,7 @@ BOOT_RUNS ?= 5
 BOOTTIME   = $(PYTHON) tools/boottime.py --runs $(BOOT_RUNS) --cmdline '$(CMDLINE)' \
 	--out $(BENCH_OUT)/aiokern-boot.log --logdir $(BENCH_OUT)/boot
 
-.PHONY: bench bench-linux bench-table bench-img boottime
+.PHONY: bench bench-linux bench-compare bench-table bench-img boottime
 bench-img:
 	$(Q)$(PYTHON) tools/mkbenchimg.py $(BENCH_IMG)
 
@@ -76,6 +83,11 @@ bench-linux: $(BENCH_LX)/initramfs.cpio bench-img
 	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/linux-*.log
 	$(Q)$(call bench_boots,linux,bench_linux_cmd)
 	$(Q)$(BENCH_TABLE) --require linux
+
+bench-compare: $(KERNEL) $(INITRAMFS) $(BENCH_LX)/initramfs.cpio bench-img
+	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/aiokern-*.log $(BENCH_OUT)/linux-*.log
+	$(Q)$(bench_pairs)
+	$(Q)$(BENCH_TABLE) --require aiokern --require linux --no-boot
 
 bench-table:
 	$(Q)$(BENCH_TABLE)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """benchtable.py: the benchmark table (median, min, max per kernel; aiokern/Linux ratio) from bench's serial logs.
 
-    tools/benchtable.py [--markdown] [--require KERNEL ...] DIR
+    tools/benchtable.py [--markdown] [--require KERNEL ...] [--no-boot] DIR
 
 Reads DIR/KERNEL-DISK-RUN.log (tools/bench.mk writes them; KERNEL is aiokern or linux) and
 their "RESULT DISK METRIC VALUE" lines, and DIR/KERNEL-boot.log (tools/boottime.py: one
@@ -177,10 +177,10 @@ def print_table(table, markdown):
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
 
 
-def problems(runs, required, boot):
+def problems(runs, required, boot, want_boot=True):
     """Messages about runs with errors or (for required kernels) missing results."""
     msgs = []
-    if "aiokern" in required:
+    if "aiokern" in required and want_boot:
         msgs += [f"no {m} in aiokern-boot.log" for m in BOOT_TARGETS if not boot["aiokern"].get(m)]
     for kernel in KERNELS:
         for disk in DISKS:
@@ -201,11 +201,13 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--require", action="append", default=[], choices=KERNELS)
+    ap.add_argument("--no-boot", action="store_true",
+                    help="leave the boot-time rows out (make bench-compare does not boot-time)")
     opts = ap.parse_args()
     runs = load(opts.dir)
     boot = load_boot(opts.dir)
-    print_table(rows(runs) + boot_rows(boot), opts.markdown)
-    msgs = problems(runs, opts.require, boot)
+    print_table(rows(runs) + ([] if opts.no_boot else boot_rows(boot)), opts.markdown)
+    msgs = problems(runs, opts.require, boot, not opts.no_boot)
     for msg in msgs:
         print(f"benchtable: {msg}", file=sys.stderr)
     return 1 if msgs else 0
