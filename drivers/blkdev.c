@@ -10,7 +10,7 @@
 #include "string.h"
 #include "x86.h"
 
-#define BLK_DMA_POOL_SIZE	(768u << 10)	/* static pool until the page allocator */
+#define BLK_DMA_POOL_SIZE	(768u << 10)	/* rings and PRD tables of every probed device */
 #define BLK_SYNC_SLOTS		4	/* blkdev_rw_sync requests that may be outstanding */
 #define BLK_DEFAULT_ALIGN	4	/* segment bus addresses: dword aligned (IDE PRD rule) */
 

@@ -23,7 +23,8 @@
 #define BLK_SECTOR_SIZE		512
 #define BLK_SECTOR_SHIFT	9
 
-/* Until the memory layer lands, block memory is in the kernel direct map. */
+/* Kernel buffers the drivers use (the DMA pool below, test buffers) lie in the
+ * first 16 MiB of the direct map; user pages come as struct page instead. */
 #define BLK_DIRECT_MAP_BASE	0xC0000000u	/* virt = phys + this */
 #define BLK_DIRECT_MAP_LIMIT	(16u << 20)	/* phys below this is mapped (early map) */
 
@@ -45,9 +46,9 @@ enum blk_req_state {
 
 struct page;
 
-/* One piece of the scatter list: phys is the bus address. page/offset stay
- * NULL/0 until the memory layer fills them (then PIO maps page with
- * kmap_atomic and a KM_BIO_* slot instead of using the direct map). */
+/* One piece of the scatter list: phys is the bus address. A user page comes
+ * with page/offset (PIO maps it with kmap_atomic and a KM_BIO_* slot); a
+ * kernel buffer in the direct map has page NULL. */
 struct blk_seg {
 	u32 phys;
 	u32 len;		/* a multiple of 512 */
@@ -144,12 +145,13 @@ int blkdev_rw_sync(struct blkdev *dev, enum blk_op op, u64 sector, u32 buf_phys,
 extern u32 blkdev_sync_timeout_ms;
 
 /* DMA-able memory (physically contiguous, below BLK_DIRECT_MAP_LIMIT,
- * zeroed), from a static pool until the page allocator lands. Returns the
+ * zeroed), from a static pool in the kernel image (rings and PRD tables,
+ * allocated once at probe). Returns the
  * virtual address and stores the bus address in *phys; NULL when exhausted.
  * align is a power of two. Boot or process context. */
 void *blk_dma_alloc(u32 size, u32 align, u32 *phys);
 /* Give back the most recent allocation (stack order); other frees are kept
- * until the page allocator replaces the pool. */
+ * (a probe that fails half-way undoes its last steps). */
 void blk_dma_free(void *virt, u32 size);
 
 /* Busy-wait deadlines on the TSC, at the rate time_init calibrated (tsc_khz). */

@@ -134,8 +134,6 @@ void preempt_irq_return(struct trap_frame *tf);
  * kernel thread borrows whatever is loaded (lazy TLB): switching from a user
  * task to idle and back reloads nothing, which spares an emulator's TLB. */
 void switch_mm(struct task *prev, struct task *next);
-/* Load mm's page directory: the vm layer provides it (a weak stand-in panics). */
-void mm_activate(struct mm *mm);
 
 /* Kernel threads. kthread_create: a new task that runs fn(arg) once woken
  * (wake_up_process); its return value is the exit code. Thread context.

@@ -17,6 +17,7 @@
 #include "spinlock.h"
 #include "timer.h"
 #include "trap.h"
+#include "vm.h"
 #include "x86.h"
 
 #define ATOMIC_REPORTS_MAX	5	/* backtraces printed; later ones only counted */
@@ -54,12 +55,6 @@ static struct task *pick_next(void)
 	list_del_init(&t->run_list);
 	t->on_rq = false;
 	return t;
-}
-
-/* Stand-in until the vm layer defines the real one (fs branch: switch_mm(mm)). */
-__attribute__((weak)) void mm_activate(struct mm *mm)
-{
-	panic("mm_activate: a task has an address space but no vm layer is linked");
 }
 
 void switch_mm(struct task *prev, struct task *next)
