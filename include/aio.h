@@ -64,6 +64,8 @@ struct aio_ring_info {
 	u32 tail;			/* next event slot to fill (trusted copy) */
 	u32 posted;			/* events ever posted (wraps) */
 	u32 empty_at;			/* posted when a reader last found the ring empty */
+	u32 head_seen;			/* the user head as last read (ctx_lock): it only
+					 * lags, so room computed from it is a lower bound */
 };
 
 struct kioctx {
