@@ -49,6 +49,10 @@ struct blk_io {
 	struct page *page_inline[BLK_IO_INLINE];
 };
 
+/* The part of a blk_io zeroed when made and poisoned when freed: all but the
+ * inline segment and page arrays (blk_io_build fills what it uses). */
+#define BLK_IO_HEAD_SIZE	offsetof(struct blk_io, seg_inline)
+
 static DEFINE_SPINLOCK(blk_io_lock);	/* refs, finished, iocb->ki_private */
 atomic_t blk_io_live = ATOMIC_INIT(0);	/* read by aiok_stat for init's leak check */
 
@@ -58,7 +62,9 @@ static void blk_io_free(struct blk_io *io)
 		kfree(io->parts);
 	if (io->segs != io->seg_inline)
 		kfree(io->segs);
-	memset(io, 0x6b, sizeof(*io));	/* a use after free reads poison, not data */
+	/* a use after free reads poison, not data (the inline page and segment
+	 * arrays are only written and read between build and finish) */
+	memset(io, 0x6b, BLK_IO_HEAD_SIZE);
 	kfree(io);
 	atomic_dec(&blk_io_live);
 }
@@ -164,7 +170,7 @@ static struct blk_io *blk_io_new(struct blkdev *dev, enum blk_op op, char *ubuf,
 	io = kmalloc(sizeof(*io), GFP_KERNEL);
 	if (!io)
 		return ERR_PTR(-ENOMEM);
-	memset(io, 0, sizeof(*io));
+	memset(io, 0, BLK_IO_HEAD_SIZE);	/* the arrays are filled before use */
 	atomic_inc(&blk_io_live);
 	io->dev = dev;
 	io->iocb = iocb;
