@@ -24,24 +24,35 @@ void sysenter_entry(void);
 static u8 vsyscall_page[PAGE_SIZE] __aligned(PAGE_SIZE);
 bool sysenter_enabled;
 
+/* The rare work on the way out: signals, a reschedule, and interrupts back
+ * on if a call left them off (SYSEXIT keeps the flags as they are). */
+static __noinline void sysenter_exit_work(struct trap_frame *tf)
+{
+	if (current->sigpending || current->need_resched)
+		user_return(tf);
+	if (!(read_eflags() & EFLAGS_IF))
+		sti();
+}
+
 /* Called by sysenter_entry with the frame it built: user_esp points at the
  * word the trampoline pushed, the sixth argument. Only a six-argument call
  * reads it; otherwise the frame's ebp stays the user esp, and the trampoline
- * pops the caller's ebp itself. */
+ * pops the caller's ebp itself. Branches are few on purpose (each ends a
+ * translated block under emulation): the exit conditions are tested at once. */
 void sysenter_dispatch(struct trap_frame *tf)
 {
 	u32 nr = tf->eax;
 
 	sti();
-	if (nr < NR_SYSCALLS && syscall_nargs[nr] == 6 &&
-	    get_user(tf->ebp, (const u32 __user *)tf->user_esp))
+	if (unlikely(nr >= NR_SYSCALLS))
+		tf->eax = -ENOSYS;
+	else if (unlikely(syscall_nargs[nr] == 6) &&
+		 get_user(tf->ebp, (const u32 __user *)tf->user_esp))
 		tf->eax = -EFAULT;
 	else
-		syscall_run(tf);
-	if (current->sigpending || current->need_resched)
-		user_return(tf);		/* its two conditions, checked here first */
-	if (!(read_eflags() & EFLAGS_IF))
-		sti();				/* SYSEXIT keeps the flags: ring 3 needs IF */
+		tf->eax = syscall_table[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
+	if (unlikely(current->sigpending | current->need_resched | (~read_eflags() & EFLAGS_IF)))
+		sysenter_exit_work(tf);
 }
 
 /* Fill the page with the chosen trampoline (int3 after it) and map it at

@@ -51,9 +51,6 @@ sysenter_entry:
         push USER_DS                    ; user_ss
         push ebp                        ; user_esp
         pushfd                          ; the user's flags (IF is clear: see below)
-        test dword [esp], EFLAGS_NT
-        jnz .clear_nt
-.flags_ok:
         or dword [esp], EFLAGS_IF       ; ring 3 always runs with interrupts on
         cld
         push USER_CS
@@ -65,36 +62,68 @@ sysenter_entry:
         push es
         push fs
         push gs
-        SEG_ENTRY ds
-        SEG_ENTRY es
+; Each conditional branch ends a translated block too: the common case (NT
+; clear, ds = es = USER_DS) is told by one test; the rest is out of line.
+        mov eax, [esp + TF_EFLAGS]
+        and eax, EFLAGS_NT
+        mov dx, ds
+        xor dx, USER_DS
+        or ax, dx
+        mov dx, es
+        xor dx, USER_DS
+        or ax, dx
+        jnz .unusual_entry
+.entry_ok:
         push esp                        ; struct trap_frame *
         call sysenter_dispatch          ; sti, the sixth argument, the call
         add esp, 4
 
 ; SYSEXIT returns to the trampoline with eip = edx, esp = ecx and the flags
-; as they are: interrupts on (sysenter_dispatch turned them on). Anything
-; else (exec's fresh frame, user flags beyond the arithmetic ones, which the
-; C convention does not keep across the call anyway) leaves through iret.
-        cmp dword [esp + TF_EIP], SYSENTER_RETURN
-        jne trap_return
-        cmp dword [esp + TF_CS], USER_CS
-        jne trap_return
-        mov eax, [esp + TF_EFLAGS]
-        and eax, ~EFLAGS_ARITH
-        cmp eax, EFLAGS_IF | EFLAGS_FIXED
-        jne trap_return
-        SEG_EXIT_ALL 0
-        add esp, 16                     ; gs, fs, es, ds
+; as they are: interrupts on (sysenter_dispatch made sure). Anything else
+; (exec's fresh frame, user flags beyond the arithmetic ones, which the C
+; convention does not keep across the call anyway, a data segment register
+; that differs from the frame's) leaves through iret. One test for all of it:
+; eax collects eip, cs and flags differences, cx the segments' (16 bits each).
+        mov eax, [esp + TF_EIP]
+        xor eax, SYSENTER_RETURN
+        mov edx, [esp + TF_CS]
+        xor edx, USER_CS
+        or eax, edx
+        mov edx, [esp + TF_EFLAGS]
+        and edx, ~EFLAGS_ARITH
+        xor edx, EFLAGS_IF | EFLAGS_FIXED
+        or eax, edx
+        mov cx, gs
+        xor cx, [esp]
+        mov dx, fs
+        xor dx, [esp + 4]
+        or cx, dx
+        mov dx, es
+        xor dx, [esp + 8]
+        or cx, dx
+        mov dx, ds
+        xor dx, [esp + 12]
+        or cx, dx
+        movzx ecx, cx
+        or eax, ecx
+        jnz trap_return
+        add esp, 16                     ; gs, fs, es, ds: all as loaded
         popa
         mov edx, [esp + 8]              ; eip (after vector and error code)
         mov ecx, [esp + 20]             ; user esp
         sysexit
 
-; Ring 3 set NT before SYSENTER: an iret in the kernel would switch tasks.
-.clear_nt:
+; Ring 3 set NT before SYSENTER (an iret in the kernel would switch tasks), or
+; left ds/es holding something other than USER_DS.
+.unusual_entry:
+        test dword [esp + TF_EFLAGS], EFLAGS_NT
+        jz .nt_clear
         push EFLAGS_FIXED
-        popfd
-        jmp .flags_ok
+        popfd                           ; NT, and with it TF, AC, DF, cleared
+.nt_clear:
+        SEG_ENTRY ds
+        SEG_ENTRY es
+        jmp .entry_ok
 global sysenter_entry_end
 sysenter_entry_end:                     ; for the gdb helpers' frame unwinder
 
