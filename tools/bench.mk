@@ -87,7 +87,7 @@ bench-linux: $(BENCH_LX)/initramfs.cpio bench-img
 bench-compare: $(KERNEL) $(INITRAMFS) $(BENCH_LX)/initramfs.cpio bench-img
 	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/aiokern-*.log $(BENCH_OUT)/linux-*.log
 	$(Q)$(bench_pairs)
-	$(Q)$(BENCH_TABLE) --require aiokern --require linux --no-boot
+	$(Q)$(BENCH_TABLE) --require aiokern --require linux --no-boot --paired
 
 bench-table:
 	$(Q)$(BENCH_TABLE)

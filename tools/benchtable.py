@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """benchtable.py: the benchmark table (median, min, max per kernel; aiokern/Linux ratio) from bench's serial logs.
 
-    tools/benchtable.py [--markdown] [--require KERNEL ...] [--no-boot] DIR
+    tools/benchtable.py [--markdown] [--require KERNEL ...] [--no-boot] [--paired] DIR
 
 Reads DIR/KERNEL-DISK-RUN.log (tools/bench.mk writes them; KERNEL is aiokern or linux) and
 their "RESULT DISK METRIC VALUE" lines, and DIR/KERNEL-boot.log (tools/boottime.py: one
@@ -136,26 +136,52 @@ def cell(s, kernel, metric):
     return f"{fmt(med)} [{fmt(lo)}-{fmt(hi)}] n={n}"
 
 
-def ratio_cells(disk, metric, a, l):
-    """Ratio aiokern/Linux and the target with its verdict."""
+def run_index(name):
+    """The N of KERNEL-DISK-N.log."""
+    m = re.search(r"-(\d+)\.log$", name)
+    return int(m.group(1)) if m else None
+
+
+def paired_ratios(runs, disk, metric):
+    """aiokern/Linux for each run number both kernels have (make bench-compare boots
+    them one after the other, so each pair saw the same host)."""
+    lx = {run_index(n): r[(disk, metric)] for n, r in runs["linux"][disk] if (disk, metric) in r}
+    out = []
+    for n, r in runs["aiokern"][disk]:
+        i = run_index(n)
+        if (disk, metric) in r and lx.get(i):
+            out.append(r[(disk, metric)] / lx[i])
+    return out
+
+
+def ratio_cells(disk, metric, a, l, pairs=None):
+    """Ratio aiokern/Linux and the target with its verdict: the ratio of the medians, or
+    with pairs, the median of the per-pair ratios [min-max]."""
     goal = TARGETS.get((disk, metric))
     target = f"{goal[0]} {goal[1]}x" if goal else ""
-    if not a or not l or l[0] == 0:
+    if pairs:
+        r = statistics.median(pairs)
+        text = f"{r:.2f}x [{min(pairs):.2f}-{max(pairs):.2f}]"
+    elif not a or not l or l[0] == 0:
         return "", target
-    r = a[0] / l[0]
+    else:
+        r = a[0] / l[0]
+        text = f"{r:.2f}x"
     if goal:
         met = r <= goal[1] if goal[0] == "<=" else r >= goal[1]
         target += " met" if met else " not met"
-    return f"{r:.2f}x", target
+    return text, target
 
 
-def rows(runs):
+def rows(runs, paired=False):
     out = []
     for disk in DISKS:
         for metric in METRICS:
             a = summary(runs, "aiokern", disk, metric)
             l = summary(runs, "linux", disk, metric)
-            ratio, target = ("", "") if metric in ERROR_METRICS else ratio_cells(disk, metric, a, l)
+            pairs = paired_ratios(runs, disk, metric) if paired else None
+            ratio, target = ("", "") if metric in ERROR_METRICS else \
+                ratio_cells(disk, metric, a, l, pairs)
             out.append([disk, metric, cell(a, "aiokern", metric), cell(l, "linux", metric),
                         ratio, target])
     return out
@@ -203,10 +229,12 @@ def main():
     ap.add_argument("--require", action="append", default=[], choices=KERNELS)
     ap.add_argument("--no-boot", action="store_true",
                     help="leave the boot-time rows out (make bench-compare does not boot-time)")
+    ap.add_argument("--paired", action="store_true",
+                    help="ratio = median of per-run aiokern/Linux ratios (runs booted in turn)")
     opts = ap.parse_args()
     runs = load(opts.dir)
     boot = load_boot(opts.dir)
-    print_table(rows(runs) + ([] if opts.no_boot else boot_rows(boot)), opts.markdown)
+    print_table(rows(runs, opts.paired) + ([] if opts.no_boot else boot_rows(boot)), opts.markdown)
     msgs = problems(runs, opts.require, boot, not opts.no_boot)
     for msg in msgs:
         print(f"benchtable: {msg}", file=sys.stderr)
