@@ -60,6 +60,6 @@ u32 search_exception_table(u32 eip);
 /* The process layer's hooks (kernel/proc.c): an exception in user mode that
  * nobody handled (kills the process), and the way back to user mode. */
 void user_exception(struct trap_frame *tf) __noreturn;
-void user_return(struct trap_frame *tf);
+void user_return(struct trap_frame *tf);	/* returns with interrupts off */
 
 #endif

@@ -28,6 +28,9 @@ static inline bool __access_ok(u32 addr, u64 size)
  * Linux does: callers turn a non-zero result into -EFAULT. copy_from_user
  * zeroes the part of the kernel buffer it could not fill. */
 size_t copy_from_user(void *to, const void __user *from, size_t n);
+/* The same, but the part not copied keeps its old bytes: for a destination
+ * whose contents matter beyond a short copy (a file's page). */
+size_t raw_copy_from_user(void *to, const void __user *from, size_t n);
 size_t copy_to_user(void __user *to, const void *from, size_t n);
 /* Copy a NUL-terminated string of at most count bytes: returns its length
  * (without the NUL; count if no NUL came first, then dst is not terminated),

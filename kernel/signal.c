@@ -80,10 +80,25 @@ void user_exception(struct trap_frame *tf)
 	user_fault_kill(tf, tf->vector == T_PAGE_FAULT ? read_cr2() : 0, sig);
 }
 
+/* Signals are delivered with interrupts on (a fatal one exits, which may
+ * sleep); the reschedule runs with them off, as __schedule wants; and the last
+ * look happens with them off, so nothing set by an interrupt or by another
+ * task while this one was switched out goes unseen before the return to ring 3
+ * (iret restores the user's IF; the SYSEXIT path does sti just before it). */
 void user_return(struct trap_frame *tf)
 {
-	signal_deliver(tf);
-	preempt_irq_return(tf);
+	cli();
+	for (;;) {
+		if (current->sigpending) {
+			sti();
+			signal_deliver(tf);
+			cli();
+		} else if (current->need_resched) {
+			preempt_irq_return(tf);
+		} else {
+			return;
+		}
+	}
 }
 
 bool handle_user_fault(struct trap_frame *tf, u32 addr)

@@ -24,21 +24,12 @@ void sysenter_entry(void);
 static u8 vsyscall_page[PAGE_SIZE] __aligned(PAGE_SIZE);
 bool sysenter_enabled;
 
-/* The rare work on the way out: signals, a reschedule, and interrupts back
- * on if a call left them off (SYSEXIT keeps the flags as they are). */
-static __noinline void sysenter_exit_work(struct trap_frame *tf)
-{
-	if (current->sigpending || current->need_resched)
-		user_return(tf);
-	if (!(read_eflags() & EFLAGS_IF))
-		sti();
-}
-
 /* Called by sysenter_entry with the frame it built: user_esp points at the
  * word the trampoline pushed, the sixth argument. Only a six-argument call
  * reads it; otherwise the frame's ebp stays the user esp, and the trampoline
  * pops the caller's ebp itself. Branches are few on purpose (each ends a
- * translated block under emulation): the exit conditions are tested at once. */
+ * translated block under emulation). Returns with interrupts off: the last
+ * look at signals and rescheduling cannot be overtaken before SYSEXIT. */
 void sysenter_dispatch(struct trap_frame *tf)
 {
 	u32 nr = tf->eax;
@@ -51,8 +42,9 @@ void sysenter_dispatch(struct trap_frame *tf)
 		tf->eax = -EFAULT;
 	else
 		tf->eax = syscall_table[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
-	if (unlikely(current->sigpending | current->need_resched | (~read_eflags() & EFLAGS_IF)))
-		sysenter_exit_work(tf);
+	cli();				/* the asm's sti covers SYSEXIT */
+	if (unlikely(current->sigpending | current->need_resched))
+		user_return(tf);	/* returns with interrupts off too */
 }
 
 /* Fill the page with the chosen trampoline (int3 after it) and map it at
@@ -74,6 +66,8 @@ void sysenter_init(void)
 	bool cpu_has = cpuid_edx(1) & CPUID_EDX_SEP;
 
 	sysenter_enabled = cpu_has && !cmdline_get(&boot_cmdline, "nosysenter");
+	if (cpu_has && !sysenter_enabled)
+		wrmsr(MSR_SYSENTER_CS, 0);	/* a stray SYSENTER faults (#GP), whoever set it before */
 	if (!sysenter_enabled) {
 		vsyscall_map(vsys_int80_start, vsys_int80_end);
 		printk(KERN_INFO "vsyscall: int $0x80 at %08x (%s)\n", VSYSCALL_ENTRY,

@@ -43,7 +43,7 @@ SYSENTER_RETURN equ VSYSCALL + (vsys_sysenter_return - vsys_sysenter_start)
 ; push. Build the same struct trap_frame an int $0x80 from ring 3 would have,
 ; returning to the trampoline, so fork, exec and signals see nothing new.
 ; Under emulation every popfd, sti and privilege change ends a translated
-; block; the common path has three (SYSENTER, the sti in C, SYSEXIT).
+; block; the common path has four (SYSENTER, the sti in C, the sti and SYSEXIT).
 section .text
 global sysenter_entry
 sysenter_entry:
@@ -79,7 +79,8 @@ sysenter_entry:
         add esp, 4
 
 ; SYSEXIT returns to the trampoline with eip = edx, esp = ecx and the flags
-; as they are: interrupts on (sysenter_dispatch made sure). Anything else
+; as they are; sysenter_dispatch returns with interrupts off and the sti just
+; before SYSEXIT turns them on in its shadow (no interrupt between). Anything else
 ; (exec's fresh frame, user flags beyond the arithmetic ones, which the C
 ; convention does not keep across the call anyway, a data segment register
 ; that differs from the frame's) leaves through iret. One test for all of it:
@@ -111,6 +112,7 @@ sysenter_entry:
         popa
         mov edx, [esp + 8]              ; eip (after vector and error code)
         mov ecx, [esp + 20]             ; user esp
+        sti                             ; takes effect after SYSEXIT
         sysexit
 
 ; Ring 3 set NT before SYSENTER (an iret in the kernel would switch tasks), or

@@ -71,7 +71,8 @@ typedef size_t (*chunk_copy_t)(void *page_addr, void *buf, size_t n, bool to_fil
 
 static size_t copy_user_chunk(void *page_addr, void *buf, size_t n, bool to_file)
 {
-	return to_file ? copy_from_user(page_addr, buf, n) : copy_to_user(buf, page_addr, n);
+	/* raw: a short write must not zero the file's bytes after it */
+	return to_file ? raw_copy_from_user(page_addr, buf, n) : copy_to_user(buf, page_addr, n);
 }
 
 static size_t copy_kernel_chunk(void *page_addr, void *buf, size_t n, bool to_file)

@@ -82,6 +82,11 @@ size_t copy_from_user(void *to, const void __user *from, size_t n)
 	return left;
 }
 
+size_t raw_copy_from_user(void *to, const void __user *from, size_t n)
+{
+	return access_ok(from, n) ? __copy_user(to, from, n) : n;
+}
+
 size_t copy_to_user(void __user *to, const void *from, size_t n)
 {
 	if (!access_ok(to, n))

@@ -208,6 +208,35 @@ static int stdio_on_ramfs(void)
 	return 0;
 }
 
+/* A write whose source runs into an unmapped page is short; the file's bytes
+ * after the short count keep their old contents (a zero-filling copy would
+ * have erased them). */
+static int short_write_keeps_file(void)
+{
+	char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char old[8192], back[200];
+	int fd = open("/tmp/f_short", O_CREAT | O_RDWR | O_TRUNC, 0644);
+	long n;
+
+	CHECK(p != MAP_FAILED && fd >= 0);
+	CHECK_EQ(munmap(p + 4096, 4096), 0);
+	memset(p, 'B', 4096);
+	memset(old, 'A', sizeof(old));
+	CHECK_EQ(write(fd, old, sizeof(old)), (long)sizeof(old));
+	n = pwrite(fd, p + 4096 - 101, 200, 0);
+	CHECK(n > 0 && n <= 101);
+	CHECK_EQ(pread(fd, back, sizeof(back), 0), (long)sizeof(back));
+	for (long i = 0; i < (long)sizeof(back); i++)
+		CHECK_EQ(back[i], i < n ? 'B' : 'A');
+	CHECK_ERR(pwrite(fd, p + 4096, 16, 0), EFAULT);	/* nothing mapped: nothing written */
+	CHECK_EQ(pread(fd, back, 16, 0), 16);
+	CHECK(back[0] == 'B' && back[n] == 'A');
+	close(fd);
+	unlink("/tmp/f_short");
+	munmap(p, 4096);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(create_write_read),
 	UTEST(append_and_truncate),
@@ -220,6 +249,7 @@ static const struct utest_case cases[] = {
 	UTEST(dev_null_zero),
 	UTEST(large_file),
 	UTEST(stdio_on_ramfs),
+	UTEST(short_write_keeps_file),
 };
 
 int main(int argc, char **argv)

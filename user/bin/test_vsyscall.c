@@ -188,6 +188,23 @@ static int sysenter_with_bad_stack(void)
 	return 0;
 }
 
+/* With nosysenter, SYSENTER itself is refused (#GP: SIGSEGV), not sent to
+ * whatever entry point the MSRs held before. */
+static int sysenter_refused_when_off(void)
+{
+	pid_t pid;
+
+	if (want_sysenter)
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		asm volatile("mov %%esp, %%ebp\n\tsysenter" :: "a"(NR_GETPID) : "memory");
+		_exit(0);
+	}
+	CHECK_EQ(wait_signal(pid), SIGSEGV);
+	return 0;
+}
+
 static int fork_and_exec_through_the_page(void)
 {
 	pid_t pid = fork();				/* the stubs use the page */
@@ -214,6 +231,7 @@ static const struct utest_case cases[] = {
 	UTEST(sysenter_with_trap_flag),
 	UTEST(sysenter_with_nested_task_flag),
 	UTEST(sysenter_with_bad_stack),
+	UTEST(sysenter_refused_when_off),
 	UTEST(fork_and_exec_through_the_page),
 };
 
