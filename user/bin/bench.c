@@ -1,6 +1,5 @@
 /* bench.c: the AIO benchmark (QD1 latency, QD32 IOPS, sequential MB/s, call costs), one source for aiokern and Linux i386. */
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "outf.h"
 #include "libaio.h"	/* struct iocb / io_event (the kernel's layout, also Linux's), io_prep_* */
 
 /*
@@ -102,7 +102,7 @@ static void b_timeout_arm(struct b_timeout *t, long long ns)
 #define TARGET_NAME	"aiokern"
 #define UAPI_STRUCTS_ONLY
 #include "uapi/time.h"		/* struct kernel_timespec */
-#include "user/syscalls.h"	/* __sys_io_*: the generated int $0x80 stubs, 244-248 */
+#include "user/syscalls.h"	/* __sys_io_*: the generated stubs, 244-248 */
 
 _Static_assert(sizeof(struct b_timeout) == sizeof(struct kernel_timespec), "timespec");
 
@@ -166,40 +166,24 @@ static unsigned char bufs[MAX_DEPTH][BLOCK] __attribute__((aligned(BLOCK)));
 static unsigned char seq_bufs[SEQ_DEPTH][SEQ_SIZE] __attribute__((aligned(BLOCK)));
 static uint32_t pat_k[SECTOR / 4];	/* k * PAT_MUL_K */
 
-/* printf-style line to stdout with one write (no stdio buffering, no fstat). */
-static void out(const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(line) - 1)
-		n = sizeof(line) - 1;
-	if (n > 0 && write(1, line, n) < 0)
-		return;
-}
-
 /* A value given in thousandths, printed with three decimals; 0 means the metric failed. */
 static void result_milli(const struct bench *b, const char *metric, long long milli)
 {
 	if (milli <= 0)
-		out("# bench: %s %s: failed, no result\n", b->label, metric);
+		outf("# bench: %s %s: failed, no result\n", b->label, metric);
 	else
-		out("RESULT %s %s %lld.%03lld\n", b->label, metric, milli / 1000, milli % 1000);
+		outf("RESULT %s %s %lld.%03lld\n", b->label, metric, milli / 1000, milli % 1000);
 }
 
 static void result_count(const struct bench *b, const char *metric, unsigned long n)
 {
-	out("RESULT %s %s %lu\n", b->label, metric, n);
+	outf("RESULT %s %s %lu\n", b->label, metric, n);
 }
 
 static void io_error(struct bench *b, const char *what, long r)
 {
 	if (b->io_errors++ < 10)
-		out("# bench: %s: %s returned %ld\n", b->label, what, r);
+		outf("# bench: %s: %s returned %ld\n", b->label, what, r);
 }
 
 static long long now_ns(void)
@@ -272,7 +256,7 @@ static void check_read(struct bench *b, const struct io_event *ev, const void *b
 		if (full ? sector_ok(w, s) : sector_id_ok(w, s))
 			continue;
 		if (b->verify_errors++ < 10)
-			out("# bench: %s: pattern mismatch in sector %u (read at %lld)\n",
+			outf("# bench: %s: pattern mismatch in sector %u (read at %lld)\n",
 			    b->label, s, off);
 		return;
 	}
@@ -363,7 +347,7 @@ static void run_qd1(struct bench *b)
 		result_milli(b, "qd1_iops", n * SEC_NS * 1000 / elapsed);
 		result_milli(b, "qd1_lat_p50_us", percentile(lat, n, 50));
 		result_milli(b, "qd1_lat_p99_us", percentile(lat, n, 99));
-		out("# bench: %s: qd1 %ld ops, mean latency %lld ns\n", b->label, n, lsum / n);
+		outf("# bench: %s: qd1 %ld ops, mean latency %lld ns\n", b->label, n, lsum / n);
 	}
 	free(lat);
 }
@@ -694,16 +678,16 @@ static int bench_open(struct bench *b)
 
 	b->fd = open(b->dev, O_RDONLY | O_DIRECT);
 	if (b->fd < 0) {
-		out("# bench: cannot open %s\n", b->dev);
+		outf("# bench: cannot open %s\n", b->dev);
 		return -1;
 	}
 	size = disk_size(b->fd);
 	b->nblocks = (long)(size / BLOCK);
 	if (b->nblocks < SEQ_SIZE / BLOCK) {
-		out("# bench: %s: size %lld is too small\n", b->dev, size);
+		outf("# bench: %s: size %lld is too small\n", b->dev, size);
 		return -1;
 	}
-	out("# bench: %s %s on %s, %lld MiB, %s run, %s\n", TARGET_NAME, b->label, b->dev,
+	outf("# bench: %s %s on %s, %lld MiB, %s run, %s\n", TARGET_NAME, b->label, b->dev,
 	    size >> 20, b->lim == &quick_limits ? "quick" : "full",
 	    b->verify_all ? "every word checked" : "sector identity checked, every word of 1 in 64");
 	return 0;
@@ -750,7 +734,7 @@ int main(int argc, char **argv)
 	long r;
 
 	if (parse_args(&b, argc, argv) < 0) {
-		out("usage: bench [--quick] [--verify-all] DEVICE LABEL\n");
+		outf("usage: bench [--quick] [--verify-all] DEVICE LABEL\n");
 		return 2;
 	}
 	pattern_init();
@@ -758,7 +742,7 @@ int main(int argc, char **argv)
 		return 1;
 	r = b_setup(CTX_EVENTS, &b.ctx);
 	if (r < 0) {
-		out("# bench: %s: io_setup returned %ld\n", b.label, r);
+		outf("# bench: %s: io_setup returned %ld\n", b.label, r);
 		return 1;
 	}
 	run_all(&b);

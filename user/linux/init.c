@@ -1,12 +1,12 @@
 /* init.c (Linux): /init of the Linux benchmark initramfs: load the disk modules, mount devtmpfs, run bench, power off. */
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "outf.h"
 
 /*
  * Built with the aiokern user toolchain (crt0 + newlib glue, whose numbers are
@@ -40,21 +40,6 @@ static long lx_syscall(long nr, long a, long b, long c, long d, long e)
 	return r;
 }
 
-static void out(const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(line) - 1)
-		n = sizeof(line) - 1;
-	if (n > 0 && write(1, line, n) < 0)
-		return;
-}
-
 /* Power off; if that fails, exit: the kernel panics and panic=-1 ends QEMU (-no-reboot). */
 static void __attribute__((noreturn)) power_off(void)
 {
@@ -67,7 +52,7 @@ static void print_kernel(void)
 	static char uts[6][65];	/* struct new_utsname */
 
 	if (lx_syscall(NR_UNAME, (long)uts, 0, 0, 0, 0) == 0)
-		out("# linux-init: %s %s %s %s\n", uts[0], uts[2], uts[3], uts[4]);
+		outf("# linux-init: %s %s %s %s\n", uts[0], uts[2], uts[3], uts[4]);
 }
 
 static int load_module(const char *path)
@@ -76,13 +61,13 @@ static int load_module(const char *path)
 	long r;
 
 	if (fd < 0) {
-		out("# linux-init: cannot open %s\n", path);
+		outf("# linux-init: cannot open %s\n", path);
 		return -1;
 	}
 	r = lx_syscall(NR_FINIT_MODULE, fd, (long)"", 0, 0, 0);
 	close(fd);
 	if (r < 0 && r != -LINUX_EEXIST) {
-		out("# linux-init: finit_module %s: %ld\n", path, r);
+		outf("# linux-init: finit_module %s: %ld\n", path, r);
 		return -1;
 	}
 	return 0;
@@ -119,7 +104,7 @@ static int wait_for(const char *path)
 		}
 		nanosleep(&tick, NULL);
 	}
-	out("# linux-init: %s did not appear\n", path);
+	outf("# linux-init: %s did not appear\n", path);
 	return -1;
 }
 
@@ -142,7 +127,7 @@ static int run_bench(char **argv)
 
 	if (pid == 0) {
 		execve(argv[0], argv, environ);
-		out("# linux-init: execve %s failed\n", argv[0]);
+		outf("# linux-init: execve %s failed\n", argv[0]);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
@@ -157,16 +142,16 @@ int main(void)
 
 	print_kernel();
 	if (load_modules())
-		out("# linux-init: some modules failed to load\n");
+		outf("# linux-init: some modules failed to load\n");
 	r = lx_syscall(NR_MOUNT, (long)"devtmpfs", (long)"/dev", (long)"devtmpfs", 0, 0);
 	if (r < 0)
-		out("# linux-init: mount devtmpfs: %ld\n", r);
+		outf("# linux-init: mount devtmpfs: %ld\n", r);
 	if (!spec) {
-		out("# linux-init: no bench= on the kernel command line\n");
+		outf("# linux-init: no bench= on the kernel command line\n");
 		power_off();
 	}
 	split_args(spec, argv);
 	if (argv[1] && wait_for(argv[1]) == 0)
-		out("# linux-init: bench exited with %d\n", run_bench(argv));
+		outf("# linux-init: bench exited with %d\n", run_bench(argv));
 	power_off();
 }
