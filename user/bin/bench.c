@@ -58,16 +58,7 @@ typedef unsigned long aio_context_t;	/* 32 bits: the compat calls take a u32 con
 #define NR_IO_GETEVENTS	247
 #define NR_IO_SUBMIT	248
 
-static long lx_syscall(long nr, long a, long b, long c, long d, long e)
-{
-	long r;
-
-	__asm__ volatile("int $0x80"
-			 : "=a"(r)
-			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
-			 : "memory");
-	return r;
-}
+#include "lx_syscall.h"
 
 static long b_setup(unsigned nr, aio_context_t *ctx)
 {

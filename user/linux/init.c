@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "lx_syscall.h"
 #include "outf.h"
 
 /*
@@ -28,17 +29,6 @@
 #define REBOOT_POWER_OFF	0x4321fedc
 #define MAX_ARGS		8
 #define DEVICE_WAIT_MS		30000
-
-static long lx_syscall(long nr, long a, long b, long c, long d, long e)
-{
-	long r;
-
-	__asm__ volatile("int $0x80"
-			 : "=a"(r)
-			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
-			 : "memory");
-	return r;
-}
 
 /* Power off; if that fails, exit: the kernel panics and panic=-1 ends QEMU (-no-reboot). */
 static void __attribute__((noreturn)) power_off(void)
