@@ -255,7 +255,6 @@ long sys_dup2(int oldfd, int newfd)
 {
 	struct files_struct *files = current->files;
 	struct file *f = fget(oldfd), *old;
-	u32 flags;
 
 	if (!f)
 		return -EBADF;
@@ -267,10 +266,10 @@ long sys_dup2(int oldfd, int newfd)
 		fput(f);
 		return newfd;
 	}
-	spin_lock_irqsave(&files->lock, flags);
+	spin_lock(&files->lock);		/* process context only, as in file.c */
 	old = files->fd[newfd];
 	files->fd[newfd] = f;
-	spin_unlock_irqrestore(&files->lock, flags);
+	spin_unlock(&files->lock);
 	if (old)
 		fput(old);
 	return newfd;
