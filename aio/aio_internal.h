@@ -10,7 +10,8 @@ void aio_ring_free(struct kioctx *ctx);
 bool aio_ring_has_room(struct kioctx *ctx);
 void aio_ring_post(struct kioctx *ctx, const struct io_event *ev);
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr);
-/* The ring's head as user space left it, clamped (any process context). */
+/* The ring's head as user space left it, clamped (any process context; the
+ * aio_core tests read it, the kernel paths keep head_seen instead). */
 u32 aio_ring_head_peek(struct kioctx *ctx);
 
 /* ioctx.c */

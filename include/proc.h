@@ -7,7 +7,6 @@
 struct task;
 struct trap_frame;
 
-
 /* Start the first user process running path (with argv) as pid 1. */
 int proc_start_init(const char *path, char *const argv[]);
 /* End the current process with a wait status (exit code << 8, or a signal). */
@@ -22,8 +21,6 @@ void user_fault_kill(struct trap_frame *tf, u32 addr, int sig) __noreturn;
 /* The trap frame of the current process's entry from user mode. */
 struct trap_frame *current_user_frame(void);
 void syscall_init(void);
-/* Run the call in tf->eax with the frame's arguments; the result goes to tf->eax. */
-void syscall_run(struct trap_frame *tf);
 /* True when a child of t matching pid (-1: any) is a zombie. */
 bool child_has_exited(struct task *t, int pid);
 /* exec from a kernel thread (strings in kernel memory). */

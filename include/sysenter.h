@@ -4,9 +4,6 @@
 
 #include "trap.h"
 
-/* True when the vsyscall page enters by SYSENTER (else by int $0x80). */
-extern bool sysenter_enabled;
-
 /* Map the vsyscall page and program the SYSENTER MSRs ("nosysenter" on the
  * command line keeps int $0x80). Before the first process is created. */
 void sysenter_init(void);

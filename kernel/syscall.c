@@ -8,7 +8,8 @@
 #include "trap.h"
 #include "x86.h"
 
-void syscall_run(struct trap_frame *tf)
+/* Run the call in tf->eax with the frame's arguments; the result goes to tf->eax. */
+static void syscall_run(struct trap_frame *tf)
 {
 	u32 nr = tf->eax;
 	long ret = -ENOSYS;

@@ -22,7 +22,6 @@ extern const u8 vsys_int80_start[], vsys_int80_end[];
 void sysenter_entry(void);
 
 static u8 vsyscall_page[PAGE_SIZE] __aligned(PAGE_SIZE);
-bool sysenter_enabled;
 
 /* Called by sysenter_entry with the frame it built: user_esp points at the
  * word the trampoline pushed, the sixth argument. Only a six-argument call
@@ -64,11 +63,11 @@ static void vsyscall_map(const u8 *start, const u8 *end)
 void sysenter_init(void)
 {
 	bool cpu_has = cpuid_edx(1) & CPUID_EDX_SEP;
+	bool enabled = cpu_has && !cmdline_get(&boot_cmdline, "nosysenter");
 
-	sysenter_enabled = cpu_has && !cmdline_get(&boot_cmdline, "nosysenter");
-	if (cpu_has && !sysenter_enabled)
+	if (cpu_has && !enabled)
 		wrmsr(MSR_SYSENTER_CS, 0);	/* a stray SYSENTER faults (#GP), whoever set it before */
-	if (!sysenter_enabled) {
+	if (!enabled) {
 		vsyscall_map(vsys_int80_start, vsys_int80_end);
 		printk(KERN_INFO "vsyscall: int $0x80 at %08x (%s)\n", VSYSCALL_ENTRY,
 		       cpu_has ? "nosysenter" : "no SYSENTER on this CPU");
