@@ -76,6 +76,7 @@ static int fork_exit_wait(void)
 		if (pid == 0)
 			_exit(0);
 		CHECK_EQ(waitpid(pid, &st, 0), pid);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 		v[i] = rdtsc() - t;
 	}
 	long long ns = to_ns(median(v, RUNS));
@@ -88,7 +89,7 @@ static int pipe_round_trip_4k(void)
 {
 	static char buf[4096];
 	uint64_t v[RUNS];
-	int to_child[2], to_parent[2], st;
+	int to_child[2], to_parent[2];
 	pid_t pid;
 
 	CHECK(pipe(to_child) == 0 && pipe(to_parent) == 0);
@@ -119,8 +120,7 @@ static int pipe_round_trip_4k(void)
 		}
 		v[i] = rdtsc() - t;
 	}
-	waitpid(pid, &st, 0);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(utest_child_ok(pid));
 	long long ns = to_ns(median(v, RUNS));
 	utest_log("4 KiB pipe round trip: %lld ns median", ns);
 	CHECK(ns > 0 && ns < 50000000LL);

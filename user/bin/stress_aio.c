@@ -65,19 +65,11 @@ static void reap(long n, struct io_event *ev)
 static long op_reap(int wait_ns)
 {
 	struct io_event ev[64];
-	struct kernel_timespec when = { 0, 0 };
-	struct timespec now;
+	struct kernel_timespec when = { 0, 0 };	/* 0: a poll */
 	long n;
 
-	if (wait_ns) {
-		clock_gettime(CLOCK_REALTIME, &now);
-		when.tv_sec = now.tv_sec;
-		when.tv_nsec = now.tv_nsec + wait_ns;
-		if (when.tv_nsec >= 1000000000L) {
-			when.tv_sec++;
-			when.tv_nsec -= 1000000000L;
-		}
-	}
+	if (wait_ns)
+		when = raw_deadline_in(wait_ns);
 	n = raw_io_getevents_abs(ctx, 64, ev, &when);
 	if (n > 0)
 		reap(n, ev);

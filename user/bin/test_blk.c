@@ -702,7 +702,7 @@ static int fork_with_reads_in_flight(void)
 	static long long res[FORK_NR];
 	char *w = bigbuf(FORK_NR * FORK_LEN), *r = bigbuf(FORK_NR * FORK_LEN);
 	aio_context_t ctx = new_ctx(FORK_NR);
-	int fd = open_dev(), status;
+	int fd = open_dev();
 	long bad;
 	pid_t pid;
 
@@ -721,7 +721,7 @@ static int fork_with_reads_in_flight(void)
 	}
 	CHECK(pid > 0);
 	CHECK(!reap(ctx, cb, FORK_NR, res) && !all_full(cb, FORK_NR, res));
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(utest_child_ok(pid));		/* the child wrote its copy and exited 0 */
 	bad = pcheck(r, AREA_FORK, FORK_NR * FORK_LEN, 0xF02C);
 	if (bad >= 0)
 		utest_log("word %ld of the parent's buffer holds %08x", bad, ((unsigned *)r)[bad]);

@@ -159,6 +159,7 @@ static int pa_arm(struct aiocb *cb, int opcode)
 {
 	int r;
 
+	pa_forget_if_forked();		/* before the in-flight check: the parent's cb is reusable */
 	if (!cb || !pa_check_sigevent(&cb->aio_sigevent) || cb->__state == PA_INFLIGHT ||
 	    cb->aio_offset < 0 || pa_prep(cb, opcode) < 0)
 		return EINVAL;
