@@ -19,14 +19,19 @@ NASM    := nasm
 OBJCOPY := objcopy
 PYTHON  := python3
 
-CFLAGS  := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-pie \
+# Values asked of the installed tools are computed when a recipe first uses them, not
+# when make reads this file: on a new machine tools/deps.sh (a prerequisite of every
+# compile and link) installs gcc-multilib first. Recursive variables with a memo.
+GCC_INCLUDE = $(eval GCC_INCLUDE := $(shell $(CC) -print-file-name=include))$(GCC_INCLUDE)
+LIBGCC      = $(eval LIBGCC := $(shell $(CC) -m32 -print-libgcc-file-name))$(LIBGCC)
+
+CFLAGS   = -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-pie \
 	-fno-stack-protector -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
 	-fno-strict-aliasing -mgeneral-regs-only -nostdinc \
-	-isystem $(shell $(CC) -print-file-name=include) -Iinclude \
+	-isystem $(GCC_INCLUDE) -Iinclude \
 	-Wall -Wextra -Werror -Wno-unused-parameter -MD -MP
 NASMFLAGS := -f elf32 -g -F dwarf -Ikernel/
 LDFLAGS := -m elf_i386 -nostdlib -T linker.ld --build-id=none -z noexecstack
-LIBGCC  := $(shell $(CC) -m32 -print-libgcc-file-name)
 
 # Per-folder object lists: every source in these folders is part of the kernel.
 BOOT_SRC    := $(wildcard boot/*.asm)
@@ -35,6 +40,9 @@ AIO_SRC     := $(wildcard aio/*.c)
 DRIVERS_SRC := $(wildcard drivers/*.c)
 SRC := $(BOOT_SRC) $(KERNEL_SRC) $(AIO_SRC) $(DRIVERS_SRC)
 OBJ := $(patsubst %,$(BUILD)/%.o,$(basename $(SRC))) $(BUILD)/gen/syscall_table.o
+
+# Stamp of tools/deps.sh: every compile, link and generator waits for it.
+DEPS_OK := $(BUILD)/.deps-ok
 
 include user/user.mk
 
@@ -49,7 +57,6 @@ KERNEL := $(BUILD)/kernel.elf
 GDB_CONSTANTS := $(BUILD)/gdb/constants.py
 ISO    := $(BUILD)/aiokern.iso
 TEST_ISO := $(BUILD)/test.iso
-DEPS_OK := $(BUILD)/.deps-ok
 
 QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04

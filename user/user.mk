@@ -50,7 +50,7 @@ user: $(USER_PROGS) $(INITRAMFS)
 user-tests: $(USER_TESTS) $(USER_HOST_PROGS)
 syscalls-gen: $(GEN_KERNEL) $(GEN_USER)
 
-$(GEN_KERNEL) $(GEN_USER) &: tools/syscalls.list tools/gensyscalls.py include/uapi/vsyscall.h
+$(GEN_KERNEL) $(GEN_USER) &: tools/syscalls.list tools/gensyscalls.py include/uapi/vsyscall.h | $(DEPS_OK)
 	@echo "  GEN     $(GEN)/syscall_table.[ch] $(GEN)/user/syscalls.[hS]"
 	$(Q)$(PYTHON) tools/gensyscalls.py $(GEN)
 	$(Q)touch $(GEN_KERNEL) $(GEN_USER)
@@ -60,12 +60,12 @@ $(USER_UAPI):
 	@mkdir -p $(@D)
 	$(Q)ln -sfn $(abspath include/uapi) $@
 
-$(USER_OUT)/%.o: user/%.c $(GEN_USER) | $(USER_UAPI)
+$(USER_OUT)/%.o: user/%.c $(GEN_USER) | $(USER_UAPI) $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  UCC     $<"
 	$(Q)$(USER_CC) $(USER_CFLAGS) -c $< -o $@
 
-$(USER_OUT)/%.o: user/%.S | $(USER_UAPI)
+$(USER_OUT)/%.o: user/%.S | $(USER_UAPI) $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  UAS     $<"
 	$(Q)$(USER_CC) $(USER_CFLAGS) -c $< -o $@
