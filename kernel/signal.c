@@ -1,7 +1,8 @@
 /* signal.c: minimal signals: kill, default actions, fatal user faults. There are
  * no handlers: a signal whose default action terminates ends the process at its
  * next return to user mode; one whose default is to be ignored only interrupts
- * an interruptible sleep (-EINTR) and is dropped. */
+ * an interruptible sleep (-EINTR) and is dropped. Init (pid 1) handles no
+ * signal, so none is delivered to it: kill(1, SIGKILL) returns 0 and does nothing. */
 #include "errno.h"
 #include "syscall_table.h"
 #include "printk.h"
@@ -21,10 +22,18 @@ static bool sig_ignored_by_default(int sig)
 	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH;
 }
 
+/* Init handles no signal (there are no handlers yet), so none reaches it. */
+static bool sig_unwanted_by_init(struct task *t, int sig)
+{
+	return task_is_init(t);
+}
+
 int signal_send(struct task *t, int sig)
 {
 	if (sig <= 0 || sig >= NSIG_MAX)
 		return -EINVAL;
+	if (sig_unwanted_by_init(t, sig))
+		return 0;
 	__atomic_or_fetch(&t->sigpending, 1u << sig, __ATOMIC_SEQ_CST);
 	signal_wake_up(t);		/* out of an interruptible sleep */
 	return 0;
