@@ -106,7 +106,7 @@ static long do_rw(int fd, void *buf, unsigned count, loff_t *pos, bool write)
 	op = f->f_op;
 	if (!op || (write ? !op->write : !op->read))
 		ret = -EINVAL;
-	else if (!access_ok(buf, count))
+	else if (!access_ok_prot(buf, count, !write))
 		ret = -EFAULT;
 	else if (pos && is_pipe(f))
 		ret = -ESPIPE;

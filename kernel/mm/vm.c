@@ -82,6 +82,8 @@ int vm_map(struct mm *mm, u32 start, u32 len, u32 flags)
 
 	if ((start & (PAGE_SIZE - 1)) || !len || end > USER_TOP || end <= start)
 		return -EINVAL;
+	if (start < VM_MIN_ADDR)
+		return -EPERM;			/* page 0 stays a trap for NULL */
 	v = vma_new(start, end, flags);
 	if (!v)
 		return -ENOMEM;
@@ -247,13 +249,21 @@ static int do_cow(struct mm *mm, u32 va, u32 *pte)
 	return 0;
 }
 
-static int fault_locked(struct mm *mm, u32 addr, bool write)
+/* The region at addr, if it allows the access (mm->lock held); else NULL. */
+static struct vm_area *vm_find_allowed(struct mm *mm, u32 addr, bool write)
 {
 	struct vm_area *v = vm_find(mm, addr);
+
+	return v && (v->flags & (write ? VM_WRITE : VM_READ)) ? v : NULL;
+}
+
+static int fault_locked(struct mm *mm, u32 addr, bool write)
+{
+	struct vm_area *v = vm_find_allowed(mm, addr, write);
 	u32 va = addr & PAGE_MASK, *pte;
 	struct page *page;
 
-	if (!v || (write && !(v->flags & VM_WRITE)) || (v->flags & VM_RING))
+	if (!v || (v->flags & VM_RING))
 		return -EFAULT;
 	pte = pte_lookup(mm->pgdir, va);
 	if (pte && (*pte & PTE_PRESENT)) {
@@ -291,6 +301,8 @@ struct page *get_user_page(struct mm *mm, u32 addr, bool write)
 	if (!mm || addr >= USER_TOP)
 		return NULL;
 	spin_lock(&mm->lock);
+	if (!vm_find_allowed(mm, addr, write))
+		goto out;			/* a present page does not make it allowed */
 	pte = pte_lookup(mm->pgdir, addr & PAGE_MASK);
 	if (!pte || !(*pte & PTE_PRESENT) || (write && !(*pte & PTE_WRITE)))
 		if (fault_locked(mm, addr, write))
@@ -301,6 +313,26 @@ struct page *get_user_page(struct mm *mm, u32 addr, bool write)
 out:
 	spin_unlock(&mm->lock);
 	return page;
+}
+
+bool vm_range_forbids(struct mm *mm, u32 addr, u32 len, bool write)
+{
+	u64 end = (u64)addr + len;
+	u32 need = write ? VM_WRITE : VM_READ;
+	struct vm_area *v;
+	bool forbids = false;
+
+	spin_lock(&mm->lock);
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (v->start >= end)
+			break;			/* sorted: none further overlaps */
+		if (v->end > addr && !(v->flags & need)) {
+			forbids = true;
+			break;
+		}
+	}
+	spin_unlock(&mm->lock);
+	return forbids;
 }
 
 int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable)
