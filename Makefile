@@ -190,6 +190,7 @@ gdb: $(KERNEL) $(GDB_CONSTANTS)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
 
 include tools/bench.mk
+include tools/fuzz.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -12,6 +12,9 @@ int proc_start_init(const char *path, char *const argv[]);
 /* Is t the first user process? Init never exits: do_exit panics for it, and
  * the signals it does not handle are not delivered to it (signal_send). */
 bool task_is_init(const struct task *t);
+/* Is t a user process (forked, or init), not a kernel thread? Still true
+ * while it exits (its mm and files already gone), until it is reaped. */
+bool task_is_process(const struct task *t);
 /* End the current process with a wait status (exit code << 8, or a signal). */
 void do_exit(int wait_status) __noreturn;
 /* Queue a signal for t; a fatal one ends it at its next return to user mode,

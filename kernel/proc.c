@@ -86,6 +86,11 @@ bool task_is_init(const struct task *t)
 	return t && t == init_task;
 }
 
+bool task_is_process(const struct task *t)
+{
+	return t->parent || task_is_init(t);
+}
+
 /* Hand the exiting task's children to init (family_lock held). Init itself
  * never gets here: do_exit stops it first. */
 static void reparent_children(struct task *t)

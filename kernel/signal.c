@@ -2,7 +2,9 @@
  * no handlers: a signal whose default action terminates ends the process at its
  * next return to user mode; one whose default is to be ignored only interrupts
  * an interruptible sleep (-EINTR) and is dropped. Init (pid 1) handles no
- * signal, so none is delivered to it: kill(1, SIGKILL) returns 0 and does nothing. */
+ * signal, so none is delivered to it: kill(1, SIGKILL) returns 0 and does nothing.
+ * kill() finds a process until it is a zombie (exiting, it still counts: it may
+ * be waiting for its I/O); a zombie or a kernel thread is -ESRCH. */
 #include "errno.h"
 #include "syscall_table.h"
 #include "printk.h"
@@ -46,8 +48,8 @@ long sys_kill(int pid, int sig)
 	if (sig < 0 || sig >= NSIG_MAX)
 		return -EINVAL;
 	t = pid > 0 ? task_find(pid) : NULL;
-	if (!t || !t->mm || t->state == TASK_ZOMBIE)
-		return -ESRCH;		/* kernel threads take no signals */
+	if (!t || !task_is_process(t) || t->state == TASK_ZOMBIE)
+		return -ESRCH;		/* kernel threads take no signals; zombies neither */
 	return sig ? signal_send(t, sig) : 0;
 }
 
