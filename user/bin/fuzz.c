@@ -37,6 +37,7 @@ struct run {
 	uint64_t seed;
 	unsigned seconds, slots, life_ms;
 	bool verbose;			/* say what each child overrunning its life was doing */
+	char opts[160];			/* the options after SECONDS, ':'-joined (FUZZ_OPTS) */
 	struct fuzz_shared *sh;
 	int self;
 	struct kid {
@@ -110,6 +111,13 @@ static void describe_slot(struct run *r, unsigned slot)
 	       s->args[2], s->args[3], s->args[4], s->args[5]);
 }
 
+static void print_reproduce(struct run *r)
+{
+	printf("# fuzz: FAILED with seed %llu: reproduce with make fuzz SEED=%llu%s%s\n",
+	       (unsigned long long)r->seed, (unsigned long long)r->seed,
+	       r->opts[0] ? " FUZZ_OPTS=" : "", r->opts);
+}
+
 static void unkillable(struct run *r, int pid, long long since)
 {
 	r->failures++;
@@ -118,7 +126,7 @@ static void unkillable(struct run *r, int pid, long long since)
 	for (unsigned i = 0; i < r->slots; i++)
 		if (r->kid[i].pid == pid || r->sh->slot[i].pid == pid)
 			describe_slot(r, i);
-	printf("# fuzz: reproduce with: make fuzz SEED=%llu\n", (unsigned long long)r->seed);
+	print_reproduce(r);
 }
 
 /* Reap our children; a slot that emptied gets a new child while running. */
@@ -240,10 +248,11 @@ static void memory_backstop(struct run *r, long long now)
 
 /* ---- the run ---- */
 
+/* Children not yet reaped, but for those reported unkillable: the run ends. */
 static bool children_left(struct run *r)
 {
 	for (unsigned i = 0; i < r->slots; i++)
-		if (r->kid[i].pid)
+		if (r->kid[i].pid && r->kid[i].killed_at != -1)
 			return true;
 	return false;
 }
@@ -392,8 +401,7 @@ static int finish(struct run *r, long long t0, const char *idx)
 	bad += report_case(4, tasks == r->base.nr_tasks, "orphans_reaped_by_init");
 	bad += report_case(5, calls > 0 && !uncalled(r, true), "whole_table_called");
 	if (bad)
-		printf("# fuzz: FAILED with seed %llu: reproduce with make fuzz SEED=%llu\n",
-		       (unsigned long long)r->seed, (unsigned long long)r->seed);
+		print_reproduce(r);
 	printf("%s %s fuzz\n", bad ? "not ok" : "ok", idx ? idx : "1");
 	fflush(stdout);
 	return bad ? 1 : 0;
@@ -474,6 +482,8 @@ static int parse(struct run *r, int argc, char **argv)
 	r->slots = 6;
 	r->life_ms = 1500;
 	for (int i = 3; i < argc; i++) {
+		size_t n = strlen(r->opts);
+		snprintf(r->opts + n, sizeof(r->opts) - n, "%s%s", n ? ":" : "", argv[i]);
 		if (!strncmp(argv[i], "slots=", 6))
 			r->slots = strtoul(argv[i] + 6, NULL, 0);
 		else if (!strcmp(argv[i], "verbose"))
