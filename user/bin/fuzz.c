@@ -96,8 +96,6 @@ static void spawn(struct run *r, unsigned slot)
 	r->kid[slot].deadline = a.deadline_ns;
 	r->kid[slot].killed_at = 0;
 	r->started++;
-	if (pid > r->sh->max_pid)
-		r->sh->max_pid = pid;
 }
 
 static void describe_slot(struct run *r, unsigned slot)
@@ -105,7 +103,7 @@ static void describe_slot(struct run *r, unsigned slot)
 	struct fuzz_slot *s = &r->sh->slot[slot];
 	const char *name = s->nr == ~0u ? "(none yet)" : fuzz_call_name(s->nr);
 
-	printf("# fuzz:   slot %u: round %u, child seed 0x%016llx, %u calls; last call %s (nr %u)"
+	printf("# fuzz:   slot %u: round %u, child seed 0x%016llx (%u calls in the slot); last call %s (nr %u)"
 	       "(%#x, %#x, %#x, %#x, %#x, %#x)\n", slot, s->round - 1, (unsigned long long)s->seed,
 	       s->calls, name ? name : "outside the table", s->nr, s->args[0], s->args[1],
 	       s->args[2], s->args[3], s->args[4], s->args[5]);

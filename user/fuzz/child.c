@@ -254,16 +254,8 @@ static void become_fork(struct fz_child *c)
 
 static void note_kid(struct fz_child *c, long pid)
 {
-	int m;
-
 	if (c->nkid < FZ_KIDS)
 		c->kid[c->nkid++] = pid;
-	if (!c->shared)
-		return;
-	m = c->shared->max_pid;
-	while (pid > m && !__atomic_compare_exchange_n(&c->shared->max_pid, &m, (int)pid, false,
-						       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
 }
 
 static void forget_ctx(struct fz_child *c, uint32_t id)

@@ -71,7 +71,6 @@ struct fuzz_slot {
 
 struct fuzz_shared {
 	struct fuzz_slot slot[FUZZ_SLOTS_MAX];
-	volatile int max_pid;			/* highest pid a fork returned to any of us */
 	volatile uint32_t by_nr[FUZZ_NR_SPAN];	/* calls made per number */
 	volatile uint64_t tsc_by_nr[FUZZ_NR_SPAN];	/* TSC cycles spent in them */
 	uint32_t skip[FUZZ_NR_SPAN / 32];	/* numbers not to call (option skip=) */
