@@ -382,7 +382,7 @@ static void call1(struct fz_child *c, unsigned nr, uint32_t a0)
 }
 
 /* Submit, then at once: fork, close, destroy, unmap the buffers, exit,
- * SIGKILL ourselves, exec, or leave it in flight. */
+ * SIGKILL ourselves, exec, or any call with the I/O left in flight. */
 static void io_episode(struct fz_child *c)
 {
 	uint32_t ctx = c->nctx ? c->ctx[fz_below(&c->rng, c->nctx)] : 0;
@@ -406,7 +406,12 @@ static void io_episode(struct fz_child *c)
 		if (fz_pct(&c->rng, 20))
 			fz_call(c, __NR_kill, a);
 		break;
-	case 6: table_call(c); break;
+	case 6:
+		for (int i = 0; i < 3; i++)
+			a[i] = fz_arg(c, __NR_execve, i ? FA_ARGV : FA_PATH, a, i);
+		fz_call(c, __NR_execve, a);
+		break;
+	case 7: table_call(c); break;		/* anything, and left in flight */
 	}
 }
 

@@ -11,7 +11,6 @@
 #include "user/syscalls.h"
 #include "child.h"
 
-#define KIB		1024u
 #define MIB		(1024u * 1024)
 #define SECTOR		512u
 #define N(a)		(sizeof(a) / sizeof((a)[0]))
@@ -110,7 +109,7 @@ static const int64_t odd_offsets[] = {
 	16 * MIB - SECTOR, 16 * MIB, 16 * MIB + SECTOR, 64 * MIB - SECTOR, 64 * MIB,
 	64 * MIB + SECTOR, 1LL << 31, 1LL << 32, (1LL << 32) - SECTOR, 1LL << 40,
 	(1LL << 41) * 65, 1LL << 62, INT64_MAX, INT64_MAX - 511, INT64_MAX & ~511LL,
-	INT64_MAX - 255, -1, -SECTOR, INT64_MIN,
+	INT64_MAX - 255, -1, -(int64_t)SECTOR, INT64_MIN,
 };
 
 int64_t fz_offset(struct fz_child *c)
