@@ -29,6 +29,14 @@ static inline void spin_lock_init(spinlock_t *l, const char *name)
 }
 
 void spin_lock_fail(spinlock_t *l, const char *why) __attribute__((noreturn));
+/* True where the caller must not sleep (nor fault on user memory): in an
+ * interrupt, with a spinlock held, with preemption or interrupts off. */
+bool in_atomic_context(void);
+/* A broken sleeping-context rule (a mutex misused, a user copy with a spinlock
+ * held): count it in *count and, for the first few of each counter, print
+ * "BUG: <msg>" with the caller, the context and a backtrace. Any context.
+ * The run goes on; the counters are what the test suites check. */
+void lock_bug_report(u32 *count, u32 caller, const char *fmt, ...) __printf(3, 4);
 /* Number of spinlocks held right now (sleeping with one held is a bug). */
 extern int spinlocks_held;
 

@@ -1,7 +1,9 @@
 /* ktest.c: run the selected test suites and report them as nested KTAP. */
 #include "ktest.h"
+#include "mutex.h"
 #include "printk.h"
 #include "string.h"
+#include "uaccess.h"
 
 extern const struct ktest_suite *const __ktest_suites_start[];
 extern const struct ktest_suite *const __ktest_suites_end[];
@@ -32,6 +34,25 @@ void ktest_log(const char *fmt, ...)
 	       current_test ? ": " : "", msg);
 }
 
+/* Reports of the sleeping-context checks so far. */
+static u32 lock_bugs(void)
+{
+	return mutex_bugs + uaccess_atomic_bugs;
+}
+
+/* A case during which a debug check reported fails, as KUnit fails a test on
+ * a KASAN report; a case that provokes one on purpose puts the counter back. */
+static void run_case(const struct ktest_case *c, struct ktest *t)
+{
+	u32 bugs = lock_bugs();
+
+	c->run(t);
+	if (lock_bugs() != bugs)
+		ktest_fail(t, __FILE__, __LINE__, "debug checks reported during the case: "
+			   "mutex_bugs %u, uaccess_atomic_bugs %u (were %u in all)",
+			   mutex_bugs, uaccess_atomic_bugs, bugs);
+}
+
 static int run_suite(const struct ktest_suite *s, int index)
 {
 	int failed = 0;
@@ -48,7 +69,7 @@ static int run_suite(const struct ktest_suite *s, int index)
 	for (size_t i = 0; i < s->nr_cases; i++) {
 		struct ktest t = { s->cases[i].name, false };
 		current_test = &t;
-		s->cases[i].run(&t);
+		run_case(&s->cases[i], &t);
 		current_test = NULL;
 		printk("    %s %u %s\n", t.failed ? "not ok" : "ok", (unsigned)i + 1, t.name);
 		failed += t.failed;

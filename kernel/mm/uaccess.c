@@ -3,6 +3,7 @@
  * Each routine touches user memory with one string instruction listed in
  * __ex_table. A fault leaves ecx/esi/edi exactly where the copy stopped; the
  * page-fault handler resumes at the fixup, which reports what was left.
+ * Each entry point first checks that it may fault (uaccess_might_fault).
  */
 #include "errno.h"
 #include "string.h"
@@ -71,9 +72,19 @@ static long __strncpy_user(char *dst, const char *src, long max)
 	return err ? err : max - left;
 }
 
+u32 uaccess_atomic_bugs;
+
+__noinline void uaccess_report_atomic(void)
+{
+	lock_bug_report(&uaccess_atomic_bugs, (u32)__builtin_return_address(0),
+			"user memory access in atomic context (its fault may sleep)");
+}
+
 size_t copy_from_user(void *to, const void __user *from, size_t n)
 {
 	size_t left = n;
+
+	uaccess_might_fault();
 
 	if (access_ok(from, n))
 		left = __copy_user(to, from, n);
@@ -84,11 +95,13 @@ size_t copy_from_user(void *to, const void __user *from, size_t n)
 
 size_t raw_copy_from_user(void *to, const void __user *from, size_t n)
 {
+	uaccess_might_fault();
 	return access_ok(from, n) ? __copy_user(to, from, n) : n;
 }
 
 size_t copy_to_user(void __user *to, const void *from, size_t n)
 {
+	uaccess_might_fault();
 	if (!access_ok(to, n))
 		return n;
 	return __copy_user(to, from, n);
@@ -99,6 +112,7 @@ long strncpy_from_user(char *dst, const char __user *src, long count)
 	u32 addr = (u32)src;
 	long max, res;
 
+	uaccess_might_fault();
 	if (count <= 0)
 		return 0;
 	if (addr >= USER_TOP)
@@ -112,6 +126,7 @@ long strncpy_from_user(char *dst, const char __user *src, long count)
 
 size_t clear_user(void __user *to, size_t n)
 {
+	uaccess_might_fault();
 	if (!access_ok(to, n))
 		return n;
 	return __clear_user(to, n);
