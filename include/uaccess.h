@@ -31,13 +31,14 @@ static inline bool __access_ok(u32 addr, u64 size)
 
 /* User accesses made in atomic context so far (tests reset it after one). */
 extern u32 uaccess_atomic_bugs;
-/* Report an access in atomic context (counted, printed with a backtrace). */
-void uaccess_report_atomic(void);
+/* Report an access in atomic context made for caller (0: where this is
+ * called from), counted and printed with a backtrace. */
+void uaccess_report_atomic(u32 caller);
 /* The check every accessor runs first. */
-static inline void uaccess_might_fault(void)
+static inline void uaccess_might_fault(u32 caller)
 {
 	if (unlikely(in_atomic_context()))
-		uaccess_report_atomic();
+		uaccess_report_atomic(caller);
 }
 
 /* Copy n bytes; returns the number of bytes NOT copied (0 on success), as
@@ -66,7 +67,7 @@ static inline int __get_user_4(u32 *v, const void __user *src)
 	int err = 0;
 
 	*v = 0;
-	uaccess_might_fault();
+	uaccess_might_fault(0);
 	if (!access_ok(src, 4))
 		return -EFAULT;
 	asm volatile("1:	movl (%[src]), %[v]\n"
