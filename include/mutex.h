@@ -4,8 +4,13 @@
  * from user space while holding it. Waiters sleep on the mutex's wait queue in
  * arrival order; mutex_unlock hands the mutex to the first of them (it becomes
  * the owner before it even runs), so a waiter is never overtaken by a later
- * locker and no wake-up can be lost. The wait queue's spinlock guards owner
- * and the queue; nothing relies on interrupts being off.
+ * locker and no wake-up can be lost.
+ *
+ * The owner word holds the owning task and, in bit 0, MUTEX_FLAG_WAITERS.
+ * Uncontended lock and unlock are one compare-and-exchange each (free to
+ * current, current to free); they fail once the flag is set, and the slow
+ * paths run under the wait queue's spinlock, which guards the queue and every
+ * change of a flagged owner word. Nothing relies on interrupts being off.
  *
  * Debug checks (always on; each report counts in mutex_bugs, which the test
  * runs require to stay 0, and prints a backtrace):
@@ -29,15 +34,16 @@
 #include "types.h"
 #include "wait.h"
 
+#define MUTEX_FLAG_WAITERS	0x1ul	/* owner word: the queue is not empty */
+
 struct mutex {
-	struct task *owner;		/* holder, NULL when free; under wait.lock */
-	wait_queue_head_t wait;		/* sleepers, first come first served; its
-					 * lock guards owner, owner_pc and the queue */
+	unsigned long owner;		/* the holder's struct task * | flags; 0: free */
+	wait_queue_head_t wait;		/* sleepers, first come first served */
 	const char *name;
 	u32 owner_pc;			/* where the holder took it, for reports */
 };
 
-#define __MUTEX_INITIALIZER(m)	{ NULL, __WAIT_QUEUE_HEAD_INITIALIZER((m).wait), #m, 0 }
+#define __MUTEX_INITIALIZER(m)	{ 0, __WAIT_QUEUE_HEAD_INITIALIZER((m).wait), #m, 0 }
 #define DEFINE_MUTEX(m)		struct mutex m = __MUTEX_INITIALIZER(m)
 #define mutex_init(m)		__mutex_init((m), #m)
 
@@ -55,15 +61,20 @@ int mutex_trylock(struct mutex *m);
 /* Release m (held by the caller), handing it to the first waiter if any.
  * Never sleeps: also with spinlocks held. Not in interrupts. */
 void mutex_unlock(struct mutex *m);
-/* Held by anyone? A hint: it may change right after. */
+/* The holder, or NULL. A hint: it may change right after. */
+static inline struct task *mutex_owner(const struct mutex *m)
+{
+	return (struct task *)(READ_ONCE(m->owner) & ~MUTEX_FLAG_WAITERS);
+}
+/* Held by anyone? A hint, too. */
 static inline bool mutex_is_locked(const struct mutex *m)
 {
-	return READ_ONCE(m->owner) != NULL;
+	return READ_ONCE(m->owner) != 0;
 }
 /* Does the current task hold m? */
 static inline bool mutex_held_by_current(const struct mutex *m)
 {
-	return READ_ONCE(m->owner) == current;
+	return mutex_owner(m) == current;
 }
 /* Report (count) when the caller does not hold m: for helpers whose contract
  * is "called with m held". */

@@ -1,14 +1,19 @@
-/* mutex.c: sleeping locks: an owner, waiters queued in order on a wait queue,
- * hand-off to the first waiter on unlock, and the debug checks of mutex.h.
+/* mutex.c: sleeping locks: an owner word changed by one compare-and-exchange
+ * when uncontended; else waiters queued in order on a wait queue and the
+ * mutex handed to the first of them on unlock; the debug checks of mutex.h.
  *
- * Everything below runs under m->wait.lock (irq-safe like every wait-queue
- * lock, though a mutex is never used from an interrupt). A waiter queues its
- * entry and sets its sleep state under that lock, then sleeps; mutex_unlock,
- * under the same lock, makes the first waiter the owner, unqueues it and wakes
- * it. The waiter only tests "am I the owner?", so a wake-up can neither be lost
- * nor stolen. Lock order: m->wait.lock, then the scheduler's rq_lock.
+ * The slow paths run under m->wait.lock (irq-safe like every wait-queue lock,
+ * though a mutex is never taken in an interrupt). A locker that finds the
+ * mutex held sets MUTEX_FLAG_WAITERS, which makes the holder's fast unlock
+ * fail, queues itself and sets its sleep state under that lock, then sleeps.
+ * The slow unlock, under the same lock, makes the first waiter the owner
+ * (keeping the flag while others wait), unqueues it and wakes it. A waiter
+ * only tests "am I the owner?", so a wake-up can neither be lost nor stolen.
+ * While the flag is set, the owner word changes only under the lock.
+ * Lock order: m->wait.lock, then the scheduler's rq_lock.
  */
 #include "irq.h"
+#include "mm.h"
 #include "mutex.h"
 #include "panic.h"
 #include "printk.h"
@@ -20,7 +25,7 @@ u32 mutex_bugs;
 
 void __mutex_init(struct mutex *m, const char *name)
 {
-	m->owner = NULL;
+	m->owner = 0;
 	__init_waitqueue_head(&m->wait, name);
 	m->name = name;
 	m->owner_pc = 0;
@@ -28,16 +33,26 @@ void __mutex_init(struct mutex *m, const char *name)
 
 static void mutex_report(const struct mutex *m, u32 caller, const char *what)
 {
-	struct task *owner = READ_ONCE(m->owner);
+	struct task *owner = mutex_owner(m);
+	char where[64];
 
-	lock_bug_report(&mutex_bugs, caller, "mutex %s: %s (owner %s/%d)", m->name, what,
-			owner ? owner->name : "none", owner ? owner->pid : 0);
+	lock_bug_report(&mutex_bugs, caller, "mutex %s: %s (owner %s/%d, taken at %s)", m->name,
+			what, owner ? owner->name : "none", owner ? owner->pid : 0,
+			owner ? mm_symbolize(m->owner_pc, where, sizeof(where)) : "-");
+}
+
+/* Compare-and-exchange the owner word; returns the value found there. */
+static unsigned long owner_cmpxchg(struct mutex *m, unsigned long old, unsigned long new)
+{
+	__atomic_compare_exchange_n(&m->owner, &old, new, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_RELAXED);
+	return old;
 }
 
 /* The checks before a lock that may sleep: false when it must not go on. */
 static bool mutex_lock_allowed(struct mutex *m, u32 caller)
 {
-	if (unlikely(READ_ONCE(m->owner) == current)) {
+	if (unlikely(mutex_owner(m) == current)) {
 		mutex_report(m, caller, "recursive lock (it would sleep forever)");
 		return false;
 	}
@@ -49,17 +64,32 @@ static bool mutex_lock_allowed(struct mutex *m, u32 caller)
 	return true;
 }
 
-/* Lock held: m is now the caller's. */
-static void mutex_set_owner(struct mutex *m, u32 caller)
+/* m is now the caller's: the bookkeeping. */
+static void mutex_acquired(struct mutex *m, u32 caller)
 {
-	m->owner = current;
 	m->owner_pc = caller;
 	current->mutexes_held++;
 }
 
-/* Lock held, m owned by someone else: queue at the tail and sleep until the
- * owner hands m over (0), or a signal comes first in TASK_INTERRUPTIBLE
- * (-EINTR, unqueued). Returns with the lock held again. */
+/* wait.lock held: take m if it is free (true), else flag that it has waiters. */
+static bool mutex_take_or_flag(struct mutex *m)
+{
+	unsigned long old = READ_ONCE(m->owner), seen;
+
+	for (;;) {
+		if (old & MUTEX_FLAG_WAITERS)
+			return false;
+		seen = owner_cmpxchg(m, old, old ? old | MUTEX_FLAG_WAITERS
+						: (unsigned long)current);
+		if (seen == old)
+			return !old;
+		old = seen;			/* the holder unlocked meanwhile */
+	}
+}
+
+/* wait.lock held, m flagged: queue at the tail and sleep until the owner hands
+ * m over (0), or a signal comes first in TASK_INTERRUPTIBLE (-EINTR, unqueued).
+ * Returns with the lock held again. */
 static int mutex_wait(struct mutex *m, long state, u32 *flags)
 {
 	DECLARE_WAITQUEUE(w, current);
@@ -73,10 +103,12 @@ static int mutex_wait(struct mutex *m, long state, u32 *flags)
 		spin_unlock_irqrestore(&m->wait.lock, *flags);
 		schedule();
 		spin_lock_irqsave(&m->wait.lock, *flags);
-		if (m->owner == current)
+		if (mutex_owner(m) == current)
 			break;			/* handed over: already unqueued */
 		if (state == TASK_INTERRUPTIBLE && signal_pending(current)) {
 			list_del_init(&w.entry);
+			if (list_empty(&m->wait.head))
+				WRITE_ONCE(m->owner, m->owner & ~MUTEX_FLAG_WAITERS);
 			ret = -EINTR;
 			break;
 		}
@@ -93,12 +125,14 @@ static int __mutex_lock(struct mutex *m, long state, u32 caller)
 
 	if (!mutex_lock_allowed(m, caller))
 		return -EDEADLK;
-	spin_lock_irqsave(&m->wait.lock, flags);
-	if (m->owner)
-		ret = mutex_wait(m, state, &flags);
+	if (owner_cmpxchg(m, 0, (unsigned long)current)) {
+		spin_lock_irqsave(&m->wait.lock, flags);
+		if (!mutex_take_or_flag(m))
+			ret = mutex_wait(m, state, &flags);
+		spin_unlock_irqrestore(&m->wait.lock, flags);
+	}
 	if (!ret)
-		mutex_set_owner(m, caller);
-	spin_unlock_irqrestore(&m->wait.lock, flags);
+		mutex_acquired(m, caller);
 	return ret;
 }
 
@@ -114,43 +148,43 @@ int mutex_lock_interruptible(struct mutex *m)
 
 int mutex_trylock(struct mutex *m)
 {
-	int taken = 0;
-	u32 flags;
-
 	if (unlikely(in_interrupt())) {
 		mutex_report(m, CALLER(), "trylock in an interrupt (no task to own it)");
 		return 0;
 	}
-	spin_lock_irqsave(&m->wait.lock, flags);
-	if (!m->owner) {
-		mutex_set_owner(m, CALLER());
-		taken = 1;
-	}
-	spin_unlock_irqrestore(&m->wait.lock, flags);
-	return taken;
+	if (owner_cmpxchg(m, 0, (unsigned long)current))
+		return 0;
+	mutex_acquired(m, CALLER());
+	return 1;
+}
+
+/* wait.lock held, m flagged: give m to the first waiter, flagged while
+ * others still wait. */
+static void mutex_hand_off(struct mutex *m)
+{
+	wait_queue_entry_t *next = list_first_entry(&m->wait.head, wait_queue_entry_t, entry);
+
+	list_del_init(&next->entry);
+	WRITE_ONCE(m->owner, (unsigned long)next->task |
+		   (list_empty(&m->wait.head) ? 0 : MUTEX_FLAG_WAITERS));
+	wake_up_process(next->task);
 }
 
 void mutex_unlock(struct mutex *m)
 {
-	wait_queue_entry_t *next;
+	unsigned long me = (unsigned long)current;
 	u32 flags;
 
-	spin_lock_irqsave(&m->wait.lock, flags);
-	if (unlikely(m->owner != current)) {
-		spin_unlock_irqrestore(&m->wait.lock, flags);
-		mutex_report(m, CALLER(), m->owner ? "unlock by a task that does not hold it"
-						   : "unlock of a mutex not held");
+	if (unlikely(mutex_owner(m) != current)) {
+		mutex_report(m, CALLER(), mutex_is_locked(m) ? "unlock by a task that does not hold it"
+							     : "unlock of a mutex not held");
 		return;
 	}
 	current->mutexes_held--;
-	m->owner = NULL;
-	m->owner_pc = 0;
-	if (!list_empty(&m->wait.head)) {
-		next = list_first_entry(&m->wait.head, wait_queue_entry_t, entry);
-		list_del_init(&next->entry);
-		m->owner = next->task;		/* hand-off: nobody can overtake it */
-		wake_up_process(next->task);
-	}
+	if (owner_cmpxchg(m, me, 0) == me)
+		return;				/* nobody waits */
+	spin_lock_irqsave(&m->wait.lock, flags);
+	mutex_hand_off(m);
 	spin_unlock_irqrestore(&m->wait.lock, flags);
 }
 

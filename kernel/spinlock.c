@@ -16,11 +16,6 @@ void spin_lock_fail(spinlock_t *l, const char *why)
 	panic("spinlock %s: %s (taken at %08x)", l->name ? l->name : "?", why, l->owner_pc);
 }
 
-bool in_atomic_context(void)
-{
-	return in_interrupt() || spinlocks_held || preempt_count || !(read_eflags() & EFLAGS_IF);
-}
-
 __noinline void lock_bug_report(u32 *count, u32 caller, const char *fmt, ...)
 {
 	char msg[160], who[64];

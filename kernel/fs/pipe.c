@@ -173,18 +173,6 @@ static void pipe_finish_served(struct pipe *p, struct list_head *done)
 	wake_up(&p->wr_wait);
 }
 
-static void pipe_kick(struct pipe *p)
-{
-	LIST_HEAD(done);
-
-	mutex_lock(&p->mutex);
-	spin_lock(&p->lock);
-	pipe_serve_aio(p, &done);
-	spin_unlock(&p->lock);
-	mutex_unlock(&p->mutex);
-	pipe_finish_served(p, &done);
-}
-
 /* Is no AIO request queued on q? (Under lock: a cancel unqueues holding only it.) */
 static bool pipe_queue_empty(struct pipe *p, struct list_head *q)
 {
@@ -194,6 +182,23 @@ static bool pipe_queue_empty(struct pipe *p, struct list_head *q)
 	empty = list_empty(q);
 	spin_unlock(&p->lock);
 	return empty;
+}
+
+/* After bytes moved or an end closed (mutex not held): serve the AIO queues,
+ * wake blocked peers. Empty queues need no serving: a request queued later is
+ * served by pipe_aio_queue, which sees what moved before it took the mutex. */
+static void pipe_kick(struct pipe *p)
+{
+	LIST_HEAD(done);
+
+	if (!pipe_queue_empty(p, &p->aio_readers) || !pipe_queue_empty(p, &p->aio_writers)) {
+		mutex_lock(&p->mutex);
+		spin_lock(&p->lock);
+		pipe_serve_aio(p, &done);
+		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
+	}
+	pipe_finish_served(p, &done);
 }
 
 /* Cancel: withdraw the request if it is still queued and has moved nothing.

@@ -19,10 +19,11 @@
 static DEFINE_MUTEX(test_mutex);
 static DEFINE_SPINLOCK(test_spin);
 
-/* Does the end of the kernel log mention what? (the last report) */
+/* Does the end of the kernel log mention what? (the last report and its
+ * backtrace) */
 static bool log_tail_has(const char *what)
 {
-	static char tail[512];
+	static char tail[1024];
 
 	log_tail(tail, sizeof(tail));
 	return strstr(tail, what) != NULL;
@@ -44,14 +45,14 @@ static void lock_unlock_and_trylock(struct ktest *t)
 	EXPECT_FALSE(t, mutex_is_locked(&m));
 	mutex_lock(&m);
 	EXPECT_TRUE(t, mutex_is_locked(&m));
-	EXPECT_TRUE(t, m.owner == current);
+	EXPECT_TRUE(t, mutex_owner(&m) == current);
 	EXPECT_EQ(t, current->mutexes_held, held + 1);
 	EXPECT_EQ(t, mutex_trylock(&m), 0);	/* held, even by us: no */
 	mutex_unlock(&m);
 	EXPECT_FALSE(t, mutex_is_locked(&m));
 	EXPECT_EQ(t, current->mutexes_held, held);
 	EXPECT_EQ(t, mutex_trylock(&m), 1);
-	EXPECT_TRUE(t, m.owner == current);
+	EXPECT_TRUE(t, mutex_owner(&m) == current);
 	mutex_assert_held(&m);			/* held: no report */
 	mutex_unlock(&m);
 	EXPECT_EQ(t, mutex_lock_interruptible(&test_mutex), 0);
@@ -127,7 +128,7 @@ static void waiters_get_it_in_arrival_order(struct ktest *t)
 	 * meanwhile, so that it has not run yet.) */
 	preempt_disable();
 	mutex_unlock(&test_mutex);
-	EXPECT_TRUE(t, test_mutex.owner == th[0]);
+	EXPECT_TRUE(t, mutex_owner(&test_mutex) == th[0]);
 	EXPECT_EQ(t, mutex_trylock(&test_mutex), 0);
 	preempt_enable();
 	for (int i = 0; i < ORDER_THREADS; i++)
@@ -159,6 +160,13 @@ static void interruptible_lock_returns_eintr(struct ktest *t)
 	struct task *intr, *plain, *last;
 
 	mutex_lock(&test_mutex);
+	intr = kthread_run(interruptible_locker, NULL, "mutex_intr");
+	wait_until_blocked_on(intr, &test_mutex);
+	EXPECT_EQ(t, test_mutex.owner, (unsigned long)current | MUTEX_FLAG_WAITERS);
+	intr->sigpending = 1;
+	signal_wake_up(intr);
+	EXPECT_EQ(t, kthread_stop(intr), -EINTR);	/* the only waiter left */
+	EXPECT_EQ(t, test_mutex.owner, (unsigned long)current);	/* no waiter flag */
 	plain = kthread_run(plain_locker, NULL, "mutex_plain");
 	wait_until_blocked_on(plain, &test_mutex);
 	intr = kthread_run(interruptible_locker, NULL, "mutex_intr");
@@ -171,7 +179,7 @@ static void interruptible_lock_returns_eintr(struct ktest *t)
 	EXPECT_EQ(t, kthread_stop(intr), -EINTR);	/* gave up, from the middle */
 	msleep(2);
 	EXPECT_EQ(t, plain->state, TASK_UNINTERRUPTIBLE);
-	EXPECT_TRUE(t, test_mutex.owner == current);
+	EXPECT_TRUE(t, mutex_owner(&test_mutex) == current);
 	mutex_unlock(&test_mutex);
 	EXPECT_EQ(t, kthread_stop(plain), 7);
 	EXPECT_EQ(t, kthread_stop(last), 0);	/* still queued after the one that left */
@@ -265,7 +273,7 @@ static void unlock_by_non_owner_is_reported(struct ktest *t)
 	mutex_unlock(&test_mutex);		/* not ours */
 	EXPECT_EQ(t, mutex_bugs, before + 1);
 	EXPECT_TRUE(t, log_tail_has("does not hold it"));
-	EXPECT_TRUE(t, test_mutex.owner == th);	/* left alone */
+	EXPECT_TRUE(t, mutex_owner(&test_mutex) == th);	/* left alone */
 	mutex_assert_held(&test_mutex);		/* held, but not by us */
 	EXPECT_EQ(t, mutex_bugs, before + 2);
 	holder_go = 1;

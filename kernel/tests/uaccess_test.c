@@ -200,7 +200,7 @@ static DEFINE_SPINLOCK(atomic_test_lock);
  * happens; an access in a sleepable context is not reported. */
 static void access_in_atomic_context_is_reported(struct ktest *t)
 {
-	static char tail[512];
+	static char tail[1024];
 	u32 before = uaccess_atomic_bugs, flags, x = 0;
 
 	ktest_log("'BUG: user memory access in atomic context' reports follow, on purpose");
