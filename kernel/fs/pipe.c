@@ -184,6 +184,17 @@ static bool pipe_queue_empty(struct pipe *p, struct list_head *q)
 	return empty;
 }
 
+/* Any AIO request queued, on either side? */
+static bool pipe_aio_queued(struct pipe *p)
+{
+	bool queued;
+
+	spin_lock(&p->lock);
+	queued = !list_empty(&p->aio_readers) || !list_empty(&p->aio_writers);
+	spin_unlock(&p->lock);
+	return queued;
+}
+
 /* After bytes moved or an end closed (mutex not held): serve the AIO queues,
  * wake blocked peers. Empty queues need no serving: a request queued later is
  * served by pipe_aio_queue, which sees what moved before it took the mutex. */
@@ -191,7 +202,7 @@ static void pipe_kick(struct pipe *p)
 {
 	LIST_HEAD(done);
 
-	if (!pipe_queue_empty(p, &p->aio_readers) || !pipe_queue_empty(p, &p->aio_writers)) {
+	if (pipe_aio_queued(p)) {
 		mutex_lock(&p->mutex);
 		spin_lock(&p->lock);
 		pipe_serve_aio(p, &done);
