@@ -53,6 +53,7 @@ static ssize_t pipe_copy_out(struct pipe *p, char *ubuf, size_t n)
 {
 	size_t first, total = MIN(n, p->len);
 
+	mutex_assert_held(&p->mutex);
 	first = MIN(total, PIPE_SIZE - p->head);
 	if (copy_to_user(ubuf, p->buf + p->head, first) ||
 	    copy_to_user(ubuf + first, p->buf, total - first))
@@ -68,6 +69,7 @@ static ssize_t pipe_copy_in(struct pipe *p, const char *ubuf, size_t n)
 	u32 tail = (p->head + p->len) % PIPE_SIZE;
 	size_t first, total = MIN(n, PIPE_SIZE - p->len);
 
+	mutex_assert_held(&p->mutex);
 	first = MIN(total, PIPE_SIZE - tail);
 	if (copy_from_user(p->buf + tail, ubuf, first) ||
 	    copy_from_user(p->buf, ubuf + first, total - first))
@@ -153,6 +155,8 @@ static void pipe_serve_aio(struct pipe *p, struct list_head *done)
 {
 	u32 before;
 
+	mutex_assert_held(&p->mutex);
+	assert_spin_locked(&p->lock);
 	do {
 		before = p->len;
 		serve_aio_readers(p, done);

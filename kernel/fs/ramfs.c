@@ -95,6 +95,7 @@ static ssize_t ramfs_rw(struct inode *inode, char *buf, size_t n, loff_t pos,
 	struct ramfs_data *d = rdata(inode);
 	size_t done = 0;
 
+	mutex_assert_held(&inode->lock);
 	while (done < n) {
 		u32 off = (pos + done) & (PAGE_SIZE - 1);
 		size_t chunk = MIN(n - done, PAGE_SIZE - off), left;
