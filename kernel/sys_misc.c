@@ -10,11 +10,10 @@
 #include "sched.h"
 #include "slab.h"
 #include "syscall_table.h"
+#include "test_hooks.h"
 #include "uaccess.h"
 #include "uapi/aiok.h"
 #include "vm.h"
-
-extern int ktest_failures;		/* kernel/main.c */
 
 long sys_clock_gettime(int clock, struct kernel_timespec *utp)
 {
@@ -97,5 +96,5 @@ long sys_poweroff(int status)
 {
 	printk(KERN_NOTICE "poweroff: status %d from pid %d (%s)\n", status, current->pid,
 	       current->name);
-	machine_exit(status || ktest_failures ? EXIT_FAIL : EXIT_PASS);
+	machine_exit(status || ktest_boot_failures() ? EXIT_FAIL : EXIT_PASS);
 }

@@ -1,6 +1,5 @@
 /* vm.c: user address spaces: regions, demand-zero pages, copy-on-write fork, teardown. */
 #include "aio.h"
-#include "cmdline.h"
 #include "errno.h"
 #include "highmem.h"
 #include "mm.h"
@@ -8,6 +7,7 @@
 #include "printk.h"
 #include "slab.h"
 #include "string.h"
+#include "test_hooks.h"
 #include "vm.h"
 #include "x86.h"
 
@@ -316,19 +316,6 @@ int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable)
 	return err;
 }
 
-/* Test hook: boot with fork_pin_delay=N to spin N pauses after reading a
- * pinned page's pin count, so that I/O completions land in that window (plan
- * entry blk_fork_pin). */
-static void fork_pin_delay(void)
-{
-	static u32 loops = ~0u;
-
-	if (loops == ~0u)
-		loops = cmdline_get_num(&boot_cmdline, "fork_pin_delay", 0);
-	for (u32 i = 0; i < loops; i++)
-		cpu_relax();
-}
-
 /* Share or copy-on-write one region's pages into the child (both locks held).
  * The pin count is read once per page: an I/O completing in an interrupt
  * unpins at any moment, and two reads could see "pinned" (so the parent's
@@ -352,7 +339,7 @@ static int dup_area(struct mm *old, struct mm *new, struct vm_area *v)
 		if (pinned) {
 			/* Pinned for I/O in flight: the I/O must land in the
 			 * parent's page, so the child gets a copy now. */
-			fork_pin_delay();
+			ktest_fork_pin_delay();	/* test kernel: widen the window */
 			page = copy_user_page(page);
 			if (!page)
 				return -ENOMEM;
