@@ -115,8 +115,13 @@ $(KTEST_BUILD)/%.o: %.asm | $(DEPS_OK)
 # linked into .ksyms, after all code, so no function moves; tools/ksymsgen.py
 # checks that. Every link writes a link map, a symbol list and a disassembly
 # next to the ELF (kernel.map/.sym/.lst, kernel-test.map/.sym/.lst).
-# $(call kernel_link,ELF,OBJDIR,OBJECTS) makes the rules of one kernel.
+# $(call kernel_link,ELF,OBJDIR,OBJECTS) makes the rules of one kernel; OBJDIR/objects
+# holds the object list, so that a source moved between the kernels relinks both.
 define kernel_link
+$(2)/objects: FORCE
+	@mkdir -p $$(@D)
+	$$(Q)echo '$(3)' | cmp -s - $$@ || echo '$(3)' > $$@
+
 $(2)/ksyms0.c: tools/ksymsgen.py
 	@mkdir -p $$(@D)
 	$$(Q)$$(PYTHON) tools/ksymsgen.py --empty > $$@
@@ -124,13 +129,13 @@ $(2)/ksyms0.c: tools/ksymsgen.py
 $(2)/ksyms.o $(2)/ksyms0.o: $(2)/%.o: $(2)/%.c
 	$$(Q)$$(CC) $$(CFLAGS) -c $$< -o $$@
 
-$(2)/kernel.pass1.elf: $(3) $(2)/ksyms0.o linker.ld
+$(2)/kernel.pass1.elf: $(3) $(2)/ksyms0.o $(2)/objects linker.ld
 	$$(Q)$$(LD) $$(LDFLAGS) -o $$@ $(3) $(2)/ksyms0.o $$(LIBGCC)
 
 $(2)/ksyms.c: $(2)/kernel.pass1.elf tools/ksymsgen.py
 	$$(Q)nm -n $$< | $$(PYTHON) tools/ksymsgen.py > $$@
 
-$(1): $(3) $(2)/ksyms.o linker.ld
+$(1): $(3) $(2)/ksyms.o $(2)/objects linker.ld
 	@echo "  LD      $$@"
 	$$(Q)$$(LD) $$(LDFLAGS) -Map $(basename $(1)).map -o $$@ $(3) $(2)/ksyms.o $$(LIBGCC)
 	$$(Q)nm -n $(2)/kernel.pass1.elf | $$(PYTHON) tools/ksymsgen.py --check $$@
