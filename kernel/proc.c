@@ -234,6 +234,11 @@ static int init_thread(void *arg)
 	enter_user(current_user_frame());
 }
 
+bool proc_is_init(const struct task *t)
+{
+	return t == init_task;
+}
+
 int proc_start_init(const char *path, char *const argv[])
 {
 	static struct init_args ia;
