@@ -1,9 +1,9 @@
 /* vm.c: user address spaces: regions, demand-zero pages, copy-on-write fork, teardown. */
-#include "aio.h"
 #include "errno.h"
 #include "highmem.h"
 #include "mm.h"
 #include "paging.h"
+#include "panic.h"
 #include "printk.h"
 #include "slab.h"
 #include "string.h"
@@ -404,7 +404,7 @@ void mm_put(struct mm *mm)
 {
 	if (!atomic_dec_and_test(&mm->users))
 		return;
-	exit_aio(mm);			/* cancels and waits for in-flight I/O */
+	BUG_ON(mm->aio);		/* exit_aio ran when its last task left it */
 	if (mm == active_mm)
 		mm_activate(NULL);	/* a kernel thread may still borrow it */
 	mm_teardown(mm);
