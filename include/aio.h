@@ -8,7 +8,7 @@
  *  - ctx->ring_lock, a mutex (process context), serialises readers of the ring:
  *    only its holder moves the head, and it copies events to user space with
  *    no spinlock held. Order: ring_lock, then ctx_lock.
- *  - A context is referenced by its mm's table (until io_destroy or exit), by each
+ *  - A context is referenced by its mm's table (until io_destroy, exit or exec), by each
  *    lookup in a system call, and by each request in flight (ctx->users).
  *  - A request has ki_users references: one for being in flight (dropped by its
  *    completion, or by a successful cancel) and one per cancel attempt running.
@@ -106,7 +106,14 @@ extern u32 aio_max_nr;
 bool aio_complete(struct kiocb *req, long res, long res2);
 static inline struct file *kiocb_file(struct kiocb *req) { return req->ki_filp; }
 
-/* Tear down every context of an address space whose last user is going. */
+/* Tear down every context of mm as the last task using it leaves it: process
+ * exit (do_exit) and exec (the old image's address space), in that task's
+ * process context, before mm_put. Cancels what can be cancelled and waits for
+ * the rest; the rings are not unmapped (the address space goes next).
+ * Today each address space has one task. With threads (clone with CLONE_VM),
+ * contexts belong to the address space: do_exit then calls this only for the
+ * last thread of mm (a count of the tasks sharing it, not mm->users, which
+ * also counts borrowed references), and exec first ends the other threads. */
 void exit_aio(struct mm *mm);
 void aio_init(void);
 
