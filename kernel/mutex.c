@@ -23,6 +23,8 @@
 
 u32 mutex_bugs;
 
+BUILD_BUG_ON(__alignof__(struct task) <= MUTEX_FLAG_WAITERS);	/* bit 0 is free */
+
 void __mutex_init(struct mutex *m, const char *name)
 {
 	m->owner = 0;
