@@ -111,7 +111,7 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 	ctx->mm = mm;
 	ctx->max_reqs = nr_reqs;
 	spin_lock_init(&ctx->ctx_lock, "kioctx");
-	spin_lock_init(&ctx->ring_lock, "aio_ring");
+	mutex_init(&ctx->ring_lock);
 	init_waitqueue_head(&ctx->wait);
 	INIT_LIST_HEAD(&ctx->active_reqs);
 	atomic_inc(&aio_nr_contexts);

@@ -5,7 +5,9 @@
  *    request's ki_users/ki_flags, the trusted ring tail and the ring event slots.
  *    aio_complete() runs with it held, possibly in interrupt context, and reaches
  *    the ring only through kmap_atomic(KM_IRQ0/KM_IRQ1).
- *  - ctx->ring_lock (process context) serialises readers of the ring (head).
+ *  - ctx->ring_lock, a mutex (process context), serialises readers of the ring:
+ *    only its holder moves the head, and it copies events to user space with
+ *    no spinlock held. Order: ring_lock, then ctx_lock.
  *  - A context is referenced by its mm's table (until io_destroy, exit or exec), by each
  *    lookup in a system call, and by each request in flight (ctx->users).
  *  - A request has ki_users references: one for being in flight (dropped by its
@@ -19,6 +21,7 @@
 
 #include "atomic.h"
 #include "list.h"
+#include "mutex.h"
 #include "spinlock.h"
 #include "types.h"
 #include "uapi/aio_abi.h"
@@ -76,7 +79,7 @@ struct kioctx {
 	struct list_head mm_list;	/* in mm->aio->contexts */
 	wait_queue_head_t wait;		/* io_getevents sleepers, teardown */
 	spinlock_t ctx_lock;
-	spinlock_t ring_lock;
+	struct mutex ring_lock;		/* ring readers (see above) */
 	u32 max_reqs;
 	u32 reqs_active;		/* under ctx_lock */
 	struct list_head active_reqs;	/* under ctx_lock */

@@ -80,8 +80,10 @@ void ktest_log(const char *fmt, ...) __printf(1, 2);
 #define ASSERT_NOT_NULL(t, p)	do { if (!EXPECT_NOT_NULL(t, p)) return; } while (0)
 
 /* Run the suites the command line selects ("ktest=..."); returns the number of
- * failed cases (a requested suite that does not exist counts as one), or -1
- * when no suite was requested. */
+ * failed cases (a requested suite that does not exist counts as one; so do
+ * debug-check reports made outside every case), or -1 when no suite was
+ * requested. A case during which a mutex or uaccess debug check reported
+ * fails, unless it put the counter back (it provoked the report on purpose). */
 int ktest_run_selected(const char *selection);
 
 #endif

@@ -5,6 +5,7 @@
 #include "errno.h"
 #include "fs.h"
 #include "mm.h"
+#include "mutex.h"
 #include "power.h"
 #include "printk.h"
 #include "proc.h"
@@ -86,6 +87,9 @@ long sys_aiok_stat(struct aiok_stat *ust)
 		.nr_mms = atomic_read(&nr_mms),
 		.blk_ios = atomic_read(&blk_io_live),
 		.ramfs_pages = atomic_read(&ramfs_pages),
+		.atomic_bugs = sched_atomic_bugs,
+		.mutex_bugs = mutex_bugs,
+		.uaccess_atomic = uaccess_atomic_bugs,
 	};
 
 	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;

@@ -26,7 +26,7 @@ struct inode *inode_alloc(u32 mode, const struct file_operations *fops)
 	inode->mode = mode;
 	inode->fops = fops;
 	atomic_set(&inode->count, 1);
-	spin_lock_init(&inode->lock, "inode");
+	mutex_init(&inode->lock);
 	INIT_LIST_HEAD(&inode->children);
 	INIT_LIST_HEAD(&inode->sibling);
 	return inode;
