@@ -1,12 +1,13 @@
-/* kiocb.c: request lifetime: slots, references, completion, cancellation.
+/* kiocb.c: request lifetime: slots, references, completion, cancellation,
+ * and synchronous kiocbs (read/write/fsync waiting on the same file methods).
  * Each accepted request ends exactly once: aio_complete posts its event, or a
- * successful cancel hands it to io_cancel; a completion racing a cancel is
- * parked in the request and posted by whichever side finishes last. */
+ * cancel method withdraws it and io_cancel gets its -ECANCELED event. */
 #include "aio_internal.h"
 #include "errno.h"
 #include "fs.h"
 #include "irq.h"
 #include "panic.h"
+#include "sched.h"
 #include "slab.h"
 #include "string.h"
 
@@ -58,7 +59,7 @@ struct kiocb *aio_get_req(struct kioctx *ctx)
 	list_add_tail(&req->ki_list, &ctx->active_reqs);
 	ctx->reqs_active++;
 	req->ki_ctx = ctx;
-	req->ki_users = 1;		/* the in-flight reference */
+	req->ki_users = 2;		/* in flight, and the submitter's */
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	get_ioctx(ctx);
 	atomic_inc(&aio_nr_kiocbs);
@@ -82,6 +83,8 @@ static void req_free(struct kioctx *ctx, struct kiocb *req)
 {
 	u32 flags;
 
+	if (req->ki_dtor)
+		req->ki_dtor(req);
 	if (req->ki_filp)
 		fput_any(req->ki_filp);	/* deferred when in interrupt context */
 	kmem_cache_free(kiocb_cache, req);
@@ -128,6 +131,22 @@ static void fill_event(struct io_event *ev, struct kiocb *req, s64 res, s64 res2
 	ev->res2 = res2;
 }
 
+/* A synchronous kiocb is done: hand the result over and wake the waiter,
+ * interrupts off so that the waiter (which owns req) cannot run in between;
+ * req is not touched after ki_users is cleared. */
+static void sync_kiocb_complete(struct kiocb *req, long res)
+{
+	struct task *waiter = req->ki_waiter;
+	u32 flags = local_irq_save();
+
+	BUG_ON(req->ki_users != 1);
+	req->ki_sync_res = res;
+	smp_wmb();
+	WRITE_ONCE(req->ki_users, 0);
+	wake_up_process(waiter);
+	local_irq_restore(flags);
+}
+
 bool aio_complete(struct kiocb *req, long res, long res2)
 {
 	struct kioctx *ctx = req->ki_ctx;
@@ -135,16 +154,15 @@ bool aio_complete(struct kiocb *req, long res, long res2)
 	bool last;
 	u32 flags;
 
-	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	BUG_ON(req->ki_flags & KIF_COMPLETED);
-	req->ki_flags |= KIF_COMPLETED;
-	if (req->ki_flags & KIF_CANCELLING) {
-		req->ki_res = res;		/* io_cancel decides where it goes */
-		req->ki_res2 = res2;
-	} else {
-		fill_event(&ev, req, res, res2);
-		aio_ring_post(ctx, &ev);
+	if (is_sync_kiocb(req)) {
+		sync_kiocb_complete(req, res);
+		return true;
 	}
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	BUG_ON(req->ki_flags & (KIF_COMPLETED | KIF_CANCELLED));
+	req->ki_flags |= KIF_COMPLETED;
+	fill_event(&ev, req, res, res2);
+	aio_ring_post(ctx, &ev);
 	last = __put_req(ctx, req);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	if (waitqueue_active(&ctx->wait))
@@ -152,6 +170,27 @@ bool aio_complete(struct kiocb *req, long res, long res2)
 	if (last)
 		req_free(ctx, req);
 	return last;
+}
+
+void kiocb_set_cancel_fn(struct kiocb *req, kiocb_cancel_fn *fn)
+{
+	struct kioctx *ctx = req->ki_ctx;
+	u32 flags;
+
+	if (is_sync_kiocb(req))
+		return;			/* nobody can name it to cancel it */
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	req->ki_cancel = fn;
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+}
+
+void aio_submit_end(struct kiocb *req, long ret)
+{
+	if (ret >= 0)
+		aio_complete(req, ret, 0);	/* finished inside the method */
+	else if (ret != -EIOCBQUEUED)
+		aio_put_req(req);		/* refused: it never was in flight */
+	aio_put_req(req);			/* the submitter's reference */
 }
 
 struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key)
@@ -169,49 +208,42 @@ struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key)
 	return req;
 }
 
-/* Begin a cancel (ctx_lock held): false if not possible now. */
-static bool cancel_begin(struct kiocb *req)
+/* Begin a cancel (ctx_lock held): the method to call, or NULL if none may
+ * run now (none set, completed, withdrawn, or another cancel running). */
+static kiocb_cancel_fn *cancel_begin(struct kiocb *req)
 {
 	if (!req->ki_cancel || (req->ki_flags & (KIF_COMPLETED | KIF_CANCELLING | KIF_CANCELLED)))
-		return false;
+		return NULL;
 	req->ki_flags |= KIF_CANCELLING;
-	return true;
+	return req->ki_cancel;
 }
 
 int aio_cancel_req(struct kiocb *req, struct io_event *ev)
 {
 	struct kioctx *ctx = req->ki_ctx;
-	struct io_event late;
-	bool drop_inflight = false;
+	kiocb_cancel_fn *cancel;
+	bool last = false;
 	u32 flags;
 	int err;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	err = cancel_begin(req) ? 0 : -EAGAIN;
+	cancel = cancel_begin(req);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	if (err)
-		return err;
-	err = req->ki_cancel(req);		/* 0: withdrawn, will never complete */
+	if (!cancel)
+		return -EAGAIN;
+	err = cancel(req);		/* a completion may run meanwhile: it posts */
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	req->ki_flags &= ~KIF_CANCELLING;
 	if (!err) {
-		/* Withdrawn. A method may have reported it through aio_complete()
-		 * (parked above, in-flight reference already dropped); else drop it. */
+		/* Withdrawn: nobody else will complete it; its one event is ours. */
+		BUG_ON(req->ki_flags & KIF_COMPLETED);
 		req->ki_flags |= KIF_CANCELLED;
-		drop_inflight = !(req->ki_flags & KIF_COMPLETED);
-		if (drop_inflight)
-			fill_event(ev, req, -ECANCELED, 0);
-		else
-			fill_event(ev, req, req->ki_res, req->ki_res2);
-	} else if (req->ki_flags & KIF_COMPLETED) {
-		fill_event(&late, req, req->ki_res, req->ki_res2);
-		aio_ring_post(ctx, &late);	/* completed while we tried */
+		fill_event(ev, req, -ECANCELED, 0);
+		last = __put_req(ctx, req);	/* the in-flight reference */
 	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	if (drop_inflight)
-		aio_put_req(req);
-	if (err && waitqueue_active(&ctx->wait))
-		wake_up(&ctx->wait);
+	if (last)
+		req_free(ctx, req);	/* not while the caller holds its reference */
 	return err ? -EAGAIN : 0;
 }
 
@@ -235,3 +267,63 @@ void aio_cancel_all(struct kioctx *ctx)
 	}
 }
 
+
+/* ---- synchronous kiocbs ---- */
+
+void init_sync_kiocb(struct kiocb *req, struct file *f)
+{
+	memset(req, 0, sizeof(*req));
+	req->ki_filp = f;		/* the caller's reference, not the request's */
+	req->ki_users = 1;
+	req->ki_waiter = current;
+}
+
+ssize_t wait_on_sync_kiocb(struct kiocb *req, ssize_t ret)
+{
+	if (ret == -EIOCBQUEUED) {
+		for (;;) {
+			set_current_state(TASK_UNINTERRUPTIBLE);
+			if (!READ_ONCE(req->ki_users))
+				break;
+			schedule();
+		}
+		__set_current_state(TASK_RUNNING);
+		smp_rmb();
+		ret = req->ki_sync_res;
+	}
+	if (req->ki_dtor)
+		req->ki_dtor(req);
+	return ret;
+}
+
+/* A read or write through a synchronous kiocb; *pos moves by what was done. */
+static ssize_t do_sync_rw(struct file *f, char *ubuf, size_t n, loff_t *pos, bool write)
+{
+	struct kiocb req;
+	ssize_t ret;
+
+	init_sync_kiocb(&req, f);
+	ret = write ? f->f_op->aio_write(&req, ubuf, n, *pos) : f->f_op->aio_read(&req, ubuf, n, *pos);
+	ret = wait_on_sync_kiocb(&req, ret);
+	if (ret > 0)
+		*pos += ret;
+	return ret;
+}
+
+ssize_t do_sync_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	return do_sync_rw(f, ubuf, n, pos, false);
+}
+
+ssize_t do_sync_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
+{
+	return do_sync_rw(f, (char *)ubuf, n, pos, true);
+}
+
+int do_sync_fsync(struct file *f, int datasync)
+{
+	struct kiocb req;
+
+	init_sync_kiocb(&req, f);
+	return wait_on_sync_kiocb(&req, f->f_op->aio_fsync(&req, datasync));
+}
