@@ -83,8 +83,6 @@ static void req_free(struct kioctx *ctx, struct kiocb *req)
 {
 	u32 flags;
 
-	if (req->ki_dtor)
-		req->ki_dtor(req);
 	if (req->ki_filp)
 		fput_any(req->ki_filp);	/* deferred when in interrupt context */
 	kmem_cache_free(kiocb_cache, req);
@@ -291,8 +289,6 @@ ssize_t wait_on_sync_kiocb(struct kiocb *req, ssize_t ret)
 		smp_rmb();
 		ret = req->ki_sync_res;
 	}
-	if (req->ki_dtor)
-		req->ki_dtor(req);
 	return ret;
 }
 

@@ -11,12 +11,13 @@
  * cannot be cancelled.
  *
  * Lifetime of a struct blk_io: refs counts its driver requests not finished
- * plus one for the submitter, who drops it once every part is with the driver,
- * however fast the device finishes them. The last drop unpins the pages and
- * completes the kiocb (unless a cancel withdrew it: then the AIO core does).
- * The memory goes with the kiocb (its dtor), so a cancel, which holds a kiocb
- * reference, always finds it. No lock: refs is atomic and each part keeps its
- * own result.
+ * plus one for the submitter, who drops it once every part is with the driver
+ * and the kiocb is set up, however fast the device finishes the parts (as
+ * Linux 2.6's direct I/O counts its bios). The last drop unpins the pages,
+ * frees the io and completes the kiocb (unless a cancel withdrew it: then the
+ * AIO core does). A cancel finds its part through the driver's queue, where a
+ * queued part keeps its io alive. No lock: refs is atomic and each part keeps
+ * its own result.
  */
 #include "aio.h"
 #include "blkdev.h"
@@ -75,12 +76,6 @@ static void blk_io_discard(struct blk_io *io)
 	blk_io_free(io);
 }
 
-/* The kiocb's dtor: the request is over (any context). */
-static void blk_io_dtor(struct kiocb *iocb)
-{
-	blk_io_free(kiocb_private(iocb));
-}
-
 /* The bytes of every part, or the error of the first part that failed. */
 static long blk_io_result(const struct blk_io *io)
 {
@@ -94,15 +89,22 @@ static long blk_io_result(const struct blk_io *io)
 	return bytes;
 }
 
-/* Drop a reference; the last unpins the pages and completes the kiocb.
- * Any context. */
+/* Drop a reference; the last one ends the io: free it, then report to the
+ * kiocb (gone when its event can be seen). Any context. */
 static void blk_io_put(struct blk_io *io)
 {
+	struct kiocb *iocb;
+	bool report;
+	long res;
+
 	if (!atomic_dec_and_test(&io->refs))
 		return;
-	unpin_user_buf(&io->buf);
-	if (!io->withdrawn)
-		aio_complete(io->iocb, blk_io_result(io), 0);
+	iocb = io->iocb;
+	report = !io->withdrawn;
+	res = blk_io_result(io);
+	blk_io_discard(io);
+	if (report)
+		aio_complete(iocb, res, 0);
 }
 
 /* Driver callback, interrupts disabled: req->result holds its outcome. */
@@ -202,15 +204,23 @@ static int blk_io_start(struct blk_io *io)
 	return 0;
 }
 
-/* Withdraw a one-part request the driver still has queued (process context).
- * io_cancel's kiocb reference keeps io's memory. */
+/* Cancel's match, under the driver's lock: the queued part of iocb's io (a
+ * queued part holds a reference, so its io is alive). */
+static bool blk_part_of(struct blk_request *req, void *iocb)
+{
+	return req->done == blk_part_done && ((struct blk_io *)req->private)->iocb == iocb;
+}
+
+/* Withdraw a one-part request the driver still has queued (process context). */
 static int blk_aio_cancel(struct kiocb *iocb)
 {
-	struct blk_io *io = kiocb_private(iocb);
-	int err = blkdev_cancel(io->dev, &io->parts[0]);
+	struct blkdev *dev = kiocb_file(iocb)->f_inode->private;
+	struct blk_request *part = blkdev_cancel(dev, blk_part_of, iocb);
+	struct blk_io *io;
 
-	if (err)
-		return err;
+	if (!part)
+		return -EAGAIN;
+	io = part->private;
 	io->withdrawn = true;
 	blk_io_put(io);				/* the withdrawn part's reference */
 	return 0;
@@ -230,7 +240,6 @@ static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, char *ubuf, si
 		blk_io_discard(io);
 		return err;
 	}
-	kiocb_set_private(iocb, io, blk_io_dtor);
 	if (io->nr_parts == 1)
 		kiocb_set_cancel_fn(iocb, blk_aio_cancel);
 	blk_io_put(io);				/* the submitter's reference */

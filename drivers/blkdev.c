@@ -138,19 +138,16 @@ void blkdev_kick(struct blkdev *dev)
 	dev->ops->kick(dev);
 }
 
-int blkdev_cancel(struct blkdev *dev, struct blk_request *req)
+struct blk_request *blkdev_cancel(struct blkdev *dev, blk_match_fn *match, void *arg)
 {
-	int err;
+	struct blk_request *req = dev->ops->cancel(dev, match, arg);
 
-	if (READ_ONCE(req->state) != BLK_REQ_QUEUED || req->dev != dev)
-		return -EAGAIN;
-	err = dev->ops->cancel(dev, req);
-	if (err)
-		return err;
+	if (!req)
+		return NULL;
 	req->state = BLK_REQ_NEW;
-	atomic_inc(&dev->cancelled);
-	atomic_dec(&dev->in_flight);
-	return 0;
+	atomic_inc(&req->dev->cancelled);
+	atomic_dec(&req->dev->in_flight);
+	return req;
 }
 
 void blkdev_complete(struct blk_request *req, int result)

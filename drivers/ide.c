@@ -443,16 +443,16 @@ static void ide_kick(struct blkdev *dev)
 	local_irq_restore(flags);
 }
 
-static int ide_cancel(struct blkdev *dev, struct blk_request *r)
+static struct blk_request *ide_cancel(struct blkdev *dev, blk_match_fn *match, void *arg)
 {
 	struct ide_channel *ch = ((struct ide_drive *)dev->priv)->ch;
-	bool found;
+	struct blk_request *r;
 	u32 flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	found = r->state == BLK_REQ_QUEUED && blk_queue_remove(&ch->queue, r);
+	r = blk_queue_remove_match(&ch->queue, match, arg);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	return found ? 0 : -EAGAIN;
+	return r;
 }
 
 static const struct blk_ops ide_ops = {

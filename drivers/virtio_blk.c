@@ -171,16 +171,16 @@ static void virtio_blk_kick(struct blkdev *dev)
 	spin_unlock_irqrestore(&vb->lock, flags);
 }
 
-static int virtio_blk_cancel(struct blkdev *dev, struct blk_request *r)
+static struct blk_request *virtio_blk_cancel(struct blkdev *dev, blk_match_fn *match, void *arg)
 {
 	struct virtio_blk *vb = dev->priv;
-	bool found;
+	struct blk_request *r;
 	u32 flags;
 
 	spin_lock_irqsave(&vb->lock, flags);
-	found = r->state == BLK_REQ_QUEUED && blk_queue_remove(&vb->pending, r);
+	r = blk_queue_remove_match(&vb->pending, match, arg);
 	spin_unlock_irqrestore(&vb->lock, flags);
-	return found ? 0 : -EAGAIN;
+	return r;
 }
 
 static int virtio_blk_result(struct virtio_blk *vb, struct virtio_blk_slot *s)

@@ -11,8 +11,8 @@
  *  - A request has ki_users references: one for being in flight (dropped by its
  *    completion, or by a successful cancel), one held by io_submit until the
  *    file's method has returned, and one per cancel attempt running. The last
- *    reference frees it: its private data (ki_dtor), its slot, its file (fput
- *    deferred out of interrupt context) and its context reference. Each
+ *    reference frees it: its slot, its file (fput deferred out of interrupt
+ *    context) and its context reference. Each
  *    accepted request ends exactly once: one event in the ring, or one event
  *    returned by io_cancel.
  *  - Cancel: a file's cancel method either withdraws the request, so that
@@ -67,7 +67,6 @@ struct kiocb {
 	/* The file method's, set only through the helpers below: */
 	kiocb_cancel_fn *ki_cancel;	/* under ctx_lock */
 	void *ki_private;
-	void (*ki_dtor)(struct kiocb *req);	/* frees ki_private */
 };
 
 struct aio_ring_info {
@@ -119,14 +118,9 @@ bool aio_complete(struct kiocb *req, long res, long res2);
 static inline struct file *kiocb_file(struct kiocb *req) { return req->ki_filp; }
 static inline bool is_sync_kiocb(const struct kiocb *req) { return !req->ki_ctx; }
 
-/* For a file's aio method. Attach private data to req, and the function that
- * frees it once the request is over (its last reference gone; for a
- * synchronous kiocb when the waiter wakes); dtor may be NULL. Any context. */
-static inline void kiocb_set_private(struct kiocb *req, void *priv, void (*dtor)(struct kiocb *))
-{
-	req->ki_private = priv;
-	req->ki_dtor = dtor;
-}
+/* For a file's aio method: its private data in req (the file's own lock
+ * orders it with its cancel method). */
+static inline void kiocb_set_private(struct kiocb *req, void *priv) { req->ki_private = priv; }
 static inline void *kiocb_private(const struct kiocb *req) { return req->ki_private; }
 /* Make req cancellable by io_cancel / io_destroy from now on (the method may
  * run as soon as this returns). Process context. */
@@ -136,7 +130,7 @@ void kiocb_set_cancel_fn(struct kiocb *req, kiocb_cancel_fn *fn);
 void init_sync_kiocb(struct kiocb *req, struct file *f);
 /* The end of a synchronous request whose method returned ret: when ret is
  * -EIOCBQUEUED, sleep (uninterruptibly: a device owns the buffer) until
- * aio_complete(); then free the private data. The result. Process context. */
+ * aio_complete(). The result. Process context. */
 ssize_t wait_on_sync_kiocb(struct kiocb *req, ssize_t ret);
 /* read / write / fsync file operations for a file that has the aio ones. */
 ssize_t do_sync_read(struct file *f, char *ubuf, size_t n, loff_t *pos);

@@ -9,10 +9,11 @@
  * for the whole batch; IDE: the next command when the channel is idle). When
  * the device answers, the driver's interrupt handler moves it to DONE through
  * blkdev_complete(), which calls done() exactly once, with interrupts
- * disabled. blkdev_cancel() withdraws a request still QUEUED: done() is then
- * never called for it. The request, its segment array and its buffers belong
- * to the driver from a successful submit until done() is called or the
- * request is withdrawn.
+ * disabled. blkdev_cancel() withdraws a request still QUEUED, found by a
+ * match on the queue (the submitter's data is alive while its request is
+ * queued): done() is then never called for it. The request, its segment array
+ * and its buffers belong to the driver from a successful submit until done()
+ * is called or the request is withdrawn.
  *
  * Locks: each driver has one irq-safe lock per queue (device or channel); the
  * core takes none (its counters are atomic). done() runs with no driver lock.
@@ -54,6 +55,11 @@ struct blk_seg {
 };
 
 struct blkdev;
+struct blk_request;
+
+/* Cancel's choice of a queued request: true for the one to withdraw. Called
+ * under the driver's queue lock, interrupts off, on queued requests only. */
+typedef bool blk_match_fn(struct blk_request *req, void *arg);
 
 struct blk_request {
 	enum blk_op op;
@@ -82,9 +88,10 @@ struct blk_ops {
 	int (*submit)(struct blkdev *dev, struct blk_request *req);
 	/* Start what submit queued. Any context. */
 	void (*kick)(struct blkdev *dev);
-	/* If req is still in the driver's queue: take it out and return 0
-	 * (never complete it). On the device or done: -EAGAIN. Any context. */
-	int (*cancel)(struct blkdev *dev, struct blk_request *req);
+	/* Take the first request of the driver's queue (not on the device)
+	 * that match() accepts out of it, and return it (never complete it);
+	 * NULL if none. Any context. */
+	struct blk_request *(*cancel)(struct blkdev *dev, blk_match_fn *match, void *arg);
 };
 
 #define BLKDEV_F_DMA	0x01	/* transfers by bus-master DMA (else PIO) */
@@ -121,9 +128,10 @@ struct blkdev *blkdev_get(int index);
 int blkdev_submit(struct blkdev *dev, struct blk_request *req);
 /* Start the queued requests (one doorbell per batch). Any context. */
 void blkdev_kick(struct blkdev *dev);
-/* Withdraw req if not yet started: 0 (done() will never be called for it;
- * it is NEW again), or -EAGAIN when it is on the device or done. Any context. */
-int blkdev_cancel(struct blkdev *dev, struct blk_request *req);
+/* Withdraw the first request queued on dev, not yet on the device, that
+ * match(req, arg) accepts: it is returned, NEW again, and done() will never be
+ * called for it; NULL when there is none. Any context. */
+struct blk_request *blkdev_cancel(struct blkdev *dev, blk_match_fn *match, void *arg);
 /* For drivers: req finished with result (bytes or -errno). Interrupts must be
  * disabled and the driver's queue lock released. Updates the counters, marks
  * it DONE and calls done(); a second completion of one request panics. */
@@ -176,13 +184,14 @@ static inline struct blk_request *blk_queue_pop(struct blk_queue *q)
 	return r;
 }
 
-/* Unlink r from q; false if it was not there. */
-static inline bool blk_queue_remove(struct blk_queue *q, struct blk_request *r)
+/* Unlink and return the first request of q that match() accepts, or NULL. */
+static inline struct blk_request *blk_queue_remove_match(struct blk_queue *q, blk_match_fn *match,
+							 void *arg)
 {
 	struct blk_request *prev = NULL;
 
 	for (struct blk_request *c = q->head; c; prev = c, c = c->next) {
-		if (c != r)
+		if (!match(c, arg))
 			continue;
 		if (prev)
 			prev->next = c->next;
@@ -191,9 +200,9 @@ static inline bool blk_queue_remove(struct blk_queue *q, struct blk_request *r)
 		if (q->tail == c)
 			q->tail = prev;
 		c->next = NULL;
-		return true;
+		return c;
 	}
-	return false;
+	return NULL;
 }
 
 /* Complete every request on a private list (linked through ->next). */

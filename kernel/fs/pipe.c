@@ -107,7 +107,7 @@ static void serve_aio_readers(struct pipe *p, struct list_head *done)
 		p->head = (p->head + n) % PIPE_SIZE;
 		p->len -= n;
 		pa->res = n;			/* 0 at EOF */
-		kiocb_set_private(pa->req, NULL, NULL);	/* no longer cancellable */
+		kiocb_set_private(pa->req, NULL);	/* no longer cancellable */
 		list_move_tail(&pa->list, done);
 	}
 }
@@ -122,7 +122,7 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 		size_t first = MIN(n, PIPE_SIZE - tail);
 		if (!p->readers) {
 			pa->res = pa->done ? (long)pa->done : -EPIPE;
-			kiocb_set_private(pa->req, NULL, NULL);
+			kiocb_set_private(pa->req, NULL);
 			list_move_tail(&pa->list, done);
 			continue;
 		}
@@ -133,7 +133,7 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 		if (pa->done < pa->buf.len)
 			break;
 		pa->res = pa->done;
-		kiocb_set_private(pa->req, NULL, NULL);
+		kiocb_set_private(pa->req, NULL);
 		list_move_tail(&pa->list, done);
 	}
 }
@@ -187,7 +187,7 @@ static int pipe_aio_cancel(struct kiocb *req)
 	pa = kiocb_private(req);
 	if (pa && !pa->done) {
 		list_del(&pa->list);
-		kiocb_set_private(req, NULL, NULL);
+		kiocb_set_private(req, NULL);
 		err = 0;
 	}
 	spin_unlock(&p->lock);
@@ -211,7 +211,7 @@ static long pipe_aio_queue(struct pipe *p, struct kiocb *req, const char *ubuf, 
 		return PTR_ERR(pa);
 	kiocb_set_cancel_fn(req, pipe_aio_cancel);	/* finds nothing until queued */
 	spin_lock(&p->lock);
-	kiocb_set_private(req, pa, NULL);
+	kiocb_set_private(req, pa);
 	list_add_tail(&pa->list, write ? &p->aio_writers : &p->aio_readers);
 	pipe_serve_aio(p, &done);
 	spin_unlock(&p->lock);

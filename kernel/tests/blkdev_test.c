@@ -68,13 +68,13 @@ static void fake_kick(struct blkdev *dev)
 		fake_finish(0);
 }
 
-static int fake_cancel(struct blkdev *dev, struct blk_request *r)
+static struct blk_request *fake_cancel(struct blkdev *dev, blk_match_fn *match, void *arg)
 {
 	u32 flags = local_irq_save();
-	bool found = r->state == BLK_REQ_QUEUED && blk_queue_remove(&fake_queued, r);
+	struct blk_request *r = blk_queue_remove_match(&fake_queued, match, arg);
 
 	local_irq_restore(flags);
-	return found ? 0 : -EAGAIN;
+	return r;
 }
 
 static const struct blk_ops fake_ops = { fake_submit, fake_kick, fake_cancel };
@@ -213,15 +213,15 @@ static void cancel_by_state(struct ktest *t)
 	fake_mode = FAKE_HOLD;
 	ASSERT_EQ(t, blkdev_submit(&fake, b), 0);
 	blkdev_kick(&fake);
-	EXPECT_EQ(t, blkdev_cancel(&fake, b), 0);		/* queued: withdrawn */
+	EXPECT_TRUE(t, blktest_cancel_req(&fake, b));		/* queued: withdrawn */
 	EXPECT_EQ(t, b->state, BLK_REQ_NEW);
 	EXPECT_NULL(t, fake_queued.head);
-	EXPECT_EQ(t, blkdev_cancel(&fake, b), -EAGAIN);		/* already withdrawn */
-	EXPECT_EQ(t, blkdev_cancel(&fake, a), -EAGAIN);		/* on the device */
+	EXPECT_FALSE(t, blktest_cancel_req(&fake, b));		/* already withdrawn */
+	EXPECT_FALSE(t, blktest_cancel_req(&fake, a));		/* on the device */
 	EXPECT_EQ(t, blktest_reqs[1].calls, 0);			/* never done() */
 	fake_finish(0);
 	EXPECT_EQ(t, blktest_reqs[0].result, 512);
-	EXPECT_EQ(t, blkdev_cancel(&fake, a), -EAGAIN);
+	EXPECT_FALSE(t, blktest_cancel_req(&fake, a));
 	EXPECT_EQ(t, blktest_reqs[0].calls, 1);
 	EXPECT_EQ(t, atomic_read(&fake.cancelled), 1);
 	blktest_expect_balanced(t, &fake);
@@ -279,12 +279,12 @@ static void queue_helpers(struct ktest *t)
 
 	for (int i = 0; i < 3; i++)
 		blk_queue_push(&q, &r[i]);
-	EXPECT_TRUE(t, blk_queue_remove(&q, &r[2]));
+	EXPECT_TRUE(t, blk_queue_remove_match(&q, blktest_is, &r[2]) == &r[2]);
 	EXPECT_TRUE(t, q.tail == &r[1]);
-	EXPECT_FALSE(t, blk_queue_remove(&q, &r[2]));
+	EXPECT_NULL(t, blk_queue_remove_match(&q, blktest_is, &r[2]));
 	blk_queue_push(&q, &r[2]);
 	EXPECT_TRUE(t, blk_queue_pop(&q) == &r[0]);
-	EXPECT_TRUE(t, blk_queue_remove(&q, &r[1]));
+	EXPECT_TRUE(t, blk_queue_remove_match(&q, blktest_is, &r[1]) == &r[1]);
 	EXPECT_TRUE(t, blk_queue_pop(&q) == &r[2]);
 	EXPECT_NULL(t, blk_queue_pop(&q));
 	EXPECT_NULL(t, q.tail);

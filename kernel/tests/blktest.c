@@ -118,7 +118,7 @@ int blktest_rw(struct blkdev *dev, enum blk_op op, u64 sector, u32 phys, u32 nr)
 	blkdev_kick(dev);
 	if (!wait_event_timeout(blktest_wq, READ_ONCE(r.state) == BLK_REQ_DONE,
 				msecs_to_jiffies(BLKTEST_WAIT_MS))) {
-		if (!blkdev_cancel(dev, &r))
+		if (blktest_cancel_req(dev, &r))
 			return -ETIMEDOUT;
 		wait_event(blktest_wq, READ_ONCE(r.state) == BLK_REQ_DONE);	/* the device has it */
 	}
@@ -341,16 +341,16 @@ void blktest_cancel(struct ktest *t, struct blkdev *dev, int n)
 		if (blktest_reqs[i].req.state == BLK_REQ_QUEUED)
 			queued = i;
 	if (queued >= 0) {
-		EXPECT_EQ(t, blkdev_cancel(dev, &blktest_reqs[queued].req), 0);
+		EXPECT_TRUE(t, blktest_cancel_req(dev, &blktest_reqs[queued].req));
 		EXPECT_EQ(t, blktest_reqs[queued].req.state, BLK_REQ_NEW);
-		EXPECT_EQ(t, blkdev_cancel(dev, &blktest_reqs[queued].req), -EAGAIN);
+		EXPECT_FALSE(t, blktest_cancel_req(dev, &blktest_reqs[queued].req));
 	}
 	EXPECT_EQ(t, blktest_reqs[0].req.state, BLK_REQ_ACTIVE);
-	EXPECT_EQ(t, blkdev_cancel(dev, &blktest_reqs[0].req), -EAGAIN);
+	EXPECT_FALSE(t, blktest_cancel_req(dev, &blktest_reqs[0].req));
 	local_irq_restore(flags);
 	ASSERT_TRUE(t, queued >= 0);
 	EXPECT_TRUE(t, blktest_wait(target, BLKTEST_WAIT_MS));
-	EXPECT_EQ(t, blkdev_cancel(dev, &blktest_reqs[0].req), -EAGAIN);	/* done */
+	EXPECT_FALSE(t, blktest_cancel_req(dev, &blktest_reqs[0].req));	/* done */
 	for (int i = 0; i < n; i++) {				/* withdrawn: never done() */
 		EXPECT_EQ(t, blktest_reqs[i].calls, i == queued ? 0 : 1);
 		EXPECT_EQ(t, blktest_reqs[i].result, i == queued ? 0 : BLK_SECTOR_SIZE);

@@ -37,6 +37,17 @@ void blktest_fill(void *buf, u64 sector, u32 nr, u32 seed);
 long blktest_check(const void *buf, u64 sector, u32 nr, u32 seed);
 u32 blktest_new_seed(void);
 
+/* blkdev_cancel's match for the one request want. */
+static inline bool blktest_is(struct blk_request *r, void *want)
+{
+	return r == want;
+}
+/* Withdraw req if still queued: true when blkdev_cancel gave it back. */
+static inline bool blktest_cancel_req(struct blkdev *dev, struct blk_request *req)
+{
+	return blkdev_cancel(dev, blktest_is, req) == req;
+}
+
 /* Reset slot i and make it a one-segment request at phys. */
 struct blk_request *blktest_prep(int i, enum blk_op op, u64 sector, u32 nr, u32 phys);
 /* Wait (process context) until blktest_completions reaches target; false on timeout. */
