@@ -220,7 +220,6 @@ int aio_cancel_req(struct kiocb *req, struct io_event *ev)
 {
 	struct kioctx *ctx = req->ki_ctx;
 	kiocb_cancel_fn *cancel;
-	bool last = false;
 	u32 flags;
 	int err;
 
@@ -234,14 +233,12 @@ int aio_cancel_req(struct kiocb *req, struct io_event *ev)
 	req->ki_flags &= ~KIF_CANCELLING;
 	if (!err) {
 		/* Withdrawn: nobody else will complete it; its one event is ours. */
-		BUG_ON(req->ki_flags & KIF_COMPLETED);
+		BUG_ON((req->ki_flags & KIF_COMPLETED) || req->ki_users < 2);
 		req->ki_flags |= KIF_CANCELLED;
 		fill_event(ev, req, -ECANCELED, 0);
-		last = __put_req(ctx, req);	/* the in-flight reference */
+		req->ki_users--;		/* the in-flight one; the caller's stays */
 	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	if (last)
-		req_free(ctx, req);	/* not while the caller holds its reference */
 	return err ? -EAGAIN : 0;
 }
 
@@ -264,7 +261,6 @@ void aio_cancel_all(struct kioctx *ctx)
 		aio_put_req(req);
 	}
 }
-
 
 /* ---- synchronous kiocbs ---- */
 

@@ -12,9 +12,8 @@
  *    completion, or by a successful cancel), one held by io_submit until the
  *    file's method has returned, and one per cancel attempt running. The last
  *    reference frees it: its slot, its file (fput deferred out of interrupt
- *    context) and its context reference. Each
- *    accepted request ends exactly once: one event in the ring, or one event
- *    returned by io_cancel.
+ *    context) and its context reference. Each accepted request ends exactly
+ *    once: one event in the ring, or one event returned by io_cancel.
  *  - Cancel: a file's cancel method either withdraws the request, so that
  *    nobody will ever complete it, and returns 0 (the core then completes it
  *    once with -ECANCELED into io_cancel's result), or returns -EAGAIN and the

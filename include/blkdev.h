@@ -84,7 +84,8 @@ struct blk_queue {
 };
 
 struct blk_ops {
-	/* Queue req (already validated); never waits. 0 or -errno. */
+	/* Queue req (already validated), or finish it at once through
+	 * blkdev_complete (interrupts off); never waits. 0 or -errno. */
 	int (*submit)(struct blkdev *dev, struct blk_request *req);
 	/* Start what submit queued. Any context. */
 	void (*kick)(struct blkdev *dev);
@@ -107,7 +108,7 @@ struct blkdev {
 	const struct blk_ops *ops;
 	void *priv;			/* the driver's */
 	struct blkdev *next;		/* registry linkage */
-	/* Counters kept by the core (blkdev_submit / blkdev_complete):
+	/* Counters kept by the core (submit, complete, cancel):
 	 * submitted == completed + cancelled + in_flight at all times. */
 	atomic_t submitted, completed, errors, cancelled, in_flight;
 };
@@ -158,6 +159,7 @@ void blk_plug_add(struct blkdev *dev);
  * their size rounded up to a power of two. The kernel address, with the bus
  * address in *phys; NULL when the zone has no such block. Process context. */
 void *blk_dma_alloc(u32 size, u32 *phys);
+/* Give back what blk_dma_alloc(size) returned (NULL: nothing). */
 void blk_dma_free(void *virt, u32 size);
 
 /* Queue helpers; the caller holds the lock that guards q. */
