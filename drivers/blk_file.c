@@ -69,7 +69,7 @@ static void blk_io_free(struct blk_io *io)
 	atomic_dec(&blk_io_live);
 }
 
-/* Undo blk_io_new for an io no driver holds: unpin the user pages, free it. */
+/* Unpin the user pages and free io, which no driver holds any part of. */
 static void blk_io_discard(struct blk_io *io)
 {
 	unpin_user_buf(&io->buf);
