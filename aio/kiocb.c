@@ -99,26 +99,33 @@ static void req_free(struct kioctx *ctx, struct kiocb *req)
 }
 
 /* Drop a reference with ctx_lock held; true if the caller must req_free(). */
-static bool __put_req(struct kioctx *ctx, struct kiocb *req)
+static bool __put_req(struct kioctx *ctx, struct kiocb *req, int nr)
 {
-	BUG_ON(req->ki_users <= 0);
-	if (--req->ki_users)
+	BUG_ON(req->ki_users < nr);
+	req->ki_users -= nr;
+	if (req->ki_users)
 		return false;
 	req_unlink(ctx, req);
 	return true;
 }
 
-void aio_put_req(struct kiocb *req)
+/* Drop nr references at once (any context). */
+static void put_req_nr(struct kiocb *req, int nr)
 {
 	struct kioctx *ctx = req->ki_ctx;
 	bool last;
 	u32 flags;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	last = __put_req(ctx, req);
+	last = __put_req(ctx, req, nr);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	if (last)
 		req_free(ctx, req);
+}
+
+void aio_put_req(struct kiocb *req)
+{
+	put_req_nr(req, 1);
 }
 
 static void fill_event(struct io_event *ev, struct kiocb *req, s64 res, s64 res2)
@@ -145,29 +152,36 @@ static void sync_kiocb_complete(struct kiocb *req, long res)
 	local_irq_restore(flags);
 }
 
-bool aio_complete(struct kiocb *req, long res, long res2)
+/* Post req's event and drop nr references (the in-flight one, and the
+ * submitter's when it completes inside io_submit). */
+static bool complete_req(struct kiocb *req, long res, long res2, int nr)
 {
 	struct kioctx *ctx = req->ki_ctx;
 	struct io_event ev;
 	bool last;
 	u32 flags;
 
-	if (is_sync_kiocb(req)) {
-		sync_kiocb_complete(req, res);
-		return true;
-	}
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	BUG_ON(req->ki_flags & (KIF_COMPLETED | KIF_CANCELLED));
 	req->ki_flags |= KIF_COMPLETED;
 	fill_event(&ev, req, res, res2);
 	aio_ring_post(ctx, &ev);
-	last = __put_req(ctx, req);
+	last = __put_req(ctx, req, nr);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	if (waitqueue_active(&ctx->wait))
 		wake_up(&ctx->wait);
 	if (last)
 		req_free(ctx, req);
 	return last;
+}
+
+bool aio_complete(struct kiocb *req, long res, long res2)
+{
+	if (is_sync_kiocb(req)) {
+		sync_kiocb_complete(req, res);
+		return true;
+	}
+	return complete_req(req, res, res2, 1);
 }
 
 void kiocb_set_cancel_fn(struct kiocb *req, kiocb_cancel_fn *fn)
@@ -185,10 +199,11 @@ void kiocb_set_cancel_fn(struct kiocb *req, kiocb_cancel_fn *fn)
 void aio_submit_end(struct kiocb *req, long ret)
 {
 	if (ret >= 0)
-		aio_complete(req, ret, 0);	/* finished inside the method */
+		complete_req(req, ret, 0, 2);	/* finished inside the method */
 	else if (ret != -EIOCBQUEUED)
-		aio_put_req(req);		/* refused: it never was in flight */
-	aio_put_req(req);			/* the submitter's reference */
+		put_req_nr(req, 2);		/* refused: it never was in flight */
+	else
+		put_req_nr(req, 1);		/* the submitter's reference */
 }
 
 struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key)
