@@ -97,13 +97,16 @@ int aio_ring_setup(struct kioctx *ctx)
 	return 0;
 }
 
-void aio_ring_free(struct kioctx *ctx)
+void aio_ring_unmap(struct kioctx *ctx)
 {
 	struct aio_ring_info *r = &ctx->ring;
 
-	if (r->user_base)
-		vm_unmap_flagged(ctx->mm, r->user_base, r->nr_pages * PAGE_SIZE, VM_RING);
-	ring_free_pages(r);
+	vm_unmap_flagged(ctx->mm, r->user_base, r->nr_pages * PAGE_SIZE, VM_RING);
+}
+
+void aio_ring_free(struct kioctx *ctx)
+{
+	ring_free_pages(&ctx->ring);
 }
 
 /* Map event idx with slot km; release with ring_event_unmap(). */

@@ -6,7 +6,7 @@
  *    event slots. aio_complete() runs with it held, possibly in interrupt
  *    context, and reaches the ring only through kmap_atomic(KM_IRQ0/KM_IRQ1).
  *  - ctx->ring_lock (process context) serialises readers of the ring (head).
- *  - A context is referenced by its mm's table (until io_destroy or exit), by each
+ *  - A context is referenced by its mm's table (until io_destroy, exit or exec), by each
  *    lookup in a system call, and by each request in flight (ctx->users).
  *  - A request has ki_users references: one for being in flight (dropped by its
  *    completion, or by a successful cancel), one held by io_submit until the
@@ -136,7 +136,14 @@ ssize_t do_sync_read(struct file *f, char *ubuf, size_t n, loff_t *pos);
 ssize_t do_sync_write(struct file *f, const char *ubuf, size_t n, loff_t *pos);
 int do_sync_fsync(struct file *f, int datasync);
 
-/* Tear down every context of an address space whose last user is going. */
+/* Tear down every context of mm as the last task using it leaves it: process
+ * exit (do_exit) and exec (the old image's address space), in that task's
+ * process context, before mm_put. Cancels what can be cancelled and waits for
+ * the rest; the rings are not unmapped (the address space goes next).
+ * Today each address space has one task. With threads (clone with CLONE_VM),
+ * contexts belong to the address space: do_exit then calls this only for the
+ * last thread of mm (a count of the tasks sharing it, not mm->users, which
+ * also counts borrowed references), and exec first ends the other threads. */
 void exit_aio(struct mm *mm);
 void aio_init(void);
 

@@ -1,5 +1,7 @@
 /* ktest.h: KUnit-shaped in-kernel tests: suites of named cases reporting KTAP.
  *
+ * Only the test kernel (build/kernel-test.elf, CONFIG_KTEST) has them: kernel/ktest.c
+ * and kernel/tests/ are not linked into the shipped kernel (include/test_hooks.h).
  * A suite is a table of cases registered with KTEST_SUITE(); the kernel command
  * line "ktest=all" or "ktest=name,name" selects suites to run at boot. Each case
  * gets a struct ktest; EXPECT_* records a failure and goes on, ASSERT_* records

@@ -1,12 +1,16 @@
-/* ktest.c: run the selected test suites and report them as nested KTAP. */
+/* ktest.c: the test kernel's boot-time tests: run the selected suites and report them as nested KTAP. */
+#include "cmdline.h"
+#include "crash.h"
 #include "ktest.h"
 #include "printk.h"
 #include "string.h"
+#include "test_hooks.h"
 
 extern const struct ktest_suite *const __ktest_suites_start[];
 extern const struct ktest_suite *const __ktest_suites_end[];
 
 static struct ktest *current_test;
+static int boot_failures;		/* failed cases of the boot-time run */
 
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
 {
@@ -122,4 +126,17 @@ int ktest_run_selected(const char *selection)
 		if (!(*s)->explicit_only)
 			failed += run_suite(*s, index++);
 	return failed;
+}
+
+void ktest_boot(void)
+{
+	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
+	boot_failures = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
+	if (boot_failures < 0)
+		boot_failures = 0;		/* no suite was asked for */
+}
+
+int ktest_boot_failures(void)
+{
+	return boot_failures;
 }

@@ -1,4 +1,8 @@
-/* aiok.h (uapi): aiokern's own calls: the resource counters init checks for leaks. */
+/* aiok.h (uapi): aiokern's own calls: the resource counters init checks for leaks.
+ *
+ * aiok_stat (call 500) only reads them. Each slab cache keeps an empty slab for
+ * reuse, which free_pages does not count: a leak check calls aiok_shrink (call
+ * 502) before each aiok_stat whose free_pages it compares. */
 #ifndef UAPI_AIOK_H
 #define UAPI_AIOK_H
 

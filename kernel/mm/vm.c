@@ -1,13 +1,13 @@
 /* vm.c: user address spaces: regions, demand-zero pages, copy-on-write fork, teardown. */
-#include "aio.h"
-#include "cmdline.h"
 #include "errno.h"
 #include "highmem.h"
 #include "mm.h"
 #include "paging.h"
+#include "panic.h"
 #include "printk.h"
 #include "slab.h"
 #include "string.h"
+#include "test_hooks.h"
 #include "vm.h"
 #include "x86.h"
 
@@ -316,19 +316,6 @@ int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable)
 	return err;
 }
 
-/* Test hook: boot with fork_pin_delay=N to spin N pauses after reading a
- * pinned page's pin count, so that I/O completions land in that window (plan
- * entry blk_fork_pin). */
-static void fork_pin_delay(void)
-{
-	static u32 loops = ~0u;
-
-	if (loops == ~0u)
-		loops = cmdline_get_num(&boot_cmdline, "fork_pin_delay", 0);
-	for (u32 i = 0; i < loops; i++)
-		cpu_relax();
-}
-
 /* Share or copy-on-write one region's pages into the child (both locks held).
  * The pin count is read once per page: an I/O completing in an interrupt
  * unpins at any moment, and two reads could see "pinned" (so the parent's
@@ -352,7 +339,7 @@ static int dup_area(struct mm *old, struct mm *new, struct vm_area *v)
 		if (pinned) {
 			/* Pinned for I/O in flight: the I/O must land in the
 			 * parent's page, so the child gets a copy now. */
-			fork_pin_delay();
+			ktest_fork_pin_delay();	/* test kernel: widen the window */
 			page = copy_user_page(page);
 			if (!page)
 				return -ENOMEM;
@@ -417,7 +404,7 @@ void mm_put(struct mm *mm)
 {
 	if (!atomic_dec_and_test(&mm->users))
 		return;
-	exit_aio(mm);			/* cancels and waits for in-flight I/O */
+	BUG_ON(mm->aio);		/* exit_aio ran when its last task left it */
 	if (mm == active_mm)
 		mm_activate(NULL);	/* a kernel thread may still borrow it */
 	mm_teardown(mm);

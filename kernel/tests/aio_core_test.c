@@ -4,6 +4,7 @@
 #include "errno.h"
 #include "highmem.h"
 #include "ktest.h"
+#include "mm.h"
 #include "paging.h"
 #include "sched.h"
 #include "string.h"
@@ -41,9 +42,10 @@ static int aio_core_init(void)
 
 static void aio_core_exit(void)
 {
+	exit_aio(test_mm);		/* any context a failed case left behind */
 	current->mm = saved_mm;
 	mm_activate(saved_mm);
-	mm_put(test_mm);		/* and any context a failed case left behind */
+	mm_put(test_mm);
 }
 
 /* Counters back where the suite started: no context, slot or request left. */
@@ -365,6 +367,51 @@ static void kill_with_requests_in_flight(struct ktest *t)
 	expect_baseline(t);
 }
 
+/* io_destroy removes the ring from the live address space. */
+static void destroy_unmaps_ring(struct ktest *t)
+{
+	struct kioctx *ctx = ioctx_alloc(4);
+	u32 base;
+
+	ASSERT_FALSE(t, IS_ERR(ctx));
+	base = ctx->ring.user_base;
+	EXPECT_NOT_NULL(t, vm_find(test_mm, base));
+	kill_ctx(ctx);
+	EXPECT_NULL(t, vm_find(test_mm, base));
+	expect_baseline(t);
+}
+
+/* Exit and exec: exit_aio ends the contexts (cancels, waits) but leaves each ring
+ * mapped in the address space that is going away; the ring's pages then go with
+ * that address space's teardown (mm_put), not with the context. */
+static void exit_leaves_ring_to_the_mm(struct ktest *t)
+{
+	struct mm *mm = mm_create();
+	struct page *page = NULL;
+	struct kioctx *ctx;
+	u32 base = 0;
+
+	ASSERT_NOT_NULL(t, mm);
+	current->mm = mm;
+	mm_activate(mm);
+	ctx = ioctx_alloc(4);
+	if (EXPECT_FALSE(t, IS_ERR(ctx))) {
+		base = ctx->ring.user_base;
+		page = ctx->ring.pages[0];
+		get_page(page);			/* to watch who drops it */
+	}
+	exit_aio(mm);				/* kill_with_requests_in_flight: its I/O */
+	EXPECT_NULL(t, mm->aio);
+	EXPECT_TRUE(t, base && vm_find(mm, base));
+	current->mm = test_mm;
+	mm_activate(test_mm);
+	if (page)
+		EXPECT_EQ(t, atomic_read(&page->count), 2);	/* the mapping's and ours */
+	mm_put(mm);
+	if (page) {
+		EXPECT_EQ(t, atomic_read(&page->count), 1);
+		put_page(page);
+	}
 /* The submitter's reference: a request its method saw end at once (a fast
  * device) stays until io_submit lets it go; then it ends once. */
 static void submitter_reference_outlives_completion(struct ktest *t)
@@ -482,6 +529,8 @@ static const struct ktest_case aio_core_cases[] = {
 	KTEST_CASE(cancel_withdraws_request),
 	KTEST_CASE(cancel_races_completion_and_loses),
 	KTEST_CASE(kill_with_requests_in_flight),
+	KTEST_CASE(destroy_unmaps_ring),
+	KTEST_CASE(exit_leaves_ring_to_the_mm),
 	KTEST_CASE(submitter_reference_outlives_completion),
 	KTEST_CASE(sync_kiocb_waits),
 	KTEST_CASE(lookup_is_o1),

@@ -120,10 +120,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("# init: aiokern user space, %d program%s\n", n, n == 1 ? "" : "s");
 	fflush(stdout);		/* stdio's buffers exist before the first snapshot */
-	have_stat = aiok_stat(&before) == 0;
+	have_stat = aiok_snapshot(&before) == 0;
 	printf("KTAP version 1\n1..%d\n", n + have_stat);
 	failed = run_all(n, progs);
-	if (have_stat && aiok_stat(&after) == 0)
+	if (have_stat && aiok_snapshot(&after) == 0)
 		failed += report_leaks(&before, &after, n + 1);
 	else
 		printf("# init: aiok_stat unavailable, leak check skipped\n");
