@@ -412,6 +412,9 @@ static void exit_leaves_ring_to_the_mm(struct ktest *t)
 		EXPECT_EQ(t, atomic_read(&page->count), 1);
 		put_page(page);
 	}
+	expect_baseline(t);
+}
+
 /* The submitter's reference: a request its method saw end at once (a fast
  * device) stays until io_submit lets it go; then it ends once. */
 static void submitter_reference_outlives_completion(struct ktest *t)

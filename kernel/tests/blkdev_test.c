@@ -152,6 +152,7 @@ static void blkdev_suite_exit(void)
 		files_put(current->files);
 	current->files = saved_files;
 	if (test_mm) {
+		exit_aio(test_mm);	/* what a process's exit does: any context left */
 		current->mm = saved_mm;
 		mm_activate(saved_mm);
 		mm_put(test_mm);
