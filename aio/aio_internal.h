@@ -35,13 +35,21 @@ void ioctx_kill(struct kioctx *ctx);
 /* kiocb.c */
 int kiocb_slots_init(struct kioctx *ctx);
 void kiocb_slots_free(struct kioctx *ctx);
-/* A request for ctx (a slot and a ring slot reserved): NULL -> -EAGAIN. */
+/* A request for ctx (a slot and a ring slot reserved), with two references:
+ * in flight, and the submitter's. NULL -> -EAGAIN. */
 struct kiocb *aio_get_req(struct kioctx *ctx);
+/* The submitter is done with req, whose file method returned ret: complete
+ * it (ret >= 0), drop the in-flight reference (an error: it never started),
+ * or leave it to its completion (-EIOCBQUEUED); then drop the submitter's
+ * reference. Process context. */
+void aio_submit_end(struct kiocb *req, long ret);
 /* Drop one reference to req (any context). */
 void aio_put_req(struct kiocb *req);
 /* Find an active request by (user iocb address, key) and take a reference. */
 struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key);
-/* Try to cancel req (a reference held by the caller); 0 and *ev filled on success. */
+/* Try to cancel req (a reference held by the caller) through its file's
+ * cancel method: 0 and *ev filled with its one event (-ECANCELED) when the
+ * method withdrew it; -EAGAIN otherwise (it completes as usual). */
 int aio_cancel_req(struct kiocb *req, struct io_event *ev);
 /* Cancel everything cancellable in ctx (ctx->dead set). */
 void aio_cancel_all(struct kioctx *ctx);

@@ -2,6 +2,7 @@
  * io_getevents_abs, io_submit, io_cancel. Errors follow the seed where it says,
  * Linux where it is silent (docs/aio-errors.md has the table). */
 #include "aio_internal.h"
+#include "blkdev.h"
 #include "clock.h"
 #include "errno.h"
 #include "syscall_table.h"
@@ -123,23 +124,14 @@ static long io_submit_one(struct kioctx *ctx, struct iocb *ucb, const struct ioc
 	req->ki_user_obj = (u32)ucb;
 	req->ki_user_data = cb->aio_data;
 	req->ki_opcode = cb->aio_lio_opcode;
-	if (put_user(req->ki_key, &ucb->aio_key)) {
-		aio_put_req(req);
-		return -EFAULT;
-	}
-	ret = iocb_dispatch(req, cb);
-	if (ret == -EIOCBQUEUED)
-		return 0;			/* req may already be gone: hands off */
-	if (ret >= 0) {
-		aio_complete(req, ret, 0);
-		return 0;
-	}
-	aio_put_req(req);
-	return ret;
+	ret = put_user(req->ki_key, &ucb->aio_key) ? -EFAULT : iocb_dispatch(req, cb);
+	aio_submit_end(req, ret);		/* our reference kept req alive until here */
+	return ret == -EIOCBQUEUED || ret >= 0 ? 0 : ret;
 }
 
 long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
 {
+	struct blk_plug plug;
 	struct kioctx *ctx;
 	long i, ret = 0;
 
@@ -152,7 +144,7 @@ long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
 		put_ioctx(ctx);
 		return -EFAULT;
 	}
-	aio_plug_begin();
+	blk_start_plug(&plug);
 	for (i = 0; i < nr; i++) {
 		struct iocb *ucb, cb;
 		if (get_user(ucb, iocbpp + i) || copy_from_user(&cb, ucb, sizeof(cb))) {
@@ -162,7 +154,7 @@ long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
 		if ((ret = io_submit_one(ctx, ucb, &cb)))
 			break;
 	}
-	aio_plug_end();			/* one device notification for the batch */
+	blk_finish_plug(&plug);		/* one device notification for the batch */
 	put_ioctx(ctx);
 	return i ? i : ret;
 }

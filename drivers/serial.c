@@ -1,4 +1,5 @@
 /* serial.c: COM1 16550 UART console, 115200 8N1, polled transmit. */
+#include "atomic.h"
 #include "serial.h"
 #include "errno.h"
 #include "irq.h"
