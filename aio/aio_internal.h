@@ -26,7 +26,7 @@ struct kioctx *ioctx_lookup(u32 id);
 void get_ioctx(struct kioctx *ctx);
 void put_ioctx(struct kioctx *ctx);
 /* Free a context whose count reached zero (process context). */
-void put_ioctx_final(struct kioctx *ctx);
+void ioctx_free(struct kioctx *ctx);
 /* io_destroy: unlink ctx from its mm, unmap its ring, cancel what can be, wait
  * for the rest, drop the table's reference. The owner's process context; the
  * caller holds one reference besides the table's. */

@@ -12,6 +12,12 @@
 #include "uaccess.h"
 
 #define AIO_MAX_REQS	0x10000u	/* per context; more is -EINVAL */
+/* Results travel in the event's 32-bit long res: a transfer must fit it. */
+#define IOCB_MAX_NBYTES		INT_MAX
+/* nr * sizeof(pointer) must not wrap the 32-bit size access_ok checks. */
+#define SUBMIT_MAX_NR		(U32_MAX / sizeof(struct iocb *))
+/* nr * sizeof(event) stays a positive long: more is clamped (nobody has that room). */
+#define GETEVENTS_MAX_NR	(LONG_MAX / sizeof(struct io_event))
 
 long sys_io_setup(unsigned nr_reqs, aio_context_t *ctxp)
 {
@@ -75,7 +81,7 @@ static long iocb_check(const struct iocb *cb)
 
 	if (cb->aio_reserved1 || cb->aio_reserved2 || cb->aio_reserved3)
 		return -EINVAL;
-	if (cb->aio_buf != (u32)cb->aio_buf || cb->aio_nbytes > 0x7fffffff)
+	if (cb->aio_buf != (u32)cb->aio_buf || cb->aio_nbytes > IOCB_MAX_NBYTES)
 		return -EINVAL;
 	if (rw && cb->aio_offset < 0)
 		return -EINVAL;
@@ -140,7 +146,7 @@ long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
 	ctx = ioctx_lookup(id);
 	if (!ctx)
 		return -EINVAL;
-	if (nr > 0x3fffffff || !access_ok(iocbpp, nr * sizeof(*iocbpp))) {
+	if ((unsigned long)nr > SUBMIT_MAX_NR || !access_ok(iocbpp, nr * sizeof(*iocbpp))) {
 		put_ioctx(ctx);
 		return -EFAULT;
 	}
@@ -242,8 +248,8 @@ long sys_io_getevents_abs(aio_context_t id, long nr, struct io_event *uevents,
 	if (!ctx)
 		return -EINVAL;
 	ret = nr < 0 ? -EINVAL : read_deadline(uwhen, &deadline);
-	if (!ret && nr > 0x3ffffff)
-		nr = 0x3ffffff;
+	if (!ret && (unsigned long)nr > GETEVENTS_MAX_NR)
+		nr = GETEVENTS_MAX_NR;
 	if (!ret && nr && !access_ok(uevents, nr * sizeof(*uevents)))
 		ret = -EFAULT;
 	if (!ret && nr) {
