@@ -131,15 +131,20 @@ static long iov_fetch(const struct iovec *uvec, unsigned n, struct iovec *vec)
 	return 0;
 }
 
-/* Segment by segment; stops at the first short transfer. Bytes moved, or
- * the first segment's error. */
+/* Segment by segment; stops at the first short transfer, and a read stops
+ * rather than wait once it has something (a pipe's readv returns what is
+ * there). Bytes moved, or the first segment's error. */
 static long rw_segments(struct file *f, const struct iovec *vec, unsigned n, loff_t *pos,
 			bool write)
 {
 	long done = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		long r = rw_one(f, vec[i].iov_base, vec[i].iov_len, pos, write);
+		long r;
+
+		if (done && !write && f->f_op->poll && !(fs_poll_now(f) & (POLLIN | POLLHUP)))
+			break;
+		r = rw_one(f, vec[i].iov_base, vec[i].iov_len, pos, write);
 
 		if (r < 0)
 			return done ? done : r;

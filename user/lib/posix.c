@@ -175,26 +175,17 @@ int getpagesize(void)
 	return 4096;
 }
 
+/* The structs are Linux's on both sides: the kernel fills the caller's. */
 int uname(struct utsname *buf)
 {
-	struct new_utsname k;
-	long r = __sys_uname(&k);
-
-	_Static_assert(sizeof(*buf) == sizeof(k), "struct utsname is Linux's");
-	if (!GLUE_IS_ERR(r))
-		memcpy(buf, &k, sizeof(k));
-	return glue_ret(r);
+	_Static_assert(sizeof(*buf) == sizeof(struct new_utsname), "struct utsname is Linux's");
+	return glue_ret(__sys_uname((struct new_utsname *)buf));
 }
 
 int sysinfo(struct sysinfo *info)
 {
-	struct kernel_sysinfo k;
-	long r = __sys_sysinfo(&k);
-
-	_Static_assert(sizeof(*info) == sizeof(k), "struct sysinfo is Linux's");
-	if (!GLUE_IS_ERR(r))
-		memcpy(info, &k, sizeof(k));
-	return glue_ret(r);
+	_Static_assert(sizeof(*info) == sizeof(struct kernel_sysinfo), "struct sysinfo is Linux's");
+	return glue_ret(__sys_sysinfo((struct kernel_sysinfo *)info));
 }
 
 int get_nprocs(void)
