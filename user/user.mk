@@ -29,10 +29,11 @@ GEN_USER    := $(GEN)/user/syscalls.h $(GEN)/user/syscalls.S $(GEN)/user/syscall
 
 USER_CRT0   := $(USER_OUT)/lib/crt0.o
 USER_GLUE   := $(USER_OUT)/libc-glue.a
-# Libraries a program names with -l (-laio), as on Linux: -L$(USER_LIBDIR).
+# Libraries a program names with -l, as on Linux: -laio, and -lrt for POSIX
+# <aio.h> (glibc's old home of aio_read): -L$(USER_LIBDIR).
 USER_LIBDIR := $(USER_OUT)/usr/lib
 USER_LIBAIO := $(USER_LIBDIR)/libaio.a
-USER_PAIO   := $(USER_OUT)/libposixaio.a
+USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
