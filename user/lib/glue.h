@@ -15,6 +15,9 @@
 /* argv as the process received it (crt0), for err(3)'s program name. */
 extern char **glue_argv;
 
+/* open relative to the kernel's dirfd, with newlib's flags; POSIX result (syscalls.c). */
+int glue_openat(int kdirfd, const char *path, int flags, unsigned mode);
+
 /* The kernel's struct stat64 -> newlib's struct stat (syscalls.c). */
 struct stat;
 void glue_stat_from_kernel(const struct kernel_stat64 *k, struct stat *st);

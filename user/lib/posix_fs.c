@@ -68,20 +68,14 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flags)
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	int kflags = abi_oflags_to_kernel(flags);
 	unsigned mode = 0;
 	va_list ap;
 
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
+	va_start(ap, flags);
+	if (flags & O_CREAT)
 		mode = va_arg(ap, unsigned);
-		va_end(ap);
-	}
-	if (kflags < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	return glue_ret(__sys_openat(abi_dirfd_to_kernel(dirfd), path, kflags, mode));
+	va_end(ap);
+	return glue_openat(abi_dirfd_to_kernel(dirfd), path, flags, mode);
 }
 
 int mkdirat(int dirfd, const char *path, mode_t mode)

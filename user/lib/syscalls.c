@@ -49,10 +49,20 @@ _READ_WRITE_RETURN_TYPE _write(int fd, const void *buf, size_t n)
 }
 GLUE_ALIAS(write, _write);
 
+int glue_openat(int kdirfd, const char *path, int flags, unsigned mode)
+{
+	int kflags = abi_oflags_to_kernel(flags);
+
+	if (kflags < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return glue_ret(__sys_openat(kdirfd, path, kflags, mode));
+}
+
 int _open(const char *path, int flags, ...)
 {
 	unsigned mode = 0;
-	int kflags = abi_oflags_to_kernel(flags);
 	va_list ap;
 
 	if (flags & O_CREAT) {
@@ -60,11 +70,7 @@ int _open(const char *path, int flags, ...)
 		mode = va_arg(ap, unsigned);
 		va_end(ap);
 	}
-	if (kflags < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	return glue_ret(__sys_open(path, kflags, mode));
+	return glue_openat(abi_dirfd_to_kernel(AT_FDCWD), path, flags, mode);
 }
 GLUE_ALIAS(open, _open);
 
