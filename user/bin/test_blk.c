@@ -873,12 +873,14 @@ static int lba48_offsets(void)
 		(1LL << 28) * SECTOR - 4 * SECTOR, (1LL << 28) * SECTOR - 512 * KIB, 129LL << 30,
 	};
 	struct kernel_stat64 k;
+	struct kernel_stat old;
 	aio_context_t ctx = new_ctx(4);
 	char *w = bigbuf(MIB), *r = bigbuf(MIB);
 	int fd = open("/dev/hdb", O_RDWR);
 
 	CHECK(ctx && w && r && fd >= 0);
 	CHECK_EQ(raw_syscall4(197, fd, (long)&k, 0, 0), 0);	/* fstat64 */
+	CHECK_EQ(raw_syscall4(108, fd, (long)&old, 0, 0), -75);	/* fstat: EOVERFLOW */
 	CHECK(S_ISBLK(k.st_mode));
 	CHECK_EQ(k.st_size, 130LL << 30);
 	CHECK(!write_read_verify(ctx, fd, w, r, 8 * SECTOR, at[0], 0x4C424101));
