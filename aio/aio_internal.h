@@ -6,6 +6,11 @@
 
 /* ring.c */
 int aio_ring_setup(struct kioctx *ctx);
+/* Remove the ring from its address space (io_destroy, in the owner's process
+ * context); events are still written through the ring's own pages. */
+void aio_ring_unmap(struct kioctx *ctx);
+/* Drop the ring's pages. A mapping left in an address space that is going away
+ * holds its own references, dropped by that address space's teardown. */
 void aio_ring_free(struct kioctx *ctx);
 bool aio_ring_has_room(struct kioctx *ctx);
 void aio_ring_post(struct kioctx *ctx, const struct io_event *ev);
@@ -22,7 +27,9 @@ void get_ioctx(struct kioctx *ctx);
 void put_ioctx(struct kioctx *ctx);
 /* Free a context whose count reached zero (process context). */
 void put_ioctx_final(struct kioctx *ctx);
-/* Unlink ctx from its mm, cancel what can be, wait for the rest, drop it. */
+/* io_destroy: unlink ctx from its mm, unmap its ring, cancel what can be, wait
+ * for the rest, drop the table's reference. The owner's process context; the
+ * caller holds one reference besides the table's. */
 void ioctx_kill(struct kioctx *ctx);
 
 /* kiocb.c */

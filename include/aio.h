@@ -5,8 +5,10 @@
  *    request's ki_users/ki_flags, the trusted ring tail and the ring event slots.
  *    aio_complete() runs with it held, possibly in interrupt context, and reaches
  *    the ring only through kmap_atomic(KM_IRQ0/KM_IRQ1).
- *  - ctx->ring_lock (process context) serialises readers of the ring (head).
- *  - A context is referenced by its mm's table (until io_destroy or exit), by each
+ *  - ctx->ring_lock, a mutex (process context), serialises readers of the ring:
+ *    only its holder moves the head, and it copies events to user space with
+ *    no spinlock held. Order: ring_lock, then ctx_lock.
+ *  - A context is referenced by its mm's table (until io_destroy, exit or exec), by each
  *    lookup in a system call, and by each request in flight (ctx->users).
  *  - A request has ki_users references: one for being in flight (dropped by its
  *    completion, or by a successful cancel) and one per cancel attempt running.
@@ -19,6 +21,7 @@
 
 #include "atomic.h"
 #include "list.h"
+#include "mutex.h"
 #include "spinlock.h"
 #include "types.h"
 #include "uapi/aio_abi.h"
@@ -76,7 +79,7 @@ struct kioctx {
 	struct list_head mm_list;	/* in mm->aio->contexts */
 	wait_queue_head_t wait;		/* io_getevents sleepers, teardown */
 	spinlock_t ctx_lock;
-	spinlock_t ring_lock;
+	struct mutex ring_lock;		/* ring readers (see above) */
 	u32 max_reqs;
 	u32 reqs_active;		/* under ctx_lock */
 	struct list_head active_reqs;	/* under ctx_lock */
@@ -103,7 +106,14 @@ extern u32 aio_max_nr;
 bool aio_complete(struct kiocb *req, long res, long res2);
 static inline struct file *kiocb_file(struct kiocb *req) { return req->ki_filp; }
 
-/* Tear down every context of an address space whose last user is going. */
+/* Tear down every context of mm as the last task using it leaves it: process
+ * exit (do_exit) and exec (the old image's address space), in that task's
+ * process context, before mm_put. Cancels what can be cancelled and waits for
+ * the rest; the rings are not unmapped (the address space goes next).
+ * Today each address space has one task. With threads (clone with CLONE_VM),
+ * contexts belong to the address space: do_exit then calls this only for the
+ * last thread of mm (a count of the tasks sharing it, not mm->users, which
+ * also counts borrowed references), and exec first ends the other threads. */
 void exit_aio(struct mm *mm);
 void aio_init(void);
 

@@ -12,6 +12,7 @@
 
 #include "atomic.h"
 #include "list.h"
+#include "mutex.h"
 #include "spinlock.h"
 #include "types.h"
 #include "uapi/fcntl.h"
@@ -43,7 +44,8 @@ struct inode {
 	void *private;			/* ramfs pages, device or pipe data */
 	void (*destroy)(struct inode *inode);	/* frees private when the inode goes */
 	u32 time_sec, time_nsec;	/* creation (CLOCK_REALTIME): stat's three times */
-	spinlock_t lock;		/* guards size and the file data */
+	struct mutex lock;		/* guards size and the file data (ramfs);
+					 * held across user copies */
 	/* name space (ramfs): guarded by the namespace lock */
 	char name[NAME_MAX + 1];
 	struct inode *parent;

@@ -9,6 +9,8 @@ struct trap_frame;
 
 /* Start the first user process running path (with argv) as pid 1. */
 int proc_start_init(const char *path, char *const argv[]);
+/* True for the first user process (the one proc_start_init started). */
+bool proc_is_init(const struct task *t);
 /* End the current process with a wait status (exit code << 8, or a signal). */
 void do_exit(int wait_status) __noreturn;
 /* Queue a signal for t; a fatal one ends it at its next return to user mode,

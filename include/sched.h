@@ -50,6 +50,7 @@ struct task {
 	u32 kstack_top;			/* esp0 for traps from user mode */
 	int lock_depth;			/* spinlocks_held while switched out */
 	int preempt_depth;		/* preempt_count while switched out */
+	int mutexes_held;		/* mutexes it holds (mutex.c; 0 in user mode) */
 	struct mm *mm;			/* NULL for kernel threads */
 	volatile u32 sigpending;	/* pending signals (filled by the process layer) */
 	void *wait_channel;		/* what it sleeps on (a queue, a function), for k-ps */

@@ -1,4 +1,5 @@
 /* exec.c: execve: load a static ELF32 program into a new address space and start it. */
+#include "aio.h"
 #include "elf.h"
 #include "errno.h"
 #include "syscall_table.h"
@@ -200,6 +201,8 @@ static int exec_image(struct inode *inode, struct exec_args *a)
 		return err;
 	}
 	old = current->mm;
+	if (old)
+		exit_aio(old);		/* the old image's contexts end with it */
 	current->mm = mm;
 	mm_activate(mm);
 	if (old)

@@ -1,4 +1,5 @@
 /* proc.c: processes: fork (copy-on-write), exit, wait, and the first process. */
+#include "aio.h"
 #include "errno.h"
 #include "syscall_table.h"
 #include "panic.h"
@@ -103,9 +104,10 @@ void do_exit(int wait_status)
 		t->files = NULL;
 	}
 	if (mm) {
+		exit_aio(mm);			/* waits for its I/O; see exit_aio for threads */
 		t->mm = NULL;
 		mm_activate(NULL);		/* off the address space we free */
-		mm_put(mm);			/* AIO teardown waits for its I/O here */
+		mm_put(mm);
 	}
 	spin_lock_irqsave(&family_lock, flags);
 	reparent_children(t);
@@ -232,6 +234,11 @@ static int init_thread(void *arg)
 	if (err)
 		panic("init: cannot run %s: error %ld", ia->path, err);
 	enter_user(current_user_frame());
+}
+
+bool proc_is_init(const struct task *t)
+{
+	return t == init_task;
 }
 
 int proc_start_init(const char *path, char *const argv[])

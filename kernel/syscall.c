@@ -1,6 +1,7 @@
 /* syscall.c: the int 0x80 entry: dispatch through the generated table, then
  * signals and preemption on the way back to user mode (SYSENTER: sysenter.c). */
 #include "errno.h"
+#include "mutex.h"
 #include "proc.h"
 #include "sched.h"
 #include "syscall_table.h"
@@ -23,6 +24,7 @@ static void syscall_entry(struct trap_frame *tf)
 {
 	sti();				/* system calls run with interrupts on */
 	syscall_run(tf);
+	mutex_check_user_return();
 }
 
 void syscall_init(void)

@@ -3,6 +3,7 @@
 #include "errno.h"
 #include "fixmap.h"
 #include "gdt.h"
+#include "mutex.h"
 #include "paging.h"
 #include "printk.h"
 #include "proc.h"
@@ -41,6 +42,7 @@ void sysenter_dispatch(struct trap_frame *tf)
 		tf->eax = -EFAULT;
 	else
 		tf->eax = syscall_table[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
+	mutex_check_user_return();
 	cli();				/* the asm's sti covers SYSEXIT */
 	if (unlikely(current->sigpending | current->need_resched))
 		user_return(tf);	/* returns with interrupts off too */

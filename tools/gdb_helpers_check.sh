@@ -12,7 +12,8 @@
 # (aio_plug_end returned): 48 requests in flight. The serial log is copied at
 # stops 3 and 4 so that k-dmesg can be compared with what the console had
 # printed by then. After detach the demo must finish and QEMU exit 33.
-: "${QEMU:=qemu-system-i386}" "${BUILD:=build}" "${KERNEL:=$BUILD/kernel.elf}"
+: "${QEMU:=qemu-system-i386}" "${BUILD:=build}" "${KTEST_KERNEL:=$BUILD/kernel-test.elf}"
+KERNEL=$KTEST_KERNEL	# the suites highmem and waitqueue are in the test kernel
 : "${INITRAMFS:=$BUILD/initramfs.cpio}"
 : "${QEMU_FLAGS:=-accel tcg -display none -no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04}"
 logs=$BUILD/logs

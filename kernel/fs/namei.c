@@ -32,7 +32,7 @@ struct inode *inode_alloc(u32 mode, const struct file_operations *fops)
 	inode->time_sec = now.tv_sec;
 	inode->time_nsec = now.tv_nsec;
 	atomic_set(&inode->count, 1);
-	spin_lock_init(&inode->lock, "inode");
+	mutex_init(&inode->lock);
 	INIT_LIST_HEAD(&inode->children);
 	INIT_LIST_HEAD(&inode->sibling);
 	return inode;

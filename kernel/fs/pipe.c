@@ -1,6 +1,7 @@
 /* pipe.c: pipes: a ring buffer with blocking reads and writes, EOF and EPIPE. */
 #include "aio.h"
 #include "errno.h"
+#include "mutex.h"
 #include "pin.h"
 #include "fs.h"
 #include "poll.h"
@@ -16,16 +17,22 @@
 #define PIPE_SIZE	16384		/* bytes buffered */
 #define PIPE_BUF	4096		/* writes up to this size are atomic */
 
+/* Locks: mutex guards the bytes and the open ends, and is held across the
+ * copies to and from user space (they may fault and sleep). lock, a spinlock
+ * nested inside mutex, guards the AIO queues and each queued request's
+ * ki_private: serving a queue holds both, the cancel method only lock. Fields
+ * under mutex are also read without it as hints by wait conditions. */
 struct pipe {
-	spinlock_t lock;		/* guards everything below */
-	char *buf;
-	u32 head;			/* next byte to read */
-	u32 len;			/* bytes buffered */
-	int readers, writers;		/* open ends */
+	struct mutex mutex;
+	spinlock_t lock;
+	char *buf;			/* PIPE_SIZE bytes (mutex) */
+	u32 head;			/* next byte to read (mutex) */
+	u32 len;			/* bytes buffered (mutex) */
+	int readers, writers;		/* open ends (mutex) */
 	wait_queue_head_t rd_wait;	/* readers waiting for data or EOF */
 	wait_queue_head_t wr_wait;	/* writers waiting for room */
-	struct list_head aio_readers;	/* queued AIO reads, FIFO */
-	struct list_head aio_writers;	/* queued AIO writes, FIFO */
+	struct list_head aio_readers;	/* queued AIO reads, FIFO (lock) */
+	struct list_head aio_writers;	/* queued AIO writes, FIFO (lock) */
 };
 
 /* An AIO read or write waiting on a pipe, with the user buffer pinned. */
@@ -42,11 +49,13 @@ static struct pipe *file_pipe(struct file *f)
 	return f->f_inode->private;
 }
 
-/* Copy up to n buffered bytes to user space (lock held); -EFAULT consumes nothing. */
+/* Copy up to n buffered bytes to user space (mutex held, no spinlock);
+ * -EFAULT consumes nothing. */
 static ssize_t pipe_copy_out(struct pipe *p, char *ubuf, size_t n)
 {
 	size_t first, total = MIN(n, p->len);
 
+	mutex_assert_held(&p->mutex);
 	first = MIN(total, PIPE_SIZE - p->head);
 	if (copy_to_user(ubuf, p->buf + p->head, first) ||
 	    copy_to_user(ubuf + first, p->buf, total - first))
@@ -56,11 +65,13 @@ static ssize_t pipe_copy_out(struct pipe *p, char *ubuf, size_t n)
 	return total;
 }
 
+/* Copy up to n bytes from user space into the room (mutex held, no spinlock). */
 static ssize_t pipe_copy_in(struct pipe *p, const char *ubuf, size_t n)
 {
 	u32 tail = (p->head + p->len) % PIPE_SIZE;
 	size_t first, total = MIN(n, PIPE_SIZE - p->len);
 
+	mutex_assert_held(&p->mutex);
 	first = MIN(total, PIPE_SIZE - tail);
 	if (copy_from_user(p->buf + tail, ubuf, first) ||
 	    copy_from_user(p->buf, ubuf + first, total - first))
@@ -98,7 +109,8 @@ static void pipe_aio_finish(struct pipe_aio *pa)
 	aio_complete(req, res, 0);
 }
 
-/* Move buffered bytes to queued AIO readers (lock held); finished ones go on done. */
+/* Move buffered bytes to queued AIO readers (mutex and lock held; the pinned
+ * pages are reached with kmap_atomic, nothing faults); finished ones go on done. */
 static void serve_aio_readers(struct pipe *p, struct list_head *done)
 {
 	while (!list_empty(&p->aio_readers) && (p->len || !p->writers)) {
@@ -114,7 +126,7 @@ static void serve_aio_readers(struct pipe *p, struct list_head *done)
 	}
 }
 
-/* Move queued AIO writers' bytes into free room (lock held). */
+/* Move queued AIO writers' bytes into free room (mutex and lock held). */
 static void serve_aio_writers(struct pipe *p, struct list_head *done)
 {
 	while (!list_empty(&p->aio_writers) && (p->len < PIPE_SIZE || !p->readers)) {
@@ -140,11 +152,13 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 	}
 }
 
-/* Serve both queues until nothing moves (lock held). */
+/* Serve both queues until nothing moves (mutex and lock held). */
 static void pipe_serve_aio(struct pipe *p, struct list_head *done)
 {
 	u32 before;
 
+	mutex_assert_held(&p->mutex);
+	assert_spin_locked(&p->lock);
 	do {
 		before = p->len;
 		serve_aio_readers(p, done);
@@ -165,13 +179,42 @@ static void pipe_finish_served(struct pipe *p, struct list_head *done)
 	wake_up(&p->wr_wait);
 }
 
+/* Is no AIO request queued on q? (Under lock: a cancel unqueues holding only it.) */
+static bool pipe_queue_empty(struct pipe *p, struct list_head *q)
+{
+	bool empty;
+
+	spin_lock(&p->lock);
+	empty = list_empty(q);
+	spin_unlock(&p->lock);
+	return empty;
+}
+
+/* Any AIO request queued, on either side? */
+static bool pipe_aio_queued(struct pipe *p)
+{
+	bool queued;
+
+	spin_lock(&p->lock);
+	queued = !list_empty(&p->aio_readers) || !list_empty(&p->aio_writers);
+	spin_unlock(&p->lock);
+	return queued;
+}
+
+/* After bytes moved or an end closed (mutex not held): serve the AIO queues,
+ * wake blocked peers. Empty queues need no serving: a request queued later is
+ * served by pipe_aio_queue, which sees what moved before it took the mutex. */
 static void pipe_kick(struct pipe *p)
 {
 	LIST_HEAD(done);
 
-	spin_lock(&p->lock);
-	pipe_serve_aio(p, &done);
-	spin_unlock(&p->lock);
+	if (pipe_aio_queued(p)) {
+		mutex_lock(&p->mutex);
+		spin_lock(&p->lock);
+		pipe_serve_aio(p, &done);
+		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
+	}
 	pipe_finish_served(p, &done);
 }
 
@@ -210,12 +253,14 @@ static long pipe_aio_queue(struct pipe *p, struct kiocb *req, const char *ubuf, 
 
 	if (IS_ERR(pa))
 		return PTR_ERR(pa);
+	mutex_lock(&p->mutex);
 	spin_lock(&p->lock);
 	req->ki_private = pa;
 	req->ki_cancel = pipe_aio_cancel;
 	list_add_tail(&pa->list, write ? &p->aio_writers : &p->aio_readers);
 	pipe_serve_aio(p, &done);
 	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	pipe_finish_served(p, &done);
 	return -EIOCBQUEUED;		/* may already be completed: hands off */
 }
@@ -225,14 +270,14 @@ static ssize_t pipe_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos
 	struct pipe *p = req->ki_filp->f_inode->private;
 	ssize_t ret;
 
-	spin_lock(&p->lock);
-	if (list_empty(&p->aio_readers) && (p->len || !p->writers)) {
+	mutex_lock(&p->mutex);
+	if (pipe_queue_empty(p, &p->aio_readers) && (p->len || !p->writers)) {
 		ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		pipe_kick(p);			/* room for queued writers */
 		return ret;
 	}
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	return pipe_aio_queue(p, req, ubuf, n, false);
 }
 
@@ -241,18 +286,18 @@ static ssize_t pipe_aio_write(struct kiocb *req, const char *ubuf, size_t n, lof
 	struct pipe *p = req->ki_filp->f_inode->private;
 	ssize_t ret;
 
-	spin_lock(&p->lock);
+	mutex_lock(&p->mutex);
 	if (!p->readers) {
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		return -EPIPE;
 	}
-	if (list_empty(&p->aio_writers) && PIPE_SIZE - p->len >= n) {
+	if (pipe_queue_empty(p, &p->aio_writers) && PIPE_SIZE - p->len >= n) {
 		ret = pipe_copy_in(p, ubuf, n);
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		pipe_kick(p);			/* data for queued readers */
 		return ret;
 	}
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	return pipe_aio_queue(p, req, ubuf, n, true);
 }
 
@@ -263,15 +308,15 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 
 	if (!n)
 		return 0;
-	spin_lock(&p->lock);
+	mutex_lock(&p->mutex);
 	while (!p->len && p->writers) {
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		if (wait_event_interruptible(p->rd_wait, p->len || !p->writers))
 			return -EINTR;
-		spin_lock(&p->lock);
+		mutex_lock(&p->mutex);
 	}
 	ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;	/* 0: EOF */
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	if (ret > 0)
 		pipe_kick(p);		/* room: queued AIO writers, blocked writers */
 	return ret;
@@ -296,15 +341,15 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 			ret = -EINTR;
 			break;
 		}
-		spin_lock(&p->lock);
+		mutex_lock(&p->mutex);
 		if (!p->readers) {
-			spin_unlock(&p->lock);
+			mutex_unlock(&p->mutex);
 			signal_send(current, SIGPIPE);
 			ret = -EPIPE;
 			break;
 		}
 		ret = pipe_writable(p, n - done) ? pipe_copy_in(p, ubuf + done, n - done) : 0;
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		if (ret < 0)
 			break;
 		done += ret;
@@ -317,12 +362,12 @@ static void pipe_release(struct inode *inode, struct file *f)
 {
 	struct pipe *p = file_pipe(f);
 
-	spin_lock(&p->lock);
+	mutex_lock(&p->mutex);
 	if (f->f_mode & FMODE_READ)
 		p->readers--;
 	if (f->f_mode & FMODE_WRITE)
 		p->writers--;
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	pipe_kick(p);			/* EOF or EPIPE for whoever is queued */
 }
 
@@ -340,14 +385,15 @@ static void pipe_destroy(struct inode *inode)
 }
 
 /* Read end: data or no writer left (POLLHUP). Write end: room for PIPE_BUF
- * bytes, or no reader left (POLLERR). pipe_kick wakes both queues. */
+ * bytes, or no reader left (POLLERR). pipe_kick wakes both queues. Process
+ * context (takes the mutex). */
 static unsigned pipe_poll(struct file *f, struct poll_table *pt)
 {
 	struct pipe *p = file_pipe(f);
 	unsigned mask = 0;
 
 	poll_wait(f, f->f_mode & FMODE_READ ? &p->rd_wait : &p->wr_wait, pt);
-	spin_lock(&p->lock);
+	mutex_lock(&p->mutex);
 	if ((f->f_mode & FMODE_READ) && p->len)
 		mask |= POLLIN | POLLRDNORM;
 	if ((f->f_mode & FMODE_READ) && !p->writers)
@@ -356,11 +402,11 @@ static unsigned pipe_poll(struct file *f, struct poll_table *pt)
 		mask |= POLLOUT | POLLWRNORM;
 	if ((f->f_mode & FMODE_WRITE) && !p->readers)
 		mask |= POLLERR;
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	return mask;
 }
 
-/* FIONREAD: the bytes buffered. */
+/* FIONREAD: the bytes buffered (read without the mutex: a snapshot). */
 static long pipe_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 {
 	if (cmd != FIONREAD)
@@ -390,6 +436,7 @@ static struct pipe *pipe_alloc(void)
 		kfree(p);
 		return NULL;
 	}
+	mutex_init(&p->mutex);
 	spin_lock_init(&p->lock, "pipe");
 	init_waitqueue_head(&p->rd_wait);
 	init_waitqueue_head(&p->wr_wait);

@@ -4,6 +4,7 @@
 #include "errno.h"
 #include "highmem.h"
 #include "ktest.h"
+#include "mm.h"
 #include "paging.h"
 #include "sched.h"
 #include "string.h"
@@ -41,9 +42,10 @@ static int aio_core_init(void)
 
 static void aio_core_exit(void)
 {
+	exit_aio(test_mm);		/* any context a failed case left behind */
 	current->mm = saved_mm;
 	mm_activate(saved_mm);
-	mm_put(test_mm);		/* and any context a failed case left behind */
+	mm_put(test_mm);
 }
 
 /* Counters back where the suite started: no context, slot or request left. */
@@ -386,6 +388,54 @@ static void kill_with_requests_in_flight(struct ktest *t)
 	expect_baseline(t);
 }
 
+/* io_destroy removes the ring from the live address space. */
+static void destroy_unmaps_ring(struct ktest *t)
+{
+	struct kioctx *ctx = ioctx_alloc(4);
+	u32 base;
+
+	ASSERT_FALSE(t, IS_ERR(ctx));
+	base = ctx->ring.user_base;
+	EXPECT_NOT_NULL(t, vm_find(test_mm, base));
+	kill_ctx(ctx);
+	EXPECT_NULL(t, vm_find(test_mm, base));
+	expect_baseline(t);
+}
+
+/* Exit and exec: exit_aio ends the contexts (cancels, waits) but leaves each ring
+ * mapped in the address space that is going away; the ring's pages then go with
+ * that address space's teardown (mm_put), not with the context. */
+static void exit_leaves_ring_to_the_mm(struct ktest *t)
+{
+	struct mm *mm = mm_create();
+	struct page *page = NULL;
+	struct kioctx *ctx;
+	u32 base = 0;
+
+	ASSERT_NOT_NULL(t, mm);
+	current->mm = mm;
+	mm_activate(mm);
+	ctx = ioctx_alloc(4);
+	if (EXPECT_FALSE(t, IS_ERR(ctx))) {
+		base = ctx->ring.user_base;
+		page = ctx->ring.pages[0];
+		get_page(page);			/* to watch who drops it */
+	}
+	exit_aio(mm);				/* kill_with_requests_in_flight: its I/O */
+	EXPECT_NULL(t, mm->aio);
+	EXPECT_TRUE(t, base && vm_find(mm, base));
+	current->mm = test_mm;
+	mm_activate(test_mm);
+	if (page)
+		EXPECT_EQ(t, atomic_read(&page->count), 2);	/* the mapping's and ours */
+	mm_put(mm);
+	if (page) {
+		EXPECT_EQ(t, atomic_read(&page->count), 1);
+		put_page(page);
+	}
+	expect_baseline(t);
+}
+
 static u32 median(u32 *v, int n)
 {
 	for (int i = 1; i < n; i++)		/* insertion sort: n is small */
@@ -448,6 +498,8 @@ static const struct ktest_case aio_core_cases[] = {
 	KTEST_CASE(cancel_races_completion_and_wins),
 	KTEST_CASE(cancel_races_completion_and_loses),
 	KTEST_CASE(kill_with_requests_in_flight),
+	KTEST_CASE(destroy_unmaps_ring),
+	KTEST_CASE(exit_leaves_ring_to_the_mm),
 	KTEST_CASE(lookup_is_o1),
 };
 

@@ -617,7 +617,7 @@ static int exit_with_io_in_flight(void)
 	int status;
 	pid_t pid;
 
-	CHECK_EQ(aiok_stat(&before), 0);
+	CHECK_EQ(aiok_snapshot(&before), 0);
 	pid = fork();
 	if (pid == 0)
 		submit_and_exit();
@@ -680,7 +680,7 @@ static int kill_with_io_queued(void)
 	char c;
 
 	CHECK_EQ(pipe(ready), 0);
-	CHECK_EQ(aiok_stat(&before), 0);
+	CHECK_EQ(aiok_snapshot(&before), 0);
 	pid = fork();
 	if (pid == 0)
 		submit_and_sleep(ready[1]);
@@ -767,7 +767,7 @@ static int munmap_with_io_in_flight(void)
 	int status;
 	pid_t pid;
 
-	CHECK_EQ(aiok_stat(&before), 0);
+	CHECK_EQ(aiok_snapshot(&before), 0);
 	pid = fork();
 	if (pid == 0) {
 		aio_context_t ctx = new_ctx(2 * UNMAP_NR);

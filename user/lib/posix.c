@@ -255,6 +255,16 @@ int aiok_stat(struct aiok_stat *st)
 	return glue_ret(__sys_aiok_stat(st));
 }
 
+int aiok_shrink(void)
+{
+	return glue_ret(__sys_aiok_shrink());
+}
+
+int aiok_snapshot(struct aiok_stat *st)
+{
+	return aiok_shrink() || aiok_stat(st) ? -1 : 0;
+}
+
 void poweroff(int status)
 {
 	__sys_poweroff(status);
