@@ -91,7 +91,8 @@ long sys_uname(struct new_utsname *uname)
 {
 	static const struct new_utsname u = {
 		.sysname = KERNEL_NAME, .nodename = KERNEL_NAME, .release = KERNEL_VERSION,
-		.version = "#1 " __DATE__, .machine = "i686", .domainname = "(none)",
+		.version = "#1 " KERNEL_NAME " " KERNEL_VERSION, .machine = "i686",
+		.domainname = "(none)",
 	};
 
 	return copy_to_user(uname, &u, sizeof(u)) ? -EFAULT : 0;
