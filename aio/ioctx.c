@@ -115,7 +115,7 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 		err = aio_ring_setup(ctx);
 	if (err) {
 		ioctx_free(ctx);
-		return ERR_PTR(err == -ENOMEM ? -EAGAIN : err);
+		return ERR_PTR(err);
 	}
 	ioctx_link(am, ctx);
 	return ctx;

@@ -11,7 +11,9 @@
 #include "timer.h"
 #include "uaccess.h"
 
-#define AIO_MAX_REQS	0x10000u	/* per context; more is -EINVAL */
+/* An absurd size: a ring of more than 256 MiB (Linux's bound); -EINVAL. Sizes
+ * below it that exceed aio-max-nr are -EAGAIN, those memory cannot hold -ENOMEM. */
+#define AIO_MAX_REQS	(0x10000000u / sizeof(struct io_event) - 2)
 /* Results travel in the event's 32-bit long res: a transfer must fit it. */
 #define IOCB_MAX_NBYTES		INT_MAX
 /* nr * sizeof(pointer) must not wrap the 32-bit size access_ok checks. */
@@ -19,6 +21,11 @@
 /* nr * sizeof(event) stays a positive long: more is clamped (nobody has that room). */
 #define GETEVENTS_MAX_NR	(LONG_MAX / sizeof(struct io_event))
 
+/*
+ * Errors leave nothing behind: a ctxp that cannot be read fails before anything
+ * is made; one that cannot be written gets the new context killed again (its
+ * ring unmapped, its aio-nr share returned) before -EFAULT.
+ */
 long sys_io_setup(unsigned nr_reqs, aio_context_t *ctxp)
 {
 	struct kioctx *ctx;
