@@ -7,14 +7,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "libaio.h"
+#include "uapi/aio_ring.h"
 #include "utest.h"
 
-#define RING_MAGIC	0xa10a10a1
-
-/* The start of the mapped ring header, for reading and scribbling. */
-struct ring_hdr {
-	unsigned id, nr, head, tail, magic;
-};
 
 static long aio_nr(void)
 {
@@ -52,7 +47,7 @@ static int setup_and_release(void)
 	CHECK_EQ(io_setup(8, &b), 0);
 	CHECK(b != 0 && b != a);
 	CHECK_EQ(aio_nr(), base + 40);
-	CHECK_EQ(((struct ring_hdr *)a)->magic, RING_MAGIC);
+	CHECK_EQ(((struct aio_ring *)a)->magic, AIO_RING_MAGIC);
 	CHECK_EQ(io_destroy(b), 0);
 	CHECK_EQ(io_queue_release(a), 0);
 	CHECK_EQ(aio_nr(), base);
@@ -133,7 +128,7 @@ static int getevents_invalid_context_paths(void)
 	struct io_event ev[2];
 
 	fake_ring[1] = 127;			/* a plausible header: nr, magic */
-	fake_ring[4] = RING_MAGIC;
+	fake_ring[4] = AIO_RING_MAGIC;
 	CHECK_EQ(io_setup(4, &ctx), 0);
 	CHECK_EQ(io_getevents(ctx, 0, 0, NULL, NULL), 0);	/* live: 0 */
 	CHECK_EQ(io_queue_wait(ctx, &zero), 0);
@@ -481,12 +476,12 @@ static int ring_reaping_without_syscall(void)
 	struct iocb cb[8], *list[8];
 	struct io_event ev[8];
 	struct libaio_stats s0;
-	struct ring_hdr *ring;
+	struct aio_ring *ring;
 	char buf[16] = "ring reaped";
 	int null = open("/dev/null", O_RDONLY), fd = open("reap.dat", O_CREAT | O_RDWR, 0644);
 
 	CHECK_EQ(io_setup(16, &ctx), 0);
-	ring = (struct ring_hdr *)ctx;
+	ring = (struct aio_ring *)ctx;
 	for (int i = 0; i < 8; i++) {
 		if (i < 5)
 			io_prep_noop(&cb[i], null);
@@ -549,13 +544,13 @@ static int scribble_and_reap(io_context_t ctx, unsigned *field, unsigned value, 
 static int scribbled_ring_falls_back(void)
 {
 	io_context_t ctx = 0;
-	struct ring_hdr *ring;
+	struct aio_ring *ring;
 	struct io_event ev[4];
 	struct iocb cb, *list[1] = { &cb };
 	int null = open("/dev/null", O_RDONLY), n;
 
 	CHECK_EQ(io_setup(8, &ctx), 0);
-	ring = (struct ring_hdr *)ctx;
+	ring = (struct aio_ring *)ctx;
 	CHECK_EQ(scribble_and_reap(ctx, &ring->magic, 0xdeadbeef, 2), 0);
 	CHECK_EQ(scribble_and_reap(ctx, &ring->nr, ring->nr + 64, 3), 0);
 	CHECK_EQ(scribble_and_reap(ctx, &ring->nr, 0, 1), 0);

@@ -5,6 +5,7 @@
 #include <time.h>
 #include "libaio.h"
 #include "glue.h"
+#include "uapi/aio_ring.h"	/* after libaio.h: its struct io_event */
 
 /*
  * Ring protocol (the ring is the context id's address; include/uapi/aio_abi.h):
@@ -27,20 +28,6 @@ _Static_assert(offsetof(struct iocb, u.c.nbytes) == 32, "iocb layout");
 _Static_assert(offsetof(struct iocb, u.c.offset) == 40, "iocb layout");
 _Static_assert(offsetof(struct io_event, res) == 16, "io_event layout");
 
-struct libaio_ring {
-	unsigned	id;
-	unsigned	nr;
-	unsigned	head;
-	unsigned	tail;
-	unsigned	magic;
-	unsigned	compat_features;
-	unsigned	incompat_features;
-	unsigned	header_length;
-	struct io_event	io_events[];
-};
-_Static_assert(sizeof(struct libaio_ring) == 32, "ring header must be 32 bytes");
-
-#define RING_MAGIC		0xa10a10a1	/* AIO_RING_MAGIC */
 #define KNOWN_SLOTS		1024		/* open-addressed table of our contexts */
 #define KNOWN_MASK		(KNOWN_SLOTS - 1)
 #define KNOWN_MAX		(KNOWN_SLOTS * 3 / 4)	/* beyond: those reap by system call */
@@ -119,17 +106,17 @@ static void known_del(unsigned long ctx)
 }
 
 /* The ring at ctx if it is one of ours and its header is sound (its size in *nrp). */
-static struct libaio_ring *ring_get(io_context_t ctx, unsigned *nrp)
+static struct aio_ring *ring_get(io_context_t ctx, unsigned *nrp)
 {
-	struct libaio_ring *ring = (struct libaio_ring *)ctx;
+	struct aio_ring *ring = (struct aio_ring *)ctx;
 	int slot = known_slot((unsigned long)ctx);
 	unsigned nr;
 
 	if (slot < 0)
 		return NULL;
 	nr = __atomic_load_n(&ring->nr, __ATOMIC_RELAXED);	/* read once, then trusted */
-	if (ring->magic != RING_MAGIC || ring->incompat_features != 0 ||
-	    ring->header_length != sizeof(struct libaio_ring) || nr != known[slot].nr) {
+	if (ring->magic != AIO_RING_MAGIC || ring->incompat_features != 0 ||
+	    ring->header_length != sizeof(struct aio_ring) || nr != known[slot].nr) {
 		libaio_stats.ring_rejected++;
 		return NULL;
 	}
@@ -140,9 +127,9 @@ static struct libaio_ring *ring_get(io_context_t ctx, unsigned *nrp)
 /* The ring of a context io_setup just made: its size, or 0 if it looks wrong. */
 static unsigned ring_fresh_nr(aio_context_t id)
 {
-	struct libaio_ring *ring = (struct libaio_ring *)id;
+	struct aio_ring *ring = (struct aio_ring *)id;
 
-	if ((id & 4095) || ring->magic != RING_MAGIC || ring->nr < 2 || ring->nr > (1u << 24))
+	if ((id & 4095) || ring->magic != AIO_RING_MAGIC || ring->nr < 2 || ring->nr > (1u << 24))
 		return 0;
 	return ring->nr;
 }
@@ -160,7 +147,7 @@ static void event_fix_res(struct io_event *ev)
 static long ring_reap(io_context_t ctx, struct io_event *events, long nr)
 {
 	unsigned head, tail, n;
-	struct libaio_ring *ring = ring_get(ctx, &n);
+	struct aio_ring *ring = ring_get(ctx, &n);
 	long got = 0;
 
 	if (!ring)
