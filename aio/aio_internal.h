@@ -17,6 +17,10 @@ void aio_ring_post(struct kioctx *ctx, const struct io_event *ev);
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr);
 /* The ring's head as user space left it, clamped (any process context; the
  * aio_core tests read it, the kernel paths keep head_seen instead). */
+/* Has anything been posted since a reader last found the ring empty? Without
+ * locks, never sleeps (a u32 read is atomic here): a completion racing this
+ * check is seen by the next one, as a sleeper sets its state before checking. */
+bool aio_ring_maybe_ready(struct kioctx *ctx);
 u32 aio_ring_head_peek(struct kioctx *ctx);
 
 /* ioctx.c */

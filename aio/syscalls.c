@@ -226,8 +226,13 @@ static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 d
 	for (;;) {
 		u64 now;
 		set_current_state(TASK_INTERRUPTIBLE);
-		if ((got = aio_ring_read(ctx, uev, nr)))	/* cheap when nothing was posted */
-			break;
+		if (aio_ring_maybe_ready(ctx)) {
+			/* The read may sleep (ring_lock, kmap, a fault): not in a sleep state. */
+			__set_current_state(TASK_RUNNING);
+			if ((got = aio_ring_read(ctx, uev, nr)))
+				break;
+			continue;
+		}
 		now = ktime_get_real_ns();
 		if (now >= deadline)
 			break;
