@@ -5,7 +5,8 @@ QEMU      ?= qemu-system-i386
 ACCEL     ?= tcg
 MEM       ?= 256M
 GDB_PORT  ?= 1234
-CMDLINE   ?= lowmem=128M run=aiodemo
+RUN_CMDLINE := lowmem=128M run=aiodemo
+CMDLINE   ?= $(RUN_CMDLINE)
 DEMO_MB   ?= 32
 V         ?= 0
 
@@ -33,13 +34,23 @@ CFLAGS   = -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-pie \
 NASMFLAGS := -f elf32 -g -F dwarf -Ikernel/
 LDFLAGS := -m elf_i386 -nostdlib -T linker.ld --build-id=none -z noexecstack
 
-# Per-folder object lists: every source in these folders is part of the kernel.
+# Two kernels, one source. $(KERNEL) ships (make run, the ISO); $(KTEST_KERNEL) adds
+# the in-kernel suites and the test-only hooks (include/test_hooks.h). Every object is
+# built twice: for the shipped kernel into $(BUILD)/, for the test kernel with
+# -DCONFIG_KTEST into $(KTEST_BUILD)/. KTEST_SRC is linked into the test kernel only.
+KTEST_BUILD := $(BUILD)/test
+KTEST_SRC   := kernel/ktest.c kernel/crash.c kernel/test_hooks.c $(wildcard kernel/tests/*.c)
+
+# Per-folder object lists: every other source in these folders is part of both kernels.
 BOOT_SRC    := $(wildcard boot/*.asm)
-KERNEL_SRC  := $(wildcard kernel/*.c kernel/*.asm kernel/*/*.c)
+KERNEL_SRC  := $(filter-out $(KTEST_SRC),$(wildcard kernel/*.c kernel/*.asm kernel/*/*.c))
 AIO_SRC     := $(wildcard aio/*.c)
 DRIVERS_SRC := $(wildcard drivers/*.c)
 SRC := $(BOOT_SRC) $(KERNEL_SRC) $(AIO_SRC) $(DRIVERS_SRC)
 OBJ := $(patsubst %,$(BUILD)/%.o,$(basename $(SRC))) $(BUILD)/gen/syscall_table.o
+KTEST_OBJ := $(patsubst %,$(KTEST_BUILD)/%.o,$(basename $(SRC) $(KTEST_SRC))) \
+	$(KTEST_BUILD)/gen/syscall_table.o
+KTEST_ONLY_OBJ := $(patsubst %,$(KTEST_BUILD)/%.o,$(basename $(KTEST_SRC)))
 
 # Stamp of tools/deps.sh: every compile, link and generator waits for it.
 DEPS_OK := $(BUILD)/.deps-ok
@@ -48,23 +59,29 @@ include user/user.mk
 
 # The system-call table is generated from tools/syscalls.list (user/user.mk).
 CFLAGS += -I$(BUILD)/gen
-$(OBJ): | $(GEN_KERNEL)
+$(OBJ) $(KTEST_OBJ): | $(GEN_KERNEL)
 $(BUILD)/gen/syscall_table.o: $(BUILD)/gen/syscall_table.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+$(KTEST_BUILD)/gen/syscall_table.o: $(BUILD)/gen/syscall_table.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -DCONFIG_KTEST -c $< -o $@
 
 KERNEL := $(BUILD)/kernel.elf
+KTEST_KERNEL := $(BUILD)/kernel-test.elf
 GDB_CONSTANTS := $(BUILD)/gdb/constants.py
 ISO    := $(BUILD)/aiokern.iso
 TEST_ISO := $(BUILD)/test.iso
+RUN_TEST_ISO := $(BUILD)/run-test.iso
 
 QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
-export QEMU QEMU_FLAGS ACCEL BUILD KERNEL ISO TEST_ISO GDB_PORT INITRAMFS
+export QEMU QEMU_FLAGS ACCEL BUILD KERNEL KTEST_KERNEL KTEST_ONLY_OBJ ISO TEST_ISO RUN_TEST_ISO GDB_PORT INITRAMFS
 
-.PHONY: all kernel iso run test test-disks debug gdb clean deps FORCE
-all: $(KERNEL) $(GDB_CONSTANTS) $(ISO)
+.PHONY: all kernel kernel-test iso run test test-build test-disks debug gdb clean deps FORCE
+all: $(KERNEL) $(KTEST_KERNEL) $(GDB_CONSTANTS) $(ISO)
 kernel: $(KERNEL) $(GDB_CONSTANTS)
+kernel-test: $(KTEST_KERNEL) $(GDB_CONSTANTS)
 iso: $(ISO)
 
 deps: $(DEPS_OK)
@@ -77,35 +94,57 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: %.asm | $(DEPS_OK)
+$(KTEST_BUILD)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (test kernel)"
+	$(Q)$(CC) $(CFLAGS) -DCONFIG_KTEST -c $< -o $@
+
+# labels inside a routine (.x, macros' ..@n.x) are not functions
+define nasm_recipe
 	@mkdir -p $(@D)
 	@echo "  NASM    $<"
 	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP $< -o $@
-	$(Q)$(OBJCOPY) --wildcard --strip-symbol='[A-Za-z_]*.*' --strip-symbol='..@*' $@	# labels inside a routine (.x, macros' ..@n.x) are not functions
+	$(Q)$(OBJCOPY) --wildcard --strip-symbol='[A-Za-z_]*.*' --strip-symbol='..@*' $@
+endef
+$(BUILD)/%.o: %.asm | $(DEPS_OK)
+	$(nasm_recipe)
+$(KTEST_BUILD)/%.o: %.asm | $(DEPS_OK)
+	$(nasm_recipe)
 
 # Two-pass link: the symbol table for backtraces is generated from pass 1 and
 # linked into .ksyms, after all code, so no function moves; tools/ksymsgen.py
-# checks that.
-$(BUILD)/ksyms0.c: tools/ksymsgen.py
-	@mkdir -p $(@D)
-	$(Q)$(PYTHON) tools/ksymsgen.py --empty > $@
+# checks that. Every link writes a link map, a symbol list and a disassembly
+# next to the ELF (kernel.map/.sym/.lst, kernel-test.map/.sym/.lst).
+# $(call kernel_link,ELF,OBJDIR,OBJECTS) makes the rules of one kernel; OBJDIR/objects
+# holds the object list, so that a source moved between the kernels relinks both.
+define kernel_link
+$(2)/objects: FORCE
+	@mkdir -p $$(@D)
+	$$(Q)echo '$(3)' | cmp -s - $$@ || echo '$(3)' > $$@
 
-$(BUILD)/ksyms.o $(BUILD)/ksyms0.o: $(BUILD)/%.o: $(BUILD)/%.c
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+$(2)/ksyms0.c: tools/ksymsgen.py
+	@mkdir -p $$(@D)
+	$$(Q)$$(PYTHON) tools/ksymsgen.py --empty > $$@
 
-$(BUILD)/kernel.pass1.elf: $(OBJ) $(BUILD)/ksyms0.o linker.ld
-	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJ) $(BUILD)/ksyms0.o $(LIBGCC)
+$(2)/ksyms.o $(2)/ksyms0.o: $(2)/%.o: $(2)/%.c
+	$$(Q)$$(CC) $$(CFLAGS) -c $$< -o $$@
 
-$(BUILD)/ksyms.c: $(BUILD)/kernel.pass1.elf tools/ksymsgen.py
-	$(Q)nm -n $< | $(PYTHON) tools/ksymsgen.py > $@
+$(2)/kernel.pass1.elf: $(3) $(2)/ksyms0.o $(2)/objects linker.ld
+	$$(Q)$$(LD) $$(LDFLAGS) -o $$@ $(3) $(2)/ksyms0.o $$(LIBGCC)
 
-$(KERNEL): $(OBJ) $(BUILD)/ksyms.o linker.ld
-	@echo "  LD      $@"
-	$(Q)$(LD) $(LDFLAGS) -Map $(BUILD)/kernel.map -o $@ $(OBJ) $(BUILD)/ksyms.o $(LIBGCC)
-	$(Q)nm -n $(BUILD)/kernel.pass1.elf | $(PYTHON) tools/ksymsgen.py --check $@
-	$(Q)nm -n $@ > $(BUILD)/kernel.sym
-	$(Q)objdump -d -S -M intel $@ > $(BUILD)/kernel.lst
-	$(Q)grub-file --is-x86-multiboot $@ || { echo "$@: not multiboot"; exit 1; }
+$(2)/ksyms.c: $(2)/kernel.pass1.elf tools/ksymsgen.py
+	$$(Q)nm -n $$< | $$(PYTHON) tools/ksymsgen.py > $$@
+
+$(1): $(3) $(2)/ksyms.o $(2)/objects linker.ld
+	@echo "  LD      $$@"
+	$$(Q)$$(LD) $$(LDFLAGS) -Map $(basename $(1)).map -o $$@ $(3) $(2)/ksyms.o $$(LIBGCC)
+	$$(Q)nm -n $(2)/kernel.pass1.elf | $$(PYTHON) tools/ksymsgen.py --check $$@
+	$$(Q)nm -n $$@ > $(basename $(1)).sym
+	$$(Q)objdump -d -S -M intel $$@ > $(basename $(1)).lst
+	$$(Q)grub-file --is-x86-multiboot $$@ || { echo "$$@: not multiboot"; exit 1; }
+endef
+$(eval $(call kernel_link,$(KERNEL),$(BUILD),$(OBJ)))
+$(eval $(call kernel_link,$(KTEST_KERNEL),$(KTEST_BUILD),$(KTEST_OBJ)))
 
 # Constants for the gdb helpers, taken from the C headers so they cannot drift:
 # constants.c is compiled to assembly only, with the kernel's flags.
@@ -124,7 +163,7 @@ $(GDB_CONSTANTS): $(BUILD)/gdb/constants.s tools/gdb/gen_constants.py
 # .symtab stay, and gdb takes its symbols from $(KERNEL) anyway.
 define make_iso
 	@rm -rf $(2).dir && mkdir -p $(2).dir/boot/grub
-	$(Q)strip --strip-debug -o $(2).dir/boot/kernel.elf $(KERNEL)
+	$(Q)strip --strip-debug -o $(2).dir/boot/kernel.elf $(1)
 	$(Q)cp $(INITRAMFS) $(2).dir/boot/initramfs.cpio
 	$(Q)tools/grubcfg.sh "$(3)" > $(2).dir/boot/grub/grub.cfg
 	@echo "  ISO     $(2)"
@@ -140,8 +179,13 @@ $(ISO_CMDLINE): FORCE
 $(ISO): $(KERNEL) $(INITRAMFS) tools/grubcfg.sh $(ISO_CMDLINE)
 	$(call make_iso,$(KERNEL),$@,$(CMDLINE))
 
-$(TEST_ISO): $(KERNEL) $(INITRAMFS) tools/grubcfg.sh
-	$(call make_iso,$(KERNEL),$@,ktest=iso_boot lowmem=128M noinit)
+# For make test: the test kernel's suite iso_boot checks what GRUB hands over; the
+# shipped kernel boots from an ISO as make run's does (its default command line).
+$(TEST_ISO): $(KTEST_KERNEL) $(INITRAMFS) tools/grubcfg.sh
+	$(call make_iso,$(KTEST_KERNEL),$@,ktest=iso_boot lowmem=128M noinit)
+
+$(RUN_TEST_ISO): $(KERNEL) $(INITRAMFS) tools/grubcfg.sh
+	$(call make_iso,$(KERNEL),$@,$(RUN_CMDLINE))
 
 # The demo's disks (a virtio disk and an IDE disk), made on first use and kept
 # between runs; the demo writes a fresh pattern each time. The virtqueue size is
@@ -166,7 +210,8 @@ run: $(ISO) $(DEMO_VD) $(DEMO_HD)
 # The 64 MiB ones are for the user-level block suites (user/bin/test_blk.c).
 TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-fault-vd disk-fault-hd \
 	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd disk-gdb-vd disk-gdb-hd \
-	disk-aio-pattern-vd disk-aio-pattern-hd disk-aio-fault-vd disk-aio-fault-hd
+	disk-aio-pattern-vd disk-aio-pattern-hd disk-aio-fault-vd disk-aio-fault-hd \
+	disk-run-iso-vd disk-run-iso-hd
 TEST_DISKS_64M := disk-user-vd disk-user-hd
 test-disks:
 	@mkdir -p $(BUILD)
@@ -175,19 +220,28 @@ test-disks:
 	  for d in $(TEST_DISKS_64M); do truncate -s 64M $$d.img || exit 1; done && \
 	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
 
-test: $(KERNEL) $(GDB_CONSTANTS) $(TEST_ISO) $(INITRAMFS) test-disks
+# make test builds both kernels, the user programs and the ISOs in parallel (one job
+# per CPU) unless make was given -j already, then runs tools/testplan.
+test-build: $(KERNEL) $(KTEST_KERNEL) $(GDB_CONSTANTS) $(TEST_ISO) $(RUN_TEST_ISO) $(INITRAMFS)
+
+test: test-disks
+	+$(Q)case " $(MAKEFLAGS) " in *" -j"*|*jobserver*) j= ;; *) j=-j$$(nproc) ;; esac; \
+	  $(MAKE) --no-print-directory $$j test-build
 	$(Q)$(PYTHON) tools/ktest_runner.py $(if $(K),-k $(K)) tools/testplan
 
-debug: $(KERNEL) $(GDB_CONSTANTS) $(INITRAMFS)
+# make debug / make gdb use the shipped kernel; DEBUG_KERNEL=$(KTEST_KERNEL) (with a
+# CMDLINE such as "ktest=sched noinit") debugs the test kernel and its suites.
+DEBUG_KERNEL ?= $(KERNEL)
+debug: $(DEBUG_KERNEL) $(GDB_CONSTANTS) $(INITRAMFS)
 	@echo "QEMU is paused with its gdbstub on port $(GDB_PORT)."
-	@echo "In another terminal: make gdb   (or: gdb -x tools/gdb/gdbinit $(KERNEL))"
+	@echo "In another terminal: make gdb   (or: gdb -x tools/gdb/gdbinit $(DEBUG_KERNEL))"
 	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -gdb tcp::$(GDB_PORT) -S \
-	  -kernel $(KERNEL) -initrd $(INITRAMFS) -append "$(CMDLINE)"
+	  -kernel $(DEBUG_KERNEL) -initrd $(INITRAMFS) -append "$(CMDLINE)"
 
 # The helpers (k-dmesg, k-ps, k-aio, k-kmap, k-mem, k-user) come from tools/gdb/aiokern.py;
 # user programs' symbols are loaded on demand with k-user NAME (they all link at 0x08048000).
-gdb: $(KERNEL) $(GDB_CONSTANTS)
-	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(KERNEL)
+gdb: $(DEBUG_KERNEL) $(GDB_CONSTANTS)
+	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(DEBUG_KERNEL)
 
 include tools/bench.mk
 include tools/fuzz.mk
@@ -195,4 +249,4 @@ include tools/fuzz.mk
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJ:.o=.d) $(BUILD)/gdb/constants.d
+-include $(OBJ:.o=.d) $(KTEST_OBJ:.o=.d) $(BUILD)/gdb/constants.d

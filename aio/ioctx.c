@@ -42,7 +42,7 @@ static struct aio_mm *aio_mm_get(struct mm *mm)
 	return am;
 }
 
-static void ioctx_free(struct kioctx *ctx)
+void ioctx_free(struct kioctx *ctx)
 {
 	BUG_ON(in_interrupt() || ctx->reqs_active);
 	aio_ring_free(ctx);
@@ -62,11 +62,6 @@ void put_ioctx(struct kioctx *ctx)
 {
 	if (atomic_dec_and_test(&ctx->users))
 		ioctx_free(ctx);
-}
-
-void put_ioctx_final(struct kioctx *ctx)
-{
-	ioctx_free(ctx);
 }
 
 static int reserve_aio_nr(u32 nr)
@@ -111,7 +106,7 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 	ctx->mm = mm;
 	ctx->max_reqs = nr_reqs;
 	spin_lock_init(&ctx->ctx_lock, "kioctx");
-	spin_lock_init(&ctx->ring_lock, "aio_ring");
+	mutex_init(&ctx->ring_lock);
 	init_waitqueue_head(&ctx->wait);
 	INIT_LIST_HEAD(&ctx->active_reqs);
 	atomic_inc(&aio_nr_contexts);
@@ -120,7 +115,7 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 		err = aio_ring_setup(ctx);
 	if (err) {
 		ioctx_free(ctx);
-		return ERR_PTR(err == -ENOMEM ? -EAGAIN : err);
+		return ERR_PTR(err);
 	}
 	ioctx_link(am, ctx);
 	return ctx;
@@ -165,16 +160,30 @@ static bool ioctx_unlink(struct kioctx *ctx)
 	return was_live;
 }
 
-/* The caller holds one reference besides the table's. */
-void ioctx_kill(struct kioctx *ctx)
+/* End a context the caller holds a reference to besides the table's: unlink it,
+ * remove its ring from the address space when unmap is set, cancel what can be
+ * cancelled, wait for the rest, drop the table's reference. Process context. */
+static void ioctx_end(struct kioctx *ctx, bool unmap)
 {
 	if (!ioctx_unlink(ctx))
 		return;
+	if (unmap) {
+		BUG_ON(ctx->mm != current->mm);	/* only the owner edits its mappings */
+		aio_ring_unmap(ctx);
+	}
 	aio_cancel_all(ctx);
 	wait_event(ctx->wait, atomic_read(&ctx->users) == 2);
 	put_ioctx(ctx);				/* the table's reference */
 }
 
+void ioctx_kill(struct kioctx *ctx)
+{
+	ioctx_end(ctx, true);
+}
+
+/* The rings stay mapped: the address space is going away, and its teardown
+ * drops the mappings with everything else (Linux's exit_aio says the same of
+ * exit_mmap). Only a live process's io_destroy unmaps. */
 void exit_aio(struct mm *mm)
 {
 	struct aio_mm *am = mm->aio;
@@ -184,7 +193,7 @@ void exit_aio(struct mm *mm)
 	while (!list_empty(&am->contexts)) {
 		struct kioctx *ctx = list_first_entry(&am->contexts, struct kioctx, mm_list);
 		get_ioctx(ctx);
-		ioctx_kill(ctx);
+		ioctx_end(ctx, false);
 		put_ioctx(ctx);
 	}
 	mm->aio = NULL;

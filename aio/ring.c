@@ -97,13 +97,16 @@ int aio_ring_setup(struct kioctx *ctx)
 	return 0;
 }
 
-void aio_ring_free(struct kioctx *ctx)
+void aio_ring_unmap(struct kioctx *ctx)
 {
 	struct aio_ring_info *r = &ctx->ring;
 
-	if (r->user_base)
-		vm_unmap_flagged(ctx->mm, r->user_base, r->nr_pages * PAGE_SIZE, VM_RING);
-	ring_free_pages(r);
+	vm_unmap_flagged(ctx->mm, r->user_base, r->nr_pages * PAGE_SIZE, VM_RING);
+}
+
+void aio_ring_free(struct kioctx *ctx)
+{
+	ring_free_pages(&ctx->ring);
 }
 
 /* Map event idx with slot km; release with ring_event_unmap(). */
@@ -201,52 +204,82 @@ static u32 ring_peek(struct aio_ring_info *r, struct aio_ring *hdr, u32 head,
 	return got;
 }
 
-/* One pass: copy up to n events to uevents, consuming only those whose copy
- * succeeded. Returns the number consumed, or -EFAULT if the first copy failed.
- * The fault path uses its own kmap slots, so a user copy may fault while
- * KM_USER0 holds the header. */
-static long ring_read_batch(struct kioctx *ctx, struct io_event *uevents, u32 n)
+/* Under ctx_lock, copy up to n events from the user head into evs, reading
+ * the header through hdr (kmapped by the caller); *headp gets that head.
+ * Returns the number copied (0: the ring is empty). */
+static u32 ring_snapshot(struct kioctx *ctx, struct aio_ring *hdr, struct io_event *evs,
+			 u32 n, u32 *headp)
 {
 	struct aio_ring_info *r = &ctx->ring;
-	struct io_event evs[READ_BATCH];
-	struct aio_ring *hdr;
-	u32 flags, head, got, done;
+	u32 flags, head, got = 0;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	if (r->posted == r->empty_at) {		/* nothing posted since found empty */
-		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-		return 0;
+	if (r->posted != r->empty_at) {		/* else: nothing posted since found empty */
+		head = READ_ONCE(hdr->head);
+		head = head < r->nr ? head : head % r->nr;	/* user-writable: clamp */
+		got = ring_peek(r, hdr, head, evs, n);
+		if (head == r->tail)
+			r->empty_at = r->posted;
+		r->head_seen = head;
+		*headp = head;
 	}
-	hdr = kmap_atomic(r->pages[0], KM_USER0);
-	head = READ_ONCE(hdr->head);
-	head = head < r->nr ? head : head % r->nr;	/* user-writable: clamp */
-	got = ring_peek(r, hdr, head, evs, n);
-	if (head == r->tail)
-		r->empty_at = r->posted;
-	done = got ? (got * sizeof(evs[0]) - copy_to_user(uevents, evs, got * sizeof(evs[0])))
-		/ sizeof(evs[0]) : 0;
-	r->head_seen = (head + done) % r->nr;
-	if (done)
-		WRITE_ONCE(hdr->head, r->head_seen);
-	kunmap_atomic(hdr, KM_USER0);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	return got && !done ? -EFAULT : (long)done;
+	return got;
+}
+
+/* Under ctx_lock, consume the done events that follow head. */
+static void ring_consume(struct kioctx *ctx, struct aio_ring *hdr, u32 head, u32 done)
+{
+	struct aio_ring_info *r = &ctx->ring;
+	u32 flags;
+
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	r->head_seen = (head + done) % r->nr;
+	WRITE_ONCE(hdr->head, r->head_seen);
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+}
+
+/* One pass (ring_lock held): copy up to n events to uevents, consuming only
+ * those whose copy succeeded. Returns the number consumed, or -EFAULT if the
+ * first copy failed. The copy to user space runs with no spinlock held (it may
+ * fault and sleep): the events stay in the ring meanwhile, since only
+ * ring_lock's holder consumes and completions only add at the tail. */
+static long ring_read_batch(struct kioctx *ctx, struct aio_ring *hdr,
+			    struct io_event *uevents, u32 n)
+{
+	struct io_event evs[READ_BATCH];
+	u32 head = 0, got, done;
+
+	mutex_assert_held(&ctx->ring_lock);
+	got = ring_snapshot(ctx, hdr, evs, n, &head);
+	if (!got)
+		return 0;
+	done = (got * sizeof(evs[0]) - copy_to_user(uevents, evs, got * sizeof(evs[0])))
+		/ sizeof(evs[0]);
+	if (!done)
+		return -EFAULT;
+	ring_consume(ctx, hdr, head, done);
+	return done;
+}
+
+bool aio_ring_maybe_ready(struct kioctx *ctx)
+{
+	return READ_ONCE(ctx->ring.posted) != READ_ONCE(ctx->ring.empty_at);
 }
 
 /* Move up to nr events to user space. An event is consumed only after its copy
  * succeeded, so a bad pointer never loses one. Returns the count or -EFAULT. */
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 {
+	struct aio_ring *hdr;
 	long got = 0, n;
 
-	/* Nothing posted since a reader found the ring empty: done, without the
-	 * locks (a u32 read is atomic here; a completion racing this check is
-	 * seen by the next read, and a sleeper sets its state before reading). */
-	if (READ_ONCE(ctx->ring.posted) == READ_ONCE(ctx->ring.empty_at))
+	if (!aio_ring_maybe_ready(ctx))
 		return 0;
-	spin_lock(&ctx->ring_lock);
+	mutex_lock(&ctx->ring_lock);
+	hdr = kmap(ctx->ring.pages[0]);		/* one mapping for every pass */
 	while (got < nr) {
-		n = ring_read_batch(ctx, uevents + got, MIN((long)READ_BATCH, nr - got));
+		n = ring_read_batch(ctx, hdr, uevents + got, MIN((long)READ_BATCH, nr - got));
 		if (n <= 0) {
 			if (n < 0 && !got)
 				got = n;
@@ -256,7 +289,8 @@ long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 		if (n < MIN((long)READ_BATCH, nr - got + n))
 			break;			/* the ring is empty, or a copy failed */
 	}
-	spin_unlock(&ctx->ring_lock);
+	kunmap(ctx->ring.pages[0]);
+	mutex_unlock(&ctx->ring_lock);
 	return got;
 }
 

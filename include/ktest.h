@@ -1,5 +1,7 @@
 /* ktest.h: KUnit-shaped in-kernel tests: suites of named cases reporting KTAP.
  *
+ * Only the test kernel (build/kernel-test.elf, CONFIG_KTEST) has them: kernel/ktest.c
+ * and kernel/tests/ are not linked into the shipped kernel (include/test_hooks.h).
  * A suite is a table of cases registered with KTEST_SUITE(); the kernel command
  * line "ktest=all" or "ktest=name,name" selects suites to run at boot. Each case
  * gets a struct ktest; EXPECT_* records a failure and goes on, ASSERT_* records
@@ -78,8 +80,10 @@ void ktest_log(const char *fmt, ...) __printf(1, 2);
 #define ASSERT_NOT_NULL(t, p)	do { if (!EXPECT_NOT_NULL(t, p)) return; } while (0)
 
 /* Run the suites the command line selects ("ktest=..."); returns the number of
- * failed cases (a requested suite that does not exist counts as one), or -1
- * when no suite was requested. */
+ * failed cases (a requested suite that does not exist counts as one; so do
+ * debug-check reports made outside every case), or -1 when no suite was
+ * requested. A case during which a mutex or uaccess debug check reported
+ * fails, unless it put the counter back (it provoked the report on purpose). */
 int ktest_run_selected(const char *selection);
 
 #endif

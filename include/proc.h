@@ -9,9 +9,10 @@ struct trap_frame;
 
 /* Start the first user process running path (with argv) as pid 1 (PID_INIT). */
 int proc_start_init(const char *path, char *const argv[]);
-/* Is t the first user process? Init never exits: do_exit panics for it, and
- * the signals it does not handle are not delivered to it (signal_send). */
-bool task_is_init(const struct task *t);
+/* True for the first user process (the one proc_start_init started). Init
+ * never exits: do_exit panics for it, and the signals it does not handle are
+ * not delivered to it (signal_send). */
+bool proc_is_init(const struct task *t);
 /* Is t a user process (forked, or init), not a kernel thread? Still true
  * while it exits (its mm and files already gone), until it is reaped. */
 bool task_is_process(const struct task *t);

@@ -17,12 +17,12 @@
 #ifndef SCHED_H
 #define SCHED_H
 
-#include "blk_file.h"
 #include "fpu.h"
 #include "list.h"
 #include "types.h"
 
 struct mm;				/* user address space: the vm layer's */
+struct blk_plug;
 struct files_struct;
 struct trap_frame;
 
@@ -58,6 +58,7 @@ struct task {
 	u32 kstack_top;			/* esp0 for traps from user mode */
 	int lock_depth;			/* spinlocks_held while switched out */
 	int preempt_depth;		/* preempt_count while switched out */
+	int mutexes_held;		/* mutexes it holds (mutex.c; 0 in user mode) */
 	struct mm *mm;			/* NULL for kernel threads */
 	volatile u32 sigpending;	/* pending signals (filled by the process layer) */
 	void *wait_channel;		/* what it sleeps on (a queue, a function), for k-ps */
@@ -75,7 +76,7 @@ struct task {
 	struct task *parent;		/* under family_lock (proc.c) */
 	struct list_head children;	/* under family_lock */
 	struct list_head sibling;	/* in parent->children */
-	struct blk_plug blk_plug;	/* the io_submit batch being built */
+	struct blk_plug *plug;		/* the io_submit batch being built (its stack) */
 };
 
 /* The running task. */

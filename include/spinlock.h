@@ -4,11 +4,12 @@
  * the _irq / _irqsave forms; a lock taken from interrupt context must always be
  * taken with one of them elsewhere. Checks: a recursive acquire panics, unlock
  * of a lock not held panics, assert_spin_locked() panics when not held.
- * Lock order across subsystems is documented where two locks nest.
+ * Every lock, its order and its contexts: docs/locking.md.
  */
 #ifndef SPINLOCK_H
 #define SPINLOCK_H
 
+#include "irq.h"
 #include "types.h"
 #include "x86.h"
 
@@ -31,6 +32,19 @@ static inline void spin_lock_init(spinlock_t *l, const char *name)
 void spin_lock_fail(spinlock_t *l, const char *why) __attribute__((noreturn));
 /* Number of spinlocks held right now (sleeping with one held is a bug). */
 extern int spinlocks_held;
+extern int preempt_count;	/* sched.c (sched.h): preempt_disable() depth */
+
+/* True where the caller must not sleep (nor fault on user memory): in an
+ * interrupt, with a spinlock held, with preemption or interrupts off. */
+static inline bool in_atomic_context(void)
+{
+	return (spinlocks_held | preempt_count | irq_nesting) || !(read_eflags() & EFLAGS_IF);
+}
+/* A broken sleeping-context rule (a mutex misused, a user copy with a spinlock
+ * held): count it in *count and, for the first few of each counter, print
+ * "BUG: <msg>" with the caller, the context and a backtrace. Any context.
+ * The run goes on; the counters are what the test suites check. */
+void lock_bug_report(u32 *count, u32 caller, const char *fmt, ...) __printf(3, 4);
 
 static inline void spin_lock(spinlock_t *l)
 {

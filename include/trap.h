@@ -42,10 +42,6 @@ void trap_init(void);
 void trap_dispatch(struct trap_frame *tf);
 const char *trap_name(u32 vector);
 
-/* Test hook: called first for every exception; returns true when it handled
- * the trap (it may change tf->eip to resume elsewhere). */
-extern bool (*trap_test_hook)(struct trap_frame *tf);
-
 /* Handler for a vector other than exceptions and IRQs (e.g. the system call). */
 typedef void (*trap_handler_t)(struct trap_frame *tf);
 void trap_set_handler(u32 vector, trap_handler_t fn, int dpl);

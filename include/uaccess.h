@@ -4,14 +4,19 @@
  * range lies below USER_TOP (access_ok), then touch it with instructions
  * listed in the exception table: a fault on an unmapped page resumes at a
  * fixup (after the process layer's handle_user_fault had its chance), so the
- * kernel returns an error instead of crashing. Process context, or any
- * context with the right page directory loaded; never with a spinlock held
- * once faults can sleep.
+ * kernel returns an error instead of crashing.
+ *
+ * Context: process context with no spinlock held, preemption and interrupts
+ * on (a mutex may be held): the access may fault, and the fault handler
+ * allocates and may sleep. Every accessor checks this at run time: an access
+ * in atomic context is counted in uaccess_atomic_bugs (the test runs require
+ * it to stay 0) and reported with a backtrace, then goes on.
  */
 #ifndef UACCESS_H
 #define UACCESS_H
 
 #include "paging.h"
+#include "spinlock.h"
 #include "types.h"
 
 #define __user		/* marks a user-space pointer (documentation only) */
@@ -23,6 +28,18 @@ static inline bool __access_ok(u32 addr, u64 size)
 	return (u64)addr + size <= USER_TOP;
 }
 #define access_ok(addr, size)	__access_ok((u32)(addr), (u64)(size))
+
+/* User accesses made in atomic context so far (tests reset it after one). */
+extern u32 uaccess_atomic_bugs;
+/* Report an access in atomic context made for caller (0: where this is
+ * called from), counted and printed with a backtrace. */
+void uaccess_report_atomic(u32 caller);
+/* The check every accessor runs first. */
+static inline void uaccess_might_fault(u32 caller)
+{
+	if (unlikely(in_atomic_context()))
+		uaccess_report_atomic(caller);
+}
 
 /* access_ok, and no byte lies in a mapping of the current process whose
  * protection forbids the access (write: no PROT_WRITE; read: no PROT_READ).
@@ -59,6 +76,7 @@ static inline int __get_user_4(u32 *v, const void __user *src)
 	int err = 0;
 
 	*v = 0;
+	uaccess_might_fault(0);
 	if (!access_ok(src, 4))
 		return -EFAULT;
 	asm volatile("1:	movl (%[src]), %[v]\n"

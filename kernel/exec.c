@@ -1,4 +1,5 @@
 /* exec.c: execve: load a static ELF32 program into a new address space and start it. */
+#include "aio.h"
 #include "elf.h"
 #include "errno.h"
 #include "syscall_table.h"
@@ -200,10 +201,14 @@ static int exec_image(struct inode *inode, struct exec_args *a)
 		return err;
 	}
 	old = current->mm;
+	if (old)
+		exit_aio(old);		/* the old image's contexts end with it */
 	current->mm = mm;
 	mm_activate(mm);
 	if (old)
 		mm_put(old);
+	if (current->files)
+		files_close_on_exec(current->files);	/* O_CLOEXEC, FD_CLOEXEC */
 	start_user(current_user_frame(), entry, sp);
 	return 0;
 }

@@ -1,12 +1,18 @@
-/* ktest.c: run the selected test suites and report them as nested KTAP. */
+/* ktest.c: the test kernel's boot-time tests: run the selected suites and report them as nested KTAP. */
+#include "cmdline.h"
+#include "crash.h"
 #include "ktest.h"
+#include "mutex.h"
 #include "printk.h"
 #include "string.h"
+#include "test_hooks.h"
+#include "uaccess.h"
 
 extern const struct ktest_suite *const __ktest_suites_start[];
 extern const struct ktest_suite *const __ktest_suites_end[];
 
 static struct ktest *current_test;
+static int boot_failures;		/* failed cases of the boot-time run */
 
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
 {
@@ -32,6 +38,34 @@ void ktest_log(const char *fmt, ...)
 	       current_test ? ": " : "", msg);
 }
 
+/* A case during which a debug check reported fails, as KUnit fails a test on
+ * a KASAN report; a case that provokes one on purpose puts the counter back.
+ * The counters are put back after a failure too, so that each report is
+ * charged once. */
+static void run_case(const struct ktest_case *c, struct ktest *t)
+{
+	u32 mutex_before = mutex_bugs, uaccess_before = uaccess_atomic_bugs;
+
+	c->run(t);
+	if (mutex_bugs == mutex_before && uaccess_atomic_bugs == uaccess_before)
+		return;
+	ktest_fail(t, __FILE__, __LINE__, "debug checks reported during the case: "
+		   "mutex_bugs %u -> %u, uaccess_atomic_bugs %u -> %u", mutex_before,
+		   mutex_bugs, uaccess_before, uaccess_atomic_bugs);
+	mutex_bugs = mutex_before;
+	uaccess_atomic_bugs = uaccess_before;
+}
+
+/* Reports made outside every case (boot, a suite's init or exit): one failure. */
+static int lock_bugs_outside_cases(void)
+{
+	if (!mutex_bugs && !uaccess_atomic_bugs)
+		return 0;
+	printk("# ktest: debug checks reported outside the cases: mutex_bugs %u, "
+	       "uaccess_atomic_bugs %u\n", mutex_bugs, uaccess_atomic_bugs);
+	return 1;
+}
+
 static int run_suite(const struct ktest_suite *s, int index)
 {
 	int failed = 0;
@@ -48,7 +82,7 @@ static int run_suite(const struct ktest_suite *s, int index)
 	for (size_t i = 0; i < s->nr_cases; i++) {
 		struct ktest t = { s->cases[i].name, false };
 		current_test = &t;
-		s->cases[i].run(&t);
+		run_case(&s->cases[i], &t);
 		current_test = NULL;
 		printk("    %s %u %s\n", t.failed ? "not ok" : "ok", (unsigned)i + 1, t.name);
 		failed += t.failed;
@@ -116,10 +150,23 @@ int ktest_run_selected(const char *selection)
 		return -1;
 	printk("KTAP version 1\n1..%d\n", count_selected(selection));
 	if (strcmp(selection, "all"))
-		return run_named(selection);
+		return run_named(selection) + lock_bugs_outside_cases();
 	for (const struct ktest_suite *const *s = __ktest_suites_start;
 	     s < __ktest_suites_end; s++)
 		if (!(*s)->explicit_only)
 			failed += run_suite(*s, index++);
-	return failed;
+	return failed + lock_bugs_outside_cases();
+}
+
+void ktest_boot(void)
+{
+	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
+	boot_failures = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
+	if (boot_failures < 0)
+		boot_failures = 0;		/* no suite was asked for */
+}
+
+int ktest_boot_failures(void)
+{
+	return boot_failures;
 }

@@ -1,4 +1,4 @@
-/* main.c: kmain, the C entry point: bring the machine up, then run tests or the demo. */
+/* main.c: kmain, the C entry point: bring the machine up, then start init (the test kernel runs its suites first). */
 #include "clock.h"
 #include "aio.h"
 #include "blk_file.h"
@@ -9,11 +9,9 @@
 #include "proc.h"
 #include "string.h"
 #include "syscall_table.h"
-#include "crash.h"
 #include "gdt.h"
 #include "ide.h"
 #include "irq.h"
-#include "ktest.h"
 #include "mm.h"
 #include "multiboot.h"
 #include "panic.h"
@@ -22,14 +20,13 @@
 #include "printk.h"
 #include "sched.h"
 #include "serial.h"
+#include "test_hooks.h"
 #include "timer.h"
 #include "trap.h"
 #include "version.h"
 #include "virtio_blk.h"
 #include "workqueue.h"
 #include "x86.h"
-
-int ktest_failures;		/* kernel suites failed this boot (poweroff reports it) */
 
 static void banner(void)
 {
@@ -101,7 +98,7 @@ static void start_user_space(void)
 	inode = namei(init);
 	if (IS_ERR(inode)) {
 		printk("%s: no %s, powering off\n", KERNEL_NAME, init);
-		machine_exit(ktest_failures ? EXIT_FAIL : EXIT_PASS);
+		machine_exit(ktest_boot_failures() ? EXIT_FAIL : EXIT_PASS);
 	}
 	iput(inode);
 	boot_mark("init");
@@ -146,13 +143,10 @@ void kmain(u32 magic, u32 mbi)
 	serial_rx_init();
 	unpack_initramfs();
 	boot_mark("initramfs");
-	crash_if_asked(cmdline_get(&boot_cmdline, "crash"));
-	ktest_failures = ktest_run_selected(cmdline_get(&boot_cmdline, "ktest"));
-	if (ktest_failures < 0)
-		ktest_failures = 0;		/* no suite was asked for */
+	ktest_boot();			/* the test kernel's crash= and ktest= */
 	if (cmdline_get(&boot_cmdline, "noinit")) {
 		printk("%s: all done, powering off\n", KERNEL_NAME);
-		machine_exit(ktest_failures ? EXIT_FAIL : EXIT_PASS);
+		machine_exit(ktest_boot_failures() ? EXIT_FAIL : EXIT_PASS);
 	}
 	start_user_space();
 }

@@ -1,4 +1,5 @@
 /* proc.c: processes: fork (copy-on-write), exit, wait, and the first process. */
+#include "aio.h"
 #include "errno.h"
 #include "syscall_table.h"
 #include "panic.h"
@@ -81,14 +82,9 @@ long sys_fork(void)
 	return child->pid;
 }
 
-bool task_is_init(const struct task *t)
-{
-	return t && t == init_task;
-}
-
 bool task_is_process(const struct task *t)
 {
-	return t->parent || task_is_init(t);
+	return t->parent || proc_is_init(t);
 }
 
 /* Hand the exiting task's children to init (family_lock held). Init itself
@@ -109,16 +105,17 @@ void do_exit(int wait_status)
 	struct mm *mm = t->mm;
 	u32 flags;
 
-	if (task_is_init(t))		/* its orphans would have no one to go to */
+	if (proc_is_init(t))		/* its orphans would have no one to go to */
 		panic("init (pid %d) exits: wait status %#x", t->pid, wait_status);
 	if (t->files) {
 		files_put(t->files);
 		t->files = NULL;
 	}
 	if (mm) {
+		exit_aio(mm);			/* waits for its I/O; see exit_aio for threads */
 		t->mm = NULL;
 		mm_activate(NULL);		/* off the address space we free */
-		mm_put(mm);			/* AIO teardown waits for its I/O here */
+		mm_put(mm);
 	}
 	spin_lock_irqsave(&family_lock, flags);
 	reparent_children(t);
@@ -245,6 +242,11 @@ static int init_thread(void *arg)
 	if (err)
 		panic("init: cannot run %s: error %ld", ia->path, err);
 	enter_user(current_user_frame());
+}
+
+bool proc_is_init(const struct task *t)
+{
+	return t && t == init_task;
 }
 
 int proc_start_init(const char *path, char *const argv[])

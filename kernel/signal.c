@@ -27,7 +27,7 @@ static bool sig_ignored_by_default(int sig)
 /* Init handles no signal (there are no handlers yet), so none reaches it. */
 static bool sig_unwanted_by_init(struct task *t, int sig)
 {
-	return task_is_init(t);
+	return proc_is_init(t);
 }
 
 int signal_send(struct task *t, int sig)

@@ -5,6 +5,7 @@
 #include "panic.h"
 #include "printk.h"
 #include "sysenter.h"
+#include "test_hooks.h"
 #include "x86.h"
 
 #define IDT_ENTRIES	256
@@ -21,7 +22,6 @@ struct idt_gate {
 
 static struct idt_gate idt[IDT_ENTRIES];
 static trap_handler_t handlers[IDT_ENTRIES];
-bool (*trap_test_hook)(struct trap_frame *tf);
 
 extern const u32 trap_stubs[48];
 extern const u32 trap_stub_syscall[1];
@@ -85,7 +85,7 @@ static void exception(struct trap_frame *tf)
 {
 	u32 fixup;
 
-	if (trap_test_hook && trap_test_hook(tf))
+	if (ktest_trap_hook(tf))		/* the test kernel's traps suite */
 		return;
 	if (sysenter_debug_trap(tf))
 		return;

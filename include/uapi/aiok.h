@@ -1,4 +1,9 @@
-/* aiok.h (uapi): aiokern's own calls: the resource counters init checks for leaks. */
+/* aiok.h (uapi): aiokern's own calls: the resource counters init checks for leaks,
+ * and the debug checks' report counts it checks are 0.
+ *
+ * aiok_stat (call 500) only reads them. Each slab cache keeps an empty slab for
+ * reuse, which free_pages does not count: a leak check calls aiok_shrink (call
+ * 502) before each aiok_stat whose free_pages it compares. */
 #ifndef UAPI_AIOK_H
 #define UAPI_AIOK_H
 
@@ -17,7 +22,11 @@ struct aiok_stat {
 	__u32	nr_mms;		/* user address spaces alive */
 	__u32	blk_ios;	/* block I/Os (struct blk_io) not yet freed */
 	__u32	ramfs_pages;	/* pages holding ramfs file data */
+	/* Debug-check reports since boot (each must stay 0): */
+	__u32	atomic_bugs;	/* sleeping (or might_sleep) in atomic context */
+	__u32	mutex_bugs;	/* mutex rules broken (see the kernel's mutex.h) */
+	__u32	uaccess_atomic;	/* user memory accessed in atomic context */
 };
-UAPI_ASSERT_SIZE(struct aiok_stat, 44);
+UAPI_ASSERT_SIZE(struct aiok_stat, 56);
 
 #endif

@@ -31,9 +31,11 @@
 #define EROFS		30
 #define EPIPE		32
 #define ERANGE		34
+#define EDEADLK		35
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ENOTEMPTY	39
+#define EOVERFLOW	75
 #define ETIMEDOUT	110
 #define ECANCELED	125
 

@@ -1,29 +1,38 @@
 /* pipe.c: pipes: a ring buffer with blocking reads and writes, EOF and EPIPE. */
 #include "aio.h"
 #include "errno.h"
+#include "mutex.h"
 #include "pin.h"
 #include "fs.h"
+#include "poll.h"
 #include "proc.h"
 #include "uapi/signal.h"
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
 #include "uaccess.h"
+#include "uapi/ioctl.h"
 #include "wait.h"
 
 #define PIPE_SIZE	16384		/* bytes buffered */
 #define PIPE_BUF	4096		/* writes up to this size are atomic */
 
+/* Locks: mutex guards the bytes and the open ends, and is held across the
+ * copies to and from user space (they may fault and sleep). lock, a spinlock
+ * nested inside mutex, guards the AIO queues and each queued request's
+ * ki_private: serving a queue holds both, the cancel method only lock. Fields
+ * under mutex are also read without it as hints by wait conditions. */
 struct pipe {
-	spinlock_t lock;		/* guards everything below */
-	char *buf;
-	u32 head;			/* next byte to read */
-	u32 len;			/* bytes buffered */
-	int readers, writers;		/* open ends */
+	struct mutex mutex;
+	spinlock_t lock;
+	char *buf;			/* PIPE_SIZE bytes (mutex) */
+	u32 head;			/* next byte to read (mutex) */
+	u32 len;			/* bytes buffered (mutex) */
+	int readers, writers;		/* open ends (mutex) */
 	wait_queue_head_t rd_wait;	/* readers waiting for data or EOF */
 	wait_queue_head_t wr_wait;	/* writers waiting for room */
-	struct list_head aio_readers;	/* queued AIO reads, FIFO */
-	struct list_head aio_writers;	/* queued AIO writes, FIFO */
+	struct list_head aio_readers;	/* queued AIO reads, FIFO (lock) */
+	struct list_head aio_writers;	/* queued AIO writes, FIFO (lock) */
 };
 
 /* An AIO read or write waiting on a pipe, with the user buffer pinned. */
@@ -40,11 +49,13 @@ static struct pipe *file_pipe(struct file *f)
 	return f->f_inode->private;
 }
 
-/* Copy up to n buffered bytes to user space (lock held); -EFAULT consumes nothing. */
+/* Copy up to n buffered bytes to user space (mutex held, no spinlock);
+ * -EFAULT consumes nothing. */
 static ssize_t pipe_copy_out(struct pipe *p, char *ubuf, size_t n)
 {
 	size_t first, total = MIN(n, p->len);
 
+	mutex_assert_held(&p->mutex);
 	first = MIN(total, PIPE_SIZE - p->head);
 	if (copy_to_user(ubuf, p->buf + p->head, first) ||
 	    copy_to_user(ubuf + first, p->buf, total - first))
@@ -54,11 +65,13 @@ static ssize_t pipe_copy_out(struct pipe *p, char *ubuf, size_t n)
 	return total;
 }
 
+/* Copy up to n bytes from user space into the room (mutex held, no spinlock). */
 static ssize_t pipe_copy_in(struct pipe *p, const char *ubuf, size_t n)
 {
 	u32 tail = (p->head + p->len) % PIPE_SIZE;
 	size_t first, total = MIN(n, PIPE_SIZE - p->len);
 
+	mutex_assert_held(&p->mutex);
 	first = MIN(total, PIPE_SIZE - tail);
 	if (copy_from_user(p->buf + tail, ubuf, first) ||
 	    copy_from_user(p->buf, ubuf + first, total - first))
@@ -96,7 +109,8 @@ static void pipe_aio_finish(struct pipe_aio *pa)
 	aio_complete(req, res, 0);
 }
 
-/* Move buffered bytes to queued AIO readers (lock held); finished ones go on done. */
+/* Move buffered bytes to queued AIO readers (mutex and lock held; the pinned
+ * pages are reached with kmap_atomic, nothing faults); finished ones go on done. */
 static void serve_aio_readers(struct pipe *p, struct list_head *done)
 {
 	while (!list_empty(&p->aio_readers) && (p->len || !p->writers)) {
@@ -107,12 +121,12 @@ static void serve_aio_readers(struct pipe *p, struct list_head *done)
 		p->head = (p->head + n) % PIPE_SIZE;
 		p->len -= n;
 		pa->res = n;			/* 0 at EOF */
-		pa->req->ki_private = NULL;	/* no longer cancellable */
+		kiocb_set_private(pa->req, NULL);	/* no longer cancellable */
 		list_move_tail(&pa->list, done);
 	}
 }
 
-/* Move queued AIO writers' bytes into free room (lock held). */
+/* Move queued AIO writers' bytes into free room (mutex and lock held). */
 static void serve_aio_writers(struct pipe *p, struct list_head *done)
 {
 	while (!list_empty(&p->aio_writers) && (p->len < PIPE_SIZE || !p->readers)) {
@@ -122,7 +136,7 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 		size_t first = MIN(n, PIPE_SIZE - tail);
 		if (!p->readers) {
 			pa->res = pa->done ? (long)pa->done : -EPIPE;
-			pa->req->ki_private = NULL;
+			kiocb_set_private(pa->req, NULL);
 			list_move_tail(&pa->list, done);
 			continue;
 		}
@@ -133,16 +147,18 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 		if (pa->done < pa->buf.len)
 			break;
 		pa->res = pa->done;
-		pa->req->ki_private = NULL;
+		kiocb_set_private(pa->req, NULL);
 		list_move_tail(&pa->list, done);
 	}
 }
 
-/* Serve both queues until nothing moves (lock held). */
+/* Serve both queues until nothing moves (mutex and lock held). */
 static void pipe_serve_aio(struct pipe *p, struct list_head *done)
 {
 	u32 before;
 
+	mutex_assert_held(&p->mutex);
+	assert_spin_locked(&p->lock);
 	do {
 		before = p->len;
 		serve_aio_readers(p, done);
@@ -163,18 +179,48 @@ static void pipe_finish_served(struct pipe *p, struct list_head *done)
 	wake_up(&p->wr_wait);
 }
 
+/* Is no AIO request queued on q? (Under lock: a cancel unqueues holding only it.) */
+static bool pipe_queue_empty(struct pipe *p, struct list_head *q)
+{
+	bool empty;
+
+	spin_lock(&p->lock);
+	empty = list_empty(q);
+	spin_unlock(&p->lock);
+	return empty;
+}
+
+/* Any AIO request queued, on either side? */
+static bool pipe_aio_queued(struct pipe *p)
+{
+	bool queued;
+
+	spin_lock(&p->lock);
+	queued = !list_empty(&p->aio_readers) || !list_empty(&p->aio_writers);
+	spin_unlock(&p->lock);
+	return queued;
+}
+
+/* After bytes moved or an end closed (mutex not held): serve the AIO queues,
+ * wake blocked peers. Empty queues need no serving: a request queued later is
+ * served by pipe_aio_queue, which sees what moved before it took the mutex. */
 static void pipe_kick(struct pipe *p)
 {
 	LIST_HEAD(done);
 
-	spin_lock(&p->lock);
-	pipe_serve_aio(p, &done);
-	spin_unlock(&p->lock);
+	if (pipe_aio_queued(p)) {
+		mutex_lock(&p->mutex);
+		spin_lock(&p->lock);
+		pipe_serve_aio(p, &done);
+		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
+	}
 	pipe_finish_served(p, &done);
 }
 
-/* Cancel: withdraw the request if it is still queued and has moved nothing.
- * ki_private is the queue entry while queued; serving clears it (both under
+/* Cancel: withdraw the request if it is still queued and has moved nothing;
+ * never complete it (the AIO core does, with -ECANCELED). The kiocb's private
+ * data is the queue entry while queued; serving clears it (both under
  * p->lock), so a cancel never touches an entry being completed. */
 static int pipe_aio_cancel(struct kiocb *req)
 {
@@ -183,10 +229,10 @@ static int pipe_aio_cancel(struct kiocb *req)
 	int err = -EAGAIN;
 
 	spin_lock(&p->lock);
-	pa = req->ki_private;
+	pa = kiocb_private(req);
 	if (pa && !pa->done) {
 		list_del(&pa->list);
-		req->ki_private = NULL;
+		kiocb_set_private(req, NULL);
 		err = 0;
 	}
 	spin_unlock(&p->lock);
@@ -208,12 +254,14 @@ static long pipe_aio_queue(struct pipe *p, struct kiocb *req, const char *ubuf, 
 
 	if (IS_ERR(pa))
 		return PTR_ERR(pa);
+	kiocb_set_cancel_fn(req, pipe_aio_cancel);	/* finds nothing until queued */
+	mutex_lock(&p->mutex);
 	spin_lock(&p->lock);
-	req->ki_private = pa;
-	req->ki_cancel = pipe_aio_cancel;
+	kiocb_set_private(req, pa);
 	list_add_tail(&pa->list, write ? &p->aio_writers : &p->aio_readers);
 	pipe_serve_aio(p, &done);
 	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	pipe_finish_served(p, &done);
 	return -EIOCBQUEUED;		/* may already be completed: hands off */
 }
@@ -223,14 +271,14 @@ static ssize_t pipe_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos
 	struct pipe *p = req->ki_filp->f_inode->private;
 	ssize_t ret;
 
-	spin_lock(&p->lock);
-	if (list_empty(&p->aio_readers) && (p->len || !p->writers)) {
+	mutex_lock(&p->mutex);
+	if (pipe_queue_empty(p, &p->aio_readers) && (p->len || !p->writers)) {
 		ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		pipe_kick(p);			/* room for queued writers */
 		return ret;
 	}
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	return pipe_aio_queue(p, req, ubuf, n, false);
 }
 
@@ -239,18 +287,18 @@ static ssize_t pipe_aio_write(struct kiocb *req, const char *ubuf, size_t n, lof
 	struct pipe *p = req->ki_filp->f_inode->private;
 	ssize_t ret;
 
-	spin_lock(&p->lock);
+	mutex_lock(&p->mutex);
 	if (!p->readers) {
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		return -EPIPE;
 	}
-	if (list_empty(&p->aio_writers) && PIPE_SIZE - p->len >= n) {
+	if (pipe_queue_empty(p, &p->aio_writers) && PIPE_SIZE - p->len >= n) {
 		ret = pipe_copy_in(p, ubuf, n);
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		pipe_kick(p);			/* data for queued readers */
 		return ret;
 	}
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	return pipe_aio_queue(p, req, ubuf, n, true);
 }
 
@@ -261,15 +309,15 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 
 	if (!n)
 		return 0;
-	spin_lock(&p->lock);
+	mutex_lock(&p->mutex);
 	while (!p->len && p->writers) {
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		if (wait_event_interruptible(p->rd_wait, p->len || !p->writers))
 			return -EINTR;
-		spin_lock(&p->lock);
+		mutex_lock(&p->mutex);
 	}
 	ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;	/* 0: EOF */
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	if (ret > 0)
 		pipe_kick(p);		/* room: queued AIO writers, blocked writers */
 	return ret;
@@ -294,15 +342,15 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 			ret = -EINTR;
 			break;
 		}
-		spin_lock(&p->lock);
+		mutex_lock(&p->mutex);
 		if (!p->readers) {
-			spin_unlock(&p->lock);
+			mutex_unlock(&p->mutex);
 			signal_send(current, SIGPIPE);
 			ret = -EPIPE;
 			break;
 		}
 		ret = pipe_writable(p, n - done) ? pipe_copy_in(p, ubuf + done, n - done) : 0;
-		spin_unlock(&p->lock);
+		mutex_unlock(&p->mutex);
 		if (ret < 0)
 			break;
 		done += ret;
@@ -315,12 +363,12 @@ static void pipe_release(struct inode *inode, struct file *f)
 {
 	struct pipe *p = file_pipe(f);
 
-	spin_lock(&p->lock);
+	mutex_lock(&p->mutex);
 	if (f->f_mode & FMODE_READ)
 		p->readers--;
 	if (f->f_mode & FMODE_WRITE)
 		p->writers--;
-	spin_unlock(&p->lock);
+	mutex_unlock(&p->mutex);
 	pipe_kick(p);			/* EOF or EPIPE for whoever is queued */
 }
 
@@ -337,12 +385,44 @@ static void pipe_destroy(struct inode *inode)
 	pipe_free(inode->private);
 }
 
+/* Read end: data or no writer left (POLLHUP). Write end: room for PIPE_BUF
+ * bytes, or no reader left (POLLERR). pipe_kick wakes both queues. Process
+ * context (takes the mutex). */
+static unsigned pipe_poll(struct file *f, struct poll_table *pt)
+{
+	struct pipe *p = file_pipe(f);
+	unsigned mask = 0;
+
+	poll_wait(f, f->f_mode & FMODE_READ ? &p->rd_wait : &p->wr_wait, pt);
+	mutex_lock(&p->mutex);
+	if ((f->f_mode & FMODE_READ) && p->len)
+		mask |= POLLIN | POLLRDNORM;
+	if ((f->f_mode & FMODE_READ) && !p->writers)
+		mask |= POLLHUP;
+	if ((f->f_mode & FMODE_WRITE) && PIPE_SIZE - p->len >= PIPE_BUF)
+		mask |= POLLOUT | POLLWRNORM;
+	if ((f->f_mode & FMODE_WRITE) && !p->readers)
+		mask |= POLLERR;
+	mutex_unlock(&p->mutex);
+	return mask;
+}
+
+/* FIONREAD: the bytes buffered (read without the mutex: a snapshot). */
+static long pipe_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	if (cmd != FIONREAD)
+		return -ENOIOCTLCMD;
+	return put_user((u32)READ_ONCE(file_pipe(f)->len), (u32 *)arg);
+}
+
 static const struct file_operations pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.aio_read = pipe_aio_read,
 	.aio_write = pipe_aio_write,
 	.release = pipe_release,
+	.poll = pipe_poll,
+	.ioctl = pipe_ioctl,
 };
 
 static struct pipe *pipe_alloc(void)
@@ -357,6 +437,7 @@ static struct pipe *pipe_alloc(void)
 		kfree(p);
 		return NULL;
 	}
+	mutex_init(&p->mutex);
 	spin_lock_init(&p->lock, "pipe");
 	init_waitqueue_head(&p->rd_wait);
 	init_waitqueue_head(&p->wr_wait);

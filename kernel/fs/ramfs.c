@@ -1,4 +1,8 @@
-/* ramfs.c: regular files kept in memory, one page (HighMem preferred) per 4 KiB. */
+/* ramfs.c: regular files kept in memory, one page (HighMem preferred) per 4 KiB.
+ *
+ * inode->lock, a mutex, guards the size and the page array. Reads and writes
+ * hold it while they copy between the file's pages (mapped with kmap, which
+ * may sleep) and user memory, which may fault: no spinlock is held then. */
 #include "aio.h"
 #include "errno.h"
 #include "fs.h"
@@ -33,7 +37,7 @@ static int ramfs_grow(struct ramfs_data *d, u32 idx)
 		return 0;
 	while (n <= idx)
 		n *= 2;
-	pages = kmalloc(n * sizeof(*pages), GFP_ATOMIC);
+	pages = kmalloc(n * sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
 	memset(pages, 0, n * sizeof(*pages));
@@ -54,7 +58,7 @@ static struct page *ramfs_page(struct ramfs_data *d, u32 idx, bool create)
 		return d->pages[idx];
 	if (!create || ramfs_grow(d, idx))
 		return NULL;
-	page = alloc_pages(GFP_HIGHUSER | GFP_ATOMIC, 0);
+	page = alloc_pages(GFP_HIGHUSER, 0);
 	if (!page)
 		return NULL;
 	addr = kmap_atomic(page, KM_USER0);
@@ -91,6 +95,7 @@ static ssize_t ramfs_rw(struct inode *inode, char *buf, size_t n, loff_t pos,
 	struct ramfs_data *d = rdata(inode);
 	size_t done = 0;
 
+	mutex_assert_held(&inode->lock);
 	while (done < n) {
 		u32 off = (pos + done) & (PAGE_SIZE - 1);
 		size_t chunk = MIN(n - done, PAGE_SIZE - off), left;
@@ -102,9 +107,9 @@ static ssize_t ramfs_rw(struct inode *inode, char *buf, size_t n, loff_t pos,
 		if (!page) {			/* a hole reads as zeros */
 			left = copy((void *)hole_zeros, buf + done, chunk, false);
 		} else {
-			addr = kmap_atomic(page, KM_USER0);
+			addr = kmap(page);	/* not atomic: the copy may fault */
 			left = copy(addr + off, buf + done, chunk, to_file);
-			kunmap_atomic(addr, KM_USER0);
+			kunmap(page);
 		}
 		done += chunk - left;
 		if (left)
@@ -118,14 +123,14 @@ static ssize_t ramfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	struct inode *inode = f->f_inode;
 	ssize_t ret = 0;
 
-	spin_lock(&inode->lock);
+	mutex_lock(&inode->lock);
 	if (*pos < inode->size) {
 		n = MIN((loff_t)n, inode->size - *pos);
 		ret = ramfs_rw(inode, ubuf, n, *pos, false, copy_user_chunk);
 		if (ret > 0)
 			*pos += ret;
 	}
-	spin_unlock(&inode->lock);
+	mutex_unlock(&inode->lock);
 	return ret;
 }
 
@@ -147,13 +152,13 @@ static ssize_t ramfs_write(struct file *f, const char *ubuf, size_t n, loff_t *p
 	struct inode *inode = f->f_inode;
 	ssize_t ret;
 
-	spin_lock(&inode->lock);
+	mutex_lock(&inode->lock);
 	if (f->f_flags & O_APPEND)
 		*pos = inode->size;
 	ret = ramfs_write_locked(inode, (char *)ubuf, n, *pos, copy_user_chunk);
 	if (ret > 0)
 		*pos += ret;
-	spin_unlock(&inode->lock);
+	mutex_unlock(&inode->lock);
 	return ret;
 }
 
@@ -161,9 +166,9 @@ ssize_t ramfs_write_kernel(struct inode *inode, const void *buf, size_t n, loff_
 {
 	ssize_t ret;
 
-	spin_lock(&inode->lock);
+	mutex_lock(&inode->lock);
 	ret = ramfs_write_locked(inode, (char *)buf, n, pos, copy_kernel_chunk);
-	spin_unlock(&inode->lock);
+	mutex_unlock(&inode->lock);
 	return ret;
 }
 
@@ -171,12 +176,12 @@ ssize_t ramfs_read_kernel(struct inode *inode, void *buf, size_t n, loff_t pos)
 {
 	ssize_t ret = 0;
 
-	spin_lock(&inode->lock);
+	mutex_lock(&inode->lock);
 	if (pos < inode->size) {
 		n = MIN((loff_t)n, inode->size - pos);
 		ret = ramfs_rw(inode, buf, n, pos, false, copy_kernel_chunk);
 	}
-	spin_unlock(&inode->lock);
+	mutex_unlock(&inode->lock);
 	return ret;
 }
 
@@ -186,7 +191,7 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 	struct ramfs_data *d = rdata(inode);
 	u32 first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
-	spin_lock(&inode->lock);
+	mutex_lock(&inode->lock);
 	for (u32 i = first; i < d->nr_slots; i++) {
 		if (d->pages[i]) {
 			__free_pages(d->pages[i], 0);
@@ -200,7 +205,7 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 		kunmap_atomic(addr, KM_USER0);
 	}
 	inode->size = size;
-	spin_unlock(&inode->lock);
+	mutex_unlock(&inode->lock);
 	return 0;
 }
 
@@ -213,7 +218,7 @@ static void ramfs_destroy(struct inode *inode)
 	kfree(d);
 }
 
-struct inode *ramfs_create(const char *path, u32 mode)
+struct inode *ramfs_create_at(struct inode *base, const char *path, u32 mode)
 {
 	struct ramfs_data *d = kmalloc(sizeof(*d), GFP_KERNEL);
 	struct inode *inode;
@@ -221,7 +226,7 @@ struct inode *ramfs_create(const char *path, u32 mode)
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	memset(d, 0, sizeof(*d));
-	inode = vfs_create(path, S_IFREG | (mode & 07777), &ramfs_file_ops);
+	inode = vfs_create_at(base, path, S_IFREG | (mode & 07777), &ramfs_file_ops);
 	if (IS_ERR(inode)) {
 		kfree(d);
 		return inode;
@@ -250,9 +255,9 @@ static ssize_t ramfs_aio_write(struct kiocb *req, const char *ubuf, size_t n, lo
 	struct inode *inode = f->f_inode;
 	ssize_t ret;
 
-	spin_lock(&inode->lock);
+	mutex_lock(&inode->lock);
 	ret = ramfs_write_locked(inode, (char *)ubuf, n, pos, copy_user_chunk);
-	spin_unlock(&inode->lock);
+	mutex_unlock(&inode->lock);
 	return ret;
 }
 

@@ -290,10 +290,17 @@ static const char *kernel_fault_kind(u32 addr)
 }
 
 /* T_PAGE_FAULT: user faults go to the process layer; kernel faults in the
- * exception table resume at their fixup; anything else is fatal. */
+ * exception table resume at their fixup; anything else is fatal. Once CR2 is
+ * read, interrupts go back on if the faulting code had them on: resolving a
+ * fault allocates with GFP_HIGHUSER and copies a page, as the process context
+ * it interrupted may (uaccess callers hold no spinlock; the uaccess checks
+ * report any that do). */
 static void page_fault(struct trap_frame *tf)
 {
 	u32 addr = read_cr2(), fixup;
+
+	if (tf->eflags & EFLAGS_IF)
+		sti();
 
 	if (trap_from_user(tf)) {
 		if (handle_user_fault(tf, addr))

@@ -3,6 +3,7 @@
  * Each routine touches user memory with one string instruction listed in
  * __ex_table. A fault leaves ecx/esi/edi exactly where the copy stopped; the
  * page-fault handler resumes at the fixup, which reports what was left.
+ * Each entry point first checks that it may fault (uaccess_might_fault).
  */
 #include "errno.h"
 #include "sched.h"
@@ -82,7 +83,18 @@ bool access_ok_prot(const void __user *addr, size_t size, bool write)
 	return !size || !mm || !vm_range_forbids(mm, (u32)addr, size, write);
 }
 
-size_t copy_from_user(void *to, const void __user *from, size_t n)
+#define CALLER()	((u32)__builtin_return_address(0))
+
+u32 uaccess_atomic_bugs;
+
+__noinline void uaccess_report_atomic(u32 caller)
+{
+	lock_bug_report(&uaccess_atomic_bugs, caller ? caller : CALLER(),
+			"user memory access in atomic context (its fault may sleep)");
+}
+
+/* copy_from_user without the context check. */
+static size_t copy_in(void *to, const void __user *from, size_t n)
 {
 	size_t left = n;
 
@@ -93,16 +105,28 @@ size_t copy_from_user(void *to, const void __user *from, size_t n)
 	return left;
 }
 
+/* copy_to_user without the context check. */
+static size_t copy_out(void __user *to, const void *from, size_t n)
+{
+	return access_ok(to, n) ? __copy_user(to, from, n) : n;
+}
+
+size_t copy_from_user(void *to, const void __user *from, size_t n)
+{
+	uaccess_might_fault(CALLER());
+	return copy_in(to, from, n);
+}
+
 size_t raw_copy_from_user(void *to, const void __user *from, size_t n)
 {
+	uaccess_might_fault(CALLER());
 	return access_ok(from, n) ? __copy_user(to, from, n) : n;
 }
 
 size_t copy_to_user(void __user *to, const void *from, size_t n)
 {
-	if (!access_ok(to, n))
-		return n;
-	return __copy_user(to, from, n);
+	uaccess_might_fault(CALLER());
+	return copy_out(to, from, n);
 }
 
 long strncpy_from_user(char *dst, const char __user *src, long count)
@@ -110,6 +134,7 @@ long strncpy_from_user(char *dst, const char __user *src, long count)
 	u32 addr = (u32)src;
 	long max, res;
 
+	uaccess_might_fault(CALLER());
 	if (count <= 0)
 		return 0;
 	if (addr >= USER_TOP)
@@ -123,6 +148,7 @@ long strncpy_from_user(char *dst, const char __user *src, long count)
 
 size_t clear_user(void __user *to, size_t n)
 {
+	uaccess_might_fault(CALLER());
 	if (!access_ok(to, n))
 		return n;
 	return __clear_user(to, n);
@@ -130,7 +156,8 @@ size_t clear_user(void __user *to, size_t n)
 
 int __get_user_bytes(void *dst, const void __user *src, size_t n)
 {
-	if (!copy_from_user(dst, src, n))
+	uaccess_might_fault(CALLER());
+	if (!copy_in(dst, src, n))
 		return 0;
 	memset(dst, 0, n);		/* a partial value is no value */
 	return -EFAULT;
@@ -138,5 +165,6 @@ int __get_user_bytes(void *dst, const void __user *src, size_t n)
 
 int __put_user_bytes(void __user *dst, const void *src, size_t n)
 {
-	return copy_to_user(dst, src, n) ? -EFAULT : 0;
+	uaccess_might_fault(CALLER());
+	return copy_out(dst, src, n) ? -EFAULT : 0;
 }

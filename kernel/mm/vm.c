@@ -1,13 +1,13 @@
 /* vm.c: user address spaces: regions, demand-zero pages, copy-on-write fork, teardown. */
-#include "aio.h"
-#include "cmdline.h"
 #include "errno.h"
 #include "highmem.h"
 #include "mm.h"
 #include "paging.h"
+#include "panic.h"
 #include "printk.h"
 #include "slab.h"
 #include "string.h"
+#include "test_hooks.h"
 #include "vm.h"
 #include "x86.h"
 
@@ -202,50 +202,101 @@ static int map_new_page(struct mm *mm, u32 va, struct page *page, bool writable)
 	return err;
 }
 
-static struct page *alloc_zeroed_user_page(void)
+/* Clear a user page (process context: KM_USER0). */
+static void clear_user_highpage(struct page *page)
 {
-	struct page *page = alloc_pages(GFP_HIGHUSER | GFP_ATOMIC, 0);
-	void *addr;
+	void *addr = kmap_atomic(page, KM_USER0);
 
-	if (page) {
-		addr = kmap_atomic(page, KM_PTE1);
-		memset(addr, 0, PAGE_SIZE);
-		kunmap_atomic(addr, KM_PTE1);
-	}
-	return page;
+	memset(addr, 0, PAGE_SIZE);
+	kunmap_atomic(addr, KM_USER0);
 }
 
+/* Copy a user page's contents (process context: KM_USER0 and KM_USER1). */
+static void copy_user_highpage(struct page *to, struct page *from)
+{
+	void *src = kmap_atomic(from, KM_USER0), *dst = kmap_atomic(to, KM_USER1);
+
+	memcpy(dst, src, PAGE_SIZE);
+	kunmap_atomic(dst, KM_USER1);
+	kunmap_atomic(src, KM_USER0);
+}
+
+/* For fork, under the parent's mm->lock (so atomic): a copy of src, or NULL. */
 static struct page *copy_user_page(struct page *src)
 {
-	struct page *page = alloc_pages(GFP_HIGHUSER | GFP_ATOMIC, 0);
-	void *from, *to;
+	struct page *page = alloc_pages(__GFP_HIGHMEM | GFP_ATOMIC, 0);
 
-	if (page) {
-		from = kmap_atomic(src, KM_PTE0);
-		to = kmap_atomic(page, KM_PTE1);
-		memcpy(to, from, PAGE_SIZE);
-		kunmap_atomic(to, KM_PTE1);
-		kunmap_atomic(from, KM_PTE0);
-	}
+	if (page)
+		copy_user_highpage(page, src);
 	return page;
 }
 
-/* A write to a present read-only page of a writable private region. */
-static int do_cow(struct mm *mm, u32 va, u32 *pte)
-{
-	struct page *old = phys_to_page(*pte & PAGE_MASK), *page;
+/*
+ * A fault allocates its page without mm->lock, with GFP_HIGHUSER (it may
+ * sleep): the locked part says what it needs and returns -EAGAIN, the page is
+ * made (zeroed, or copied from cow_src, on which it holds a reference), and
+ * the locked part runs again and checks that nothing changed meanwhile.
+ */
+struct fault_alloc {
+	struct page *fresh;		/* zeroed, or a copy of cow_src */
+	struct page *cow_src;		/* the shared page to copy (referenced) */
+};
 
-	if (page_count(old) == 1) {		/* last user: just take it */
+/* The page to copy next (mm->lock held): fresh must be made again. */
+static void fault_set_source(struct fault_alloc *fa, struct page *src)
+{
+	if (src)
+		get_page(src);
+	if (fa->cow_src)
+		put_page(fa->cow_src);
+	fa->cow_src = src;
+	if (fa->fresh)
+		put_page(fa->fresh);
+	fa->fresh = NULL;
+}
+
+/* No lock held: make fa->fresh for the next try. 0 or -ENOMEM. */
+static int fault_prepare(struct fault_alloc *fa)
+{
+	fa->fresh = alloc_pages(GFP_HIGHUSER, 0);
+	if (!fa->fresh)
+		return -ENOMEM;
+	if (fa->cow_src)
+		copy_user_highpage(fa->fresh, fa->cow_src);
+	else
+		clear_user_highpage(fa->fresh);
+	return 0;
+}
+
+/* No lock held: drop what the fault did not use. */
+static void fault_alloc_done(struct fault_alloc *fa)
+{
+	if (fa->fresh)
+		put_page(fa->fresh);
+	if (fa->cow_src)
+		put_page(fa->cow_src);
+}
+
+/* A write to a present read-only page of a writable private region (mm->lock
+ * held). -EAGAIN: fa must hold a copy of the page first. */
+static int do_cow(struct mm *mm, u32 va, u32 *pte, struct fault_alloc *fa)
+{
+	struct page *old = phys_to_page(*pte & PAGE_MASK);
+	bool ours = fa->cow_src == old;		/* our reference counts too */
+
+	if (page_count(old) - ours == 1) {	/* last user: just take it */
 		*pte |= PTE_WRITE;
 		invlpg(va);
 		return 0;
 	}
-	page = copy_user_page(old);
-	if (!page)
-		return -ENOMEM;
-	*pte = page_to_phys(page) | PTE_PRESENT | PTE_USER | PTE_WRITE;
+	if (!ours || !fa->fresh) {
+		fault_set_source(fa, old);
+		return -EAGAIN;
+	}
+	*pte = page_to_phys(fa->fresh) | PTE_PRESENT | PTE_USER | PTE_WRITE;
 	invlpg(va);
-	put_page(old);
+	fa->fresh = NULL;
+	put_page(old);				/* the mapping's reference */
 	return 0;
 }
 
@@ -257,11 +308,13 @@ static struct vm_area *vm_find_allowed(struct mm *mm, u32 addr, bool write)
 	return v && (v->flags & (write ? VM_WRITE : VM_READ)) ? v : NULL;
 }
 
-static int fault_locked(struct mm *mm, u32 addr, bool write)
+/* Resolve a fault at addr (mm->lock held): 0, -EFAULT, -ENOMEM, or -EAGAIN
+ * when fa must be prepared without the lock first. A read needs VM_READ, a
+ * write VM_WRITE: PROT_NONE memory is never mapped in. */
+static int fault_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc *fa)
 {
 	struct vm_area *v = vm_find_allowed(mm, addr, write);
 	u32 va = addr & PAGE_MASK, *pte;
-	struct page *page;
 
 	if (!v || (v->flags & VM_RING))
 		return -EFAULT;
@@ -269,49 +322,70 @@ static int fault_locked(struct mm *mm, u32 addr, bool write)
 	if (pte && (*pte & PTE_PRESENT)) {
 		if (!write || (*pte & PTE_WRITE))
 			return 0;		/* raced with another fault: fine */
-		return do_cow(mm, va, pte);
+		return do_cow(mm, va, pte, fa);
 	}
-	page = alloc_zeroed_user_page();
-	if (!page)
-		return -ENOMEM;
-	if (map_new_page(mm, va, page, v->flags & VM_WRITE)) {
-		put_page(page);
-		return -ENOMEM;
+	if (!fa->fresh || fa->cow_src) {	/* a zeroed page is needed */
+		fault_set_source(fa, NULL);
+		return -EAGAIN;
 	}
+	if (map_new_page(mm, va, fa->fresh, v->flags & VM_WRITE))
+		return -ENOMEM;
+	fa->fresh = NULL;
 	return 0;
+}
+
+/* Like fault_locked, but a page already mapped as needed is left alone
+ * (whatever its region: get_user_page pins ring pages too), as long as the
+ * region allows the access: a present page does not make it allowed. */
+static int fault_in_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc *fa)
+{
+	u32 *pte = pte_lookup(mm->pgdir, addr & PAGE_MASK);
+
+	if (!vm_find_allowed(mm, addr, write))
+		return -EFAULT;
+	if (pte && (*pte & PTE_PRESENT) && (!write || (*pte & PTE_WRITE)))
+		return 0;
+	return fault_locked(mm, addr, write, fa);
 }
 
 int handle_mm_fault(struct mm *mm, u32 addr, bool write)
 {
+	struct fault_alloc fa = { NULL, NULL };
 	int err;
 
 	if (!mm || addr >= USER_TOP)
 		return -EFAULT;
-	spin_lock(&mm->lock);
-	err = fault_locked(mm, addr, write);
-	spin_unlock(&mm->lock);
+	for (;;) {
+		spin_lock(&mm->lock);
+		err = fault_locked(mm, addr, write, &fa);
+		spin_unlock(&mm->lock);
+		if (err != -EAGAIN || (err = fault_prepare(&fa)))
+			break;
+	}
+	fault_alloc_done(&fa);
 	return err;
 }
 
 struct page *get_user_page(struct mm *mm, u32 addr, bool write)
 {
+	struct fault_alloc fa = { NULL, NULL };
 	struct page *page = NULL;
-	u32 *pte;
+	int err;
 
 	if (!mm || addr >= USER_TOP)
 		return NULL;
-	spin_lock(&mm->lock);
-	if (!vm_find_allowed(mm, addr, write))
-		goto out;			/* a present page does not make it allowed */
-	pte = pte_lookup(mm->pgdir, addr & PAGE_MASK);
-	if (!pte || !(*pte & PTE_PRESENT) || (write && !(*pte & PTE_WRITE)))
-		if (fault_locked(mm, addr, write))
-			goto out;
-	pte = pte_lookup(mm->pgdir, addr & PAGE_MASK);
-	page = phys_to_page(*pte & PAGE_MASK);
-	get_page(page);
-out:
-	spin_unlock(&mm->lock);
+	for (;;) {
+		spin_lock(&mm->lock);
+		err = fault_in_locked(mm, addr, write, &fa);
+		if (!err) {
+			page = phys_to_page(*pte_lookup(mm->pgdir, addr & PAGE_MASK) & PAGE_MASK);
+			get_page(page);
+		}
+		spin_unlock(&mm->lock);
+		if (err != -EAGAIN || fault_prepare(&fa))
+			break;
+	}
+	fault_alloc_done(&fa);
 	return page;
 }
 
@@ -348,19 +422,6 @@ int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable)
 	return err;
 }
 
-/* Test hook: boot with fork_pin_delay=N to spin N pauses after reading a
- * pinned page's pin count, so that I/O completions land in that window (plan
- * entry blk_fork_pin). */
-static void fork_pin_delay(void)
-{
-	static u32 loops = ~0u;
-
-	if (loops == ~0u)
-		loops = cmdline_get_num(&boot_cmdline, "fork_pin_delay", 0);
-	for (u32 i = 0; i < loops; i++)
-		cpu_relax();
-}
-
 /* Share or copy-on-write one region's pages into the child (both locks held).
  * The pin count is read once per page: an I/O completing in an interrupt
  * unpins at any moment, and two reads could see "pinned" (so the parent's
@@ -384,7 +445,7 @@ static int dup_area(struct mm *old, struct mm *new, struct vm_area *v)
 		if (pinned) {
 			/* Pinned for I/O in flight: the I/O must land in the
 			 * parent's page, so the child gets a copy now. */
-			fork_pin_delay();
+			ktest_fork_pin_delay();	/* test kernel: widen the window */
 			page = copy_user_page(page);
 			if (!page)
 				return -ENOMEM;
@@ -449,7 +510,7 @@ void mm_put(struct mm *mm)
 {
 	if (!atomic_dec_and_test(&mm->users))
 		return;
-	exit_aio(mm);			/* cancels and waits for in-flight I/O */
+	BUG_ON(mm->aio);		/* exit_aio ran when its last task left it */
 	if (mm == active_mm)
 		mm_activate(NULL);	/* a kernel thread may still borrow it */
 	mm_teardown(mm);

@@ -1,5 +1,5 @@
 /* highmem_test.c: the "highmem" suite: kmap and kmap_atomic of highmem pages,
- * and the slot-misuse checks (in report mode). */
+ * the slot-misuse checks (in report mode), and the slots page faults use. */
 #include "fixmap.h"
 #include "highmem.h"
 #include "irq.h"
@@ -8,6 +8,7 @@
 #include "mm_test.h"
 #include "errno.h"
 #include "sched.h"
+#include "vm.h"
 #include "x86.h"
 
 static struct page *high_page(void)
@@ -255,6 +256,64 @@ static void slot_context_checked(struct ktest *t)
 	__free_page(p);
 }
 
+#define FAULT_VA	0x40000000u
+
+/* The page mapped at FAULT_VA in mm (a reference the caller drops). */
+static struct page *fault_page(struct mm *mm)
+{
+	return get_user_page(mm, FAULT_VA, false);
+}
+
+/* A demand-zero fault and a copy-on-write fault, while KM_PTE0 and KM_PTE1
+ * stay mapped as a page-table walker would hold them: the fault path clears
+ * and copies through KM_USER0/1, so neither slot is reported mapped twice. */
+static void faults_use_the_user_slots(struct ktest *t)
+{
+	struct page *pt0 = high_page(), *pt1 = high_page(), *parent_pg, *child_pg;
+	struct mm *mm = mm_create(), *child = NULL;
+	void *a0, *a1, *va;
+	int before;
+
+	ASSERT_TRUE(t, pt0 && pt1 && mm);
+	ASSERT_EQ(t, vm_map(mm, FAULT_VA, PAGE_SIZE, VM_READ | VM_WRITE), 0);
+	before = mm_report_mode_begin();
+	a0 = kmap_atomic(pt0, KM_PTE0);
+	a1 = kmap_atomic(pt1, KM_PTE1);
+	EXPECT_EQ(t, handle_mm_fault(mm, FAULT_VA, true), 0);	/* demand zero */
+	kunmap_atomic(a1, KM_PTE1);
+	kunmap_atomic(a0, KM_PTE0);
+	parent_pg = fault_page(mm);
+	ASSERT_NOT_NULL(t, parent_pg);
+	va = kmap(parent_pg);
+	EXPECT_EQ(t, ((u32 *)va)[17], 0);
+	fill(va, 0xc0ffee);
+	kunmap(parent_pg);
+	child = mm_dup(mm);			/* the page is now copy-on-write */
+	ASSERT_NOT_NULL(t, child);
+	a0 = kmap_atomic(pt0, KM_PTE0);
+	a1 = kmap_atomic(pt1, KM_PTE1);
+	EXPECT_EQ(t, handle_mm_fault(child, FAULT_VA, true), 0);	/* the copy */
+	kunmap_atomic(a1, KM_PTE1);
+	kunmap_atomic(a0, KM_PTE0);
+	EXPECT_EQ(t, mm_report_mode_end(before), 0);
+	child_pg = fault_page(child);
+	ASSERT_NOT_NULL(t, child_pg);
+	EXPECT_TRUE(t, child_pg != parent_pg);
+	EXPECT_TRUE(t, check(va = kmap(child_pg), 0xc0ffee));
+	kunmap(child_pg);
+	EXPECT_EQ(t, page_count(parent_pg), 2);	/* the parent's mapping and ours */
+	put_page(parent_pg);
+	put_page(child_pg);
+	EXPECT_EQ(t, handle_mm_fault(mm, FAULT_VA, true), 0);	/* last user: no copy */
+	child_pg = fault_page(mm);
+	EXPECT_TRUE(t, child_pg == parent_pg);
+	put_page(child_pg);
+	mm_put(child);
+	mm_put(mm);
+	__free_page(pt0);
+	__free_page(pt1);
+}
+
 static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(atomic_write_read_back),
 	KTEST_CASE(two_slots_copy),
@@ -265,5 +324,6 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(slot_mapped_twice_reported),
 	KTEST_CASE(unmap_with_wrong_address_reported),
 	KTEST_CASE(slot_context_checked),
+	KTEST_CASE(faults_use_the_user_slots),
 };
 KTEST_SUITE(highmem_suite, "highmem", highmem_cases);

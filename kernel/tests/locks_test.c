@@ -1,9 +1,12 @@
 /* locks_test.c: the "locks" suite: spinlock bookkeeping and irq-state
- * handling, atomic_t operations. (Recursive acquire panics: see spinlock.h.) */
+ * handling, atomic_t operations, what counts as atomic context. (Recursive
+ * acquire panics: see spinlock.h. Mutexes: the "mutex" suite.) */
 #include "atomic.h"
+#include "clock.h"
 #include "ktest.h"
 #include "sched.h"
 #include "spinlock.h"
+#include "timer.h"
 #include "x86.h"
 
 static DEFINE_SPINLOCK(lock_a);
@@ -60,9 +63,41 @@ static void preempt_count_nests(struct ktest *t)
 	EXPECT_EQ(t, preempt_count, 0);
 }
 
+static volatile int timer_saw_atomic = -1;
+
+static void note_atomic_context(unsigned long data)
+{
+	timer_saw_atomic = in_atomic_context();
+}
+
+/* What the mutex and uaccess checks call atomic: each cause alone. */
+static void atomic_context_has_four_causes(struct ktest *t)
+{
+	struct timer_list tm;
+	u32 flags;
+
+	EXPECT_FALSE(t, in_atomic_context());
+	spin_lock(&lock_a);
+	EXPECT_TRUE(t, in_atomic_context());
+	spin_unlock(&lock_a);
+	preempt_disable();
+	EXPECT_TRUE(t, in_atomic_context());
+	preempt_enable();
+	flags = local_irq_save();
+	EXPECT_TRUE(t, in_atomic_context());
+	local_irq_restore(flags);
+	EXPECT_FALSE(t, in_atomic_context());
+	setup_timer(&tm, note_atomic_context, 0);	/* an interrupt's context */
+	tm.expires = jiffies + 1;
+	add_timer(&tm);
+	msleep(20);
+	EXPECT_EQ(t, timer_saw_atomic, 1);
+}
+
 static const struct ktest_case locks_cases[] = {
 	KTEST_CASE(irqsave_restores_interrupt_state),
 	KTEST_CASE(atomic_operations),
 	KTEST_CASE(preempt_count_nests),
+	KTEST_CASE(atomic_context_has_four_causes),
 };
 KTEST_SUITE(locks_suite, "locks", locks_cases);

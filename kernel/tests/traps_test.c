@@ -4,6 +4,7 @@
 #include "ksyms.h"
 #include "ktest.h"
 #include "string.h"
+#include "test_hooks.h"
 #include "trap.h"
 #include "x86.h"
 

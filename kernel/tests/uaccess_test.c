@@ -1,5 +1,6 @@
 /* uaccess_test.c: the "uaccess" suite: user accessors against user pages the
- * suite maps itself in a fresh page directory (no processes yet).
+ * suite maps itself in a fresh page directory (no processes yet), and the
+ * check that reports an access in atomic context.
  *
  * Layout: one page at UPAGE with nothing after it (a page-boundary hole), and
  * the last user page at UTOP_PAGE, right below the kernel.
@@ -8,6 +9,9 @@
 #include "ktest.h"
 #include "mm.h"
 #include "paging.h"
+#include "printk.h"
+#include "sched.h"
+#include "spinlock.h"
 #include "string.h"
 #include "uaccess.h"
 
@@ -190,6 +194,38 @@ static void kernel_carries_on(struct ktest *t)
 	EXPECT_TRUE(t, current_pgdir() == test_pgdir);
 }
 
+static DEFINE_SPINLOCK(atomic_test_lock);
+
+/* Each way of being atomic is reported once per access, and the access still
+ * happens; an access in a sleepable context is not reported. */
+static void access_in_atomic_context_is_reported(struct ktest *t)
+{
+	static char tail[1024];
+	u32 before = uaccess_atomic_bugs, flags, x = 0;
+
+	ktest_log("'BUG: user memory access in atomic context' reports follow, on purpose");
+	spin_lock(&atomic_test_lock);
+	EXPECT_EQ(t, copy_to_user((void *)UPAGE, "locked", 7), 0);
+	spin_unlock(&atomic_test_lock);
+	EXPECT_EQ(t, uaccess_atomic_bugs, before + 1);
+	log_tail(tail, sizeof(tail));
+	EXPECT_TRUE(t, strstr(tail, "access_in_atomic_context_is_reported") != NULL);
+	flags = local_irq_save();
+	EXPECT_EQ(t, get_user(x, (u32 *)UPAGE), 0);	/* the inline 4-byte get_user */
+	local_irq_restore(flags);
+	EXPECT_EQ(t, x, 0x6b636f6c);		/* "lock" */
+	EXPECT_EQ(t, uaccess_atomic_bugs, before + 2);
+	preempt_disable();			/* as under kmap_atomic */
+	EXPECT_EQ(t, put_user(1u, (u32 *)UPAGE), 0);
+	EXPECT_EQ(t, clear_user((void *)UPAGE, 4), 0);
+	EXPECT_EQ(t, strncpy_from_user(buf, (char *)UPAGE + 4, 8), 2);	/* "ed" */
+	preempt_enable();
+	EXPECT_EQ(t, uaccess_atomic_bugs, before + 5);
+	EXPECT_EQ(t, copy_from_user(buf, (void *)UPAGE, 8), 0);	/* sleepable: quiet */
+	EXPECT_EQ(t, uaccess_atomic_bugs, before + 5);
+	uaccess_atomic_bugs = before;
+}
+
 static const struct ktest_case uaccess_cases[] = {
 	KTEST_CASE(round_trip_mapped),
 	KTEST_CASE(unmapped_address_faults),
@@ -198,6 +234,7 @@ static const struct ktest_case uaccess_cases[] = {
 	KTEST_CASE(page_boundary_crossing),
 	KTEST_CASE(strncpy_counts),
 	KTEST_CASE(kernel_carries_on),
+	KTEST_CASE(access_in_atomic_context_is_reported),
 };
 KTEST_SUITE(uaccess_suite, "uaccess", uaccess_cases,
 	    .init = uaccess_init, .exit = uaccess_exit);

@@ -1,10 +1,22 @@
 /* helper.c: a small program the user test suites exec to check exec, exit and faults. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 extern char **environ;
+
+static long aio_nr(void)
+{
+	char buf[32] = { 0 };
+	int fd = open("/proc/sys/fs/aio-nr", O_RDONLY);
+	long n = fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0 ? atol(buf) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
 static int *volatile bad_pointer = (int *)16;	/* nothing is mapped there */
 
 int main(int argc, char **argv)
@@ -21,6 +33,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "args"))	/* exit 0 iff argv is: helper args a bb ccc */
 		return !(argc == 5 && !strcmp(argv[2], "a") && !strcmp(argv[3], "bb") &&
 			 !strcmp(argv[4], "ccc"));
+	if (!strcmp(mode, "aio_nr"))	/* exit 0 iff /proc/sys/fs/aio-nr holds argv[2] */
+		return !(argc == 3 && aio_nr() == atol(argv[2]));
 	if (!strcmp(mode, "env"))	/* exit 0 iff HELPER_ENV=yes is in the environment */
 		return !(getenv("HELPER_ENV") && !strcmp(getenv("HELPER_ENV"), "yes"));
 	printf("helper: unknown mode '%s'\n", mode);

@@ -115,7 +115,8 @@ struct leak_case {
 };
 
 /* KTAP suite "leaks": each counter must be back where it was before the
- * programs ran (block I/Os: none left); the number of failures. */
+ * programs ran (block I/Os: none left), and the kernel's debug checks must
+ * have reported nothing since boot; the number of failures. */
 static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a, int index)
 {
 	const struct leak_case cases[] = {
@@ -128,6 +129,9 @@ static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a, in
 		{ "blk_ios", 0, a->blk_ios },
 		{ "ramfs_pages", b->ramfs_pages, a->ramfs_pages },
 		{ "nr_tasks", b->nr_tasks, a->nr_tasks },
+		{ "atomic_bugs", 0, a->atomic_bugs },
+		{ "mutex_bugs", 0, a->mutex_bugs },
+		{ "uaccess_atomic", 0, a->uaccess_atomic },
 	};
 	int n = sizeof(cases) / sizeof(cases[0]), bad = 0;
 
@@ -157,10 +161,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("# init: aiokern user space, %d program%s\n", n, n == 1 ? "" : "s");
 	fflush(stdout);		/* stdio's buffers exist before the first snapshot */
-	have_stat = aiok_stat(&before) == 0;
+	have_stat = aiok_snapshot(&before) == 0;
 	printf("KTAP version 1\n1..%d\n", n + have_stat);
 	failed = run_all(n, progs);
-	if (have_stat && aiok_stat(&after) == 0)
+	if (have_stat && aiok_snapshot(&after) == 0)
 		failed += report_leaks(&before, &after, n + 1);
 	else
 		printf("# init: aiok_stat unavailable, leak check skipped\n");

@@ -372,7 +372,7 @@ static int teardown_on_death(int how)
 	char c;
 
 	CHECK_EQ(pipe(ready), 0);
-	CHECK_EQ(aiok_stat(&before), 0);
+	CHECK_EQ(aiok_snapshot(&before), 0);
 	pid = fork();
 	if (pid == 0) {
 		static struct iocb cb[16];
@@ -408,6 +408,92 @@ static int teardown_on_death(int how)
 static int exit_with_pending_requests(void)
 {
 	return teardown_on_death(0);
+}
+
+/* A child with contexts and pipe reads pending execs a program: the old image's
+ * contexts end at the exec (the new image sees aio-nr back at the base). */
+static int exec_with_pending_requests(void)
+{
+	struct aiok_stat before;
+	long base = aio_nr();
+	char arg[24];
+	pid_t pid;
+	int st;
+
+	CHECK_EQ(aiok_snapshot(&before), 0);
+	snprintf(arg, sizeof(arg), "%ld", base);
+	pid = fork();
+	if (pid == 0) {
+		static struct iocb cb[8];
+		static char buf[8][8];
+		char *argv[] = { "/bin/helper", "aio_nr", arg, NULL };
+		aio_context_t ctx = 0;
+		int fds[2];
+		if (pipe(fds) || raw_io_setup(8, &ctx))
+			_exit(2);
+		for (int i = 0; i < 8; i++) {
+			prep(&cb[i], IOCB_CMD_PREAD, fds[0], buf[i], 8, 0);
+			if (submit1(ctx, &cb[i]) != 1)
+				_exit(3);
+		}
+		if (aio_nr() != base + 8)
+			_exit(4);
+		execve(argv[0], argv, NULL);
+		_exit(5);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 0);
+	CHECK_EQ(aio_nr(), base);
+	CHECK(!utest_same_counters(&before));
+	return 0;
+}
+
+/* A child unmaps its ring (the kernel keeps its own pages), leaves reads
+ * pending and exits: the teardown neither needs nor touches the mapping. */
+static int exit_with_unmapped_ring(void)
+{
+	struct aiok_stat before;
+	long base = aio_nr();
+	pid_t pid;
+
+	CHECK_EQ(aiok_snapshot(&before), 0);
+	pid = fork();
+	if (pid == 0) {
+		static struct iocb cb[4];
+		static char buf[4][8];
+		aio_context_t ctx = 0;
+		int fds[2];
+		if (pipe(fds) || raw_io_setup(4, &ctx) || munmap((void *)ctx, 4096))
+			_exit(2);
+		for (int i = 0; i < 4; i++) {
+			prep(&cb[i], IOCB_CMD_PREAD, fds[0], buf[i], 8, 0);
+			if (submit1(ctx, &cb[i]) != 1)
+				_exit(3);
+		}
+		_exit(0);
+	}
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(aio_nr(), base);
+	CHECK(!utest_same_counters(&before));
+	return 0;
+}
+
+/* io_destroy unmaps the ring only: memory the program mapped over it stays. */
+static int destroy_spares_mapping_over_ring(void)
+{
+	aio_context_t ctx = 0;
+	volatile int *p;
+
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	p = mmap((void *)ctx, 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	CHECK(p == (volatile int *)ctx);
+	*p = 42;
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	CHECK_EQ(*p, 42);
+	CHECK_EQ(munmap((void *)ctx, 4096), 0);
+	return 0;
 }
 
 static int kill_with_pending_requests(void)
@@ -484,6 +570,33 @@ static int unmapped_ring_is_harmless(void)
 	CHECK_EQ(ev.obj, (unsigned long)&cb);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fd);
+	return 0;
+}
+
+/* aiok_stat only reads: contexts set up and destroyed leave an empty slab that
+ * the caches keep for reuse, and two stats in a row see the same counters;
+ * aiok_shrink is the step that gives such slabs back (more free pages, the
+ * same objects in use). */
+static int stat_reads_shrink_settles(void)
+{
+	static aio_context_t ctx[64];
+	struct aiok_stat a, b, c;
+
+	for (int i = 0; i < 64; i++) {
+		ctx[i] = 0;
+		CHECK_EQ(raw_io_setup(1, &ctx[i]), 0);
+	}
+	for (int i = 0; i < 64; i++)
+		CHECK_EQ(raw_io_destroy(ctx[i]), 0);
+	CHECK_EQ(aiok_stat(&a), 0);
+	CHECK_EQ(aiok_stat(&b), 0);
+	CHECK(!memcmp(&a, &b, sizeof(a)));
+	CHECK_EQ(aiok_shrink(), 0);
+	CHECK_EQ(aiok_stat(&c), 0);
+	utest_log("free_pages %u after the contexts, %u after aiok_shrink", b.free_pages,
+		  c.free_pages);
+	CHECK(c.free_pages > b.free_pages);
+	CHECK_EQ(c.slab_objects, b.slab_objects);
 	return 0;
 }
 
@@ -614,10 +727,14 @@ static const struct utest_case cases[] = {
 	UTEST(cancel_pending_pipe_read),
 	UTEST(destroy_with_pending_reads),
 	UTEST(exit_with_pending_requests),
+	UTEST(exec_with_pending_requests),
+	UTEST(exit_with_unmapped_ring),
 	UTEST(kill_with_pending_requests),
 	UTEST(fork_child_has_no_contexts),
 	UTEST(tampered_ring_is_harmless),
 	UTEST(unmapped_ring_is_harmless),
+	UTEST(destroy_spares_mapping_over_ring),
+	UTEST(stat_reads_shrink_settles),
 	UTEST(thousand_contexts),
 	UTEST(requests_4096_in_flight),
 	UTEST(ramfs_read_write),

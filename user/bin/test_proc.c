@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <aiokern.h>
 #include <sys/mman.h>
+#include "user/syscalls.h"	/* raw stubs: the kernel's own answers */
 #include "utest.h"
 
 static int spawn(char *const argv[], char *const envp[])
@@ -282,6 +283,22 @@ static int orphans_are_reaped(void)
 	return 0;
 }
 
+/* Only init may end the run: this case (a child of a child of init) and a child
+ * of it get -EPERM (1 in both numberings) and the machine keeps running. Were
+ * the call honoured, QEMU would exit with a failure status (poweroff(1)) before
+ * the suite is complete. */
+static int poweroff_is_for_init_only(void)
+{
+	pid_t pid;
+
+	CHECK_EQ(__sys_poweroff(1), -EPERM);
+	pid = fork();
+	if (pid == 0)
+		_exit(__sys_poweroff(1) == -EPERM ? 0 : 1);
+	CHECK(utest_child_ok(pid));
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(fork_exit_code),
 	UTEST(fork_pids_differ),
@@ -300,6 +317,7 @@ static const struct utest_case cases[] = {
 	UTEST(unknown_syscall),
 	UTEST(init_is_pid_1_and_takes_no_signal),
 	UTEST(orphans_are_reaped),
+	UTEST(poweroff_is_for_init_only),
 };
 
 int main(int argc, char **argv)

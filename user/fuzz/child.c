@@ -156,13 +156,15 @@ static void setup_fds(struct fz_child *c)
 {
 	long null = sys3(__NR_open, "/dev/null", O_RDWR, 0);
 
+	if (null < 0)
+		fz_exit(121);
 	for (int fd = 0; fd < 3; fd++)
-		if (null < 0 || sys2(__NR_dup2, null, fd) != fd)
-			fz_exit(121);
+		if (sys2(__NR_dup2, null, fd) != fd)
+			fz_exit(122);
 	add_fd(c, null, FK_NULL);
 	add_fd(c, sys3(__NR_open, "/dev/zero", O_RDWR, 0), FK_ZERO);
-	add_fd(c, open_pool(c, 2, O_RDWR | O_CREAT | O_TRUNC), FK_FILE);	/* "a" */
-	add_fd(c, open_pool(c, 3, O_RDONLY | O_CREAT), FK_FILE_RO);		/* "b" */
+	add_fd(c, open_pool(c, 4, O_RDWR | O_CREAT | O_TRUNC), FK_FILE);	/* "a" */
+	add_fd(c, open_pool(c, 5, O_RDONLY | O_CREAT), FK_FILE_RO);		/* "b" */
 	add_fd(c, sys3(__NR_open, "/tmp", O_RDONLY, 0), FK_DIR);
 	add_fd(c, sys3(__NR_open, "/dev/vda", O_RDWR, 0), FK_DISK);
 	add_fd(c, sys3(__NR_open, "/dev/hda", O_RDWR, 0), FK_DISK);
@@ -192,13 +194,13 @@ static void setup_aio(struct fz_child *c)
 /* ---- the calls ---- */
 
 /* How often each call comes up (per 20 of a plain call): the ones that end
- * or replace the process rarely (a child lives some 1,000 calls); poweroff
- * never (it ends the run on purpose). */
+ * or replace the process rarely (a child lives some 1,000 calls), and the
+ * ones that may wait; poweroff too (init's only: -EPERM for us). */
 static unsigned weight(unsigned nr)
 {
 	switch (nr) {
-	case __NR_poweroff:	return 0;
-	case __NR_exit: case __NR_exit_group: return 1;
+	case __NR_exit: case __NR_exit_group: case __NR_poweroff: return 1;
+	case __NR_select: case __NR_pselect6: case __NR_poll: case __NR_ppoll: return 4;
 	case __NR_fork: case __NR_execve: case __NR_kill: return 2;
 	case __NR_nanosleep: case __NR_io_setup: case __NR_io_destroy: return 4;
 	case __NR_read: case __NR_write: case __NR_pread64: case __NR_pwrite64:
@@ -272,7 +274,7 @@ static void learn(struct fz_child *c, unsigned nr, const uint32_t a[6], long r)
 		return;
 	if (nr == __NR_open || nr == __NR_dup || nr == __NR_dup2)
 		c->last_fd = r;
-	else if (nr == __NR_pipe && a[0] >= FZ_SCRATCH && a[0] + 8 <= FZ_RW_END)
+	else if ((nr == __NR_pipe || nr == __NR_pipe2) && a[0] >= FZ_SCRATCH && a[0] + 8 <= FZ_RW_END)
 		c->last_fd = ((int *)a[0])[fz_below(&c->rng, 2)];
 	else if (nr == __NR_mmap2)
 		c->mapped += a[1];
@@ -292,10 +294,11 @@ static void learn(struct fz_child *c, unsigned nr, const uint32_t a[6], long r)
  * end instead, so a child blocks now and then, not always. */
 static void steer_pipes(struct fz_child *c, unsigned nr, uint32_t a[6])
 {
-	int end = c->pipe_end[nr == __NR_write];
+	bool write = nr == __NR_write || nr == __NR_writev;
+	int end = c->pipe_end[write];
 	struct kernel_stat st;
 
-	if ((nr != __NR_read && nr != __NR_write) || (int)a[0] == end || end < 0)
+	if ((!write && nr != __NR_read && nr != __NR_readv) || (int)a[0] == end || end < 0)
 		return;
 	if (sys2(__NR_fstat, a[0], &st) == 0 && S_ISFIFO(st.st_mode) && fz_pct(&c->rng, 95))
 		a[0] = end;

@@ -3,10 +3,13 @@
 #include <string.h>
 #include "uapi/aio_abi.h"
 #include "uapi/fcntl.h"
+#include "uapi/ioctl.h"
 #include "uapi/mman.h"
+#include "uapi/poll.h"
 #include "uapi/signal.h"
 #include "uapi/stat.h"
 #include "uapi/time.h"
+#include "uapi/uio.h"
 #include "uapi/wait.h"
 #include "user/syscalls.h"
 #include "child.h"
@@ -18,8 +21,8 @@
 
 const struct fuzz_exclusion fuzz_exclusions[EX_COUNT] = {
 	[EX_F1_OFFSET_OVERFLOW] = { "F1_offset_overflow",
-		"pread64/pwrite64/iocb offsets whose offset + length passes 2^63 - 1 are moved "
-		"2^33 lower (ramfs_rw loops forever on them)" },
+		"pread64/pwrite64/preadv/pwritev/iocb offsets whose offset + length passes "
+		"2^63 - 1 are moved 2^33 lower (ramfs_rw loops forever on them)" },
 	[EX_F3_PIPE_AIO_PARTIAL] = { "F3_pipe_aio_partial_write",
 		"AIO writes to a pipe are cut to 1 byte, so none is ever partly done (io_destroy, "
 		"exec and exit wait for such a write for good, SIGKILL or not)" },
@@ -209,13 +212,24 @@ static void put_pool(unsigned slot, int wpid, unsigned i, char *dst)
 	*d = '\0';
 }
 
+/* The names a slot's children can leave: /tmp/fz<slot><a-d> and an "x" in
+ * each (renames go to the top names only, so nothing lies deeper). */
 bool fuzz_slot_path(unsigned slot, unsigned i, char *buf, unsigned size)
 {
-	static const unsigned order[] = { 4, 5, 0, 1, 2, 3 };	/* children before parents */
+	static const char top[] = "/tmp/fz";
+	char *d = buf;
 
-	if (i >= N(order) || size < 64)
+	if (i >= 8 || size < sizeof(top) + 4)
 		return false;
-	put_pool(slot, 0, order[i], buf);
+	memcpy(d, top, sizeof(top) - 1);
+	d += sizeof(top) - 1;
+	*d++ = 'A' + slot;
+	*d++ = 'a' + i % 4;
+	if (i < 4) {				/* children first */
+		*d++ = '/';
+		*d++ = 'x';
+	}
+	*d = '\0';
 	return true;
 }
 
@@ -511,13 +525,86 @@ static uint32_t fz_events(struct fz_child *c)
 	return fz_pct(&c->rng, 70) ? FZ_STRUCTS + 0x200 + 32 * fz_below(&c->rng, 8) : fz_ptr(c);
 }
 
+/* ---- vectors, poll sets, commands ---- */
+
+/* Up to 8 iovecs in FZ_STRUCTS + 0x400, each a buffer of fz_ptr and fz_len. */
+static uint32_t fz_iovec(struct fz_child *c)
+{
+	struct iovec *v = (struct iovec *)(FZ_STRUCTS + 0x400);
+
+	if (fz_pct(&c->rng, 5))
+		return fz_ptr(c);
+	for (int i = 0; i < 8; i++) {
+		v[i].iov_base = (void *)fz_ptr(c);
+		v[i].iov_len = fz_pct(&c->rng, 80) ? fz_below(&c->rng, 8192) : fz_len(c);
+	}
+	return (uint32_t)v;
+}
+
+/* Up to 8 pollfds on our descriptors (FZ_STRUCTS + 0x600). */
+static uint32_t fz_pollfd(struct fz_child *c)
+{
+	struct pollfd *p = (struct pollfd *)(FZ_STRUCTS + 0x600);
+
+	if (fz_pct(&c->rng, 5))
+		return fz_ptr(c);
+	for (int i = 0; i < 8; i++) {
+		p[i].fd = fz_fd(c);
+		p[i].events = (int16_t)(fz_pct(&c->rng, 90) ? fz_below(&c->rng, 0x400) : fz_next(&c->rng));
+		p[i].revents = 0;
+	}
+	return (uint32_t)p;
+}
+
+/* select's time limit: none mostly (a NULL waits for good). */
+static uint32_t fz_timeval(struct fz_child *c)
+{
+	struct kernel_timeval *tv = (void *)(FZ_STRUCTS + 0x40);
+
+	if (fz_pct(&c->rng, 3))
+		return fz_pct(&c->rng, 30) ? 0 : fz_ptr(c);
+	tv->tv_sec = fz_pct(&c->rng, 5) ? -1 : 0;
+	tv->tv_usec = fz_pct(&c->rng, 85) ? 0 : fz_pct(&c->rng, 50) ? 1000000 : fz_below(&c->rng, 8000);
+	return (uint32_t)tv;
+}
+
+/* poll's limit in ms: 0 mostly; -1 (for good) rarely. */
+static uint32_t fz_timeout(struct fz_child *c)
+{
+	static const uint32_t odd[] = { 1, 4, 10, 0xFFFFFFFF, 0x80000000 };
+
+	return fz_pct(&c->rng, 90) ? 0 : PICK(c, odd);
+}
+
+static uint32_t fz_ioctl(struct fz_child *c)
+{
+	static const uint32_t cmds[] = { BLKGETSIZE, BLKSSZGET, BLKBSZGET, BLKGETSIZE64,
+					 BLKPBSZGET, TCGETS, TCSETS, TCSETSW, TCSETSF, FIONREAD,
+					 FIONBIO, FIONCLEX, FIOCLEX, 0, 0xFFFFFFFF };
+
+	return fz_pct(&c->rng, 90) ? PICK(c, cmds) : fz_int(c);
+}
+
+static uint32_t fz_fcntl(struct fz_child *c)
+{
+	static const uint32_t cmds[] = { F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL,
+					 F_DUPFD_CLOEXEC, 5, 6, 7, 0xFFFFFFFF };
+
+	return fz_pct(&c->rng, 90) ? PICK(c, cmds) : fz_int(c);
+}
+
 /* ---- one argument ---- */
 
 static uint32_t fz_path(struct fz_child *c, unsigned nr)
 {
-	if (nr == __NR_unlink || nr == __NR_rmdir || nr == __NR_mkdir)
+	switch (nr) {
+	case __NR_unlink: case __NR_rmdir: case __NR_mkdir: case __NR_mkdirat:
+	case __NR_unlinkat: case __NR_rename: case __NR_renameat: case __NR_renameat2:
 		return path_to_change(c);
-	return nr == __NR_execve ? path_to_exec(c) : path_to_open(c);
+	case __NR_execve:
+		return path_to_exec(c);
+	}
+	return path_to_open(c);
 }
 
 static uint32_t fz_arg_len(struct fz_child *c, unsigned nr)
@@ -560,6 +647,14 @@ uint32_t fz_arg(struct fz_child *c, unsigned nr, int kind, const uint32_t *a, in
 	case FA_TIMESPEC: return fz_timespec(c, false);
 	case FA_DEADLINE: return fz_timespec(c, true);
 	case FA_BUF: case FA_PTR: return fz_ptr(c);
+	case FA_IOVEC:	return fz_iovec(c);
+	case FA_POLLFD:	return fz_pollfd(c);
+	case FA_TIMEVAL: return fz_timeval(c);
+	case FA_TIMEOUT: return fz_timeout(c);
+	case FA_COUNT:	return fz_count(c);
+	case FA_IOCTL:	return fz_ioctl(c);
+	case FA_FCNTL:	return fz_fcntl(c);
+	case FA_ARG:	return fz_pct(&c->rng, 50) ? fz_ptr(c) : fz_int(c);
 	}
 	return fz_int(c);
 }
@@ -579,22 +674,44 @@ static bool hits_ours(const struct fz_child *c, uint32_t addr, uint32_t len)
 /* A name the kernel may create or remove: our own, or one it must refuse
  * whatever the calls before did: below 64 KiB and the kernel's are never
  * mapped, our PROT_NONE page stays (fz_contain), the long name is too long.
- * (The hole after FZ_RW2 may have been mapped by an mmap2 since.) */
-static bool path_allowed(uint32_t p)
+ * (The hole after FZ_RW2 may have been mapped by an mmap2 since.) A rename
+ * would move "/dev" or "/bin" away, so renames get our own names only. */
+static bool path_allowed(uint32_t p, bool renames)
 {
 	for (unsigned i = 0; i < P_DIRS + P_DIRS_N; i++)
-		if (p == POOL_AT(i) && (i < P_DEV || i >= P_DIRS))
+		if (p == POOL_AT(i) && (i < P_DEV || (i >= P_DIRS && !renames)))
 			return true;
 	return p < 0x10000 || p >= 0xC0000000u || (p >= FZ_NONE && p < FZ_RW2) || p == LONG_NAME;
 }
 
+/* The arguments (a bit each) of call nr that name something it may create,
+ * remove, rename or truncate. */
+static unsigned changing_paths(unsigned nr, const uint32_t a[6])
+{
+	switch (nr) {
+	case __NR_mkdir: case __NR_unlink: case __NR_rmdir:
+		return 1 << 0;
+	case __NR_open:
+		return a[1] & (O_CREAT | O_TRUNC) ? 1 << 0 : 0;
+	case __NR_openat:
+		return a[2] & (O_CREAT | O_TRUNC) ? 1 << 1 : 0;
+	case __NR_mkdirat: case __NR_unlinkat:
+		return 1 << 1;
+	case __NR_rename:
+		return 1 << 0 | 1 << 1;
+	case __NR_renameat: case __NR_renameat2:
+		return 1 << 1 | 1 << 3;
+	}
+	return 0;
+}
+
 unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6])
 {
-	bool creates = nr == __NR_mkdir || nr == __NR_unlink || nr == __NR_rmdir ||
-		       (nr == __NR_open && (a[1] & (O_CREAT | O_TRUNC)));
+	bool renames = nr == __NR_rename || nr == __NR_renameat || nr == __NR_renameat2;
+	unsigned paths = changing_paths(nr, a);
 
-	if (nr == __NR_poweroff || (nr == __NR_fork && c->depth >= FZ_DEPTH_MAX))
-		return __NR_getpid;		/* the run goes on; no deeper forks */
+	if (nr == __NR_fork && c->depth >= FZ_DEPTH_MAX)
+		return __NR_getpid;		/* no deeper forks */
 	if (nr == __NR_kill && ((int)a[0] == c->watchdog_pid || (int)a[0] == c->pump[0] ||
 				(int)a[0] == c->pump[1]))
 		a[0] = c->self_pid;
@@ -603,8 +720,14 @@ unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6])
 		a[0] = 0x60000000u | (a[0] & 0x00FFF000u);
 		a[1] &= 0x00FFFFFFu;
 	}
-	if (creates && !path_allowed(a[0]))
-		a[0] = POOL_AT(P_OWN + a[0] % P_OWN_N);
+	for (int i = 0; i < 6; i++)
+		if ((paths >> i & 1) && !path_allowed(a[i], renames))
+			a[i] = POOL_AT(P_OWN + a[i] % P_OWN_N);
+	if (renames) {			/* to a top name: no deeper than d/x, a/x */
+		int to = nr == __NR_rename ? 1 : 3;
+		if (a[to] == POOL_AT(P_OWN + 4) || a[to] == POOL_AT(P_OWN + 5))
+			a[to] = POOL_AT(P_OWN + (a[to] & 3));
+	}
 	return nr;
 }
 
@@ -678,8 +801,10 @@ static void excl_memory(struct fz_child *c, unsigned nr, uint32_t a[6])
 
 void fz_exclude(struct fz_child *c, unsigned nr, uint32_t a[6])
 {
-	if (nr == __NR_pread64 || nr == __NR_pwrite64) {
-		int64_t off = excl_offset((int64_t)((uint64_t)a[4] << 32 | a[3]), a[2]);
+	if (nr == __NR_pread64 || nr == __NR_pwrite64 || nr == __NR_preadv || nr == __NR_pwritev) {
+		/* a vector's total is not known here: take the most it can be */
+		uint64_t len = nr == __NR_pread64 || nr == __NR_pwrite64 ? a[2] : 1ULL << 32;
+		int64_t off = excl_offset((int64_t)((uint64_t)a[4] << 32 | a[3]), len);
 		a[3] = (uint32_t)off;
 		a[4] = (uint32_t)((uint64_t)off >> 32);
 	}

@@ -13,10 +13,21 @@
 /* newlib declares it only under _POSIX_PRIORITY_SCHEDULING, which we do not claim. */
 int sched_yield(void);
 
-/* Fill *st with the kernel's resource counters (call 500); 0, or -1 with errno. */
+/* Fill *st with the kernel's resource counters (call 500; it changes nothing);
+ * 0, or -1 with errno. */
 int aiok_stat(struct aiok_stat *st);
 
-/* End the run (call 501): QEMU exits with a status derived from status. */
+/* Give the slab caches' empty slabs back to the page allocator (call 502), so
+ * that free_pages compares across a leak check: call it before each aiok_stat
+ * whose free_pages are compared. 0, or -1 with errno. */
+int aiok_shrink(void);
+/* aiok_shrink, then aiok_stat: counters whose free_pages compare with another
+ * snapshot's (no empty slab kept for reuse on either side). 0, or -1 with errno. */
+int aiok_snapshot(struct aiok_stat *st);
+
+/* End the run (call 501, init only): QEMU exits with a status derived from
+ * status. In any other process the call fails with EPERM and this exits the
+ * process with status instead. */
 void poweroff(int status) __attribute__((noreturn));
 
 #endif

@@ -46,7 +46,8 @@ int utest_write_long(const char *path, long v);
  * in a process that lives on. */
 int utest_same_io_counters(const struct aiok_stat *before);
 /* All that init's leak check watches is back at *before (memory, address
- * spaces and ramfs pages too): for after a child that used them was reaped. */
+ * spaces and ramfs pages too): for after a child that used them was reaped.
+ * *before must come from aiok_snapshot (free pages are compared settled). */
 int utest_same_counters(const struct aiok_stat *before);
 
 #define CHECK(cond) do { if (!(cond)) { \

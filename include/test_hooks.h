@@ -1,0 +1,71 @@
+/* test_hooks.h: the test kernel's hooks into ordinary kernel paths; no-ops in the shipped kernel.
+ *
+ * Two kernels are built from one source (Makefile): build/kernel.elf ships (make run,
+ * the ISO) and build/kernel-test.elf is compiled with CONFIG_KTEST and links the
+ * in-kernel suites (kernel/ktest.c, kernel/tests/), the crash= switch
+ * (kernel/crash.c) and the hooks below (kernel/test_hooks.c). Ordinary code calls the
+ * hooks unconditionally; without CONFIG_KTEST they are the inline stubs at the end,
+ * which compile to nothing, so the shipped kernel has no test symbol
+ * (tools/shipped_check.sh asserts it in make test).
+ */
+#ifndef TEST_HOOKS_H
+#define TEST_HOOKS_H
+
+#include "cmdline.h"
+#include "printk.h"
+#include "types.h"
+
+struct trap_frame;
+
+#ifdef CONFIG_KTEST
+
+/* Boot, after the initramfs: crash= faults on purpose (kernel/crash.c), then the
+ * suites ktest= selects run and report KTAP (kernel/ktest.c). Process context. */
+void ktest_boot(void);
+/* Kernel cases that failed this boot (a ktest= naming no suite counts as one);
+ * poweroff and a boot without init report a failure when it is not 0. */
+int ktest_boot_failures(void);
+
+/* Called first for every exception (kernel/trap.c); a suite sets it to see
+ * traps it provokes and returns true when it handled one (it may move tf->eip). */
+extern bool (*trap_test_hook)(struct trap_frame *tf);
+static inline bool ktest_trap_hook(struct trap_frame *tf)
+{
+	return trap_test_hook && trap_test_hook(tf);
+}
+
+/* fork, between reading a pinned page's pin count and copying the page
+ * (kernel/mm/vm.c): spin fork_pin_delay=N pauses so that I/O completions land in
+ * that window (plan entry blk_fork_pin). Any context. */
+void ktest_fork_pin_delay(void);
+
+#else /* the shipped kernel */
+
+/* It has no suites: a ktest= on its command line is reported and counts as a failure. */
+static inline bool ktest_unavailable(void)
+{
+	return cmdline_get(&boot_cmdline, "ktest") != NULL;
+}
+
+static inline void ktest_boot(void)
+{
+	if (ktest_unavailable())
+		pr_warn("ktest=: this kernel has no test suites (they are in kernel-test.elf)\n");
+}
+
+static inline int ktest_boot_failures(void)
+{
+	return ktest_unavailable();
+}
+
+static inline bool ktest_trap_hook(struct trap_frame *tf)
+{
+	return false;
+}
+
+static inline void ktest_fork_pin_delay(void)
+{
+}
+
+#endif /* CONFIG_KTEST */
+#endif

@@ -1,0 +1,16 @@
+/* test_hooks.c: the test kernel's hooks into ordinary paths (include/test_hooks.h); not in the shipped kernel. */
+#include "cmdline.h"
+#include "test_hooks.h"
+#include "x86.h"
+
+bool (*trap_test_hook)(struct trap_frame *tf);
+
+void ktest_fork_pin_delay(void)
+{
+	static u32 loops = ~0u;		/* read from the command line at first use */
+
+	if (loops == ~0u)
+		loops = cmdline_get_num(&boot_cmdline, "fork_pin_delay", 0);
+	for (u32 i = 0; i < loops; i++)
+		cpu_relax();
+}
