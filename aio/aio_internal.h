@@ -35,6 +35,13 @@ void ioctx_free(struct kioctx *ctx);
  * for the rest, drop the table's reference. The owner's process context; the
  * caller holds one reference besides the table's. */
 void ioctx_kill(struct kioctx *ctx);
+/* The address range of a live context's ring belongs to that context for as
+ * long as it lives, whether the program unmapped the ring or not: no other
+ * ring may be placed there, so an id names one live context, and io_destroy,
+ * which unmaps the ring regions of that range, reaches only its own ring.
+ * Returns the highest end of a live context's ring range that overlaps
+ * [start, start + len), or 0 when none does. Process context (mm->aio->lock). */
+u32 ioctx_ring_busy(struct mm *mm, u32 start, u32 len);
 
 /* kiocb.c */
 int kiocb_slots_init(struct kioctx *ctx);

@@ -139,6 +139,24 @@ struct kioctx *ioctx_lookup(u32 id)
 	return ctx;
 }
 
+u32 ioctx_ring_busy(struct mm *mm, u32 start, u32 len)
+{
+	struct aio_mm *am = mm->aio;
+	struct kioctx *ctx;
+	u32 end = 0;
+
+	if (!am)
+		return 0;
+	spin_lock(&am->lock);
+	list_for_each_entry(ctx, &am->contexts, mm_list) {
+		u32 base = ctx->ring.user_base, size = ctx->ring.nr_pages * PAGE_SIZE;
+		if (base < start + len && start < base + size)
+			end = MAX(end, base + size);
+	}
+	spin_unlock(&am->lock);
+	return end;
+}
+
 /* Take ctx out of its mm's table (once); false if someone else already did. */
 static bool ioctx_unlink(struct kioctx *ctx)
 {

@@ -45,13 +45,27 @@ static int ring_alloc_pages(struct aio_ring_info *r)
 	return 0;
 }
 
+/* A free range of size bytes for a new ring, from AIO_RING_HINT up, that is
+ * no live context's ring range either (see ioctx_ring_busy); 0 if none. */
+static u32 ring_find_room(struct mm *mm, u32 size)
+{
+	u32 base = AIO_RING_HINT, busy;
+
+	for (;;) {
+		base = vm_find_free(mm, base, size);
+		if (!base || !(busy = ioctx_ring_busy(mm, base, size)))
+			return base;
+		base = busy;		/* past it: strictly upward, so this ends */
+	}
+}
+
 static int ring_map(struct kioctx *ctx)
 {
 	struct aio_ring_info *r = &ctx->ring;
 	u32 size = r->nr_pages * PAGE_SIZE, base;
 	int err;
 
-	base = vm_find_free(ctx->mm, AIO_RING_HINT, size);
+	base = ring_find_room(ctx->mm, size);
 	if (!base)
 		return -ENOMEM;
 	err = vm_map(ctx->mm, base, size, VM_READ | VM_WRITE | VM_RING);
@@ -97,6 +111,9 @@ int aio_ring_setup(struct kioctx *ctx)
 	return 0;
 }
 
+/* Only ring regions go (a mapping the program put over an unmapped ring
+ * stays), and only this context's: no other ring is ever placed in its range
+ * while it lives (ring_find_room). */
 void aio_ring_unmap(struct kioctx *ctx)
 {
 	struct aio_ring_info *r = &ctx->ring;

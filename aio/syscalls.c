@@ -90,8 +90,8 @@ static long iocb_check(const struct iocb *cb)
 		return -EINVAL;
 	if (cb->aio_buf != (u32)cb->aio_buf || cb->aio_nbytes > IOCB_MAX_NBYTES)
 		return -EINVAL;
-	if (rw && cb->aio_offset < 0)
-		return -EINVAL;
+	if (rw && rw_verify_area(cb->aio_offset, cb->aio_nbytes))
+		return -EINVAL;		/* the offset rule of every read and write */
 	switch (cb->aio_lio_opcode) {
 	case IOCB_CMD_PREAD: case IOCB_CMD_PWRITE: case IOCB_CMD_FSYNC:
 	case IOCB_CMD_FDSYNC: case IOCB_CMD_NOOP:

@@ -119,6 +119,13 @@ void file_init(void);
 /* The file behind descriptor fd of the current process, with a reference; NULL if none. */
 struct file *fget(int fd);
 loff_t generic_llseek(struct file *f, loff_t off, int whence);
+#define LOFF_MAX	((loff_t)0x7fffffffffffffffLL)	/* the largest offset */
+/* The offset rule of every read and write, plain or AIO, on every kind of
+ * file (Linux's rw_verify_area; kernel/fs/read_write.c): -EINVAL when pos is
+ * negative or pos + count would pass LOFF_MAX, else 0. A file then applies
+ * its own limit: ramfs -EFBIG (RAMFS_MAX_SIZE), block devices -EINVAL past
+ * their end. Any context. */
+int rw_verify_area(loff_t pos, u64 count);
 extern atomic_t nr_files;		/* struct files alive (leak checks) */
 
 /* Descriptor tables */

@@ -57,6 +57,8 @@ struct zone {
 	const char *name;
 	u32 start_pfn, end_pfn;		/* [start, end) */
 	u32 present_pages;		/* RAM pages given to the buddy at boot */
+	u32 reserve;			/* low zones: pages user memory (__GFP_HIGHMEM)
+					 * leaves free for the kernel (present / 32) */
 	spinlock_t lock;		/* guards the fields below */
 	u32 free_pages;
 	struct free_area free_area[MAX_ORDER];
@@ -70,7 +72,9 @@ extern u32 max_low_pfn;		/* one past the last direct-mapped page */
 /* GFP flags: where the pages may come from and whether the caller may sleep. */
 typedef u32 gfp_t;
 #define __GFP_DMA	0x01	/* only the DMA zone */
-#define __GFP_HIGHMEM	0x02	/* HighMem first, then Normal, then DMA */
+#define __GFP_HIGHMEM	0x02	/* HighMem first, then Normal, then DMA: user
+				 * memory, which leaves each low zone's
+				 * reserve to the kernel */
 #define __GFP_WAIT	0x10	/* the caller may sleep: process context, no
 				 * spinlock held (the allocator never sleeps yet) */
 #define __GFP_HIGH	0x20	/* an atomic caller: must not sleep */

@@ -157,6 +157,9 @@ int kthread_stop(struct task *t);
 bool kthread_should_stop(void);
 /* End the current task (kernel thread); the creator reaps it. */
 void task_exit(int code) __noreturn;
+/* Call fn(t, arg) for every task, under tasklist_lock with interrupts off:
+ * fn must not sleep or take a lock (the OOM killer's scan). */
+void task_for_each(void (*fn)(struct task *t, void *arg), void *arg);
 /* Task with this pid, or NULL (no reference: for debugging and tests). */
 struct task *task_find(int pid);
 /* Free a zombie (or a never-started) task: its stack and struct. Its reaper only. */

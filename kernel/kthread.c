@@ -152,6 +152,17 @@ int kthread_stop(struct task *t)
 	return code;
 }
 
+void task_for_each(void (*fn)(struct task *t, void *arg), void *arg)
+{
+	struct task *t;
+	u32 flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_for_each_entry(t, &task_list, tasks)
+		fn(t, arg);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
 struct task *task_find(int pid)
 {
 	struct task *t, *found = NULL;

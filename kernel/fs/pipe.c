@@ -266,11 +266,15 @@ static long pipe_aio_queue(struct pipe *p, struct kiocb *req, const char *ubuf, 
 	return -EIOCBQUEUED;		/* may already be completed: hands off */
 }
 
+/* A read of 0 bytes completes at once with 0, whatever the pipe holds or has
+ * queued (as read does): it neither waits nor takes a place in the queue. */
 static ssize_t pipe_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
 	ssize_t ret;
 
+	if (!n)
+		return 0;
 	mutex_lock(&p->mutex);
 	if (pipe_queue_empty(p, &p->aio_readers) && (p->len || !p->writers)) {
 		ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;
@@ -282,11 +286,14 @@ static ssize_t pipe_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos
 	return pipe_aio_queue(p, req, ubuf, n, false);
 }
 
+/* A write of 0 bytes completes at once with 0 (as write does, reader or not). */
 static ssize_t pipe_aio_write(struct kiocb *req, const char *ubuf, size_t n, loff_t pos)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
 	ssize_t ret;
 
+	if (!n)
+		return 0;
 	mutex_lock(&p->mutex);
 	if (!p->readers) {
 		mutex_unlock(&p->mutex);

@@ -12,7 +12,8 @@
 #include "string.h"
 #include "uaccess.h"
 
-#define RAMFS_MAX_SIZE	(64u << 20)	/* per file */
+#define RAMFS_MAX_SIZE	(64u << 20)	/* per file: a write at or past it is -EFBIG */
+#define RAMFS_MAX_PAGES	(RAMFS_MAX_SIZE >> PAGE_SHIFT)
 
 struct ramfs_data {
 	u32 nr_slots;			/* length of pages[] */
@@ -27,7 +28,8 @@ static struct ramfs_data *rdata(struct inode *inode)
 	return inode->private;
 }
 
-/* Make room for page index idx in the page array (inode->lock held). */
+/* Make room for page index idx (< RAMFS_MAX_PAGES) in the page array
+ * (inode->lock held). */
 static int ramfs_grow(struct ramfs_data *d, u32 idx)
 {
 	u32 n = d->nr_slots ? d->nr_slots : 8;
@@ -35,8 +37,10 @@ static int ramfs_grow(struct ramfs_data *d, u32 idx)
 
 	if (idx < d->nr_slots)
 		return 0;
+	if (idx >= RAMFS_MAX_PAGES)
+		return -EFBIG;
 	while (n <= idx)
-		n *= 2;
+		n *= 2;			/* ends: idx < RAMFS_MAX_PAGES, a power of two */
 	pages = kmalloc(n * sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
@@ -88,7 +92,10 @@ static size_t copy_kernel_chunk(void *page_addr, void *buf, size_t n, bool to_fi
 	return 0;
 }
 
-/* Move up to n bytes at pos (inode->lock held); returns bytes moved or -errno. */
+/* Move up to n bytes at pos (inode->lock held); returns bytes moved or -errno.
+ * [pos, pos + n) must lie within RAMFS_MAX_SIZE (callers cut writes to it and
+ * reads to the size): anything else is refused, so that the page index below
+ * never wraps. */
 static ssize_t ramfs_rw(struct inode *inode, char *buf, size_t n, loff_t pos,
 			bool to_file, chunk_copy_t copy)
 {
@@ -96,6 +103,8 @@ static ssize_t ramfs_rw(struct inode *inode, char *buf, size_t n, loff_t pos,
 	size_t done = 0;
 
 	mutex_assert_held(&inode->lock);
+	if (pos < 0 || pos > RAMFS_MAX_SIZE || n > RAMFS_MAX_SIZE - pos)
+		return -EFBIG;
 	while (done < n) {
 		u32 off = (pos + done) & (PAGE_SIZE - 1);
 		size_t chunk = MIN(n - done, PAGE_SIZE - off), left;
@@ -134,13 +143,19 @@ static ssize_t ramfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	return ret;
 }
 
+/* A write (inode->lock held), Linux's rule for a file system's largest size:
+ * one of some bytes that starts at or past RAMFS_MAX_SIZE is -EFBIG, one that
+ * crosses it is cut short there. pos is not negative (rw_verify_area). */
 static ssize_t ramfs_write_locked(struct inode *inode, char *buf, size_t n, loff_t pos,
 				  chunk_copy_t copy)
 {
 	ssize_t ret;
 
-	if (pos + (loff_t)n > RAMFS_MAX_SIZE)
-		return -EFBIG;
+	if (!n)
+		return 0;
+	if (pos < 0 || pos >= RAMFS_MAX_SIZE)
+		return pos < 0 ? -EINVAL : -EFBIG;
+	n = MIN((loff_t)n, RAMFS_MAX_SIZE - pos);
 	ret = ramfs_rw(inode, buf, n, pos, true, copy);
 	if (ret > 0 && pos + ret > inode->size)
 		inode->size = pos + ret;

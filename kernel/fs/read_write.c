@@ -1,4 +1,5 @@
-/* read_write.c: read, write, pread64, pwrite64 and their vectored forms readv, writev, preadv, pwritev. */
+/* read_write.c: read, write, pread64, pwrite64 and their vectored forms readv, writev, preadv, pwritev;
+ * rw_verify_area, the one offset check of every transfer (these calls and io_submit's). */
 #include "errno.h"
 #include "fs.h"
 #include "sched.h"
@@ -59,6 +60,15 @@ static long rw_check(struct file *f, bool write, bool positioned)
 	return 0;
 }
 
+int rw_verify_area(loff_t pos, u64 count)
+{
+	if (pos < 0)
+		return -EINVAL;
+	if (count > (u64)(LOFF_MAX - pos))
+		return -EINVAL;		/* the end would pass the largest loff_t */
+	return 0;
+}
+
 /* One transfer on f at *pos (NULL: the file position). */
 static long rw_one(struct file *f, void *buf, size_t count, loff_t *pos, bool write)
 {
@@ -79,9 +89,12 @@ static long do_rw(int fd, void *buf, unsigned count, loff_t *pos, bool write)
 
 	if (!f)
 		return -EBADF;
+	count = MIN(count, RW_MAX);
 	ret = rw_check(f, write, pos != NULL);
 	if (!ret)
-		ret = rw_one(f, buf, MIN(count, RW_MAX), pos, write);
+		ret = rw_verify_area(pos ? *pos : f->f_pos, count);
+	if (!ret)
+		ret = rw_one(f, buf, count, pos, write);
 	fput(f);
 	return ret;
 }
@@ -105,27 +118,27 @@ long sys_pread64(int fd, void *buf, unsigned count, unsigned off_lo, unsigned of
 {
 	loff_t pos = join64(off_lo, off_hi);
 
-	return pos < 0 ? -EINVAL : do_rw(fd, buf, count, &pos, false);
+	return do_rw(fd, buf, count, &pos, false);
 }
 
 long sys_pwrite64(int fd, const void *buf, unsigned count, unsigned off_lo, unsigned off_hi)
 {
 	loff_t pos = join64(off_lo, off_hi);
 
-	return pos < 0 ? -EINVAL : do_rw(fd, (void *)buf, count, &pos, true);
+	return do_rw(fd, (void *)buf, count, &pos, true);
 }
 
-/* Copy and check an iovec array: -EINVAL for more than UIO_MAXIOV segments or
- * more than RW_MAX bytes in all, -EFAULT when it cannot be read. */
-static long iov_fetch(const struct iovec *uvec, unsigned n, struct iovec *vec)
+/* Copy and check an iovec array, its byte total in *total: -EINVAL for more
+ * than RW_MAX bytes in all, -EFAULT when it cannot be read. */
+static long iov_fetch(const struct iovec *uvec, unsigned n, struct iovec *vec, u64 *total)
 {
-	u64 total = 0;
+	*total = 0;
 
 	if (copy_from_user(vec, uvec, n * sizeof(*vec)))
 		return -EFAULT;
 	for (unsigned i = 0; i < n; i++) {
-		total += vec[i].iov_len;
-		if (vec[i].iov_len > RW_MAX || total > RW_MAX)
+		*total += vec[i].iov_len;
+		if (vec[i].iov_len > RW_MAX || *total > RW_MAX)
 			return -EINVAL;
 	}
 	return 0;
@@ -159,6 +172,7 @@ static long do_rw_vec(int fd, const struct iovec *uvec, unsigned n, loff_t *pos,
 {
 	struct iovec inline_vec[IOV_INLINE], *vec = inline_vec;
 	struct file *f;
+	u64 total;
 	long ret;
 
 	if (n > UIO_MAXIOV)
@@ -168,7 +182,8 @@ static long do_rw_vec(int fd, const struct iovec *uvec, unsigned n, loff_t *pos,
 		return -EBADF;
 	if (n > IOV_INLINE && !(vec = kmalloc(n * sizeof(*vec), GFP_KERNEL)))
 		ret = -ENOMEM;
-	else if (!(ret = iov_fetch(uvec, n, vec)) && !(ret = rw_check(f, write, pos != NULL)))
+	else if (!(ret = iov_fetch(uvec, n, vec, &total)) && !(ret = rw_check(f, write, pos != NULL)) &&
+		 !(ret = rw_verify_area(pos ? *pos : f->f_pos, total)))
 		ret = rw_segments(f, vec, n, pos, write);
 	if (vec != inline_vec && vec)
 		kfree(vec);
@@ -190,12 +205,12 @@ long sys_preadv(int fd, const struct iovec *uvec, unsigned n, unsigned pos_lo, u
 {
 	loff_t pos = join64(pos_lo, pos_hi);
 
-	return pos < 0 ? -EINVAL : do_rw_vec(fd, uvec, n, &pos, false);
+	return do_rw_vec(fd, uvec, n, &pos, false);
 }
 
 long sys_pwritev(int fd, const struct iovec *uvec, unsigned n, unsigned pos_lo, unsigned pos_hi)
 {
 	loff_t pos = join64(pos_lo, pos_hi);
 
-	return pos < 0 ? -EINVAL : do_rw_vec(fd, uvec, n, &pos, true);
+	return do_rw_vec(fd, uvec, n, &pos, true);
 }

@@ -19,6 +19,7 @@
 #include "string.h"
 
 #define KERNEL_PHYS_START	0x00100000u	/* load address (linker.ld) */
+#define ZONE_RESERVE_RATIO	32	/* a low zone keeps 1/32 of its pages from user memory */
 
 struct zone zones[MAX_NR_ZONES];
 struct page *mem_map;
@@ -154,6 +155,17 @@ static void warn_sleeping_alloc(gfp_t gfp, u32 caller)
 	       gfp, mm_symbolize(caller, who, sizeof(who)));
 }
 
+/* May an allocation of 2^order pages for gfp take them from z (lock held)?
+ * User memory (__GFP_HIGHMEM) leaves a low zone's reserve to the kernel, so
+ * that a process that fills memory cannot starve the kernel's own allocations
+ * (page tables, slabs, kernel stacks, the exit of an OOM victim). */
+static bool zone_allows(struct zone *z, gfp_t gfp, unsigned order)
+{
+	u32 keep = (gfp & __GFP_HIGHMEM) ? z->reserve : 0;
+
+	return z->free_pages >= (1u << order) + keep;
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned order)
 {
 	struct zone *list[MAX_NR_ZONES];
@@ -167,7 +179,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned order)
 	for (int i = 0; i < n && !page; i++) {
 		u32 flags;
 		spin_lock_irqsave(&list[i]->lock, flags);
-		page = buddy_alloc(list[i], order);
+		if (zone_allows(list[i], gfp, order))
+			page = buddy_alloc(list[i], order);
 		spin_unlock_irqrestore(&list[i]->lock, flags);
 	}
 	if (page)
@@ -394,6 +407,8 @@ void page_alloc_init(void)
 	mem_map_init();
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		zone_free_usable(&zones[z]);
+		if (z != ZONE_HIGHMEM)
+			zones[z].reserve = zones[z].present_pages / ZONE_RESERVE_RATIO;
 		printk("zone %-7s pfn %05x-%05x: %6u pages (%u MiB), %6u free\n",
 		       zones[z].name, zones[z].start_pfn, zones[z].end_pfn,
 		       zones[z].present_pages, zones[z].present_pages >> (20 - PAGE_SHIFT),

@@ -2,6 +2,7 @@
 #include "errno.h"
 #include "highmem.h"
 #include "mm.h"
+#include "oom.h"
 #include "paging.h"
 #include "panic.h"
 #include "printk.h"
@@ -255,10 +256,11 @@ static void fault_set_source(struct fault_alloc *fa, struct page *src)
 	fa->fresh = NULL;
 }
 
-/* No lock held: make fa->fresh for the next try. 0 or -ENOMEM. */
+/* No lock held: make fa->fresh for the next try (out of memory, the OOM
+ * killer frees some, or says this process is the one to fail). 0 or -ENOMEM. */
 static int fault_prepare(struct fault_alloc *fa)
 {
-	fa->fresh = alloc_pages(GFP_HIGHUSER, 0);
+	fa->fresh = oom_alloc_user_page();
 	if (!fa->fresh)
 		return -ENOMEM;
 	if (fa->cow_src)

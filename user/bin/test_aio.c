@@ -711,6 +711,148 @@ static int pipe_write_waits_for_room(void)
 	return 0;
 }
 
+#define TOP_OFF		0x7fffffffffffff00LL	/* 256 bytes below the largest offset */
+#define K_EFBIG		27
+
+/* One iocb submitted and, when accepted, its event taken at once (every file
+ * here completes inside io_submit): the event's res, or io_submit's -errno. */
+static long long rw_now(aio_context_t ctx, int op, int fd, void *buf, unsigned n, long long off)
+{
+	struct iocb cb;
+	struct io_event ev;
+	long r;
+
+	prep(&cb, op, fd, buf, n, off);
+	r = submit1(ctx, &cb);
+	if (r != 1)
+		return r < 0 ? r : -99999;
+	return getevents_now(ctx, 1, &ev) == 1 && ev.obj == (unsigned long)&cb ? ev.res : -99998;
+}
+
+/* Issue 14 finding 1 through io_submit: an offset whose end passes 2^63 - 1 is
+ * refused (-EINVAL) on every kind of file (this PWRITE on ramfs hung the
+ * machine in ramfs_rw); below it, each file's own rule answers in the event. */
+static int offsets_at_the_top(void)
+{
+	aio_context_t ctx = 0;
+	char buf[256];
+	int fds[2], f = open("/tmp/aio_top", O_CREAT | O_RDWR | O_TRUNC, 0644);
+	int n = open("/dev/null", O_RDWR), z = open("/dev/zero", O_RDONLY);
+
+	CHECK(f >= 0 && n >= 0 && z >= 0);
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(raw_io_setup(8, &ctx), 0);
+	memset(buf, 'T', sizeof(buf));
+	for (int op = IOCB_CMD_PREAD; op <= IOCB_CMD_PWRITE; op++) {
+		int fd = op == IOCB_CMD_PREAD ? z : n;
+		CHECK_EQ(rw_now(ctx, op, f, buf, 256, TOP_OFF), -EINVAL);	/* the issue's */
+		CHECK_EQ(rw_now(ctx, op, f, buf, 1, 0x7fffffffffffffffLL), -EINVAL);
+		CHECK_EQ(rw_now(ctx, op, fd, buf, 256, TOP_OFF), -EINVAL);
+		CHECK_EQ(rw_now(ctx, op, fds[op == IOCB_CMD_PWRITE], buf, 256, TOP_OFF), -EINVAL);
+		CHECK_EQ(rw_now(ctx, op, fd, buf, 255, TOP_OFF), 255);
+	}
+	CHECK_EQ(rw_now(ctx, IOCB_CMD_PWRITE, f, buf, 255, TOP_OFF), -K_EFBIG);
+	CHECK_EQ(rw_now(ctx, IOCB_CMD_PREAD, f, buf, 255, TOP_OFF), 0);
+	CHECK_EQ(rw_now(ctx, IOCB_CMD_PWRITE, f, buf, 0, 0x7fffffffffffffffLL), 0);
+	CHECK_EQ(lseek(f, 0, SEEK_END), 0);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fds[0]);
+	close(fds[1]);
+	close(f);
+	close(n);
+	close(z);
+	unlink("/tmp/aio_top");
+	return 0;
+}
+
+/* Issue 14 finding 6: an AIO read (or write) of 0 bytes on a pipe completes at
+ * once with res 0, whatever the pipe holds or has queued (it failed io_submit
+ * with -ENOMEM: pinning no pages found no room for their list). */
+static int zero_length_pipe_aio(void)
+{
+	enum { BIG = 40000 };
+	static char big[BIG];
+	aio_context_t ctx = 0;
+	struct iocb rd, wr, *list[1] = { &rd };
+	struct io_event ev;
+	char buf[8];
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(raw_io_setup(8, &ctx), 0);
+	CHECK_EQ(rw_now(ctx, IOCB_CMD_PREAD, fds[0], buf, 0, 0), 0);	/* empty, writer open */
+	CHECK_EQ(rw_now(ctx, IOCB_CMD_PREAD, fds[0], NULL, 0, 0), 0);
+	prep(&rd, IOCB_CMD_PREAD, fds[0], buf, 4, 0);
+	CHECK_EQ(raw_io_submit(ctx, 1, list), 1);			/* queued */
+	CHECK_EQ(rw_now(ctx, IOCB_CMD_PREAD, fds[0], buf, 0, 0), 0);	/* behind a queued read */
+	CHECK_EQ(write(fds[1], "abcd", 4), 4);
+	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);
+	CHECK(ev.obj == (unsigned long)&rd && ev.res == 4);
+	prep(&wr, IOCB_CMD_PWRITE, fds[1], big, BIG, 0);
+	list[0] = &wr;
+	CHECK_EQ(raw_io_submit(ctx, 1, list), 1);			/* queued: no room */
+	CHECK_EQ(rw_now(ctx, IOCB_CMD_PWRITE, fds[1], buf, 0, 0), 0);	/* behind a queued write */
+	for (int got = 0; got < BIG; ) {				/* let the big one finish */
+		static char sink[BIG];
+		int r = read(fds[0], sink, BIG - got);
+		CHECK(r > 0);
+		got += r;
+	}
+	CHECK_EQ(raw_io_getevents_abs(ctx, 1, &ev, NULL), 1);
+	CHECK(ev.obj == (unsigned long)&wr && ev.res == BIG);
+	CHECK_EQ(close(fds[1]), 0);
+	CHECK_EQ(rw_now(ctx, IOCB_CMD_PREAD, fds[0], buf, 0, 0), 0);	/* at EOF */
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fds[0]);
+	return 0;
+}
+
+/* A NOOP on ctx and its event back: 0, or 1 after reporting. */
+static int noop_round_trip(aio_context_t ctx)
+{
+	struct iocb cb;
+	struct io_event ev;
+	int fd = open("/dev/null", O_RDONLY);
+
+	prep(&cb, IOCB_CMD_NOOP, fd, NULL, 0, 0);
+	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);
+	CHECK_EQ(ev.obj, (unsigned long)&cb);
+	close(fd);
+	return 0;
+}
+
+/* Issue 14 finding 5, its sequence: A (two ring pages) has its ring unmapped;
+ * B and C, set up while A lives, must get ids of their own (B got A's
+ * 0x70000000 and C 0x70001000, inside A's range: calls on A's id reached B,
+ * io_destroy of that id answered 0 twice, and A's teardown unmapped C's
+ * ring). A live context's range stays its own, mapped or not. */
+static int ring_ids_stay_unique(void)
+{
+	aio_context_t a = 0, b = 0, c = 0;
+	volatile struct aio_ring *ring;
+
+	CHECK_EQ(raw_io_setup(200, &a), 0);		/* 202 events: two pages */
+	CHECK_EQ(munmap((void *)a, 8192), 0);
+	CHECK_EQ(raw_io_setup(1, &b), 0);
+	CHECK_EQ(raw_io_setup(1, &c), 0);
+	CHECK(b != a && c != a && b != c);
+	CHECK(b >= a + 8192 || b + 4096 <= a);		/* outside A's range */
+	CHECK(c >= a + 8192 || c + 4096 <= a);
+	CHECK(!noop_round_trip(a));			/* A still works, by its id */
+	CHECK(!noop_round_trip(b));
+	CHECK_EQ(raw_io_destroy(b), 0);
+	CHECK_EQ(raw_io_destroy(a), 0);
+	CHECK_EQ(raw_io_destroy(a), -EINVAL);		/* one context, one destroy */
+	CHECK_EQ(raw_io_destroy(b), -EINVAL);
+	ring = (volatile struct aio_ring *)c;		/* C's ring is still mapped */
+	CHECK_EQ(ring->magic, AIO_RING_MAGIC);
+	CHECK_EQ(ring->id, c);
+	CHECK(!noop_round_trip(c));
+	CHECK_EQ(raw_io_destroy(c), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(errors_io_setup),
 	UTEST(errors_io_submit),
@@ -739,6 +881,9 @@ static const struct utest_case cases[] = {
 	UTEST(requests_4096_in_flight),
 	UTEST(ramfs_read_write),
 	UTEST(pipe_write_waits_for_room),
+	UTEST(offsets_at_the_top),
+	UTEST(zero_length_pipe_aio),
+	UTEST(ring_ids_stay_unique),
 };
 
 int main(int argc, char **argv)

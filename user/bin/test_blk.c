@@ -15,6 +15,7 @@
 #undef UAPI_STRUCTS_ONLY
 #include <aiokern.h>
 #include <sys/mman.h>
+#include "user/syscalls.h"	/* raw pread64/pwrite64: 64-bit offsets, -errno */
 #include "utest.h"
 
 /*
@@ -422,6 +423,9 @@ static int misaligned_is_einval(void)
 	return 0;
 }
 
+/* The last sector before the largest offset: its end passes 2^63 - 1. */
+#define TOP_SECTOR	0x7ffffffffffffe00LL
+
 /* The last sector works; one past the end, or straddling it, is -EINVAL. */
 static int end_of_device(void)
 {
@@ -438,10 +442,15 @@ static int end_of_device(void)
 		CHECK_EQ(aio_rw(ctx, op, fd, r, 2 * SECTOR, end - SECTOR), -EINVAL);
 		CHECK_EQ(aio_rw(ctx, op, fd, r, 8192, end - 4096), -EINVAL);
 		CHECK_EQ(aio_rw(ctx, op, fd, r, SECTOR, 1LL << 40), -EINVAL);
+		CHECK_EQ(aio_rw(ctx, op, fd, r, SECTOR, TOP_SECTOR), -EINVAL);
+		CHECK_EQ(aio_rw(ctx, op, fd, r, SECTOR, -SECTOR), -EINVAL);
 	}
 	CHECK_EQ(pread(fd, r, SECTOR, end - SECTOR), SECTOR);
 	CHECK_ERR(pread(fd, r, 2 * SECTOR, end - SECTOR), EINVAL);
 	CHECK_ERR(pwrite(fd, w, SECTOR, end), EINVAL);
+	/* issue 14 finding 1: an end past 2^63 - 1 is -EINVAL on every file */
+	CHECK_EQ(__sys_pread64(fd, r, SECTOR, (unsigned)TOP_SECTOR, TOP_SECTOR >> 32), -EINVAL);
+	CHECK_EQ(__sys_pwrite64(fd, w, SECTOR, (unsigned)TOP_SECTOR, TOP_SECTOR >> 32), -EINVAL);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fd);
 	return 0;

@@ -7,7 +7,32 @@
 #include <unistd.h>
 #include <aiokern.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
+#include "user/syscalls.h"	/* raw stubs: 64-bit offsets, -errno */
 #include "utest.h"
+
+#define TOP_OFF		0x7fffffffffffff00LL	/* 256 bytes below the largest offset */
+#define RAMFS_MAX	(64LL << 20)		/* ramfs's largest file (kernel/fs/ramfs.c) */
+
+static long pw64(int fd, const void *buf, unsigned n, long long off)
+{
+	return __sys_pwrite64(fd, buf, n, (unsigned)off, (unsigned)((unsigned long long)off >> 32));
+}
+
+static long pr64(int fd, void *buf, unsigned n, long long off)
+{
+	return __sys_pread64(fd, buf, n, (unsigned)off, (unsigned)((unsigned long long)off >> 32));
+}
+
+static long pwv64(int fd, const struct iovec *v, unsigned n, long long off)
+{
+	return __sys_pwritev(fd, v, n, (unsigned)off, (unsigned)((unsigned long long)off >> 32));
+}
+
+static long prv64(int fd, const struct iovec *v, unsigned n, long long off)
+{
+	return __sys_preadv(fd, v, n, (unsigned)off, (unsigned)((unsigned long long)off >> 32));
+}
 
 static int create_write_read(void)
 {
@@ -237,6 +262,69 @@ static int short_write_keeps_file(void)
 	return 0;
 }
 
+/* Issue 14 finding 1: an offset whose end passes 2^63 - 1 is -EINVAL on every
+ * kind of file (this pwrite64 looped in ramfs_rw for good, the machine with
+ * it); ramfs then has its own limit, RAMFS_MAX: a write at or past it is
+ * -EFBIG, one across it is cut there, a read past the end returns 0. */
+static int offsets_at_the_top_ramfs(void)
+{
+	char buf[256], back[16];
+	struct iovec v[2] = { { buf, 200 }, { buf, 56 } };
+	int fd = open("/tmp/f_top", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	memset(buf, 'T', sizeof(buf));
+	CHECK_EQ(pw64(fd, buf, 256, TOP_OFF), -EINVAL);		/* the issue's call */
+	CHECK_EQ(pr64(fd, buf, 256, TOP_OFF), -EINVAL);
+	CHECK_EQ(pw64(fd, buf, 1, 0x7fffffffffffffffLL), -EINVAL);
+	CHECK_EQ(pw64(fd, buf, 1, -1), -EINVAL);
+	CHECK_EQ(pw64(fd, buf, 1, (long long)0x8000000000000000ULL), -EINVAL);
+	CHECK_EQ(pwv64(fd, v, 2, TOP_OFF), -EINVAL);
+	CHECK_EQ(prv64(fd, v, 2, TOP_OFF), -EINVAL);
+	CHECK_EQ(pw64(fd, buf, 255, TOP_OFF), -EFBIG);		/* ends at 2^63 - 1 */
+	CHECK_EQ(pr64(fd, buf, 255, TOP_OFF), 0);
+	CHECK_EQ(pwv64(fd, v, 2, TOP_OFF - 1), -EFBIG);
+	CHECK_EQ(pw64(fd, buf, 0, 0x7fffffffffffffffLL), 0);	/* nothing to move */
+	CHECK_EQ(pw64(fd, buf, 1, RAMFS_MAX), -EFBIG);
+	CHECK_EQ(pw64(fd, buf, 0, RAMFS_MAX), 0);
+	CHECK_EQ(pw64(fd, buf, 100, RAMFS_MAX - 10), 10);	/* cut at the limit */
+	CHECK_EQ(lseek(fd, 0, SEEK_END), RAMFS_MAX);
+	CHECK_EQ(pr64(fd, back, 16, RAMFS_MAX - 10), 10);
+	CHECK(!memcmp(back, buf, 10));
+	CHECK_EQ(pr64(fd, back, 16, RAMFS_MAX), 0);
+	CHECK_EQ(pr64(fd, back, 16, 0), 16);			/* a hole before it */
+	CHECK_EQ(back[0], 0);
+	close(fd);
+	CHECK_EQ(unlink("/tmp/f_top"), 0);
+	return 0;
+}
+
+/* The same rule on the other kinds: pipes have no offset (-ESPIPE first),
+ * /dev/null and /dev/zero take any offset whose end fits. */
+static int offsets_at_the_top_devices(void)
+{
+	char buf[256];
+	int fds[2], n = open("/dev/null", O_RDWR), z = open("/dev/zero", O_RDONLY);
+
+	CHECK(n >= 0 && z >= 0);
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(pw64(fds[1], buf, 256, TOP_OFF), -ESPIPE);
+	CHECK_EQ(pr64(fds[0], buf, 256, TOP_OFF), -ESPIPE);
+	CHECK_EQ(pw64(n, buf, 256, TOP_OFF), -EINVAL);
+	CHECK_EQ(pw64(n, buf, 1, -5), -EINVAL);
+	CHECK_EQ(pw64(n, buf, 255, TOP_OFF), 255);
+	CHECK_EQ(pr64(n, buf, 256, TOP_OFF), -EINVAL);
+	CHECK_EQ(pr64(z, buf, 256, TOP_OFF), -EINVAL);
+	memset(buf, 1, sizeof(buf));
+	CHECK_EQ(pr64(z, buf, 255, TOP_OFF), 255);
+	CHECK(buf[0] == 0 && buf[254] == 0 && buf[255] == 1);
+	close(fds[0]);
+	close(fds[1]);
+	close(n);
+	close(z);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(create_write_read),
 	UTEST(append_and_truncate),
@@ -250,6 +338,8 @@ static const struct utest_case cases[] = {
 	UTEST(large_file),
 	UTEST(stdio_on_ramfs),
 	UTEST(short_write_keeps_file),
+	UTEST(offsets_at_the_top_ramfs),
+	UTEST(offsets_at_the_top_devices),
 };
 
 int main(int argc, char **argv)

@@ -277,6 +277,83 @@ static int stack_grows(void)
 	return 0;
 }
 
+/* The innocent of memory_hog_dies_alone: fault fresh pages in (mmap, write
+ * every page, check, munmap) until the parent writes to stop, for 60 s at
+ * most. Exits 0, or 2 when a mapping is refused or reads back wrong (a
+ * fault it cannot survive kills it). */
+static void innocent_faults(int stop)
+{
+	long long end = utest_now_ns() + 60000000000LL;
+	unsigned rounds = 0;
+	char c;
+
+	while (read(stop, &c, 1) < 0 && utest_now_ns() < end) {
+		volatile char *p = mmap(NULL, 64 * 4096, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(2);
+		for (int i = 0; i < 64; i++)
+			p[i * 4096] = (char)(i + rounds);
+		for (int i = 0; i < 64; i++)
+			if (p[i * 4096] != (char)(i + rounds))
+				_exit(2);
+		munmap((void *)p, 64 * 4096);
+		rounds++;
+	}
+	_exit(rounds ? 0 : 3);
+}
+
+/* The hog: map more than all free memory and fill it by reading /dev/zero
+ * into it, then hold it for 2 s. */
+static void hog_fills_memory(size_t size)
+{
+	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int z = open("/dev/zero", O_RDONLY);
+
+	if (p == MAP_FAILED || z < 0)
+		_exit(2);
+	read(z, p, size);
+	sleep(2);
+	_exit(0);
+}
+
+/* Issue 14 finding 7: a process that takes all free memory must not get an
+ * innocent one killed (its next page fault found no page: SIGSEGV). The OOM
+ * killer ends the process with the most memory, the hog, by SIGKILL; the
+ * innocent, faulting pages in all the while, lives on. */
+static int memory_hog_dies_alone(void)
+{
+	struct aiok_stat st, before;
+	int stop[2], hs, is, leaked;
+	pid_t hog, inn;
+	size_t size;
+
+	CHECK_EQ(aiok_snapshot(&before), 0);
+	CHECK_EQ(aiok_stat(&st), 0);
+	size = (size_t)st.free_pages * 4096 + 64 * MB;		/* more than there is */
+	CHECK_EQ(pipe(stop), 0);
+	CHECK_EQ(fcntl(stop[0], F_SETFL, O_NONBLOCK), 0);
+	inn = fork();
+	if (inn == 0)
+		innocent_faults(stop[0]);
+	hog = fork();
+	if (hog == 0)
+		hog_fills_memory(size);
+	CHECK_EQ(waitpid(hog, &hs, 0), hog);
+	CHECK_EQ(write(stop[1], "s", 1), 1);
+	CHECK_EQ(waitpid(inn, &is, 0), inn);
+	close(stop[0]);
+	close(stop[1]);
+	leaked = utest_same_counters(&before);	/* before printing: stdio allocates */
+	utest_log("hog (%u MiB mapped): %s %d; innocent: %s %d", (unsigned)(size / MB),
+		  WIFSIGNALED(hs) ? "signal" : "exit", WIFSIGNALED(hs) ? WTERMSIG(hs) : WEXITSTATUS(hs),
+		  WIFSIGNALED(is) ? "signal" : "exit", WIFSIGNALED(is) ? WTERMSIG(is) : WEXITSTATUS(is));
+	CHECK(WIFEXITED(is) && WEXITSTATUS(is) == 0);
+	CHECK(WIFSIGNALED(hs) && WTERMSIG(hs) == SIGKILL);
+	CHECK(!leaked);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(brk_grows_and_shrinks),
 	UTEST(mmap_anonymous),
@@ -290,6 +367,7 @@ static const struct utest_case cases[] = {
 	UTEST(prot_none_is_not_accessible),
 	UTEST(readonly_refuses_kernel_writes),
 	UTEST(low_addresses_refused),
+	UTEST(memory_hog_dies_alone),
 };
 
 int main(int argc, char **argv)
