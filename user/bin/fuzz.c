@@ -29,8 +29,6 @@
 #define KILL_LIMIT	(1000 * MS)		/* SIGKILL must end a process within this */
 #define GRACE		(200 * MS)		/* a child past its life by this is killed */
 #define SWEEP_EVERY	(1000 * MS)
-#define MEM_EVERY	(250 * MS)
-#define MEM_FLOOR_PAGES	(24u << 8)		/* 24 MiB: the F7 backstop */
 #define CAND_MAX	4096
 
 struct run {
@@ -45,7 +43,7 @@ struct run {
 		long long deadline;
 		long long killed_at;	/* when we sent SIGKILL; -1: reported */
 	} kid[FUZZ_SLOTS_MAX];
-	unsigned started, ended_ok, died, deadline_kills, swept, backstops, setup_failed;
+	unsigned started, ended_ok, died, deadline_kills, swept, setup_failed;
 	int failures;
 	uint32_t skip[FUZZ_NR_SPAN / 32];
 	struct aiok_stat base;
@@ -223,7 +221,7 @@ static int probe_pid(void)
 	return pid;
 }
 
-/* ---- files and memory ---- */
+/* ---- files ---- */
 
 /* Our names, children first; twice, as a rename may have swapped files and
  * directories about. */
@@ -236,18 +234,6 @@ static void remove_files(void)
 			for (unsigned i = 0; fuzz_slot_path(s, i, path, sizeof(path)); i++)
 				if (unlink(path) < 0)
 					rmdir(path);
-}
-
-/* F7's backstop: with free memory under the floor, end every child now. */
-static void memory_backstop(struct run *r, long long now)
-{
-	struct aiok_stat st;
-
-	if (!fuzz_excl_on[EX_F7_MEMORY_HOG] || aiok_stat(&st) || st.free_pages >= MEM_FLOOR_PAGES)
-		return;
-	r->backstops++;
-	police(r, now, true);
-	sweep(r, probe_pid(), now);
 }
 
 /* ---- the run ---- */
@@ -264,7 +250,7 @@ static bool children_left(struct run *r)
 static void watch(struct run *r)
 {
 	long long start = now_ns(), end = start + r->seconds * 1000 * MS, now = start;
-	long long last_sweep = start, last_mem = start;
+	long long last_sweep = start;
 	bool running = true;
 
 	for (unsigned i = 0; i < r->slots; i++)
@@ -277,10 +263,6 @@ static void watch(struct run *r)
 		if (now - last_sweep > SWEEP_EVERY) {
 			sweep(r, probe_pid(), now);
 			last_sweep = now;
-		}
-		if (now - last_mem > MEM_EVERY) {
-			memory_backstop(r, now);
-			last_mem = now;
 		}
 		if (!running && !children_left(r))
 			break;
@@ -389,10 +371,10 @@ static int finish(struct run *r, long long t0, const char *idx)
 
 	remove_files();
 	printf("# fuzz: seed %llu: %u calls in %lld.%01lld s: %llu calls/s; %u children (%u ended, "
-	       "%u killed at the end of their life, %u died of a signal), %u forks and execs swept, "
-	       "%u memory backstops\n", (unsigned long long)r->seed, calls, dt / (1000 * MS),
-	       dt / (100 * MS) % 10, dt ? calls * 1000000000ULL / dt : 0, r->started, r->ended_ok,
-	       r->deadline_kills, r->died, r->swept, r->backstops);
+	       "%u killed at the end of their life, %u died of a signal), %u forks and execs swept\n",
+	       (unsigned long long)r->seed, calls, dt / (1000 * MS), dt / (100 * MS) % 10,
+	       dt ? calls * 1000000000ULL / dt : 0, r->started, r->ended_ok, r->deadline_kills,
+	       r->died, r->swept);
 	print_costs(r);
 	bad += report_case(2, !r->failures, "every_process_ends_on_sigkill");
 	if (left)

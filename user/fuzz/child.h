@@ -56,8 +56,6 @@ struct fz_child {
 	int pipe_end[2];		/* our ends of them: read, write (or -1) */
 	bool rings_ours;		/* our contexts' rings are mapped here */
 	uint32_t last_iocb;		/* an iocb last submitted (io_cancel) */
-	uint32_t mapped;		/* bytes mmap2 gave us (F7) */
-	uint32_t contexts;		/* io_setup successes (F7) */
 	uint32_t brk0;			/* the break at set-up */
 	uint32_t pos_hi;		/* high word of the last pos_lo made */
 	unsigned calls, max_calls;
@@ -74,7 +72,7 @@ int fz_fd(struct fz_child *c);
 /* Fill cb with a random request (mostly on our descriptors). */
 void fz_fill_iocb(struct fz_child *c, struct iocb *cb);
 /* Steer call nr's arguments clear of the excluded defects (fuzz_excl_on). */
-void fz_exclude(struct fz_child *c, unsigned nr, uint32_t a[6]);
+void fz_exclude(unsigned nr, uint32_t a[6]);
 /* Keep call nr from hurting the fuzzer rather than the kernel: our text,
  * data, stack and scratch stay mapped, names are created and removed only
  * under our own (so the clean-up finds them all). Returns the call to make. */

@@ -42,13 +42,11 @@ const char *fuzz_call_name(unsigned nr);
 #define FUZZ_SLOTS_MAX	8
 
 /* Known kernel defects the fuzzer keeps away from, each named for its finding
- * in issue 14; the lead empties this list (noexcl=all) as they are fixed.
- * gen.c's fuzz_exclusions[] says what each one changes. */
+ * in issue 14; an entry goes when its finding is fixed (F1, F5 and F7 are:
+ * offsets at the top, unmapped rings and memory hogs are fuzzed again).
+ * gen.c's fuzz_exclusions[] says what each one changes; noexcl= lifts one. */
 enum fuzz_excl {
-	EX_F1_OFFSET_OVERFLOW,		/* offset + length past 2^63: ramfs loops */
 	EX_F3_PIPE_AIO_PARTIAL,		/* a half-done AIO pipe write: unkillable */
-	EX_F5_RING_UNMAP,		/* an unmapped ring: two contexts, one id */
-	EX_F7_MEMORY_HOG,		/* no OOM policy: a hog gets others killed */
 	EX_COUNT
 };
 

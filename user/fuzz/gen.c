@@ -20,21 +20,11 @@
 #define PICK(c, a)	((a)[fz_below(&(c)->rng, N(a))])
 
 const struct fuzz_exclusion fuzz_exclusions[EX_COUNT] = {
-	[EX_F1_OFFSET_OVERFLOW] = { "F1_offset_overflow",
-		"pread64/pwrite64/preadv/pwritev/iocb offsets whose offset + length passes "
-		"2^63 - 1 are moved 2^33 lower (ramfs_rw loops forever on them)" },
 	[EX_F3_PIPE_AIO_PARTIAL] = { "F3_pipe_aio_partial_write",
 		"AIO writes to a pipe are cut to 1 byte, so none is ever partly done (io_destroy, "
 		"exec and exit wait for such a write for good, SIGKILL or not)" },
-	[EX_F5_RING_UNMAP] = { "F5_ring_unmap",
-		"munmap and mmap2(MAP_FIXED) stay out of 0x70000000-0x78000000, where the AIO "
-		"rings live (an unmapped ring lets two contexts share an id)" },
-	[EX_F7_MEMORY_HOG] = { "F7_memory_hog",
-		"mmap2 asks at most 4 MiB (32 MiB a child), brk moves at most 4 MiB, io_setup "
-		"asks at most 1024 events (32 contexts a child); the watchdog ends every child "
-		"when free memory falls under 24 MiB (no OOM policy: innocent processes die)" },
 };
-bool fuzz_excl_on[EX_COUNT] = { true, true, true, true };
+bool fuzz_excl_on[EX_COUNT] = { true };
 
 /* ---- pointers ---- */
 
@@ -733,14 +723,6 @@ unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6])
 
 /* ---- exclusions ---- */
 
-/* F1: offset + len past INT64_MAX (offset >= 0) moves 2^33 lower. */
-static int64_t excl_offset(int64_t off, uint64_t len)
-{
-	if (!fuzz_excl_on[EX_F1_OFFSET_OVERFLOW] || off < 0 || !len || off <= INT64_MAX - (int64_t)len)
-		return off;
-	return off - (1LL << 33);
-}
-
 /* F3: an AIO write of more than a byte to a pipe (asked of the kernel: a
  * descriptor number may have changed hands) is cut to one byte. */
 static void excl_pipe_write(struct iocb *cb)
@@ -764,55 +746,13 @@ static void excl_iocbs(uint32_t nr_iocbs, uint32_t upp)
 
 	for (uint32_t i = 0; i < nr_iocbs && ours((uint32_t)&pp[i], 4); i++) {
 		struct iocb *cb = (struct iocb *)pp[i];
-		if (!ours((uint32_t)cb, sizeof(*cb)))
-			continue;
-		cb->aio_offset = excl_offset(cb->aio_offset, cb->aio_nbytes);
-		if (fuzz_excl_on[EX_F3_PIPE_AIO_PARTIAL])
+		if (ours((uint32_t)cb, sizeof(*cb)))
 			excl_pipe_write(cb);
 	}
 }
 
-/* F5: [addr, addr + len) never reaches the ring window. */
-static void excl_ring_window(uint32_t *addr, uint32_t *len)
+void fz_exclude(unsigned nr, uint32_t a[6])
 {
-	uint64_t end = (uint64_t)*addr + ((uint64_t)*len + 4095) / 4096 * 4096;
-
-	if (end <= FZ_RING_LO || *addr >= FZ_RING_HI)
-		return;
-	if (*addr >= FZ_RING_LO)
-		*addr = 0x60000000 | (*addr & 0x00FFF000);
-	end = (uint64_t)*addr + ((uint64_t)*len + 4095) / 4096 * 4096;
-	if (end > FZ_RING_LO)
-		*len = FZ_RING_LO - *addr;
-}
-
-/* F7: bounded mappings, break and contexts. */
-static void excl_memory(struct fz_child *c, unsigned nr, uint32_t a[6])
-{
-	if (nr == __NR_mmap2 && a[1] > 4 * MIB)
-		a[1] = 4 * MIB - (a[1] & 0xFFF);
-	if (nr == __NR_mmap2 && c->mapped + a[1] > 32 * MIB)
-		a[1] = 4096;
-	if (nr == __NR_brk && a[0] > c->brk0 + 4 * MIB && a[0] - c->brk0 <= 256 * MIB)
-		a[0] = c->brk0 + (a[0] & (4 * MIB - 1));
-	if (nr == __NR_io_setup && (a[0] > 1024 || c->contexts >= 32) && a[0] <= 0x7FFFFFFF)
-		a[0] = c->contexts >= 32 ? 0 : 1 + (a[0] & 1023);
-}
-
-void fz_exclude(struct fz_child *c, unsigned nr, uint32_t a[6])
-{
-	if (nr == __NR_pread64 || nr == __NR_pwrite64 || nr == __NR_preadv || nr == __NR_pwritev) {
-		/* a vector's total is not known here: take the most it can be */
-		uint64_t len = nr == __NR_pread64 || nr == __NR_pwrite64 ? a[2] : 1ULL << 32;
-		int64_t off = excl_offset((int64_t)((uint64_t)a[4] << 32 | a[3]), len);
-		a[3] = (uint32_t)off;
-		a[4] = (uint32_t)((uint64_t)off >> 32);
-	}
-	if (nr == __NR_io_submit)
+	if (nr == __NR_io_submit && fuzz_excl_on[EX_F3_PIPE_AIO_PARTIAL])
 		excl_iocbs(a[1], a[2]);
-	if (fuzz_excl_on[EX_F5_RING_UNMAP] &&
-	    (nr == __NR_munmap || (nr == __NR_mmap2 && (a[3] & MAP_FIXED))))
-		excl_ring_window(&a[0], &a[1]);
-	if (fuzz_excl_on[EX_F7_MEMORY_HOG])
-		excl_memory(c, nr, a);
 }
