@@ -98,6 +98,7 @@ static void sig_trampoline(int ksig, siginfo_t *info, void *ucv)
 	if (uc)
 		uc_mask_to_kernel(uc, kword0);
 	errno = saved_errno;
+	__pthread_tls_reassert();	/* qemu-i386: tls.c */
 }
 
 /* The program's action -> the kernel's: a handler goes through the trampoline. */

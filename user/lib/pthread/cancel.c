@@ -46,6 +46,7 @@ static void cancel_handler(int ksig, void *info, void *uc)
 	(void)uc;
 	if (cancel_due(t) && (t->cancel_async || t->in_cancel_point))
 		__pthread_do_cancel();
+	__pthread_tls_reassert();	/* qemu-i386: tls.c */
 }
 
 /* Once per process: the handler of the library's signal, and the glue's hook. */

@@ -1,5 +1,6 @@
-/* lock.c: newlib's retargetable locks (malloc, stdio, atexit, env, tz, ...) on futex lock words. */
+/* lock.c: newlib's retargetable locks (malloc, stdio, atexit, env, tz, ...) on futex lock words; flockfile and friends. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/lock.h>
 #include "tcb.h"
@@ -101,4 +102,35 @@ void __retarget_lock_release_recursive(_LOCK_T lock)
 		return;
 	lock->owner = 0;
 	__unlock_word(&lock->word, 0);
+}
+
+/*
+ * POSIX's stdio locks, which newlib leaves to the system: a FILE's own
+ * recursive lock (what every stdio call takes).  stdin/stdout/stderr get
+ * theirs when stdio starts (__sinit); string streams (sprintf's) have none.
+ */
+void __sinit(struct _reent *r);
+
+static int file_has_lock(FILE *fp)
+{
+	if (!_REENT->__sdidinit)
+		__sinit(_REENT);
+	return !(fp->_flags & __SSTR);
+}
+
+void flockfile(FILE *fp)
+{
+	if (file_has_lock(fp))
+		__retarget_lock_acquire_recursive(fp->_lock);
+}
+
+int ftrylockfile(FILE *fp)
+{
+	return file_has_lock(fp) ? __retarget_lock_try_acquire_recursive(fp->_lock) : 0;
+}
+
+void funlockfile(FILE *fp)
+{
+	if (file_has_lock(fp))
+		__retarget_lock_release_recursive(fp->_lock);
 }

@@ -67,6 +67,12 @@ struct __pthread *__pthread_self_tcb(void);
 int __pthread_tid(void);
 /* The GDT entry set_thread_area gave thread 0; -1 when the kernel has no TLS. */
 extern int __pthread_tls_entry;
+/* After a clone (the creator's block): find out whether the kernel keeps one
+ * GDT for all threads (qemu-i386) and if so take our TLS slot back. */
+void __pthread_tls_check(struct __pthread *self);
+/* At the end of every signal handler: on such a kernel, our base back in the
+ * slot before rt_sigreturn reloads %gs from it. */
+void __pthread_tls_reassert(void);
 /* Set up a block's fixed fields and its newlib data. */
 void __pthread_tcb_init(struct __pthread *t);
 /* Number of threads alive (thread 0 included), for the last one to call exit. */

@@ -117,6 +117,8 @@ static int thread_clone(struct __pthread *t)
 			 (int *)&t->tid);
 	if (r < 0)
 		__fetch_add(&__pthread_count, -1);
+	if (r >= 0)
+		__pthread_tls_check(__pthread_self_tcb());
 	__signals_restore(&old);
 	if (r >= 0)
 		return 0;

@@ -51,6 +51,59 @@ void __aiok_tls_init(void)
 	__pthread_tls_entry = (int)d.entry_number;
 }
 
+/*
+ * qemu-i386 (7.2, the host check) keeps one GDT for all the threads of a
+ * process: clone's CLONE_SETTLS rewrites the slot every thread's %gs selects,
+ * and at rt_sigreturn qemu reloads %gs from it, so a thread back from a signal
+ * handler would run on the control block of the thread created last.  Linux,
+ * and aiokern after it, keep TLS slots per thread.  The first pthread_create
+ * finds out which (a reload of %gs after the clone must still give our own
+ * block); on a shared GDT the signal glue puts the thread's own base back in
+ * the slot as its handler returns (a thread created or returning from a
+ * handler in the few instructions before that sigreturn can still win).
+ */
+static int tls_gdt_shared;
+
+static void tls_reload(void)
+{
+	__asm__ volatile("movw %w0, %%gs" : : "q"(KDESC_SELECTOR(__pthread_tls_entry)) : "memory");
+}
+
+static struct __pthread *tls_base(void)
+{
+	struct __pthread *t;
+
+	__asm__ volatile("movl %%gs:0, %0" : "=r"(t));
+	return t;
+}
+
+void __pthread_tls_check(struct __pthread *self)
+{
+	struct user_desc d;
+
+	if (tls_gdt_shared)
+		return;
+	tls_reload();
+	if (tls_base() == self)
+		return;			/* a slot of our own: nothing to do, ever */
+	tls_gdt_shared = 1;
+	tls_desc(&d, __pthread_tls_entry, self);
+	do {
+		__sys_set_thread_area(&d);
+		tls_reload();
+	} while (tls_base() != self);
+}
+
+void __pthread_tls_reassert(void)
+{
+	struct user_desc d;
+
+	if (!tls_gdt_shared)
+		return;
+	tls_desc(&d, __pthread_tls_entry, __pthread_self_tcb());
+	__sys_set_thread_area(&d);
+}
+
 struct __pthread *__pthread_self_tcb(void)
 {
 	struct __pthread *t;
