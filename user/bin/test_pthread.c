@@ -1247,6 +1247,72 @@ static int exit_semantics(void)
 	return 0;
 }
 
+struct shared_area {
+	pthread_mutex_t	m;
+	pthread_cond_t	c;
+	long		count;
+	int		ready;
+};
+
+static void shared_add(struct shared_area *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		pthread_mutex_lock(&a->m);
+		long v = a->count;
+		if (i % 64 == 0)
+			sched_yield();
+		a->count = v + 1;
+		pthread_mutex_unlock(&a->m);
+	}
+}
+
+/* Process-shared mutex and condition variable in a MAP_SHARED page, two
+ * processes (recursive mutex: owners by tid, which differ across a fork). */
+static int process_shared(void)
+{
+	pthread_mutexattr_t ma;
+	pthread_condattr_t ca;
+	struct shared_area *a;
+	pid_t pid;
+	int v;
+
+	WATCHDOG();
+	a = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(a != MAP_FAILED);
+	pthread_mutexattr_init(&ma);
+	CHECK_EQ(pthread_mutexattr_setpshared(&ma, 7), EINVAL);
+	CHECK_EQ(pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED), 0);
+	CHECK_EQ(pthread_mutexattr_getpshared(&ma, &v), 0);
+	CHECK_EQ(v, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_condattr_init(&ca);
+	CHECK_EQ(pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED), 0);
+	pthread_mutex_init(&a->m, &ma);
+	pthread_cond_init(&a->c, &ca);
+	pthread_mutex_lock(&a->m);		/* held across the fork by the parent */
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		int busy = pthread_mutex_trylock(&a->m) == EBUSY;	/* another tid holds it */
+
+		pthread_mutex_lock(&a->m);
+		a->ready = 1;
+		pthread_cond_signal(&a->c);
+		pthread_mutex_unlock(&a->m);
+		shared_add(a, 5000);
+		_exit(busy ? 0 : 1);
+	}
+	while (!a->ready)
+		CHECK_EQ(pthread_cond_wait(&a->c, &a->m), 0);
+	pthread_mutex_unlock(&a->m);
+	shared_add(a, 5000);
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(a->count, 10000);
+	munmap(a, 4096);
+	return 0;
+}
+
 static void *yield_a_lot(void *arg)
 {
 	for (int i = 0; i < 1000; i++)
@@ -1293,6 +1359,7 @@ static const struct utest_case cases[] = {
 	UTEST(cancel_state_and_async),
 	UTEST(sigmask_and_kill),
 	UTEST(exit_semantics),
+	UTEST(process_shared),
 	UTEST(yield),
 };
 

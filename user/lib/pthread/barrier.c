@@ -16,17 +16,12 @@ int pthread_barrierattr_destroy(pthread_barrierattr_t *a)
 
 int pthread_barrierattr_setpshared(pthread_barrierattr_t *a, int pshared)
 {
-	int f = __pthread_pshared_flag(pshared);
-
-	if (f < 0)
-		return EINVAL;
-	a->__flags = f;
-	return 0;
+	return __pthread_set_pshared(&a->__flags, pshared);
 }
 
 int pthread_barrierattr_getpshared(const pthread_barrierattr_t *a, int *pshared)
 {
-	*pshared = __pthread_shared(a->__flags) ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE;
+	*pshared = __pthread_get_pshared(a->__flags);
 	return 0;
 }
 

@@ -84,32 +84,32 @@ int pthread_cancel(pthread_t t)
 	return 0;
 }
 
-int pthread_setcancelstate(int state, int *old)
+/* One of the two settings (state, type): value must be one of a, b; *old gets
+ * the former; an asynchronous thread with a cancel pending ends here. */
+static int cancel_set(volatile int *field, int value, int a, int b, int *old)
 {
 	struct __pthread *t = __pthread_self_tcb();
 
-	if (state != PTHREAD_CANCEL_ENABLE && state != PTHREAD_CANCEL_DISABLE)
+	if (value != a && value != b)
 		return EINVAL;
 	if (old)
-		*old = t->cancel_disabled ? PTHREAD_CANCEL_DISABLE : PTHREAD_CANCEL_ENABLE;
-	t->cancel_disabled = state == PTHREAD_CANCEL_DISABLE;
+		*old = *field ? b : a;
+	*field = value == b;
 	if (cancel_due(t) && t->cancel_async)
 		__pthread_do_cancel();
 	return 0;
 }
 
+int pthread_setcancelstate(int state, int *old)
+{
+	return cancel_set(&__pthread_self_tcb()->cancel_disabled, state, PTHREAD_CANCEL_ENABLE,
+			  PTHREAD_CANCEL_DISABLE, old);
+}
+
 int pthread_setcanceltype(int type, int *old)
 {
-	struct __pthread *t = __pthread_self_tcb();
-
-	if (type != PTHREAD_CANCEL_DEFERRED && type != PTHREAD_CANCEL_ASYNCHRONOUS)
-		return EINVAL;
-	if (old)
-		*old = t->cancel_async ? PTHREAD_CANCEL_ASYNCHRONOUS : PTHREAD_CANCEL_DEFERRED;
-	t->cancel_async = type == PTHREAD_CANCEL_ASYNCHRONOUS;
-	if (cancel_due(t) && t->cancel_async)
-		__pthread_do_cancel();
-	return 0;
+	return cancel_set(&__pthread_self_tcb()->cancel_async, type, PTHREAD_CANCEL_DEFERRED,
+			  PTHREAD_CANCEL_ASYNCHRONOUS, old);
 }
 
 void pthread_testcancel(void)

@@ -42,17 +42,12 @@ int pthread_condattr_getclock(const pthread_condattr_t *a, clockid_t *clock)
 
 int pthread_condattr_setpshared(pthread_condattr_t *a, int pshared)
 {
-	int f = __pthread_pshared_flag(pshared);
-
-	if (f < 0)
-		return EINVAL;
-	a->__flags = (a->__flags & ~__PTHREAD_SHARED) | f;
-	return 0;
+	return __pthread_set_pshared(&a->__flags, pshared);
 }
 
 int pthread_condattr_getpshared(const pthread_condattr_t *a, int *pshared)
 {
-	*pshared = __pthread_shared(a->__flags) ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE;
+	*pshared = __pthread_get_pshared(a->__flags);
 	return 0;
 }
 

@@ -29,11 +29,19 @@ static inline int __pthread_shared(int flags)
 	return (flags & __PTHREAD_SHARED) != 0;
 }
 
-/* pshared attribute value -> flag bit; -1 for a bad value. */
-static inline int __pthread_pshared_flag(int pshared)
+/* The pshared attribute as the __PTHREAD_SHARED bit of an attribute's flags. */
+static inline int __pthread_set_pshared(int *flags, int pshared)
 {
-	return pshared == PTHREAD_PROCESS_PRIVATE ? 0 :
-	       pshared == PTHREAD_PROCESS_SHARED ? __PTHREAD_SHARED : -1;
+	if (pshared != PTHREAD_PROCESS_PRIVATE && pshared != PTHREAD_PROCESS_SHARED)
+		return EINVAL;
+	*flags = (*flags & ~__PTHREAD_SHARED) |
+		 (pshared == PTHREAD_PROCESS_SHARED ? __PTHREAD_SHARED : 0);
+	return 0;
+}
+
+static inline int __pthread_get_pshared(int flags)
+{
+	return __pthread_shared(flags) ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE;
 }
 
 #endif

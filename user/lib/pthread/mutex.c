@@ -38,17 +38,12 @@ int pthread_mutexattr_gettype(const pthread_mutexattr_t *a, int *type)
 
 int pthread_mutexattr_setpshared(pthread_mutexattr_t *a, int pshared)
 {
-	int f = __pthread_pshared_flag(pshared);
-
-	if (f < 0)
-		return EINVAL;
-	a->__kind = (a->__kind & ~__PTHREAD_SHARED) | f;
-	return 0;
+	return __pthread_set_pshared(&a->__kind, pshared);
 }
 
 int pthread_mutexattr_getpshared(const pthread_mutexattr_t *a, int *pshared)
 {
-	*pshared = __pthread_shared(a->__kind) ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE;
+	*pshared = __pthread_get_pshared(a->__kind);
 	return 0;
 }
 

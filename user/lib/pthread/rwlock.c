@@ -24,17 +24,12 @@ int pthread_rwlockattr_destroy(pthread_rwlockattr_t *a)
 
 int pthread_rwlockattr_setpshared(pthread_rwlockattr_t *a, int pshared)
 {
-	int f = __pthread_pshared_flag(pshared);
-
-	if (f < 0)
-		return EINVAL;
-	a->__flags = f;
-	return 0;
+	return __pthread_set_pshared(&a->__flags, pshared);
 }
 
 int pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *a, int *pshared)
 {
-	*pshared = __pthread_shared(a->__flags) ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE;
+	*pshared = __pthread_get_pshared(a->__flags);
 	return 0;
 }
 

@@ -6,7 +6,7 @@
 
 int pthread_spin_init(pthread_spinlock_t *l, int pshared)
 {
-	if (__pthread_pshared_flag(pshared) < 0)
+	if (pshared != PTHREAD_PROCESS_PRIVATE && pshared != PTHREAD_PROCESS_SHARED)
 		return EINVAL;
 	*l = 0;
 	return 0;
