@@ -1251,7 +1251,7 @@ struct shared_area {
 	pthread_mutex_t	m;
 	pthread_cond_t	c;
 	long		count;
-	int		ready;
+	int		checked, ready;
 };
 
 static void shared_add(struct shared_area *a, int n)
@@ -1294,15 +1294,20 @@ static int process_shared(void)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		int busy = pthread_mutex_trylock(&a->m) == EBUSY;	/* another tid holds it */
+		int r = pthread_mutex_trylock(&a->m);	/* another tid holds it: EBUSY */
 
+		if (r == 0)
+			pthread_mutex_unlock(&a->m);
+		__atomic_store_n(&a->checked, 1, __ATOMIC_SEQ_CST);
 		pthread_mutex_lock(&a->m);
 		a->ready = 1;
 		pthread_cond_signal(&a->c);
 		pthread_mutex_unlock(&a->m);
 		shared_add(a, 5000);
-		_exit(busy ? 0 : 1);
+		_exit(r == EBUSY ? 0 : 1);
 	}
+	while (!__atomic_load_n(&a->checked, __ATOMIC_SEQ_CST))
+		sched_yield();
 	while (!a->ready)
 		CHECK_EQ(pthread_cond_wait(&a->c, &a->m), 0);
 	pthread_mutex_unlock(&a->m);
