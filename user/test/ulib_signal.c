@@ -131,6 +131,31 @@ static int case_kernel_action(void)
 	       back.sa_mask == sa.sa_mask;
 }
 
+static volatile siginfo_t got;
+
+static void keep_info(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	got = *si;
+}
+
+/* Fields where the kernel writes them: a siginfo queued to ourselves with the
+ * raw call (Linux's numbers, any si_pid and si_uid) reads back by name. */
+static int case_siginfo_fields(void)
+{
+	struct sigaction sa = { .sa_flags = SA_SIGINFO };
+	int raw[32] = { 10, 0, SI_QUEUE, 777, 4242, 99 };	/* signo, errno, code, pid, uid, value */
+
+	sa.sa_sigaction = keep_info;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, 0))
+		return 0;
+	lx_syscall(178, getpid(), 10, (long)raw, 0, 0);		/* rt_sigqueueinfo */
+	return got.si_signo == SIGUSR1 && got.si_code == SI_QUEUE && got.si_pid == 777 &&
+	       got.si_uid == 4242 && got.si_value.sival_int == 99;
+}
+
 static int case_layouts(void)
 {
 	return sizeof(siginfo_t) == 128 && offsetof(siginfo_t, si_pid) == 12 &&
@@ -148,12 +173,13 @@ int main(void)
 	struct ktap t;
 
 	alarm(60);
-	ktap_begin(&t, "ulib_signal", 6);
+	ktap_begin(&t, "ulib_signal", 7);
 	ktap_case(&t, "numbers_newlib_linux", case_numbers(), NULL);
 	ktap_case(&t, "set_bits_both_ways", case_set_bits(), NULL);
 	ktap_case(&t, "mask_as_kernel_sees_it", case_mask_as_kernel_sees_it(), NULL);
 	ktap_case(&t, "uc_mask_keeps_kernel_bits", case_uc_mask_keeps_kernel_bits(), NULL);
 	ktap_case(&t, "kernel_action_trampoline", case_kernel_action(), NULL);
+	ktap_case(&t, "siginfo_fields_by_name", case_siginfo_fields(), NULL);
 	ktap_case(&t, "layouts", case_layouts(), NULL);
 	return ktap_end(&t);
 }
