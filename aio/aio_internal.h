@@ -17,6 +17,10 @@ void aio_ring_post(struct kioctx *ctx, const struct io_event *ev);
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr);
 /* The ring's head as user space left it, clamped (any process context; the
  * aio_core tests read it, the kernel paths keep head_seen instead). */
+/* Has anything been posted since a reader last found the ring empty? Without
+ * locks, never sleeps (a u32 read is atomic here): a completion racing this
+ * check is seen by the next one, as a sleeper sets its state before checking. */
+bool aio_ring_maybe_ready(struct kioctx *ctx);
 u32 aio_ring_head_peek(struct kioctx *ctx);
 
 /* ioctx.c */
@@ -26,7 +30,7 @@ struct kioctx *ioctx_lookup(u32 id);
 void get_ioctx(struct kioctx *ctx);
 void put_ioctx(struct kioctx *ctx);
 /* Free a context whose count reached zero (process context). */
-void put_ioctx_final(struct kioctx *ctx);
+void ioctx_free(struct kioctx *ctx);
 /* io_destroy: unlink ctx from its mm, unmap its ring, cancel what can be, wait
  * for the rest, drop the table's reference. The owner's process context; the
  * caller holds one reference besides the table's. */
@@ -35,13 +39,21 @@ void ioctx_kill(struct kioctx *ctx);
 /* kiocb.c */
 int kiocb_slots_init(struct kioctx *ctx);
 void kiocb_slots_free(struct kioctx *ctx);
-/* A request for ctx (a slot and a ring slot reserved): NULL -> -EAGAIN. */
+/* A request for ctx (a slot and a ring slot reserved), with two references:
+ * in flight, and the submitter's. NULL -> -EAGAIN. */
 struct kiocb *aio_get_req(struct kioctx *ctx);
+/* The submitter is done with req, whose file method returned ret: complete
+ * it (ret >= 0), drop the in-flight reference (an error: it never started),
+ * or leave it to its completion (-EIOCBQUEUED); then drop the submitter's
+ * reference. Process context. */
+void aio_submit_end(struct kiocb *req, long ret);
 /* Drop one reference to req (any context). */
 void aio_put_req(struct kiocb *req);
 /* Find an active request by (user iocb address, key) and take a reference. */
 struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key);
-/* Try to cancel req (a reference held by the caller); 0 and *ev filled on success. */
+/* Try to cancel req (a reference held by the caller) through its file's
+ * cancel method: 0 and *ev filled with its one event (-ECANCELED) when the
+ * method withdrew it; -EAGAIN otherwise (it completes as usual). */
 int aio_cancel_req(struct kiocb *req, struct io_event *ev);
 /* Cancel everything cancellable in ctx (ctx->dead set). */
 void aio_cancel_all(struct kioctx *ctx);

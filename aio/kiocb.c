@@ -1,12 +1,13 @@
-/* kiocb.c: request lifetime: slots, references, completion, cancellation.
+/* kiocb.c: request lifetime: slots, references, completion, cancellation,
+ * and synchronous kiocbs (read/write/fsync waiting on the same file methods).
  * Each accepted request ends exactly once: aio_complete posts its event, or a
- * successful cancel hands it to io_cancel; a completion racing a cancel is
- * parked in the request and posted by whichever side finishes last. */
+ * cancel method withdraws it and io_cancel gets its -ECANCELED event. */
 #include "aio_internal.h"
 #include "errno.h"
 #include "fs.h"
 #include "irq.h"
 #include "panic.h"
+#include "sched.h"
 #include "slab.h"
 #include "string.h"
 
@@ -58,7 +59,7 @@ struct kiocb *aio_get_req(struct kioctx *ctx)
 	list_add_tail(&req->ki_list, &ctx->active_reqs);
 	ctx->reqs_active++;
 	req->ki_ctx = ctx;
-	req->ki_users = 1;		/* the in-flight reference */
+	req->ki_users = 2;		/* in flight, and the submitter's */
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	get_ioctx(ctx);
 	atomic_inc(&aio_nr_kiocbs);
@@ -94,30 +95,37 @@ static void req_free(struct kioctx *ctx, struct kiocb *req)
 		return;
 	}
 	local_irq_restore(flags);
-	put_ioctx_final(ctx);		/* never reached while a table holds it */
+	ioctx_free(ctx);		/* never reached while a table holds it */
 }
 
 /* Drop a reference with ctx_lock held; true if the caller must req_free(). */
-static bool __put_req(struct kioctx *ctx, struct kiocb *req)
+static bool __put_req(struct kioctx *ctx, struct kiocb *req, int nr)
 {
-	BUG_ON(req->ki_users <= 0);
-	if (--req->ki_users)
+	BUG_ON(req->ki_users < nr);
+	req->ki_users -= nr;
+	if (req->ki_users)
 		return false;
 	req_unlink(ctx, req);
 	return true;
 }
 
-void aio_put_req(struct kiocb *req)
+/* Drop nr references at once (any context). */
+static void put_req_nr(struct kiocb *req, int nr)
 {
 	struct kioctx *ctx = req->ki_ctx;
 	bool last;
 	u32 flags;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	last = __put_req(ctx, req);
+	last = __put_req(ctx, req, nr);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	if (last)
 		req_free(ctx, req);
+}
+
+void aio_put_req(struct kiocb *req)
+{
+	put_req_nr(req, 1);
 }
 
 static void fill_event(struct io_event *ev, struct kiocb *req, s64 res, s64 res2)
@@ -128,7 +136,25 @@ static void fill_event(struct io_event *ev, struct kiocb *req, s64 res, s64 res2
 	ev->res2 = res2;
 }
 
-bool aio_complete(struct kiocb *req, long res, long res2)
+/* A synchronous kiocb is done: hand the result over and wake the waiter,
+ * interrupts off so that the waiter (which owns req) cannot run in between;
+ * req is not touched after ki_users is cleared. */
+static void sync_kiocb_complete(struct kiocb *req, long res)
+{
+	struct task *waiter = req->ki_waiter;
+	u32 flags = local_irq_save();
+
+	BUG_ON(req->ki_users != 1);
+	req->ki_sync_res = res;
+	smp_wmb();
+	WRITE_ONCE(req->ki_users, 0);
+	wake_up_process(waiter);
+	local_irq_restore(flags);
+}
+
+/* Post req's event and drop nr references (the in-flight one, and the
+ * submitter's when it completes inside io_submit). */
+static bool complete_req(struct kiocb *req, long res, long res2, int nr)
 {
 	struct kioctx *ctx = req->ki_ctx;
 	struct io_event ev;
@@ -136,22 +162,48 @@ bool aio_complete(struct kiocb *req, long res, long res2)
 	u32 flags;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	BUG_ON(req->ki_flags & KIF_COMPLETED);
+	BUG_ON(req->ki_flags & (KIF_COMPLETED | KIF_CANCELLED));
 	req->ki_flags |= KIF_COMPLETED;
-	if (req->ki_flags & KIF_CANCELLING) {
-		req->ki_res = res;		/* io_cancel decides where it goes */
-		req->ki_res2 = res2;
-	} else {
-		fill_event(&ev, req, res, res2);
-		aio_ring_post(ctx, &ev);
-	}
-	last = __put_req(ctx, req);
+	fill_event(&ev, req, res, res2);
+	aio_ring_post(ctx, &ev);
+	last = __put_req(ctx, req, nr);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	if (waitqueue_active(&ctx->wait))
 		wake_up(&ctx->wait);
 	if (last)
 		req_free(ctx, req);
 	return last;
+}
+
+bool aio_complete(struct kiocb *req, long res, long res2)
+{
+	if (is_sync_kiocb(req)) {
+		sync_kiocb_complete(req, res);
+		return true;
+	}
+	return complete_req(req, res, res2, 1);
+}
+
+void kiocb_set_cancel_fn(struct kiocb *req, kiocb_cancel_fn *fn)
+{
+	struct kioctx *ctx = req->ki_ctx;
+	u32 flags;
+
+	if (is_sync_kiocb(req))
+		return;			/* nobody can name it to cancel it */
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	req->ki_cancel = fn;
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+}
+
+void aio_submit_end(struct kiocb *req, long ret)
+{
+	if (ret >= 0)
+		complete_req(req, ret, 0, 2);	/* finished inside the method */
+	else if (ret != -EIOCBQUEUED)
+		put_req_nr(req, 2);		/* refused: it never was in flight */
+	else
+		put_req_nr(req, 1);		/* the submitter's reference */
 }
 
 struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key)
@@ -169,49 +221,39 @@ struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key)
 	return req;
 }
 
-/* Begin a cancel (ctx_lock held): false if not possible now. */
-static bool cancel_begin(struct kiocb *req)
+/* Begin a cancel (ctx_lock held): the method to call, or NULL if none may
+ * run now (none set, completed, withdrawn, or another cancel running). */
+static kiocb_cancel_fn *cancel_begin(struct kiocb *req)
 {
 	if (!req->ki_cancel || (req->ki_flags & (KIF_COMPLETED | KIF_CANCELLING | KIF_CANCELLED)))
-		return false;
+		return NULL;
 	req->ki_flags |= KIF_CANCELLING;
-	return true;
+	return req->ki_cancel;
 }
 
 int aio_cancel_req(struct kiocb *req, struct io_event *ev)
 {
 	struct kioctx *ctx = req->ki_ctx;
-	struct io_event late;
-	bool drop_inflight = false;
+	kiocb_cancel_fn *cancel;
 	u32 flags;
 	int err;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	err = cancel_begin(req) ? 0 : -EAGAIN;
+	cancel = cancel_begin(req);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	if (err)
-		return err;
-	err = req->ki_cancel(req);		/* 0: withdrawn, will never complete */
+	if (!cancel)
+		return -EAGAIN;
+	err = cancel(req);		/* a completion may run meanwhile: it posts */
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	req->ki_flags &= ~KIF_CANCELLING;
 	if (!err) {
-		/* Withdrawn. A method may have reported it through aio_complete()
-		 * (parked above, in-flight reference already dropped); else drop it. */
+		/* Withdrawn: nobody else will complete it; its one event is ours. */
+		BUG_ON((req->ki_flags & KIF_COMPLETED) || req->ki_users < 2);
 		req->ki_flags |= KIF_CANCELLED;
-		drop_inflight = !(req->ki_flags & KIF_COMPLETED);
-		if (drop_inflight)
-			fill_event(ev, req, -ECANCELED, 0);
-		else
-			fill_event(ev, req, req->ki_res, req->ki_res2);
-	} else if (req->ki_flags & KIF_COMPLETED) {
-		fill_event(&late, req, req->ki_res, req->ki_res2);
-		aio_ring_post(ctx, &late);	/* completed while we tried */
+		fill_event(ev, req, -ECANCELED, 0);
+		req->ki_users--;		/* the in-flight one; the caller's stays */
 	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	if (drop_inflight)
-		aio_put_req(req);
-	if (err && waitqueue_active(&ctx->wait))
-		wake_up(&ctx->wait);
 	return err ? -EAGAIN : 0;
 }
 
@@ -235,3 +277,60 @@ void aio_cancel_all(struct kioctx *ctx)
 	}
 }
 
+/* ---- synchronous kiocbs ---- */
+
+void init_sync_kiocb(struct kiocb *req, struct file *f)
+{
+	memset(req, 0, sizeof(*req));
+	req->ki_filp = f;		/* the caller's reference, not the request's */
+	req->ki_users = 1;
+	req->ki_waiter = current;
+}
+
+ssize_t wait_on_sync_kiocb(struct kiocb *req, ssize_t ret)
+{
+	if (ret == -EIOCBQUEUED) {
+		for (;;) {
+			set_current_state(TASK_UNINTERRUPTIBLE);
+			if (!READ_ONCE(req->ki_users))
+				break;
+			schedule();
+		}
+		__set_current_state(TASK_RUNNING);
+		smp_rmb();
+		ret = req->ki_sync_res;
+	}
+	return ret;
+}
+
+/* A read or write through a synchronous kiocb; *pos moves by what was done. */
+static ssize_t do_sync_rw(struct file *f, char *ubuf, size_t n, loff_t *pos, bool write)
+{
+	struct kiocb req;
+	ssize_t ret;
+
+	init_sync_kiocb(&req, f);
+	ret = write ? f->f_op->aio_write(&req, ubuf, n, *pos) : f->f_op->aio_read(&req, ubuf, n, *pos);
+	ret = wait_on_sync_kiocb(&req, ret);
+	if (ret > 0)
+		*pos += ret;
+	return ret;
+}
+
+ssize_t do_sync_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	return do_sync_rw(f, ubuf, n, pos, false);
+}
+
+ssize_t do_sync_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
+{
+	return do_sync_rw(f, (char *)ubuf, n, pos, true);
+}
+
+int do_sync_fsync(struct file *f, int datasync)
+{
+	struct kiocb req;
+
+	init_sync_kiocb(&req, f);
+	return wait_on_sync_kiocb(&req, f->f_op->aio_fsync(&req, datasync));
+}

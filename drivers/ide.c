@@ -11,10 +11,12 @@
  */
 #include "ide.h"
 #include "blkdev.h"
+#include "clock.h"
 #include "cmdline.h"
 #include "errno.h"
 #include "highmem.h"
 #include "irq.h"
+#include "mm.h"
 #include "paging.h"
 #include "pci.h"
 #include "printk.h"
@@ -167,14 +169,16 @@ static void ide_delay400(struct ide_channel *ch)
 		ide_altstatus(ch);
 }
 
-/* Poll until (status & mask) == want; returns the status or -ETIMEDOUT. */
+/* Poll until (status & mask) == want; returns the status or -ETIMEDOUT. A
+ * busy-wait on the drive's registers: probe (interrupts off at the drive) and
+ * command issue (channel lock held) cannot sleep. */
 static int ide_wait(struct ide_channel *ch, u8 mask, u8 want, u32 ms)
 {
-	u64 deadline = blk_deadline(ms);
+	u64 deadline = ktime_get_ns() + ms * NSEC_PER_MSEC;
 	u8 st;
 
 	while (((st = ide_altstatus(ch)) & mask) != want) {
-		if (blk_expired(deadline))
+		if (ktime_get_ns() >= deadline)
 			return -ETIMEDOUT;
 		cpu_relax();
 	}
@@ -257,12 +261,12 @@ static u8 ide_command(const struct ide_channel *ch, const struct ide_drive *d,
 }
 
 /* A PIO segment is reachable: a page (user memory, maybe HighMem) it stays
- * inside, or a kernel buffer in the direct map. */
+ * inside, or a kernel buffer in low memory (the direct map). */
 static bool ide_pio_seg_ok(const struct blk_seg *s)
 {
 	if (s->page)
 		return s->offset + s->len <= PAGE_SIZE;
-	return s->phys + s->len <= BLK_DIRECT_MAP_LIMIT;
+	return (u64)s->phys + s->len <= (u64)max_low_pfn << PAGE_SHIFT;
 }
 
 /* Move one sector between the data port and the request's buffer. Interrupts
@@ -273,7 +277,7 @@ static void ide_pio_sector(struct ide_channel *ch, struct blk_request *r)
 	const struct blk_seg *seg = &r->seg[ch->pio_seg];
 	enum km_type km = r->op == BLK_READ ? KM_BIO_DST_IRQ : KM_BIO_SRC_IRQ;
 	char *map = seg->page ? kmap_atomic(seg->page, km) : NULL;
-	void *buf = map ? map + seg->offset + ch->pio_off : blk_phys_to_virt(seg->phys + ch->pio_off);
+	void *buf = map ? map + seg->offset + ch->pio_off : __va(seg->phys + ch->pio_off);
 
 	if (r->op == BLK_READ)
 		ide_insw(ch->cmd + ATA_DATA, buf, BLK_SECTOR_SIZE / 2);
@@ -439,19 +443,16 @@ static void ide_kick(struct blkdev *dev)
 	local_irq_restore(flags);
 }
 
-static int ide_cancel(struct blkdev *dev, struct blk_request *r)
+static struct blk_request *ide_cancel(struct blkdev *dev, blk_match_fn *match, void *arg)
 {
 	struct ide_channel *ch = ((struct ide_drive *)dev->priv)->ch;
-	bool found;
+	struct blk_request *r;
 	u32 flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	found = r->state == BLK_REQ_QUEUED && blk_queue_remove(&ch->queue, r);
-	spin_unlock(&ch->lock);
-	if (found)
-		blkdev_complete(r, -ECANCELED);
-	local_irq_restore(flags);
-	return found ? 0 : -EAGAIN;
+	r = blk_queue_remove_match(&ch->queue, match, arg);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return r;
 }
 
 static const struct blk_ops ide_ops = {
@@ -606,8 +607,8 @@ static int ide_channel_init(struct ide_channel *ch, int index, struct pci_dev *p
 	}
 	if (!found)
 		return 0;
-	ch->prd = blk_dma_alloc(IDE_PRD_TABLE * sizeof(struct ide_prd),	/* aligned to its */
-				IDE_PRD_TABLE * sizeof(struct ide_prd), &ch->prd_phys);	/* size: no 64 KiB crossing */
+	ch->prd = blk_dma_alloc(IDE_PRD_TABLE * sizeof(struct ide_prd),	/* in one page: */
+				&ch->prd_phys);				/* no 64 KiB crossing */
 	if (!ch->prd || irq_register(ch->irq, ide_intr, ch))
 		return 0;
 	if (ch->bm)

@@ -1,4 +1,5 @@
 /* serial.c: COM1 16550 UART console, 115200 8N1, polled transmit. */
+#include "atomic.h"
 #include "serial.h"
 #include "errno.h"
 #include "irq.h"
@@ -78,6 +79,16 @@ void serial_rx_init(void)
 {
 	irq_register(COM1_IRQ, serial_intr, NULL);
 	outb(COM1 + UART_IER, IER_RX);
+}
+
+size_t serial_rx_ready(void)
+{
+	return READ_ONCE(rx_len);
+}
+
+wait_queue_head_t *serial_rx_waitq(void)
+{
+	return &rx_wait;
 }
 
 ssize_t serial_read(char *buf, size_t n)

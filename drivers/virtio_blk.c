@@ -15,7 +15,9 @@
 #include "panic.h"
 #include "pci.h"
 #include "printk.h"
+#include "slab.h"
 #include "spinlock.h"
+#include "string.h"
 
 #define VIRTIO_VENDOR		0x1AF4	/* Red Hat / virtio */
 #define VIRTIO_BLK_LEGACY	0x1001	/* transitional block device */
@@ -70,6 +72,7 @@ struct virtio_blk {
 	struct blk_queue pending;	/* QUEUED: waiting for descriptors */
 	struct virtio_blk_slot *slots;
 	u32 slots_phys;
+	void *ring;			/* vq's rings, vring_size bytes */
 	u32 nr_intr, nr_spurious;
 };
 
@@ -168,19 +171,16 @@ static void virtio_blk_kick(struct blkdev *dev)
 	spin_unlock_irqrestore(&vb->lock, flags);
 }
 
-static int virtio_blk_cancel(struct blkdev *dev, struct blk_request *r)
+static struct blk_request *virtio_blk_cancel(struct blkdev *dev, blk_match_fn *match, void *arg)
 {
 	struct virtio_blk *vb = dev->priv;
-	bool found;
+	struct blk_request *r;
 	u32 flags;
 
 	spin_lock_irqsave(&vb->lock, flags);
-	found = r->state == BLK_REQ_QUEUED && blk_queue_remove(&vb->pending, r);
+	r = blk_queue_remove_match(&vb->pending, match, arg);
 	spin_unlock_irqrestore(&vb->lock, flags);
-	if (!found)
-		return -EAGAIN;
-	virtio_blk_complete_now(r, -ECANCELED);
-	return 0;
+	return r;
 }
 
 static int virtio_blk_result(struct virtio_blk *vb, struct virtio_blk_slot *s)
@@ -238,23 +238,34 @@ static const struct blk_ops virtio_blk_ops = {
 	.cancel = virtio_blk_cancel,
 };
 
-/* Rings, token array and slots for a queue of num entries. */
+/* Rings and slots (DMA zone pages, the ring page-aligned as the legacy
+ * transport wants) and the token array for a queue of num entries. */
 static int virtio_blk_alloc_queue(struct virtio_blk *vb, u16 num)
 {
-	u32 ring_phys, phys;
-	void *ring = blk_dma_alloc(vring_size(num, VIRTIO_LEGACY_ALIGN), VIRTIO_LEGACY_ALIGN,
-				   &ring_phys);
-	void **token = blk_dma_alloc(num * sizeof(void *), 4, &phys);
+	u32 ring_phys;
 
-	vb->slots = blk_dma_alloc(num * sizeof(struct virtio_blk_slot), 16, &vb->slots_phys);
-	if (!ring || !token || !vb->slots)
+	vb->ring = blk_dma_alloc(vring_size(num, VIRTIO_LEGACY_ALIGN), &ring_phys);
+	vb->vq.token = kmalloc(num * sizeof(void *), GFP_KERNEL);
+	vb->slots = blk_dma_alloc(num * sizeof(struct virtio_blk_slot), &vb->slots_phys);
+	if (!vb->ring || !vb->vq.token || !vb->slots)
 		return -ENOMEM;
-	if (virtqueue_init(&vb->vq, 0, num, ring, VIRTIO_LEGACY_ALIGN, token))
+	if (virtqueue_init(&vb->vq, 0, num, vb->ring, VIRTIO_LEGACY_ALIGN, vb->vq.token))
 		return -EINVAL;
 	vb->vq.notify = virtio_blk_notify;
 	vb->vq.priv = vb;
 	virtio_legacy_setup_queue(vb->io, &vb->vq, ring_phys);
 	return 0;
+}
+
+/* Undo virtio_blk_alloc_queue (any part of it), the device reset first. */
+static void virtio_blk_free_queue(struct virtio_blk *vb, u16 num)
+{
+	virtio_legacy_set_status(vb->io, 0);	/* the device forgets the queue */
+	blk_dma_free(vb->ring, vring_size(num, VIRTIO_LEGACY_ALIGN));
+	blk_dma_free(vb->slots, num * sizeof(struct virtio_blk_slot));
+	kfree(vb->vq.token);
+	memset(&vb->vq, 0, sizeof(vb->vq));
+	vb->ring = vb->slots = NULL;
 }
 
 static void virtio_blk_read_config(struct virtio_blk *vb)
@@ -313,6 +324,8 @@ static int virtio_blk_probe(struct pci_dev *p)
 	return blkdev_register(&vb->blk);
 
 out_failed:
+	if (num)
+		virtio_blk_free_queue(vb, num);
 	virtio_legacy_set_status(vb->io, VIRTIO_STATUS_FAILED);
 	return err;
 }

@@ -1,20 +1,29 @@
 /* aio.h: the AIO core's kernel side: contexts (kioctx), requests (kiocb), completion.
  *
  * Locking and lifetimes:
- *  - ctx->ctx_lock (irq-safe) guards the request slots, the active list, each
- *    request's ki_users/ki_flags, the trusted ring tail and the ring event slots.
- *    aio_complete() runs with it held, possibly in interrupt context, and reaches
- *    the ring only through kmap_atomic(KM_IRQ0/KM_IRQ1).
+ *  - ctx->ctx_lock (irq-safe) guards the request slots and free keys, the
+ *    active list and count, each request's ki_users/ki_flags/ki_cancel, the
+ *    trusted ring tail, posted, empty_at, head_seen and the ring event slots.
+ *    aio_complete() takes it, possibly in interrupt context, and reaches the
+ *    ring only through kmap_atomic(KM_IRQ0/KM_IRQ1). Nothing nests inside it.
  *  - ctx->ring_lock, a mutex (process context), serialises readers of the ring:
  *    only its holder moves the head, and it copies events to user space with
  *    no spinlock held. Order: ring_lock, then ctx_lock.
  *  - A context is referenced by its mm's table (until io_destroy, exit or exec), by each
  *    lookup in a system call, and by each request in flight (ctx->users).
  *  - A request has ki_users references: one for being in flight (dropped by its
- *    completion, or by a successful cancel) and one per cancel attempt running.
- *    The last reference frees it: its slot, its file (fput deferred out of
- *    interrupt context) and its context reference. Each accepted request ends
- *    exactly once: one event in the ring, or one event returned by io_cancel.
+ *    completion, or by a successful cancel), one held by io_submit until the
+ *    file's method has returned, and one per cancel attempt running. The last
+ *    reference frees it: its slot, its file (fput deferred out of interrupt
+ *    context) and its context reference. Each accepted request ends exactly
+ *    once: one event in the ring, or one event returned by io_cancel.
+ *  - Cancel: a file's cancel method either withdraws the request, so that
+ *    nobody will ever complete it, and returns 0 (the core then completes it
+ *    once with -ECANCELED into io_cancel's result), or returns -EAGAIN and the
+ *    request completes as usual. A method never calls aio_complete().
+ *  - A synchronous kiocb (init_sync_kiocb) lives on its waiter's stack, in no
+ *    context: the same file methods run it, and aio_complete() wakes the
+ *    waiter instead of posting an event. read/write/fsync are built on it.
  */
 #ifndef AIO_H
 #define AIO_H
@@ -32,6 +41,7 @@
 #define AIO_HASH_SIZE	256	/* context hash buckets per address space */
 
 struct file;
+struct kiocb;
 struct kioctx;
 struct mm;
 struct page;
@@ -39,24 +49,27 @@ struct page;
 /* ki_flags */
 #define KIF_COMPLETED	0x1	/* aio_complete() has run */
 #define KIF_CANCELLING	0x2	/* io_cancel is calling the cancel method */
-#define KIF_CANCELLED	0x4	/* the cancel method succeeded */
+#define KIF_CANCELLED	0x4	/* the cancel method withdrew it */
+
+/* A file's cancel method: 0 when it withdrew req (never to be completed by
+ * anyone), -EAGAIN when too late. Process context, no lock held. */
+typedef int kiocb_cancel_fn(struct kiocb *req);
 
 struct kiocb {
 	struct list_head ki_list;	/* ctx->active_reqs while in flight */
 	struct file *ki_filp;
-	struct kioctx *ki_ctx;
-	int ki_users;			/* references, under ctx_lock */
+	struct kioctx *ki_ctx;		/* NULL for a synchronous kiocb */
+	int ki_users;			/* references, under ctx_lock (sync: 1 until done) */
 	u32 ki_flags;			/* KIF_*, under ctx_lock */
 	u32 ki_key;			/* slot index: O(1) lookup for io_cancel */
 	u64 ki_user_obj;		/* user address of the iocb */
 	u64 ki_user_data;		/* iocb->aio_data, returned in the event */
 	u16 ki_opcode;
-	s64 ki_res, ki_res2;		/* result kept while a cancel is racing */
-	/* Set by the file's aio method when the request can be cancelled: returns 0
-	 * when it withdrew the request (it will never complete), -EAGAIN when too
-	 * late. Called without locks, in process context. */
-	int (*ki_cancel)(struct kiocb *req);
-	void *ki_private;		/* for the file's aio method */
+	struct task *ki_waiter;		/* synchronous kiocb: who waits */
+	long ki_sync_res;		/* synchronous kiocb: the result */
+	/* The file method's, set only through the helpers below: */
+	kiocb_cancel_fn *ki_cancel;	/* under ctx_lock */
+	void *ki_private;
 };
 
 struct aio_ring_info {
@@ -73,7 +86,8 @@ struct aio_ring_info {
 
 struct kioctx {
 	atomic_t users;
-	bool dead;			/* io_destroy or exit has begun */
+	bool dead;			/* io_destroy or exit has begun (set under
+					 * mm->aio->lock, read under ctx_lock) */
 	struct mm *mm;
 	struct kioctx *hash_next;	/* in mm->aio->hash[] */
 	struct list_head mm_list;	/* in mm->aio->contexts */
@@ -84,14 +98,15 @@ struct kioctx {
 	u32 reqs_active;		/* under ctx_lock */
 	struct list_head active_reqs;	/* under ctx_lock */
 	struct kiocb **slots;		/* [max_reqs], under ctx_lock */
-	u32 *free_keys;			/* stack of free slot indices */
-	u32 nr_free_keys;
+	u32 *free_keys;			/* stack of free slot indices, under ctx_lock */
+	u32 nr_free_keys;		/* under ctx_lock */
 	struct aio_ring_info ring;
 };
 
 /* Per address space: the contexts, found by id in O(1) through a hash. */
 struct aio_mm {
-	spinlock_t lock;
+	spinlock_t lock;		/* the fields below and each ctx->dead; process
+					 * context only (no irqsave) */
 	struct kioctx *hash[AIO_HASH_SIZE];
 	struct list_head contexts;
 	u32 nr_contexts;
@@ -100,11 +115,32 @@ struct aio_mm {
 extern atomic_t aio_nr;		/* request slots reserved by all contexts */
 extern u32 aio_max_nr;
 
-/* Report the end of a request: post an event with res/res2 (or hand it to a
- * racing io_cancel). Callable from interrupt context. Returns true if this
+/* Report the end of a request: post an event with res/res2, or wake the
+ * waiter of a synchronous kiocb. Once per request, never for one a cancel
+ * method withdrew. Callable from interrupt context. Returns true if this
  * dropped the last reference to the request. */
 bool aio_complete(struct kiocb *req, long res, long res2);
 static inline struct file *kiocb_file(struct kiocb *req) { return req->ki_filp; }
+static inline bool is_sync_kiocb(const struct kiocb *req) { return !req->ki_ctx; }
+
+/* For a file's aio method: its private data in req (the file's own lock
+ * orders it with its cancel method). */
+static inline void kiocb_set_private(struct kiocb *req, void *priv) { req->ki_private = priv; }
+static inline void *kiocb_private(const struct kiocb *req) { return req->ki_private; }
+/* Make req cancellable by io_cancel / io_destroy from now on (the method may
+ * run as soon as this returns). Process context. */
+void kiocb_set_cancel_fn(struct kiocb *req, kiocb_cancel_fn *fn);
+
+/* Synchronous kiocbs: req on the caller's stack runs f's aio methods. */
+void init_sync_kiocb(struct kiocb *req, struct file *f);
+/* The end of a synchronous request whose method returned ret: when ret is
+ * -EIOCBQUEUED, sleep (uninterruptibly: a device owns the buffer) until
+ * aio_complete(). The result. Process context. */
+ssize_t wait_on_sync_kiocb(struct kiocb *req, ssize_t ret);
+/* read / write / fsync file operations for a file that has the aio ones. */
+ssize_t do_sync_read(struct file *f, char *ubuf, size_t n, loff_t *pos);
+ssize_t do_sync_write(struct file *f, const char *ubuf, size_t n, loff_t *pos);
+int do_sync_fsync(struct file *f, int datasync);
 
 /* Tear down every context of mm as the last task using it leaves it: process
  * exit (do_exit) and exec (the old image's address space), in that task's

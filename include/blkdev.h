@@ -1,16 +1,22 @@
-/* blkdev.h: the driver-independent block interface: requests, device ops, registry.
+/* blkdev.h: the driver-independent block interface: requests, device ops,
+ * registry, the per-io_submit plug, DMA memory.
  *
  * Protocol. A submitter fills a struct blk_request (op, sector, nr_sectors, a
  * scatter list, done, private) and calls blkdev_submit(), which validates it in
  * one place and hands it to the driver's submit op: the driver queues it
- * (state QUEUED) and never waits for the device. blkdev_kick() then starts what
- * was queued (virtio: one notification for the whole batch; IDE: the next
- * command when the channel is idle). When the device answers, the driver's
- * interrupt handler moves it to DONE through blkdev_complete(), which calls
- * done() exactly once, with interrupts disabled: from the interrupt handler, or
- * from blkdev_cancel()'s caller for a request cancelled while still QUEUED.
- * The request, its segment array and its buffers belong to the driver from a
- * successful submit until done() is called.
+ * (state QUEUED) and never waits for the device; it may also finish it at
+ * once. blkdev_kick() then starts what was queued (virtio: one notification
+ * for the whole batch; IDE: the next command when the channel is idle). When
+ * the device answers, the driver's interrupt handler moves it to DONE through
+ * blkdev_complete(), which calls done() exactly once, with interrupts
+ * disabled. blkdev_cancel() withdraws a request still QUEUED, found by a
+ * match on the queue (the submitter's data is alive while its request is
+ * queued): done() is then never called for it. The request, its segment array
+ * and its buffers belong to the driver from a successful submit until done()
+ * is called or the request is withdrawn.
+ *
+ * Locks: each driver has one irq-safe lock per queue (device or channel); the
+ * core takes none (its counters are atomic). done() runs with no driver lock.
  *
  * The core never names a driver; drivers fill struct blk_ops and register.
  */
@@ -23,14 +29,6 @@
 #define BLK_SECTOR_SIZE		512
 #define BLK_SECTOR_SHIFT	9
 
-/* Kernel buffers the drivers use (the DMA pool below, test buffers) lie in the
- * first 16 MiB of the direct map; user pages come as struct page instead. */
-#define BLK_DIRECT_MAP_BASE	0xC0000000u	/* virt = phys + this */
-#define BLK_DIRECT_MAP_LIMIT	(16u << 20)	/* phys below this is mapped (early map) */
-
-static inline u32 blk_virt_to_phys(const void *v) { return (u32)v - BLK_DIRECT_MAP_BASE; }
-static inline void *blk_phys_to_virt(u32 p) { return (void *)(p + BLK_DIRECT_MAP_BASE); }
-
 enum blk_op {
 	BLK_READ,
 	BLK_WRITE,
@@ -38,7 +36,7 @@ enum blk_op {
 };
 
 enum blk_req_state {
-	BLK_REQ_NEW,		/* not submitted (or submit refused it) */
+	BLK_REQ_NEW,		/* not submitted (or refused, or withdrawn) */
 	BLK_REQ_QUEUED,		/* in the driver's queue, not on the device: cancellable */
 	BLK_REQ_ACTIVE,		/* handed to the device */
 	BLK_REQ_DONE,		/* done() has been called */
@@ -48,7 +46,7 @@ struct page;
 
 /* One piece of the scatter list: phys is the bus address. A user page comes
  * with page/offset (PIO maps it with kmap_atomic and a KM_BIO_* slot); a
- * kernel buffer in the direct map has page NULL. */
+ * kernel buffer in low memory (reached by __va) has page NULL. */
 struct blk_seg {
 	u32 phys;
 	u32 len;		/* a multiple of 512 */
@@ -57,6 +55,11 @@ struct blk_seg {
 };
 
 struct blkdev;
+struct blk_request;
+
+/* Cancel's choice of a queued request: true for the one to withdraw. Called
+ * under the driver's queue lock, interrupts off, on queued requests only. */
+typedef bool blk_match_fn(struct blk_request *req, void *arg);
 
 struct blk_request {
 	enum blk_op op;
@@ -64,8 +67,8 @@ struct blk_request {
 	u32 nr_sectors;
 	struct blk_seg *seg;		/* scatter list, nr_seg entries */
 	u32 nr_seg;
-	/* Called once, interrupts disabled; result = bytes transferred,
-	 * -EIO or -ECANCELED. May submit new requests; must not wait. */
+	/* Called once, interrupts disabled, no driver lock held; result =
+	 * bytes transferred or -EIO. May submit new requests; must not wait. */
 	void (*done)(struct blk_request *req, int result);
 	void *private;			/* the submitter's */
 	/* Owned by the core and the driver from submit to done: */
@@ -81,13 +84,15 @@ struct blk_queue {
 };
 
 struct blk_ops {
-	/* Queue req (already validated); never waits. 0 or -errno. */
+	/* Queue req (already validated), or finish it at once through
+	 * blkdev_complete (interrupts off); never waits. 0 or -errno. */
 	int (*submit)(struct blkdev *dev, struct blk_request *req);
 	/* Start what submit queued. Any context. */
 	void (*kick)(struct blkdev *dev);
-	/* If req is still QUEUED: unqueue it, complete it with -ECANCELED, return
-	 * 0. If it is on the device or done: -EAGAIN. */
-	int (*cancel)(struct blkdev *dev, struct blk_request *req);
+	/* Take the first request of the driver's queue (not on the device)
+	 * that match() accepts out of it, and return it (never complete it);
+	 * NULL if none. Any context. */
+	struct blk_request *(*cancel)(struct blkdev *dev, blk_match_fn *match, void *arg);
 };
 
 #define BLKDEV_F_DMA	0x01	/* transfers by bus-master DMA (else PIO) */
@@ -103,7 +108,7 @@ struct blkdev {
 	const struct blk_ops *ops;
 	void *priv;			/* the driver's */
 	struct blkdev *next;		/* registry linkage */
-	/* Counters kept by the core (blkdev_submit / blkdev_complete):
+	/* Counters kept by the core (submit, complete, cancel):
 	 * submitted == completed + cancelled + in_flight at all times. */
 	atomic_t submitted, completed, errors, cancelled, in_flight;
 };
@@ -114,7 +119,7 @@ int blkdev_register(struct blkdev *dev);
 /* The registered device with this name, or NULL. */
 struct blkdev *blkdev_find(const char *name);
 /* The index-th registered device (registration order), or NULL. */
-struct blkdev *blkdev_get(int index);
+struct blkdev *blkdev_nth(int index);
 
 /* Validate req against dev (op, range: -EINVAL past the end; segments:
  * lengths multiples of 512, 4-byte aligned, total == nr_sectors * 512, at
@@ -124,39 +129,38 @@ struct blkdev *blkdev_get(int index);
 int blkdev_submit(struct blkdev *dev, struct blk_request *req);
 /* Start the queued requests (one doorbell per batch). Any context. */
 void blkdev_kick(struct blkdev *dev);
-/* Cancel req if not yet started: 0 (its done() got -ECANCELED before this
- * returned), or -EAGAIN when it is on the device or done. Any context. */
-int blkdev_cancel(struct blkdev *dev, struct blk_request *req);
+/* Withdraw the first request queued on dev, not yet on the device, that
+ * match(req, arg) accepts: it is returned, NEW again, and done() will never be
+ * called for it; NULL when there is none. Any context. */
+struct blk_request *blkdev_cancel(struct blkdev *dev, blk_match_fn *match, void *arg);
 /* For drivers: req finished with result (bytes or -errno). Interrupts must be
  * disabled and the driver's queue lock released. Updates the counters, marks
  * it DONE and calls done(); a second completion of one request panics. */
 void blkdev_complete(struct blk_request *req, int result);
 
-/* Read or write nr_sectors at sector from/to the physically contiguous
- * buffer at buf_phys, or flush (sector/buf/nr ignored), and wait for the
- * answer (interrupts on; they are on when it returns). Process context,
- * never from an interrupt handler or with a spinlock held (panics). Returns
- * bytes transferred (0 for a flush), -errno from validation or the device,
- * or -ETIMEDOUT after blkdev_sync_timeout_ms: a request still queued is then
- * cancelled; one already on the device stays with the driver (the buffer
- * may still be written) until it completes. */
-int blkdev_rw_sync(struct blkdev *dev, enum blk_op op, u64 sector, u32 buf_phys,
-		   u32 nr_sectors);
-extern u32 blkdev_sync_timeout_ms;
+/* The devices an io_submit batch queued requests on, not kicked yet. It lives
+ * on the submitter's stack; current->plug points at it meanwhile. */
+#define BLK_PLUG_DEVS	4
+struct blk_plug {
+	int nr;
+	struct blkdev *devs[BLK_PLUG_DEVS];
+};
+/* Open a batch for the current task (process context; an inner plug while
+ * one is open is ignored). */
+void blk_start_plug(struct blk_plug *plug);
+/* Close it: kick every device it holds, once. */
+void blk_finish_plug(struct blk_plug *plug);
+/* dev has queued requests: kick it now when the current task has no plug,
+ * else at the end of the batch. Process context. */
+void blk_plug_add(struct blkdev *dev);
 
-/* DMA-able memory (physically contiguous, below BLK_DIRECT_MAP_LIMIT,
- * zeroed), from a static pool in the kernel image (rings and PRD tables,
- * allocated once at probe). Returns the
- * virtual address and stores the bus address in *phys; NULL when exhausted.
- * align is a power of two. Boot or process context. */
-void *blk_dma_alloc(u32 size, u32 align, u32 *phys);
-/* Give back the most recent allocation (stack order); other frees are kept
- * (a probe that fails half-way undoes its last steps). */
+/* DMA-able memory for rings and descriptor tables: zeroed, physically
+ * contiguous whole pages from the page allocator's DMA zone, aligned to
+ * their size rounded up to a power of two. The kernel address, with the bus
+ * address in *phys; NULL when the zone has no such block. Process context. */
+void *blk_dma_alloc(u32 size, u32 *phys);
+/* Give back what blk_dma_alloc(size) returned (NULL: nothing). */
 void blk_dma_free(void *virt, u32 size);
-
-/* Busy-wait deadlines on the TSC, at the rate time_init calibrated (tsc_khz). */
-u64 blk_deadline(u32 ms);
-bool blk_expired(u64 deadline);
 
 /* Queue helpers; the caller holds the lock that guards q. */
 static inline void blk_queue_push(struct blk_queue *q, struct blk_request *r)
@@ -182,13 +186,14 @@ static inline struct blk_request *blk_queue_pop(struct blk_queue *q)
 	return r;
 }
 
-/* Unlink r from q; false if it was not there. */
-static inline bool blk_queue_remove(struct blk_queue *q, struct blk_request *r)
+/* Unlink and return the first request of q that match() accepts, or NULL. */
+static inline struct blk_request *blk_queue_remove_match(struct blk_queue *q, blk_match_fn *match,
+							 void *arg)
 {
 	struct blk_request *prev = NULL;
 
 	for (struct blk_request *c = q->head; c; prev = c, c = c->next) {
-		if (c != r)
+		if (!match(c, arg))
 			continue;
 		if (prev)
 			prev->next = c->next;
@@ -197,9 +202,9 @@ static inline bool blk_queue_remove(struct blk_queue *q, struct blk_request *r)
 		if (q->tail == c)
 			q->tail = prev;
 		c->next = NULL;
-		return true;
+		return c;
 	}
-	return false;
+	return NULL;
 }
 
 /* Complete every request on a private list (linked through ->next). */

@@ -17,12 +17,12 @@
 #ifndef SCHED_H
 #define SCHED_H
 
-#include "blk_file.h"
 #include "fpu.h"
 #include "list.h"
 #include "types.h"
 
 struct mm;				/* user address space: the vm layer's */
+struct blk_plug;
 struct files_struct;
 struct trap_frame;
 
@@ -68,7 +68,7 @@ struct task {
 	struct task *parent;		/* under family_lock (proc.c) */
 	struct list_head children;	/* under family_lock */
 	struct list_head sibling;	/* in parent->children */
-	struct blk_plug blk_plug;	/* the io_submit batch being built */
+	struct blk_plug *plug;		/* the io_submit batch being built (its stack) */
 };
 
 /* The running task. */

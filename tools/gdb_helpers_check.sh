@@ -9,7 +9,7 @@
 # Demo stops, in the io_submit entry point sys_io_submit: (4) its entry for the
 # demo's vda cancel step (nr == 48: 48 x 256 KiB reads), the context set up and
 # idle; (5) still in sys_io_submit, after the batch went to the driver
-# (aio_plug_end returned): 48 requests in flight. The serial log is copied at
+# (blk_finish_plug returned): 48 requests in flight. The serial log is copied at
 # stops 3 and 4 so that k-dmesg can be compared with what the console had
 # printed by then. After detach the demo must finish and QEMU exit 33.
 : "${QEMU:=qemu-system-i386}" "${BUILD:=build}" "${KTEST_KERNEL:=$BUILD/kernel-test.elf}"
@@ -79,7 +79,7 @@ gdbq_gdb "$out" \
 	-ex 'echo @@ s4-k-mem\n' -ex 'k-mem' \
 	-ex 'echo @@ s4-k-kmap\n' -ex 'k-kmap' \
 	-ex 'delete' \
-	-ex 'tbreak aio_plug_end' -ex 'continue' -ex 'finish' \
+	-ex 'tbreak blk_finish_plug' -ex 'continue' -ex 'finish' \
 	-ex 'echo @@ stop5\n' -ex 'python print("frame", gdb.selected_frame().name(), gdb.selected_frame().find_sal().line)' \
 	-ex 'echo @@ s5-k-aio\n' -ex 'k-aio' \
 	-ex 'echo @@ s5-k-ps\n' -ex 'k-ps' \

@@ -29,12 +29,16 @@ GEN_USER    := $(GEN)/user/syscalls.h $(GEN)/user/syscalls.S $(GEN)/user/syscall
 
 USER_CRT0   := $(USER_OUT)/lib/crt0.o
 USER_GLUE   := $(USER_OUT)/libc-glue.a
-USER_LIBAIO := $(USER_OUT)/libaio.a
-USER_PAIO   := $(USER_OUT)/libposixaio.a
+# Libraries a program names with -l, as on Linux: -laio, and -lrt for POSIX
+# <aio.h> (glibc's old home of aio_read): -L$(USER_LIBDIR).
+USER_LIBDIR := $(USER_OUT)/usr/lib
+USER_LIBAIO := $(USER_LIBDIR)/libaio.a
+USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
-GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o abi_kernel.o abi_xlate.o outf.o) \
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o err.o getopt.o \
+	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
 # Threads and signals in every program: thread 0's TLS and newlib's __getreent,
 # the futex lock newlib's locks use, the signal glue (user/lib/pthread/tcb.h).
@@ -92,13 +96,13 @@ $(USER_LIBAIO): $(USER_OUT)/lib/libaio.o
 $(USER_PAIO): $(USER_OUT)/lib/posix_aio.o
 $(USER_UTEST): $(USER_OUT)/lib/utest.o $(USER_OUT)/lib/utest_helpers.o
 $(USER_LIBS):
+	@mkdir -p $(@D)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(USER_AR) rcs $@ $^
 
-# libpthread.a (user/lib/pthread): programs link it as -lpthread, from $(USER_LIBDIR_PTHREAD).
-USER_LIBDIR_PTHREAD := $(USER_OUT)/usr/lib
-USER_PTHREAD := $(USER_LIBDIR_PTHREAD)/libpthread.a
-USER_LINK_PTHREAD := -L$(USER_LIBDIR_PTHREAD) -lpthread
+# libpthread.a (user/lib/pthread): programs link it as -lpthread, from $(USER_LIBDIR).
+USER_PTHREAD := $(USER_LIBDIR)/libpthread.a
+USER_LINK_PTHREAD := -lpthread
 PTHREAD_OBJ := $(addprefix $(USER_OUT)/lib/pthread/,thread.o attr.o mutex.o cond.o rwlock.o \
 	barrier.o spin.o key.o once.o cancel.o sem.o clone.o)
 
@@ -107,11 +111,12 @@ $(USER_PTHREAD): $(PTHREAD_OBJ)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(USER_AR) rcs $@ $^
 
-# Static link: crt0, the program, our libraries, then newlib and libgcc.
+# Static link: crt0, the program, our libraries (libaio by -laio, as programs
+# written for Linux name it), then newlib and libgcc.
 define user_link
 	@mkdir -p $(@D)
 	@echo "  ULD     $@"
-	$(Q)$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(1) $(USER_UTEST) $(USER_PAIO) $(USER_LIBAIO) \
+	$(Q)$(USER_CC) $(USER_LDFLAGS) -L$(USER_LIBDIR) -o $@ $(USER_CRT0) $(1) $(USER_UTEST) $(USER_PAIO) -laio \
 	  -Wl,--start-group $(USER_GLUE) $(USER_SYSROOT)/lib/libc.a $(USER_SYSROOT)/lib/libm.a \
 	  -lgcc -Wl,--end-group
 endef

@@ -4,12 +4,14 @@
 #include "mutex.h"
 #include "pin.h"
 #include "fs.h"
+#include "poll.h"
 #include "proc.h"
 #include "uapi/signal.h"
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
 #include "uaccess.h"
+#include "uapi/ioctl.h"
 #include "wait.h"
 
 #define PIPE_SIZE	16384		/* bytes buffered */
@@ -119,7 +121,7 @@ static void serve_aio_readers(struct pipe *p, struct list_head *done)
 		p->head = (p->head + n) % PIPE_SIZE;
 		p->len -= n;
 		pa->res = n;			/* 0 at EOF */
-		pa->req->ki_private = NULL;	/* no longer cancellable */
+		kiocb_set_private(pa->req, NULL);	/* no longer cancellable */
 		list_move_tail(&pa->list, done);
 	}
 }
@@ -134,7 +136,7 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 		size_t first = MIN(n, PIPE_SIZE - tail);
 		if (!p->readers) {
 			pa->res = pa->done ? (long)pa->done : -EPIPE;
-			pa->req->ki_private = NULL;
+			kiocb_set_private(pa->req, NULL);
 			list_move_tail(&pa->list, done);
 			continue;
 		}
@@ -145,7 +147,7 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 		if (pa->done < pa->buf.len)
 			break;
 		pa->res = pa->done;
-		pa->req->ki_private = NULL;
+		kiocb_set_private(pa->req, NULL);
 		list_move_tail(&pa->list, done);
 	}
 }
@@ -216,8 +218,9 @@ static void pipe_kick(struct pipe *p)
 	pipe_finish_served(p, &done);
 }
 
-/* Cancel: withdraw the request if it is still queued and has moved nothing.
- * ki_private is the queue entry while queued; serving clears it (both under
+/* Cancel: withdraw the request if it is still queued and has moved nothing;
+ * never complete it (the AIO core does, with -ECANCELED). The kiocb's private
+ * data is the queue entry while queued; serving clears it (both under
  * p->lock), so a cancel never touches an entry being completed. */
 static int pipe_aio_cancel(struct kiocb *req)
 {
@@ -226,10 +229,10 @@ static int pipe_aio_cancel(struct kiocb *req)
 	int err = -EAGAIN;
 
 	spin_lock(&p->lock);
-	pa = req->ki_private;
+	pa = kiocb_private(req);
 	if (pa && !pa->done) {
 		list_del(&pa->list);
-		req->ki_private = NULL;
+		kiocb_set_private(req, NULL);
 		err = 0;
 	}
 	spin_unlock(&p->lock);
@@ -251,10 +254,10 @@ static long pipe_aio_queue(struct pipe *p, struct kiocb *req, const char *ubuf, 
 
 	if (IS_ERR(pa))
 		return PTR_ERR(pa);
+	kiocb_set_cancel_fn(req, pipe_aio_cancel);	/* finds nothing until queued */
 	mutex_lock(&p->mutex);
 	spin_lock(&p->lock);
-	req->ki_private = pa;
-	req->ki_cancel = pipe_aio_cancel;
+	kiocb_set_private(req, pa);
 	list_add_tail(&pa->list, write ? &p->aio_writers : &p->aio_readers);
 	pipe_serve_aio(p, &done);
 	spin_unlock(&p->lock);
@@ -382,12 +385,44 @@ static void pipe_destroy(struct inode *inode)
 	pipe_free(inode->private);
 }
 
+/* Read end: data or no writer left (POLLHUP). Write end: room for PIPE_BUF
+ * bytes, or no reader left (POLLERR). pipe_kick wakes both queues. Process
+ * context (takes the mutex). */
+static unsigned pipe_poll(struct file *f, struct poll_table *pt)
+{
+	struct pipe *p = file_pipe(f);
+	unsigned mask = 0;
+
+	poll_wait(f, f->f_mode & FMODE_READ ? &p->rd_wait : &p->wr_wait, pt);
+	mutex_lock(&p->mutex);
+	if ((f->f_mode & FMODE_READ) && p->len)
+		mask |= POLLIN | POLLRDNORM;
+	if ((f->f_mode & FMODE_READ) && !p->writers)
+		mask |= POLLHUP;
+	if ((f->f_mode & FMODE_WRITE) && PIPE_SIZE - p->len >= PIPE_BUF)
+		mask |= POLLOUT | POLLWRNORM;
+	if ((f->f_mode & FMODE_WRITE) && !p->readers)
+		mask |= POLLERR;
+	mutex_unlock(&p->mutex);
+	return mask;
+}
+
+/* FIONREAD: the bytes buffered (read without the mutex: a snapshot). */
+static long pipe_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	if (cmd != FIONREAD)
+		return -ENOIOCTLCMD;
+	return put_user((u32)READ_ONCE(file_pipe(f)->len), (u32 *)arg);
+}
+
 static const struct file_operations pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.aio_read = pipe_aio_read,
 	.aio_write = pipe_aio_write,
 	.release = pipe_release,
+	.poll = pipe_poll,
+	.ioctl = pipe_ioctl,
 };
 
 static struct pipe *pipe_alloc(void)

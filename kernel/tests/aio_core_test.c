@@ -64,7 +64,8 @@ static void kill_ctx(struct kioctx *ctx)
 	put_ioctx(ctx);
 }
 
-/* A request with no file, named by data (obj = ~data). */
+/* A request with no file, named by data (obj = ~data), in flight as after
+ * a method that queued it (the submitter's reference dropped). */
 static struct kiocb *fake_req(struct kioctx *ctx, u32 data)
 {
 	struct kiocb *req = aio_get_req(ctx);
@@ -72,6 +73,7 @@ static struct kiocb *fake_req(struct kioctx *ctx, u32 data)
 	if (req) {
 		req->ki_user_data = data;
 		req->ki_user_obj = ~data;
+		aio_submit_end(req, -EIOCBQUEUED);
 	}
 	return req;
 }
@@ -267,13 +269,6 @@ static int cancel_withdraw(struct kiocb *req)
 	return 0;
 }
 
-static int cancel_complete_then_ok(struct kiocb *req)
-{
-	cancel_calls++;
-	aio_complete(req, 42, 4);	/* the driver reported it while withdrawing */
-	return 0;
-}
-
 static int cancel_complete_then_eagain(struct kiocb *req)
 {
 	cancel_calls++;
@@ -295,7 +290,7 @@ static int cancel_with(struct kioctx *ctx, int (*m)(struct kiocb *), struct io_e
 
 	if (!req)
 		return -ENOMEM;
-	req->ki_cancel = m;
+	kiocb_set_cancel_fn(req, m);
 	found = aio_lookup_req(ctx, ~5u, req->ki_key);
 	if (found != req)
 		return -ENOENT;
@@ -322,23 +317,6 @@ static void cancel_withdraws_request(struct ktest *t)
 	expect_baseline(t);
 }
 
-static void cancel_races_completion_and_wins(struct ktest *t)
-{
-	struct kioctx *ctx = ioctx_alloc(4);
-	struct io_event ev = { 0 };
-
-	ASSERT_FALSE(t, IS_ERR(ctx));
-	EXPECT_EQ(t, cancel_with(ctx, cancel_complete_then_ok, &ev), 0);
-	EXPECT_EQ(t, ev.data, 5);
-	EXPECT_EQ(t, ev.res, 42);		/* the parked completion, given to io_cancel */
-	EXPECT_EQ(t, ev.res2, 4);
-	EXPECT_EQ(t, unreaped(ctx), 0);		/* and not also to the ring */
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
-	EXPECT_EQ(t, ctx->reqs_active, 0);
-	kill_ctx(ctx);
-	expect_baseline(t);
-}
-
 static void cancel_races_completion_and_loses(struct ktest *t)
 {
 	struct kioctx *ctx = ioctx_alloc(4);
@@ -347,6 +325,7 @@ static void cancel_races_completion_and_loses(struct ktest *t)
 	ASSERT_FALSE(t, IS_ERR(ctx));
 	EXPECT_EQ(t, cancel_with(ctx, cancel_complete_then_eagain, &ev), -EAGAIN);
 	EXPECT_EQ(t, ev.res, 99);		/* io_cancel reports nothing */
+	EXPECT_EQ(t, ctx->reqs_active, 0);	/* nothing parked: it ended at once */
 	EXPECT_EQ(t, unreaped(ctx), 1);		/* the ring has the one event */
 	EXPECT_EQ(t, read_events(ctx, UBUF_EVENTS), 1);
 	EXPECT_EQ(t, events[0].data, 5);
@@ -374,10 +353,10 @@ static void kill_with_requests_in_flight(struct ktest *t)
 	cancel_calls = 0;
 	for (int i = 0; i < 8; i++) {
 		ASSERT_NOT_NULL(t, req = fake_req(ctx, i));
-		req->ki_cancel = cancel_withdraw;
+		kiocb_set_cancel_fn(req, cancel_withdraw);
 	}
 	ASSERT_NOT_NULL(t, timer_req = fake_req(ctx, 8));
-	timer_req->ki_cancel = cancel_refuse;
+	kiocb_set_cancel_fn(timer_req, cancel_refuse);
 	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs + 9);
 	setup_timer(&tm, complete_from_timer, 88);
 	tm.expires = jiffies + 2;
@@ -433,6 +412,62 @@ static void exit_leaves_ring_to_the_mm(struct ktest *t)
 		EXPECT_EQ(t, atomic_read(&page->count), 1);
 		put_page(page);
 	}
+	expect_baseline(t);
+}
+
+/* The submitter's reference: a request its method saw end at once (a fast
+ * device) stays until io_submit lets it go; then it ends once. */
+static void submitter_reference_outlives_completion(struct ktest *t)
+{
+	struct kioctx *ctx = ioctx_alloc(4);
+	struct kiocb *req;
+
+	ASSERT_FALSE(t, IS_ERR(ctx));
+	ASSERT_NOT_NULL(t, req = aio_get_req(ctx));
+	req->ki_user_data = 7;
+	EXPECT_EQ(t, req->ki_users, 2);
+	EXPECT_FALSE(t, aio_complete(req, 70, 0));	/* inside the method */
+	EXPECT_EQ(t, req->ki_users, 1);
+	EXPECT_TRUE(t, req->ki_flags & KIF_COMPLETED);
+	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs + 1);
+	aio_submit_end(req, -EIOCBQUEUED);
+	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, read_events(ctx, UBUF_EVENTS), 1);
+	EXPECT_EQ(t, events[0].res, 70);
+	ASSERT_NOT_NULL(t, req = aio_get_req(ctx));	/* a method that failed */
+	aio_submit_end(req, -EINVAL);
+	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, read_events(ctx, UBUF_EVENTS), 0);	/* no event for it */
+	kill_ctx(ctx);
+	expect_baseline(t);
+}
+
+static void complete_sync_from_timer(unsigned long data)
+{
+	aio_complete((struct kiocb *)data, 1234, 0);	/* interrupt context */
+}
+
+/* A synchronous kiocb: in no context, completed from an interrupt while its
+ * owner sleeps, completed inside the method, or not queued at all; the
+ * result comes back and nothing of the AIO core is used. */
+static void sync_kiocb_waits(struct ktest *t)
+{
+	struct timer_list tm;
+	struct kiocb req;
+
+	init_sync_kiocb(&req, NULL);
+	EXPECT_TRUE(t, is_sync_kiocb(&req));
+	setup_timer(&tm, complete_sync_from_timer, (unsigned long)&req);
+	tm.expires = jiffies + 2;
+	add_timer(&tm);
+	EXPECT_EQ(t, wait_on_sync_kiocb(&req, -EIOCBQUEUED), 1234);
+	EXPECT_FALSE(t, del_timer(&tm));
+	EXPECT_FALSE(t, time_before(jiffies, tm.expires));	/* it slept until then */
+	init_sync_kiocb(&req, NULL);
+	EXPECT_TRUE(t, aio_complete(&req, 55, 0));	/* before the wait */
+	EXPECT_EQ(t, wait_on_sync_kiocb(&req, -EIOCBQUEUED), 55);
+	init_sync_kiocb(&req, NULL);
+	EXPECT_EQ(t, wait_on_sync_kiocb(&req, -EINVAL), -EINVAL);	/* never queued */
 	expect_baseline(t);
 }
 
@@ -495,11 +530,12 @@ static const struct ktest_case aio_core_cases[] = {
 	KTEST_CASE(ring_never_overflows),
 	KTEST_CASE(complete_once_and_refs),
 	KTEST_CASE(cancel_withdraws_request),
-	KTEST_CASE(cancel_races_completion_and_wins),
 	KTEST_CASE(cancel_races_completion_and_loses),
 	KTEST_CASE(kill_with_requests_in_flight),
 	KTEST_CASE(destroy_unmaps_ring),
 	KTEST_CASE(exit_leaves_ring_to_the_mm),
+	KTEST_CASE(submitter_reference_outlives_completion),
+	KTEST_CASE(sync_kiocb_waits),
 	KTEST_CASE(lookup_is_o1),
 };
 

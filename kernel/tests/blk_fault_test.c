@@ -16,11 +16,11 @@ static void sync_reads(struct ktest *t, struct blkdev *dev)
 {
 	int errors = atomic_read(&dev->errors);
 
-	EXPECT_EQ(t, blkdev_rw_sync(dev, BLK_READ, 0, blktest_b_phys, 64), 64 * 512);
-	EXPECT_EQ(t, blkdev_rw_sync(dev, BLK_READ, BAD_SECTOR, blktest_b_phys, 1), -EIO);
-	EXPECT_EQ(t, blkdev_rw_sync(dev, BLK_READ, BAD_SECTOR - 10, blktest_b_phys, 20), -EIO);
-	EXPECT_EQ(t, blkdev_rw_sync(dev, BLK_READ, BAD_SECTOR + 1, blktest_b_phys, 8), 8 * 512);
-	EXPECT_EQ(t, blkdev_rw_sync(dev, BLK_WRITE, BAD_SECTOR, blktest_a_phys, 1), 512);
+	EXPECT_EQ(t, blktest_rw(dev, BLK_READ, 0, blktest_b_phys, 64), 64 * 512);
+	EXPECT_EQ(t, blktest_rw(dev, BLK_READ, BAD_SECTOR, blktest_b_phys, 1), -EIO);
+	EXPECT_EQ(t, blktest_rw(dev, BLK_READ, BAD_SECTOR - 10, blktest_b_phys, 20), -EIO);
+	EXPECT_EQ(t, blktest_rw(dev, BLK_READ, BAD_SECTOR + 1, blktest_b_phys, 8), 8 * 512);
+	EXPECT_EQ(t, blktest_rw(dev, BLK_WRITE, BAD_SECTOR, blktest_a_phys, 1), 512);
 	EXPECT_EQ(t, atomic_read(&dev->errors), errors + 2);
 	blktest_expect_balanced(t, dev);
 }
@@ -50,8 +50,8 @@ static void still_works(struct ktest *t, struct blkdev *dev)
 	u32 seed = blktest_new_seed();
 
 	blktest_fill(blktest_a, 3000, 32, seed);
-	ASSERT_EQ(t, blkdev_rw_sync(dev, BLK_WRITE, 3000, blktest_a_phys, 32), 32 * 512);
-	ASSERT_EQ(t, blkdev_rw_sync(dev, BLK_READ, 3000, blktest_b_phys, 32), 32 * 512);
+	ASSERT_EQ(t, blktest_rw(dev, BLK_WRITE, 3000, blktest_a_phys, 32), 32 * 512);
+	ASSERT_EQ(t, blktest_rw(dev, BLK_READ, 3000, blktest_b_phys, 32), 32 * 512);
 	EXPECT_EQ(t, blktest_check(blktest_b, 3000, 32, seed), -1);
 	ktest_log("%s: submitted %d completed %d errors %d", dev->name,
 		  atomic_read(&dev->submitted), atomic_read(&dev->completed),

@@ -25,10 +25,10 @@ static void write_regions(struct ktest *t, const char *name, u32 seed)
 	for (u32 i = 0; i < ARRAY_SIZE(blk_pattern_regions); i++) {
 		u32 s = blk_pattern_regions[i].sector, nr = blk_pattern_regions[i].nr;
 		blktest_fill(blktest_a, s, nr, seed);
-		EXPECT_EQ(t, blkdev_rw_sync(dev, BLK_WRITE, s, blktest_a_phys, nr),
+		EXPECT_EQ(t, blktest_rw(dev, BLK_WRITE, s, blktest_a_phys, nr),
 			  nr * BLK_SECTOR_SIZE);
 	}
-	EXPECT_EQ(t, blkdev_rw_sync(dev, BLK_FLUSH, 0, 0, 0), 0);
+	EXPECT_EQ(t, blktest_rw(dev, BLK_FLUSH, 0, 0, 0), 0);
 	blktest_expect_balanced(t, dev);
 }
 

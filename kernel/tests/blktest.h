@@ -19,7 +19,7 @@ struct blktest_req {
 	int order;		/* completion rank (1-based) */
 };
 
-extern u8 *blktest_a, *blktest_b;	/* two DMA-able buffers, 64 KiB aligned */
+extern u8 *blktest_a, *blktest_b;	/* two low-memory buffers, 64 KiB aligned */
 extern u32 blktest_a_phys, blktest_b_phys;
 extern struct blktest_req blktest_reqs[BLKTEST_MAX_REQS];
 extern volatile int blktest_completions;
@@ -37,10 +37,26 @@ void blktest_fill(void *buf, u64 sector, u32 nr, u32 seed);
 long blktest_check(const void *buf, u64 sector, u32 nr, u32 seed);
 u32 blktest_new_seed(void);
 
+/* blkdev_cancel's match for the one request want. */
+static inline bool blktest_is(struct blk_request *r, void *want)
+{
+	return r == want;
+}
+/* Withdraw req if still queued: true when blkdev_cancel gave it back. */
+static inline bool blktest_cancel_req(struct blkdev *dev, struct blk_request *req)
+{
+	return blkdev_cancel(dev, blktest_is, req) == req;
+}
+
 /* Reset slot i and make it a one-segment request at phys. */
 struct blk_request *blktest_prep(int i, enum blk_op op, u64 sector, u32 nr, u32 phys);
-/* Wait (interrupts on) until blktest_completions reaches target; false on timeout. */
+/* Wait (process context) until blktest_completions reaches target; false on timeout. */
 bool blktest_wait(int target, u32 ms);
+/* One request on the kernel buffer at phys (a flush: sector, phys, nr
+ * ignored), waited for: bytes, -errno from validation or the device, or
+ * -ETIMEDOUT when it sat in the driver's queue for BLKTEST_WAIT_MS (then
+ * withdrawn); once on the device it is waited for to the end. */
+int blktest_rw(struct blkdev *dev, enum blk_op op, u64 sector, u32 phys, u32 nr);
 /* Every counter of dev balanced and nothing in flight. */
 void blktest_expect_balanced(struct ktest *t, struct blkdev *dev);
 

@@ -51,11 +51,11 @@ static void lba48_beyond_28_bits(struct ktest *t)
 	u32 seed = blktest_new_seed();
 
 	blktest_fill(blktest_a, 12345, 8, seed);
-	ASSERT_EQ(t, blkdev_rw_sync(hdb, BLK_WRITE, 12345, blktest_a_phys, 8), 4096);
+	ASSERT_EQ(t, blktest_rw(hdb, BLK_WRITE, 12345, blktest_a_phys, 8), 4096);
 	EXPECT_TRUE(t, blktest_roundtrip(t, hdb, LBA28_LIMIT - 4, 8));	/* straddles 2^28 */
 	EXPECT_TRUE(t, blktest_roundtrip(t, hdb, LBA28_LIMIT + 12345, 256));
 	EXPECT_TRUE(t, blktest_roundtrip(t, hdb, hdb->nr_sectors - 17, 17));
-	ASSERT_EQ(t, blkdev_rw_sync(hdb, BLK_READ, 12345, blktest_b_phys, 8), 4096);
+	ASSERT_EQ(t, blktest_rw(hdb, BLK_READ, 12345, blktest_b_phys, 8), 4096);
 	EXPECT_EQ(t, blktest_check(blktest_b, 12345, 8, seed), -1);
 	blktest_expect_balanced(t, hdb);
 }
@@ -70,7 +70,7 @@ static void interrupts_per_request(struct ktest *t)
 {
 	u32 before = irq_count[PRIMARY_IRQ];
 
-	ASSERT_EQ(t, blkdev_rw_sync(hda, BLK_READ, 100, blktest_b_phys, 64), 64 * 512);
+	ASSERT_EQ(t, blktest_rw(hda, BLK_READ, 100, blktest_b_phys, 64), 64 * 512);
 	EXPECT_EQ(t, irq_count[PRIMARY_IRQ] - before, pio ? 64 : 1);
 }
 

@@ -108,8 +108,8 @@ static void shared_irq_two_disks(struct ktest *t)
 	for (int i = 0; i < 64; i++)
 		EXPECT_EQ(t, blktest_reqs[i].result, 512);
 	EXPECT_GE(t, irq_count[p0->irq_line] - irqs, 1);
-	ASSERT_EQ(t, blkdev_rw_sync(vda, BLK_READ, 200, blktest_b_phys, 32), 32 * 512);
-	ASSERT_EQ(t, blkdev_rw_sync(vdb, BLK_READ, 232, blktest_b_phys + 32 * 512, 32), 32 * 512);
+	ASSERT_EQ(t, blktest_rw(vda, BLK_READ, 200, blktest_b_phys, 32), 32 * 512);
+	ASSERT_EQ(t, blktest_rw(vdb, BLK_READ, 232, blktest_b_phys + 32 * 512, 32), 32 * 512);
 	EXPECT_EQ(t, blktest_check(blktest_b, 200, 64, seed), -1);
 	blktest_expect_balanced(t, vdb);
 }
