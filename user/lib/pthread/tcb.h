@@ -73,6 +73,9 @@ void __pthread_tls_check(struct __pthread *self);
 /* At the end of every signal handler: on such a kernel, our base back in the
  * slot before rt_sigreturn reloads %gs from it. */
 void __pthread_tls_reassert(void);
+/* The TLS slot's descriptor for block t: a flat 4 GiB data segment based at t
+ * (entry -1: let set_thread_area pick the slot). */
+void __pthread_tls_desc(struct user_desc *d, int entry, struct __pthread *t);
 /* Set up a block's fixed fields and its newlib data. */
 void __pthread_tcb_init(struct __pthread *t);
 /* Number of threads alive (thread 0 included), for the last one to call exit. */

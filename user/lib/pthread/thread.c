@@ -14,7 +14,6 @@
  * wake, once the thread is gone: that is what join waits for before it unmaps
  * the lot.  A detached thread unmaps its own mapping as the last thing it does.
  */
-#define PT_DEFAULT_STACK	(1024 * 1024)
 #define PT_PAGE			4096
 #define PT_ROUND(x)		(((x) + PT_PAGE - 1) & ~(size_t)(PT_PAGE - 1))
 
@@ -103,12 +102,11 @@ static void thread_start(void *arg)
 
 static int thread_clone(struct __pthread *t)
 {
-	struct user_desc d = { .entry_number = (unsigned)__pthread_tls_entry,
-			       .base_addr = (unsigned)t, .limit = 0xfffff,
-			       .flags = KDESC_SEG_32BIT | KDESC_LIMIT_IN_PAGES | KDESC_USEABLE };
 	struct kernel_sigset old;
+	struct user_desc d;
 	int r;
 
+	__pthread_tls_desc(&d, __pthread_tls_entry, t);	/* thread 0's slot, t as base */
 	__signals_block_all(&old);	/* nothing runs on the new thread before it is set up */
 	t->start_mask = old;
 	count_after_fork();

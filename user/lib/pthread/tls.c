@@ -24,8 +24,7 @@ void __pthread_tcb_init(struct __pthread *t)
 	t->fork_gen = glue_fork_generation;
 }
 
-/* A flat 4 GiB data segment based at t, as the TLS slot's descriptor. */
-static void tls_desc(struct user_desc *d, int entry, struct __pthread *t)
+void __pthread_tls_desc(struct user_desc *d, int entry, struct __pthread *t)
 {
 	d->entry_number = (unsigned)entry;
 	d->base_addr = (unsigned)t;
@@ -44,7 +43,7 @@ void __aiok_tls_init(void)
 	r = __sys_set_tid_address((int *)&tcb0.tid);	/* the kernel clears it when we exit */
 	tcb0.tid = GLUE_IS_ERR(r) ? __sys_getpid() : r;
 	tcb0.fork_gen = glue_fork_generation;
-	tls_desc(&d, -1, &tcb0);
+	__pthread_tls_desc(&d, -1, &tcb0);
 	if (GLUE_IS_ERR(__sys_set_thread_area(&d)))
 		return;
 	__asm__ volatile("movw %w0, %%gs" : : "q"(KDESC_SELECTOR(d.entry_number)) : "memory");
@@ -87,7 +86,7 @@ void __pthread_tls_check(struct __pthread *self)
 	if (tls_base() == self)
 		return;			/* a slot of our own: nothing to do, ever */
 	tls_gdt_shared = 1;
-	tls_desc(&d, __pthread_tls_entry, self);
+	__pthread_tls_desc(&d, __pthread_tls_entry, self);
 	do {
 		__sys_set_thread_area(&d);
 		tls_reload();
@@ -100,7 +99,7 @@ void __pthread_tls_reassert(void)
 
 	if (!tls_gdt_shared)
 		return;
-	tls_desc(&d, __pthread_tls_entry, __pthread_self_tcb());
+	__pthread_tls_desc(&d, __pthread_tls_entry, __pthread_self_tcb());
 	__sys_set_thread_area(&d);
 }
 
