@@ -39,6 +39,12 @@ static inline bool ktest_trap_hook(struct trap_frame *tf)
  * that window (plan entry blk_fork_pin). Any context. */
 void ktest_fork_pin_delay(void);
 
+/* do_exit, after the last of its work and before the task becomes a zombie:
+ * with exit_yield on the command line, give the CPU away there, as a
+ * preemption at that point would (plan entry proc_exit_yield: a parent
+ * sleeping in wait4 must still see the exit). Process context. */
+void ktest_exit_yield(void);
+
 #else /* the shipped kernel */
 
 /* It has no suites: a ktest= on its command line is reported and counts as a failure. */
@@ -64,6 +70,10 @@ static inline bool ktest_trap_hook(struct trap_frame *tf)
 }
 
 static inline void ktest_fork_pin_delay(void)
+{
+}
+
+static inline void ktest_exit_yield(void)
 {
 }
 
