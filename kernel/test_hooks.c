@@ -5,6 +5,7 @@
 #include "x86.h"
 
 bool (*trap_test_hook)(struct trap_frame *tf);
+void (*tsc_cal_test_hook)(u64 start);
 
 void ktest_fork_pin_delay(void)
 {

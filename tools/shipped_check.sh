@@ -64,7 +64,7 @@ comm -12 "$tmp/testobj.names" "$tmp/ship.names" > "$tmp/why"
 check no_symbol_of_test_objects "$(empty "$tmp/why")" "$tmp/why"
 
 # The check looks at the right images: the test kernel does have what the shipped one lacks.
-[ "$(grep -Ec ' (ktest_run_selected|trap_test_hook|ktest_fork_pin_delay|ktest_exit_yield|crash_if_asked)$' "$tmp/test.nm")" = 5 ]
+[ "$(grep -Ec ' (ktest_run_selected|trap_test_hook|tsc_cal_test_hook|ktest_fork_pin_delay|ktest_exit_yield|crash_if_asked)$' "$tmp/test.nm")" = 6 ]
 check test_kernel_has_suites_and_hooks "$?"
 
 # Booted, the shipped kernel ignores crash= (no such switch: a clean power-off, 33)
