@@ -17,6 +17,10 @@ void aio_ring_post(struct kioctx *ctx, const struct io_event *ev);
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr);
 /* The ring's head as user space left it, clamped (any process context; the
  * aio_core tests read it, the kernel paths keep head_seen instead). */
+/* Has anything been posted since a reader last found the ring empty? Without
+ * locks, never sleeps (a u32 read is atomic here): a completion racing this
+ * check is seen by the next one, as a sleeper sets its state before checking. */
+bool aio_ring_maybe_ready(struct kioctx *ctx);
 u32 aio_ring_head_peek(struct kioctx *ctx);
 
 /* ioctx.c */
@@ -26,7 +30,7 @@ struct kioctx *ioctx_lookup(u32 id);
 void get_ioctx(struct kioctx *ctx);
 void put_ioctx(struct kioctx *ctx);
 /* Free a context whose count reached zero (process context). */
-void put_ioctx_final(struct kioctx *ctx);
+void ioctx_free(struct kioctx *ctx);
 /* io_destroy: unlink ctx from its mm, unmap its ring, cancel what can be, wait
  * for the rest, drop the table's reference. The owner's process context; the
  * caller holds one reference besides the table's. */

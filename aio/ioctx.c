@@ -42,7 +42,7 @@ static struct aio_mm *aio_mm_get(struct mm *mm)
 	return am;
 }
 
-static void ioctx_free(struct kioctx *ctx)
+void ioctx_free(struct kioctx *ctx)
 {
 	BUG_ON(in_interrupt() || ctx->reqs_active);
 	aio_ring_free(ctx);
@@ -62,11 +62,6 @@ void put_ioctx(struct kioctx *ctx)
 {
 	if (atomic_dec_and_test(&ctx->users))
 		ioctx_free(ctx);
-}
-
-void put_ioctx_final(struct kioctx *ctx)
-{
-	ioctx_free(ctx);
 }
 
 static int reserve_aio_nr(u32 nr)
@@ -120,7 +115,7 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 		err = aio_ring_setup(ctx);
 	if (err) {
 		ioctx_free(ctx);
-		return ERR_PTR(err == -ENOMEM ? -EAGAIN : err);
+		return ERR_PTR(err);
 	}
 	ioctx_link(am, ctx);
 	return ctx;

@@ -95,7 +95,7 @@ static void req_free(struct kioctx *ctx, struct kiocb *req)
 		return;
 	}
 	local_irq_restore(flags);
-	put_ioctx_final(ctx);		/* never reached while a table holds it */
+	ioctx_free(ctx);		/* never reached while a table holds it */
 }
 
 /* Drop a reference with ctx_lock held; true if the caller must req_free(). */

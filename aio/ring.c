@@ -262,6 +262,11 @@ static long ring_read_batch(struct kioctx *ctx, struct aio_ring *hdr,
 	return done;
 }
 
+bool aio_ring_maybe_ready(struct kioctx *ctx)
+{
+	return READ_ONCE(ctx->ring.posted) != READ_ONCE(ctx->ring.empty_at);
+}
+
 /* Move up to nr events to user space. An event is consumed only after its copy
  * succeeded, so a bad pointer never loses one. Returns the count or -EFAULT. */
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
@@ -269,10 +274,7 @@ long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 	struct aio_ring *hdr;
 	long got = 0, n;
 
-	/* Nothing posted since a reader found the ring empty: done, without the
-	 * locks (a u32 read is atomic here; a completion racing this check is
-	 * seen by the next read, and a sleeper sets its state before reading). */
-	if (READ_ONCE(ctx->ring.posted) == READ_ONCE(ctx->ring.empty_at))
+	if (!aio_ring_maybe_ready(ctx))
 		return 0;
 	mutex_lock(&ctx->ring_lock);
 	hdr = kmap(ctx->ring.pages[0]);		/* one mapping for every pass */

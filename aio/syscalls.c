@@ -11,8 +11,21 @@
 #include "timer.h"
 #include "uaccess.h"
 
-#define AIO_MAX_REQS	0x10000u	/* per context; more is -EINVAL */
+/* An absurd size: a ring of more than 256 MiB (Linux's bound); -EINVAL. Sizes
+ * below it that exceed aio-max-nr are -EAGAIN, those memory cannot hold -ENOMEM. */
+#define AIO_MAX_REQS	(0x10000000u / sizeof(struct io_event) - 2)
+/* Results travel in the event's 32-bit long res: a transfer must fit it. */
+#define IOCB_MAX_NBYTES		INT_MAX
+/* nr * sizeof(pointer) must not wrap the 32-bit size access_ok checks. */
+#define SUBMIT_MAX_NR		(U32_MAX / sizeof(struct iocb *))
+/* nr * sizeof(event) stays a positive long: more is clamped (nobody has that room). */
+#define GETEVENTS_MAX_NR	(LONG_MAX / sizeof(struct io_event))
 
+/*
+ * Errors leave nothing behind: a ctxp that cannot be read fails before anything
+ * is made; one that cannot be written gets the new context killed again (its
+ * ring unmapped, its aio-nr share returned) before -EFAULT.
+ */
 long sys_io_setup(unsigned nr_reqs, aio_context_t *ctxp)
 {
 	struct kioctx *ctx;
@@ -75,7 +88,7 @@ static long iocb_check(const struct iocb *cb)
 
 	if (cb->aio_reserved1 || cb->aio_reserved2 || cb->aio_reserved3)
 		return -EINVAL;
-	if (cb->aio_buf != (u32)cb->aio_buf || cb->aio_nbytes > 0x7fffffff)
+	if (cb->aio_buf != (u32)cb->aio_buf || cb->aio_nbytes > IOCB_MAX_NBYTES)
 		return -EINVAL;
 	if (rw && cb->aio_offset < 0)
 		return -EINVAL;
@@ -140,7 +153,7 @@ long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
 	ctx = ioctx_lookup(id);
 	if (!ctx)
 		return -EINVAL;
-	if (nr > 0x3fffffff || !access_ok(iocbpp, nr * sizeof(*iocbpp))) {
+	if ((unsigned long)nr > SUBMIT_MAX_NR || !access_ok(iocbpp, nr * sizeof(*iocbpp))) {
 		put_ioctx(ctx);
 		return -EFAULT;
 	}
@@ -213,8 +226,13 @@ static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 d
 	for (;;) {
 		u64 now;
 		set_current_state(TASK_INTERRUPTIBLE);
-		if ((got = aio_ring_read(ctx, uev, nr)))	/* cheap when nothing was posted */
-			break;
+		if (aio_ring_maybe_ready(ctx)) {
+			/* The read may sleep (ring_lock, kmap, a fault): not in a sleep state. */
+			__set_current_state(TASK_RUNNING);
+			if ((got = aio_ring_read(ctx, uev, nr)))
+				break;
+			continue;
+		}
 		now = ktime_get_real_ns();
 		if (now >= deadline)
 			break;
@@ -242,8 +260,8 @@ long sys_io_getevents_abs(aio_context_t id, long nr, struct io_event *uevents,
 	if (!ctx)
 		return -EINVAL;
 	ret = nr < 0 ? -EINVAL : read_deadline(uwhen, &deadline);
-	if (!ret && nr > 0x3ffffff)
-		nr = 0x3ffffff;
+	if (!ret && (unsigned long)nr > GETEVENTS_MAX_NR)
+		nr = GETEVENTS_MAX_NR;
 	if (!ret && nr && !access_ok(uevents, nr * sizeof(*uevents)))
 		ret = -EFAULT;
 	if (!ret && nr) {

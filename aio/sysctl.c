@@ -43,7 +43,7 @@ static ssize_t aio_max_nr_write(struct file *f, const char *ubuf, size_t n, loff
 		return -EFAULT;
 	text[n] = '\0';
 	v = simple_strtoull(text, &end);
-	if (end == text || (*end && *end != '\n') || v > 0x7fffffff)
+	if (end == text || (*end && *end != '\n') || v > INT_MAX)
 		return -EINVAL;
 	aio_max_nr = v;
 	return n;

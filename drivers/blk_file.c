@@ -294,6 +294,6 @@ void blk_file_init(void)
 {
 	struct blkdev *dev;
 
-	for (int i = 0; (dev = blkdev_get(i)); i++)
+	for (int i = 0; (dev = blkdev_nth(i)); i++)
 		blk_file_create(dev);
 }

@@ -49,7 +49,7 @@ struct blkdev *blkdev_find(const char *name)
 	return NULL;
 }
 
-struct blkdev *blkdev_get(int index)
+struct blkdev *blkdev_nth(int index)
 {
 	struct blkdev *d = blkdev_list;
 

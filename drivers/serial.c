@@ -92,6 +92,16 @@ void serial_rx_init(void)
 	outb(COM1 + UART_IER, IER_RX | IER_LINE);
 }
 
+size_t serial_rx_ready(void)
+{
+	return READ_ONCE(rx_len);
+}
+
+wait_queue_head_t *serial_rx_waitq(void)
+{
+	return &rx_wait;
+}
+
 ssize_t serial_read(char *buf, size_t n)
 {
 	u32 flags;

@@ -1,10 +1,11 @@
 /* aio.h: the AIO core's kernel side: contexts (kioctx), requests (kiocb), completion.
  *
  * Locking and lifetimes:
- *  - ctx->ctx_lock (irq-safe) guards the request slots, the active list, each
- *    request's ki_users/ki_flags/ki_cancel, the trusted ring tail and the ring
- *    event slots. aio_complete() runs with it held, possibly in interrupt
- *    context, and reaches the ring only through kmap_atomic(KM_IRQ0/KM_IRQ1).
+ *  - ctx->ctx_lock (irq-safe) guards the request slots and free keys, the
+ *    active list and count, each request's ki_users/ki_flags/ki_cancel, the
+ *    trusted ring tail, posted, empty_at, head_seen and the ring event slots.
+ *    aio_complete() takes it, possibly in interrupt context, and reaches the
+ *    ring only through kmap_atomic(KM_IRQ0/KM_IRQ1). Nothing nests inside it.
  *  - ctx->ring_lock, a mutex (process context), serialises readers of the ring:
  *    only its holder moves the head, and it copies events to user space with
  *    no spinlock held. Order: ring_lock, then ctx_lock.
@@ -85,7 +86,8 @@ struct aio_ring_info {
 
 struct kioctx {
 	atomic_t users;
-	bool dead;			/* io_destroy or exit has begun */
+	bool dead;			/* io_destroy or exit has begun (set under
+					 * mm->aio->lock, read under ctx_lock) */
 	struct mm *mm;
 	struct kioctx *hash_next;	/* in mm->aio->hash[] */
 	struct list_head mm_list;	/* in mm->aio->contexts */
@@ -96,14 +98,15 @@ struct kioctx {
 	u32 reqs_active;		/* under ctx_lock */
 	struct list_head active_reqs;	/* under ctx_lock */
 	struct kiocb **slots;		/* [max_reqs], under ctx_lock */
-	u32 *free_keys;			/* stack of free slot indices */
-	u32 nr_free_keys;
+	u32 *free_keys;			/* stack of free slot indices, under ctx_lock */
+	u32 nr_free_keys;		/* under ctx_lock */
 	struct aio_ring_info ring;
 };
 
 /* Per address space: the contexts, found by id in O(1) through a hash. */
 struct aio_mm {
-	spinlock_t lock;
+	spinlock_t lock;		/* the fields below and each ctx->dead; process
+					 * context only (no irqsave) */
 	struct kioctx *hash[AIO_HASH_SIZE];
 	struct list_head contexts;
 	u32 nr_contexts;

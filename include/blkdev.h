@@ -119,7 +119,7 @@ int blkdev_register(struct blkdev *dev);
 /* The registered device with this name, or NULL. */
 struct blkdev *blkdev_find(const char *name);
 /* The index-th registered device (registration order), or NULL. */
-struct blkdev *blkdev_get(int index);
+struct blkdev *blkdev_nth(int index);
 
 /* Validate req against dev (op, range: -EINVAL past the end; segments:
  * lengths multiples of 512, 4-byte aligned, total == nr_sectors * 512, at

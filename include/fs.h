@@ -31,6 +31,7 @@
 struct file;
 struct kiocb;
 struct page;
+struct poll_table;
 
 struct inode {
 	u32 ino;
@@ -42,6 +43,7 @@ struct inode {
 	const struct file_operations *fops;	/* what open() installs */
 	void *private;			/* ramfs pages, device or pipe data */
 	void (*destroy)(struct inode *inode);	/* frees private when the inode goes */
+	u32 time_sec, time_nsec;	/* creation (CLOCK_REALTIME): stat's three times */
 	struct mutex lock;		/* guards size and the file data (ramfs);
 					 * held across user copies */
 	/* name space (ramfs): guarded by the namespace lock */
@@ -55,7 +57,8 @@ struct file {
 	const struct file_operations *f_op;
 	atomic_t f_count;
 	u32 f_mode;			/* FMODE_READ | FMODE_WRITE */
-	u32 f_flags;			/* O_APPEND, ... as given to open */
+	u32 f_flags;			/* access mode and status flags (O_APPEND,
+					 * O_NONBLOCK, O_DIRECT, ...), as F_GETFL shows */
 	loff_t f_pos;
 	struct inode *f_inode;
 	void *private_data;
@@ -79,12 +82,29 @@ struct file_operations {
 	int (*aio_fsync)(struct kiocb *req, int datasync);
 	int (*open)(struct inode *inode, struct file *f);
 	void (*release)(struct inode *inode, struct file *f);
+	/* The POLL* events ready now (never sleeps); with pt, also queue the
+	 * caller on the wait queues that announce a change (poll_wait). A NULL
+	 * method means always readable and writable. */
+	unsigned (*poll)(struct file *f, struct poll_table *pt);
+	/* A request for this kind of file; -ENOIOCTLCMD lets the generic ones
+	 * (kernel/fs/fd_syscalls.c) answer. Process context. */
+	long (*ioctl)(struct file *f, unsigned cmd, unsigned long arg);
 };
 
+#define ENOIOCTLCMD	515		/* kernel-internal: not this file's request */
+
+/*
+ * A descriptor table, and what Linux keeps beside it in fs_struct: the working
+ * directory and the umask (there are no threads, so one structure is shared
+ * exactly as far as the table is).
+ */
 struct files_struct {
 	atomic_t count;			/* tasks sharing the table */
-	spinlock_t lock;		/* guards fd[] */
+	spinlock_t lock;		/* guards fd[], cloexec[] and cwd */
 	struct file *fd[NR_OPEN];
+	u32 cloexec[NR_OPEN / 32];	/* FD_CLOEXEC, one bit per descriptor */
+	struct inode *cwd;		/* working directory (a reference); NULL: the root */
+	u32 umask;			/* bits cleared from the mode of new files */
 };
 
 /* Files */
@@ -107,21 +127,60 @@ struct files_struct *files_dup(struct files_struct *old);
 void files_put(struct files_struct *files);
 /* Install f at the lowest free descriptor (the table takes over the reference). */
 int fd_install(struct files_struct *files, struct file *f);
+/* ... at the lowest free descriptor >= min, with FD_CLOEXEC if cloexec; -EMFILE. */
+int fd_install_from(struct files_struct *files, struct file *f, int min, bool cloexec);
+/* Put f at descriptor fd (closing what was there; dup2/dup3); fd or -EBADF. */
+int fd_replace(struct files_struct *files, int fd, struct file *f, bool cloexec);
 int fd_close(struct files_struct *files, int fd);
+/* FD_CLOEXEC of an open descriptor: 0/1, or -EBADF. */
+int fd_get_cloexec(struct files_struct *files, int fd);
+int fd_set_cloexec(struct files_struct *files, int fd, bool on);
+/* Close every FD_CLOEXEC descriptor (execve, once the new image is in place). */
+void files_close_on_exec(struct files_struct *files);
+/* The working directory, with a reference (the root when none was set). */
+struct inode *files_get_cwd(struct files_struct *files);
+/* Make dir (the caller's reference moves to the table) the working directory. */
+void files_set_cwd(struct files_struct *files, struct inode *dir);
 
 /* Inodes and the name space (kernel/fs/namei.c, ramfs.c) */
 struct inode *inode_alloc(u32 mode, const struct file_operations *fops);
 void iget(struct inode *inode);
 void iput(struct inode *inode);
-/* Look a path up (absolute; "." and ".." handled); returns the inode with a
- * reference, or an ERR_PTR (-ENOENT, -ENOTDIR, -ENAMETOOLONG). */
-struct inode *namei(const char *path);
+/*
+ * Path calls take `base`, the directory a relative path starts from (the
+ * caller holds a reference), or NULL for the current task's working directory
+ * (the root for kernel threads). An absolute path ignores base. A base that
+ * was removed finds nothing (-ENOENT).
+ */
+/* Look a path up ("." and ".." handled); returns the inode with a reference,
+ * or an ERR_PTR (-ENOENT, -ENOTDIR, -ENAMETOOLONG). */
+struct inode *namei_at(struct inode *base, const char *path);
+static inline struct inode *namei(const char *path) { return namei_at(NULL, path); }
 /* Create a node at path (parent must exist); ERR_PTR(-EEXIST) if present. */
-struct inode *vfs_create(const char *path, u32 mode, const struct file_operations *fops);
-int vfs_unlink(const char *path);
-int vfs_mkdir(const char *path);
-/* Remove an empty directory: -ENOTDIR, -ENOTEMPTY, -EBUSY (the root). */
-int vfs_rmdir(const char *path);
+struct inode *vfs_create_at(struct inode *base, const char *path, u32 mode,
+			    const struct file_operations *fops);
+static inline struct inode *vfs_create(const char *path, u32 mode,
+				       const struct file_operations *fops)
+{
+	return vfs_create_at(NULL, path, mode, fops);
+}
+/* Remove a name that is not a directory: -EISDIR, -ENOENT, ... */
+int vfs_unlink_at(struct inode *base, const char *path);
+static inline int vfs_unlink(const char *path) { return vfs_unlink_at(NULL, path); }
+/* Make a directory with permission bits mode. */
+int vfs_mkdir_at(struct inode *base, const char *path, u32 mode);
+static inline int vfs_mkdir(const char *path) { return vfs_mkdir_at(NULL, path, 0755); }
+/* Remove an empty directory: -ENOTDIR, -ENOTEMPTY, -EBUSY (the root), -EINVAL (".") */
+int vfs_rmdir_at(struct inode *base, const char *path);
+static inline int vfs_rmdir(const char *path) { return vfs_rmdir_at(NULL, path); }
+#define RENAME_NOREPLACE	1	/* renameat2: -EEXIST when the new name exists */
+/* Move a name (replacing a compatible target, as rename(2)): -ENOENT, -EINVAL
+ * (a directory into itself), -ENOTDIR, -EISDIR, -ENOTEMPTY, -EBUSY ("/", "."). */
+int vfs_rename_at(struct inode *obase, const char *opath, struct inode *nbase,
+		  const char *npath, u32 flags);
+/* The working directory's absolute path in buf (NUL-terminated): its length
+ * with the NUL, -ERANGE when size is too small, -ENOENT when it was removed. */
+int vfs_getcwd(char *buf, size_t size);
 /* Open inode as a new struct file (calls fops->open). */
 struct file *vfs_open_inode(struct inode *inode, u32 fmode, u32 flags);
 struct inode *fs_root(void);
@@ -130,7 +189,11 @@ void fs_init(void);
 /* ramfs regular files */
 extern const struct file_operations ramfs_file_ops;
 /* Create an empty regular file at path; returns it with a reference, or ERR_PTR. */
-struct inode *ramfs_create(const char *path, u32 mode);
+struct inode *ramfs_create_at(struct inode *base, const char *path, u32 mode);
+static inline struct inode *ramfs_create(const char *path, u32 mode)
+{
+	return ramfs_create_at(NULL, path, mode);
+}
 /* Copy n bytes of kernel data into a ramfs file at pos (used by the initramfs). */
 ssize_t ramfs_write_kernel(struct inode *inode, const void *buf, size_t n, loff_t pos);
 /* Read up to n bytes at pos into a kernel buffer; returns the count. */

@@ -71,7 +71,8 @@ extern u32 max_low_pfn;		/* one past the last direct-mapped page */
 typedef u32 gfp_t;
 #define __GFP_DMA	0x01	/* only the DMA zone */
 #define __GFP_HIGHMEM	0x02	/* HighMem first, then Normal, then DMA */
-#define __GFP_WAIT	0x10	/* the caller may sleep (not in interrupts) */
+#define __GFP_WAIT	0x10	/* the caller may sleep: process context, no
+				 * spinlock held (the allocator never sleeps yet) */
 #define __GFP_HIGH	0x20	/* an atomic caller: must not sleep */
 #define __GFP_ZERO	0x40	/* clear the pages (low memory only) */
 #define GFP_ATOMIC	(__GFP_HIGH)

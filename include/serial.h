@@ -12,5 +12,10 @@ void serial_rx_init(void);
 /* Read what has been received, waiting (interruptibly) for at least one byte;
  * returns the count or -EINTR. Process context. */
 ssize_t serial_read(char *buf, size_t n);
+/* Bytes received and not yet read (for poll and FIONREAD). Any context. */
+size_t serial_rx_ready(void);
+/* The queue woken when bytes arrive (for poll). */
+struct wait_queue_head;
+struct wait_queue_head *serial_rx_waitq(void);
 
 #endif

@@ -4,7 +4,7 @@
  * the _irq / _irqsave forms; a lock taken from interrupt context must always be
  * taken with one of them elsewhere. Checks: a recursive acquire panics, unlock
  * of a lock not held panics, assert_spin_locked() panics when not held.
- * Lock order across subsystems is documented where two locks nest.
+ * Every lock, its order and its contexts: docs/locking.md.
  */
 #ifndef SPINLOCK_H
 #define SPINLOCK_H

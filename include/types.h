@@ -23,6 +23,10 @@ typedef int64_t loff_t;
 #define ALIGN_DOWN(x, a)	((x) & ~((a) - 1))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define MIN(a, b)	((a) < (b) ? (a) : (b))
+#define INT_MAX		0x7fffffff
+#define LONG_MAX	0x7fffffffL
+#define U32_MAX		0xffffffffu
+
 #define MAX(a, b)	((a) > (b) ? (a) : (b))
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))

@@ -31,9 +31,12 @@ struct vm_area {
 struct mm {
 	atomic_t users;			/* tasks sharing this address space */
 	u32 *pgdir;
-	spinlock_t lock;		/* guards vmas, brk and the page tables */
+	spinlock_t lock;		/* guards vmas, the page tables and nr_pages;
+					 * process context only (no irqsave) */
 	struct list_head vmas;
-	u32 brk_start, brk;		/* heap: [brk_start, brk) */
+	u32 brk_start, brk;		/* heap: [brk_start, brk); written by the owning
+					 * task without lock (sys_brk, exec), read
+					 * by fork under lock */
 	u32 nr_pages;			/* user pages mapped (for k-mem / leaks) */
 	struct aio_mm *aio;		/* AIO contexts; NULL until io_setup */
 };

@@ -207,6 +207,8 @@ static int exec_image(struct inode *inode, struct exec_args *a)
 	mm_activate(mm);
 	if (old)
 		mm_put(old);
+	if (current->files)
+		files_close_on_exec(current->files);	/* O_CLOEXEC, FD_CLOEXEC */
 	start_user(current_user_frame(), entry, sp);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* sys_misc.c: small system calls: time, sleeping, yielding, resource counters, poweroff. */
+/* sys_misc.c: small system calls: time, sleeping, yielding, uname, sysinfo, user ids, resource counters, poweroff. */
 #include "aio.h"
 #include "blk_file.h"
 #include "clock.h"
@@ -11,10 +11,14 @@
 #include "proc.h"
 #include "sched.h"
 #include "slab.h"
+#include "string.h"
 #include "syscall_table.h"
 #include "test_hooks.h"
 #include "uaccess.h"
 #include "uapi/aiok.h"
+#include "uapi/sysinfo.h"
+#include "uapi/utsname.h"
+#include "version.h"
 #include "vm.h"
 
 long sys_clock_gettime(int clock, struct kernel_timespec *utp)
@@ -41,6 +45,17 @@ long sys_gettimeofday(struct kernel_timeval *utv, void *tz)
 	tv.tv_sec = ts.tv_sec;
 	tv.tv_usec = ts.tv_nsec / 1000;
 	return copy_to_user(utv, &tv, sizeof(tv)) ? -EFAULT : 0;
+}
+
+/* Seconds since the epoch, also stored at tloc unless it is NULL. */
+long sys_time(long *tloc)
+{
+	struct kernel_timespec ts;
+
+	ktime_get_real_ts(&ts);
+	if (tloc && put_user(ts.tv_sec, tloc))
+		return -EFAULT;
+	return ts.tv_sec;
 }
 
 long sys_nanosleep(const struct kernel_timespec *ureq, struct kernel_timespec *urem)
@@ -71,6 +86,43 @@ long sys_sched_yield(void)
 	yield();
 	return 0;
 }
+
+long sys_uname(struct new_utsname *uname)
+{
+	static const struct new_utsname u = {
+		.sysname = KERNEL_NAME, .nodename = KERNEL_NAME, .release = KERNEL_VERSION,
+		.version = "#1 " KERNEL_NAME " " KERNEL_VERSION, .machine = "i686",
+		.domainname = "(none)",
+	};
+
+	return copy_to_user(uname, &u, sizeof(u)) ? -EFAULT : 0;
+}
+
+long sys_sysinfo(struct kernel_sysinfo *uinfo)
+{
+	struct kernel_sysinfo si;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = (long)(ktime_get_ns() / 1000000000ull);
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		si.totalram += zones[z].present_pages;
+	si.freeram = nr_free_pages();
+	si.totalhigh = zones[ZONE_HIGHMEM].present_pages;
+	si.freehigh = nr_free_pages_zone(ZONE_HIGHMEM);
+	si.procs = nr_tasks;
+	si.mem_unit = PAGE_SIZE;
+	return copy_to_user(uinfo, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+/* Every process runs as root: all user and group ids are 0. */
+long sys_getuid(void) { return 0; }
+long sys_geteuid(void) { return 0; }
+long sys_getgid(void) { return 0; }
+long sys_getegid(void) { return 0; }
+long sys_getuid32(void) { return 0; }
+long sys_geteuid32(void) { return 0; }
+long sys_getgid32(void) { return 0; }
+long sys_getegid32(void) { return 0; }
 
 /* Read the resource counters; changes nothing (aiok_shrink settles the slabs). */
 long sys_aiok_stat(struct aiok_stat *ust)

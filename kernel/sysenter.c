@@ -3,12 +3,12 @@
 #include "errno.h"
 #include "fixmap.h"
 #include "gdt.h"
-#include "mutex.h"
 #include "paging.h"
 #include "printk.h"
 #include "proc.h"
 #include "sched.h"
 #include "string.h"
+#include "syscall.h"
 #include "syscall_table.h"
 #include "trap.h"
 #include "uaccess.h"
@@ -35,14 +35,11 @@ void sysenter_dispatch(struct trap_frame *tf)
 	u32 nr = tf->eax;
 
 	sti();
-	if (unlikely(nr >= NR_SYSCALLS))
-		tf->eax = -ENOSYS;
-	else if (unlikely(syscall_nargs[nr] == 6) &&
-		 get_user(tf->ebp, (const u32 __user *)tf->user_esp))
+	if (unlikely(nr < NR_SYSCALLS && syscall_nargs[nr] == 6) &&
+	    get_user(tf->ebp, (const u32 __user *)tf->user_esp))
 		tf->eax = -EFAULT;
 	else
-		tf->eax = syscall_table[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
-	mutex_check_user_return();
+		syscall_dispatch(tf);
 	cli();				/* the asm's sti covers SYSEXIT */
 	if (unlikely(current->sigpending | current->need_resched))
 		user_return(tf);	/* returns with interrupts off too */

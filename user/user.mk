@@ -29,12 +29,16 @@ GEN_USER    := $(GEN)/user/syscalls.h $(GEN)/user/syscalls.S $(GEN)/user/syscall
 
 USER_CRT0   := $(USER_OUT)/lib/crt0.o
 USER_GLUE   := $(USER_OUT)/libc-glue.a
-USER_LIBAIO := $(USER_OUT)/libaio.a
-USER_PAIO   := $(USER_OUT)/libposixaio.a
+# Libraries a program names with -l, as on Linux: -laio, and -lrt for POSIX
+# <aio.h> (glibc's old home of aio_read): -L$(USER_LIBDIR).
+USER_LIBDIR := $(USER_OUT)/usr/lib
+USER_LIBAIO := $(USER_LIBDIR)/libaio.a
+USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
-GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o abi_kernel.o abi_xlate.o outf.o) \
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o err.o getopt.o \
+	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
 USER_PROGS := $(patsubst user/bin/%.c,$(USER_OUT)/bin/%,$(wildcard user/bin/*.c))
 USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*.c))
@@ -83,14 +87,16 @@ $(USER_LIBAIO): $(USER_OUT)/lib/libaio.o
 $(USER_PAIO): $(USER_OUT)/lib/posix_aio.o
 $(USER_UTEST): $(USER_OUT)/lib/utest.o $(USER_OUT)/lib/utest_helpers.o
 $(USER_LIBS):
+	@mkdir -p $(@D)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(USER_AR) rcs $@ $^
 
-# Static link: crt0, the program, our libraries, then newlib and libgcc.
+# Static link: crt0, the program, our libraries (libaio by -laio, as programs
+# written for Linux name it), then newlib and libgcc.
 define user_link
 	@mkdir -p $(@D)
 	@echo "  ULD     $@"
-	$(Q)$(USER_CC) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(1) $(USER_UTEST) $(USER_PAIO) $(USER_LIBAIO) \
+	$(Q)$(USER_CC) $(USER_LDFLAGS) -L$(USER_LIBDIR) -o $@ $(USER_CRT0) $(1) $(USER_UTEST) $(USER_PAIO) -laio \
 	  -Wl,--start-group $(USER_GLUE) $(USER_SYSROOT)/lib/libc.a $(USER_SYSROOT)/lib/libm.a \
 	  -lgcc -Wl,--end-group
 endef

@@ -38,32 +38,10 @@ struct iocb {
 	__u64	aio_reserved3;
 };
 
-#define AIO_RING_MAGIC			0xa10a10a1
-#define AIO_RING_COMPAT_FEATURES	1
-#define AIO_RING_INCOMPAT_FEATURES	0
-
-/*
- * The ring header at the start of the mapped ring, followed by nr io_events.
- * The kernel writes events at tail and then advances tail; the consumer (the
- * kernel in io_getevents_abs, or the library in user space) reads at head and
- * then advances head.  Both indexes run 0..nr-1.  The ring is empty when
- * head == tail and holds at most nr - 1 events.
- */
-struct aio_ring {
-	unsigned	id;		/* the context id (ring address) */
-	unsigned	nr;		/* number of io_events slots */
-	unsigned	head;		/* next event to consume */
-	unsigned	tail;		/* next slot the kernel fills */
-	unsigned	magic;		/* AIO_RING_MAGIC */
-	unsigned	compat_features;
-	unsigned	incompat_features;
-	unsigned	header_length;	/* sizeof(struct aio_ring) */
-	struct io_event	io_events[];
-};
+#include "aio_ring.h"		/* the ring header, shared with libaio */
 
 UAPI_ASSERT_SIZE(struct io_event, 32);
 UAPI_ASSERT_SIZE(struct iocb, 64);
-UAPI_ASSERT_SIZE(struct aio_ring, 32);
 _Static_assert(__builtin_offsetof(struct iocb, aio_lio_opcode) == 16, "iocb layout");
 _Static_assert(__builtin_offsetof(struct iocb, aio_buf) == 24, "iocb layout");
 _Static_assert(__builtin_offsetof(struct iocb, aio_offset) == 40, "iocb layout");

@@ -35,6 +35,7 @@
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ENOTEMPTY	39
+#define EOVERFLOW	75
 #define ETIMEDOUT	110
 #define ECANCELED	125
 

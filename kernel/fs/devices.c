@@ -1,10 +1,12 @@
-/* devices.c: /dev nodes: console (serial), null, zero, and registration for drivers. */
+/* devices.c: /dev nodes: console (serial, a terminal for poll and ioctl), null, zero, and registration for drivers. */
 #include "errno.h"
 #include "fs.h"
+#include "poll.h"
 #include "printk.h"
 #include "serial.h"
 #include "string.h"
 #include "uaccess.h"
+#include "uapi/ioctl.h"
 #include "wait.h"
 
 #define CONSOLE_CHUNK	128
@@ -105,8 +107,55 @@ static ssize_t console_read_op(struct file *f, char *ubuf, size_t n, loff_t *pos
 	return got;
 }
 
+/* Readable when the serial port received something; always writable. */
+static unsigned console_poll(struct file *f, struct poll_table *pt)
+{
+	poll_wait(f, serial_rx_waitq(), pt);
+	return POLLOUT | POLLWRNORM | (serial_rx_ready() ? POLLIN | POLLRDNORM : 0);
+}
+
+/* The line settings TCGETS reports: 115200 8N1, raw (no line discipline);
+ * TCSETS* store what they are given, which changes nothing else. */
+#define CONSOLE_CFLAG	(0010002 | 0000060 | 0000200 | 0004000)	/* B115200 CS8 CREAD CLOCAL */
+static struct kernel_termios console_termios = { .c_cflag = CONSOLE_CFLAG };
+static DEFINE_SPINLOCK(console_termios_lock);
+
+static long console_termios_io(unsigned cmd, unsigned long arg)
+{
+	struct kernel_termios t;
+
+	if (cmd == TCGETS) {
+		spin_lock(&console_termios_lock);
+		t = console_termios;
+		spin_unlock(&console_termios_lock);
+		return copy_to_user((void *)arg, &t, sizeof(t)) ? -EFAULT : 0;
+	}
+	if (copy_from_user(&t, (const void *)arg, sizeof(t)))
+		return -EFAULT;
+	spin_lock(&console_termios_lock);
+	console_termios = t;
+	spin_unlock(&console_termios_lock);
+	return 0;
+}
+
+static long console_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	struct kernel_winsize ws = { 0, 0, 0, 0 };	/* a serial line: size unknown */
+
+	switch (cmd) {
+	case TCGETS: case TCSETS: case TCSETSW: case TCSETSF:
+		return console_termios_io(cmd, arg);
+	case TIOCGWINSZ:
+		return copy_to_user((void *)arg, &ws, sizeof(ws)) ? -EFAULT : 0;
+	case FIONREAD:
+		return put_user((u32)serial_rx_ready(), (u32 *)arg);
+	}
+	return -ENOTTY;
+}
+
 static const struct file_operations console_ops = {
 	.read = console_read_op, .write = console_write_op, .fsync = nop_fsync,
+	.poll = console_poll, .ioctl = console_ioctl,
 };
 
 void devices_init(void)

@@ -1,4 +1,4 @@
-/* file.c: struct file reference counting and per-process descriptor tables. */
+/* file.c: struct file reference counting and per-process descriptor tables (with close-on-exec, the working directory and the umask). */
 #include "errno.h"
 #include "fs.h"
 #include "irq.h"
@@ -126,6 +126,7 @@ struct files_struct *files_alloc(void)
 	memset(files, 0, sizeof(*files));
 	atomic_set(&files->count, 1);
 	spin_lock_init(&files->lock, "files");	/* process context only: no irqsave */
+	files->umask = 022;
 	return files;
 }
 
@@ -139,6 +140,11 @@ struct files_struct *files_dup(struct files_struct *old)
 	for (int i = 0; i < NR_OPEN; i++)
 		if ((files->fd[i] = old->fd[i]))
 			get_file(files->fd[i]);
+	memcpy(files->cloexec, old->cloexec, sizeof(files->cloexec));
+	files->cwd = old->cwd;
+	if (files->cwd)
+		iget(files->cwd);
+	files->umask = old->umask;
 	spin_unlock(&old->lock);
 	return files;
 }
@@ -150,20 +156,63 @@ void files_put(struct files_struct *files)
 	for (int i = 0; i < NR_OPEN; i++)
 		if (files->fd[i])
 			fput(files->fd[i]);
+	if (files->cwd)
+		iput(files->cwd);
 	kfree(files);
+}
+
+/* FD_CLOEXEC bit of fd (files->lock held). */
+static void cloexec_assign(struct files_struct *files, int fd, bool on)
+{
+	u32 bit = 1u << (fd % 32);
+
+	if (on)
+		files->cloexec[fd / 32] |= bit;
+	else
+		files->cloexec[fd / 32] &= ~bit;
+}
+
+static bool cloexec_test(struct files_struct *files, int fd)
+{
+	return files->cloexec[fd / 32] & (1u << (fd % 32));
+}
+
+int fd_install_from(struct files_struct *files, struct file *f, int min, bool cloexec)
+{
+	int fd;
+
+	if (min < 0)
+		return -EINVAL;
+	spin_lock(&files->lock);
+	for (fd = min; fd < NR_OPEN && files->fd[fd]; fd++)
+		;
+	if (fd < NR_OPEN) {
+		files->fd[fd] = f;
+		cloexec_assign(files, fd, cloexec);
+	}
+	spin_unlock(&files->lock);
+	return fd < NR_OPEN ? fd : -EMFILE;
 }
 
 int fd_install(struct files_struct *files, struct file *f)
 {
-	int fd;
+	return fd_install_from(files, f, 0, false);
+}
 
+int fd_replace(struct files_struct *files, int fd, struct file *f, bool cloexec)
+{
+	struct file *old;
+
+	if (fd < 0 || fd >= NR_OPEN)
+		return -EBADF;
 	spin_lock(&files->lock);
-	for (fd = 0; fd < NR_OPEN && files->fd[fd]; fd++)
-		;
-	if (fd < NR_OPEN)
-		files->fd[fd] = f;
+	old = files->fd[fd];
+	files->fd[fd] = f;
+	cloexec_assign(files, fd, cloexec);
 	spin_unlock(&files->lock);
-	return fd < NR_OPEN ? fd : -EMFILE;
+	if (old)
+		fput(old);
+	return fd;
 }
 
 int fd_close(struct files_struct *files, int fd)
@@ -175,9 +224,78 @@ int fd_close(struct files_struct *files, int fd)
 	spin_lock(&files->lock);
 	f = files->fd[fd];
 	files->fd[fd] = NULL;
+	cloexec_assign(files, fd, false);
 	spin_unlock(&files->lock);
 	if (!f)
 		return -EBADF;
 	fput(f);
 	return 0;
+}
+
+int fd_get_cloexec(struct files_struct *files, int fd)
+{
+	int ret = -EBADF;
+
+	if (fd < 0 || fd >= NR_OPEN)
+		return -EBADF;
+	spin_lock(&files->lock);
+	if (files->fd[fd])
+		ret = cloexec_test(files, fd);
+	spin_unlock(&files->lock);
+	return ret;
+}
+
+int fd_set_cloexec(struct files_struct *files, int fd, bool on)
+{
+	int ret = -EBADF;
+
+	if (fd < 0 || fd >= NR_OPEN)
+		return -EBADF;
+	spin_lock(&files->lock);
+	if (files->fd[fd]) {
+		cloexec_assign(files, fd, on);
+		ret = 0;
+	}
+	spin_unlock(&files->lock);
+	return ret;
+}
+
+void files_close_on_exec(struct files_struct *files)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		struct file *f = NULL;
+
+		spin_lock(&files->lock);
+		if (cloexec_test(files, fd)) {
+			f = files->fd[fd];
+			files->fd[fd] = NULL;
+			cloexec_assign(files, fd, false);
+		}
+		spin_unlock(&files->lock);
+		if (f)
+			fput(f);
+	}
+}
+
+struct inode *files_get_cwd(struct files_struct *files)
+{
+	struct inode *dir;
+
+	spin_lock(&files->lock);
+	dir = files->cwd ? files->cwd : fs_root();
+	iget(dir);
+	spin_unlock(&files->lock);
+	return dir;
+}
+
+void files_set_cwd(struct files_struct *files, struct inode *dir)
+{
+	struct inode *old;
+
+	spin_lock(&files->lock);
+	old = files->cwd;
+	files->cwd = dir;
+	spin_unlock(&files->lock);
+	if (old)
+		iput(old);
 }

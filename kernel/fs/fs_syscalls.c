@@ -1,4 +1,4 @@
-/* fs_syscalls.c: the file system calls: open, close, read, write, seek, stat, pipe, ... */
+/* fs_syscalls.c: the name-space system calls: open/openat, close, lseek, fsync, unlink/mkdir/rmdir (and *at), rename, chdir, getcwd, umask. */
 #include "errno.h"
 #include "fs.h"
 #include "sched.h"
@@ -7,9 +7,9 @@
 #include "uaccess.h"
 #include "uapi/fcntl.h"
 #include "uapi/stat.h"
+#include "fs_internal.h"
 
-/* Copy a user path into buf (PATH_MAX); returns 0 or -EFAULT / -ENAMETOOLONG / -ENOENT. */
-static int get_path(char *buf, const char *upath)
+int fs_get_path(char *buf, const char *upath)
 {
 	long n = strncpy_from_user(buf, upath, PATH_MAX);
 
@@ -18,6 +18,36 @@ static int get_path(char *buf, const char *upath)
 	if (n == PATH_MAX)
 		return -ENAMETOOLONG;
 	return n ? 0 : -ENOENT;
+}
+
+struct inode *fs_at_base(int dirfd, const char *path)
+{
+	struct file *f;
+	struct inode *dir;
+
+	if (path[0] == '/' || dirfd == AT_FDCWD)
+		return NULL;
+	f = fget(dirfd);
+	if (!f)
+		return ERR_PTR(-EBADF);
+	dir = f->f_inode;
+	if (dir && S_ISDIR(dir->mode))
+		iget(dir);
+	else
+		dir = ERR_PTR(-ENOTDIR);
+	fput(f);
+	return dir;
+}
+
+void fs_put_base(struct inode *base)
+{
+	if (base && !IS_ERR(base))
+		iput(base);
+}
+
+u32 fs_umask(void)
+{
+	return current->files ? current->files->umask : 022;
 }
 
 static u32 open_fmode(int flags)
@@ -30,12 +60,12 @@ static u32 open_fmode(int flags)
 	return 0;
 }
 
-static struct inode *open_lookup(const char *path, int flags, unsigned mode)
+static struct inode *open_lookup(struct inode *base, const char *path, int flags, unsigned mode)
 {
-	struct inode *inode = namei(path);
+	struct inode *inode = namei_at(base, path);
 
 	if (IS_ERR(inode) && PTR_ERR(inode) == -ENOENT && (flags & O_CREAT))
-		inode = ramfs_create(path, mode);
+		inode = ramfs_create_at(base, path, mode & ~fs_umask() & 07777);
 	else if (!IS_ERR(inode) && (flags & O_CREAT) && (flags & O_EXCL)) {
 		iput(inode);
 		inode = ERR_PTR(-EEXIST);
@@ -43,118 +73,64 @@ static struct inode *open_lookup(const char *path, int flags, unsigned mode)
 	return inode;
 }
 
-long sys_open(const char *upath, int flags, unsigned mode)
+/* Checks of an open on what the path named; 0 or -errno. */
+static int open_check(struct inode *inode, int flags, u32 fmode)
+{
+	if (S_ISDIR(inode->mode) && (fmode & FMODE_WRITE))
+		return -EISDIR;
+	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
+		return -ENOTDIR;
+	if ((flags & O_TRUNC) && S_ISREG(inode->mode) && (fmode & FMODE_WRITE))
+		return ramfs_truncate(inode, 0);
+	return 0;
+}
+
+/* The flags a file keeps (F_GETFL): no creation flags, no O_CLOEXEC. */
+#define OPEN_ONLY_FLAGS	(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)
+
+static long do_open(int dirfd, const char *upath, int flags, unsigned mode)
 {
 	char path[PATH_MAX];
 	u32 fmode = open_fmode(flags);
-	struct inode *inode;
+	struct inode *base, *inode;
 	struct file *f;
 	int err, fd;
 
-	if (!fmode)
+	if (!fmode || ((flags & O_DIRECTORY) && (flags & O_CREAT)))
 		return -EINVAL;
-	if ((err = get_path(path, upath)))
+	if ((err = fs_get_path(path, upath)))
 		return err;
-	inode = open_lookup(path, flags, mode);
+	base = fs_at_base(dirfd, path);
+	if (IS_ERR(base))
+		return PTR_ERR(base);
+	inode = open_lookup(base, path, flags, mode);
+	fs_put_base(base);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
-	if (S_ISDIR(inode->mode) && (fmode & FMODE_WRITE))
-		err = -EISDIR;
-	else if ((flags & O_TRUNC) && S_ISREG(inode->mode) && (fmode & FMODE_WRITE))
-		err = ramfs_truncate(inode, 0);
-	f = err ? ERR_PTR(err) : vfs_open_inode(inode, fmode, flags);
+	err = open_check(inode, flags, fmode);
+	f = err ? ERR_PTR(err) : vfs_open_inode(inode, fmode, flags & ~OPEN_ONLY_FLAGS);
 	iput(inode);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	fd = fd_install(current->files, f);
+	fd = fd_install_from(current->files, f, 0, flags & O_CLOEXEC);
 	if (fd < 0)
 		fput(f);
 	return fd;
 }
 
+long sys_open(const char *upath, int flags, unsigned mode)
+{
+	return do_open(AT_FDCWD, upath, flags, mode);
+}
+
+long sys_openat(int dirfd, const char *upath, int flags, unsigned mode)
+{
+	return do_open(dirfd, upath, flags, mode);
+}
+
 long sys_close(int fd)
 {
 	return fd_close(current->files, fd);
-}
-
-static bool is_pipe(const struct file *f)
-{
-	return f->f_inode && (f->f_inode->mode & S_IFMT) == S_IFIFO;
-}
-
-/* fget + a mode check: -EBADF when fd is not open with the mode needed. */
-static struct file *fget_mode(int fd, u32 need)
-{
-	struct file *f = fget(fd);
-
-	if (f && !(f->f_mode & need)) {
-		fput(f);
-		return NULL;
-	}
-	return f;
-}
-
-/* read/write/pread/pwrite: pos NULL means the file position. */
-static long do_rw(int fd, void *buf, unsigned count, loff_t *pos, bool write)
-{
-	struct file *f = fget_mode(fd, write ? FMODE_WRITE : FMODE_READ);
-	const struct file_operations *op;
-	long ret;
-
-	if (!f)
-		return -EBADF;
-	op = f->f_op;
-	if (!op || (write ? !op->write : !op->read))
-		ret = -EINVAL;
-	else if (!access_ok(buf, count))
-		ret = -EFAULT;
-	else if (pos && is_pipe(f))
-		ret = -ESPIPE;
-	else if (write)
-		ret = op->write(f, buf, count, pos ? pos : &f->f_pos);
-	else
-		ret = op->read(f, buf, count, pos ? pos : &f->f_pos);
-	fput(f);
-	return ret;
-}
-
-static long do_read(int fd, void *buf, unsigned count, loff_t *pos)
-{
-	return do_rw(fd, buf, count, pos, false);
-}
-
-static long do_write(int fd, const void *buf, unsigned count, loff_t *pos)
-{
-	return do_rw(fd, (void *)buf, count, pos, true);
-}
-
-long sys_read(int fd, void *buf, unsigned count)
-{
-	return do_read(fd, buf, count, NULL);
-}
-
-long sys_write(int fd, const void *buf, unsigned count)
-{
-	return do_write(fd, buf, count, NULL);
-}
-
-static loff_t join64(u32 lo, u32 hi)
-{
-	return (loff_t)((u64)hi << 32 | lo);
-}
-
-long sys_pread64(int fd, void *buf, unsigned count, unsigned off_lo, unsigned off_hi)
-{
-	loff_t pos = join64(off_lo, off_hi);
-
-	return pos < 0 ? -EINVAL : do_read(fd, buf, count, &pos);
-}
-
-long sys_pwrite64(int fd, const void *buf, unsigned count, unsigned off_lo, unsigned off_hi)
-{
-	loff_t pos = join64(off_lo, off_hi);
-
-	return pos < 0 ? -EINVAL : do_write(fd, buf, count, &pos);
 }
 
 long sys_lseek(int fd, long off, int whence)
@@ -193,113 +169,150 @@ long sys_fdatasync(int fd)
 	return do_fsync(fd, 1);
 }
 
-long sys_fstat(int fd, struct kernel_stat *ust)
-{
-	struct file *f = fget(fd);
-	struct kernel_stat st;
+/* A path operation relative to dirfd: op(base, path, arg). */
+typedef int (*path_op_t)(struct inode *base, const char *path, u32 arg);
 
-	if (!f)
-		return -EBADF;
-	memset(&st, 0, sizeof(st));
-	if (f->f_inode) {
-		st.st_ino = f->f_inode->ino;
-		st.st_mode = f->f_inode->mode;
-		st.st_nlink = f->f_inode->nlink;
-		st.st_size = f->f_inode->size;
-		st.st_rdev = f->f_inode->rdev;
-	}
-	st.st_blksize = 4096;
-	st.st_blocks = (st.st_size + 511) / 512;
-	fput(f);
-	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;
+static long path_call(int dirfd, const char *upath, path_op_t op, u32 arg)
+{
+	char path[PATH_MAX];
+	struct inode *base;
+	int err = fs_get_path(path, upath);
+
+	if (err)
+		return err;
+	base = fs_at_base(dirfd, path);
+	if (IS_ERR(base))
+		return PTR_ERR(base);
+	err = op(base, path, arg);
+	fs_put_base(base);
+	return err;
+}
+
+static int op_unlink(struct inode *base, const char *path, u32 flags)
+{
+	return flags & AT_REMOVEDIR ? vfs_rmdir_at(base, path) : vfs_unlink_at(base, path);
+}
+
+static int op_mkdir(struct inode *base, const char *path, u32 mode)
+{
+	return vfs_mkdir_at(base, path, mode & ~fs_umask() & 0777);
 }
 
 long sys_unlink(const char *upath)
 {
-	char path[PATH_MAX];
-	int err = get_path(path, upath);
-
-	return err ? err : vfs_unlink(path);
+	return path_call(AT_FDCWD, upath, op_unlink, 0);
 }
 
-long sys_mkdir(const char *upath, unsigned mode)
+long sys_unlinkat(int dirfd, const char *upath, int flags)
 {
-	char path[PATH_MAX];
-	int err = get_path(path, upath);
-
-	return err ? err : vfs_mkdir(path);
+	if (flags & ~AT_REMOVEDIR)
+		return -EINVAL;
+	return path_call(dirfd, upath, op_unlink, flags);
 }
 
 long sys_rmdir(const char *upath)
 {
-	char path[PATH_MAX];
-	int err = get_path(path, upath);
-
-	return err ? err : vfs_rmdir(path);
+	return path_call(AT_FDCWD, upath, op_unlink, AT_REMOVEDIR);
 }
 
-long sys_dup(int fd)
+long sys_mkdir(const char *upath, unsigned mode)
+{
+	return path_call(AT_FDCWD, upath, op_mkdir, mode);
+}
+
+long sys_mkdirat(int dirfd, const char *upath, unsigned mode)
+{
+	return path_call(dirfd, upath, op_mkdir, mode);
+}
+
+long sys_renameat2(int olddirfd, const char *uold, int newdirfd, const char *unew, unsigned flags)
+{
+	char old[PATH_MAX], new[PATH_MAX];
+	struct inode *obase = NULL, *nbase = NULL;
+	int err = fs_get_path(old, uold);
+
+	if (!err)
+		err = fs_get_path(new, unew);
+	if (!err && IS_ERR(obase = fs_at_base(olddirfd, old)))
+		err = PTR_ERR(obase);
+	if (!err && IS_ERR(nbase = fs_at_base(newdirfd, new)))
+		err = PTR_ERR(nbase);
+	if (!err)
+		err = vfs_rename_at(obase, old, nbase, new, flags);
+	fs_put_base(obase);
+	fs_put_base(nbase);
+	return err;
+}
+
+long sys_renameat(int olddirfd, const char *uold, int newdirfd, const char *unew)
+{
+	return sys_renameat2(olddirfd, uold, newdirfd, unew, 0);
+}
+
+long sys_rename(const char *uold, const char *unew)
+{
+	return sys_renameat2(AT_FDCWD, uold, AT_FDCWD, unew, 0);
+}
+
+long sys_chdir(const char *upath)
+{
+	char path[PATH_MAX];
+	struct inode *dir;
+	int err = fs_get_path(path, upath);
+
+	if (err)
+		return err;
+	dir = namei(path);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	if (!S_ISDIR(dir->mode)) {
+		iput(dir);
+		return -ENOTDIR;
+	}
+	files_set_cwd(current->files, dir);
+	return 0;
+}
+
+long sys_fchdir(int fd)
 {
 	struct file *f = fget(fd);
-	int nfd;
+	struct inode *dir;
 
 	if (!f)
 		return -EBADF;
-	nfd = fd_install(current->files, f);
-	if (nfd < 0)
-		fput(f);
-	return nfd;
+	dir = f->f_inode;
+	if (dir && S_ISDIR(dir->mode))
+		iget(dir);
+	else
+		dir = NULL;
+	fput(f);
+	if (!dir)
+		return -ENOTDIR;
+	files_set_cwd(current->files, dir);
+	return 0;
 }
 
-long sys_dup2(int oldfd, int newfd)
+/* The length copied (with the NUL), -ERANGE, -ENOENT (cwd removed) or -EFAULT. */
+long sys_getcwd(char *ubuf, unsigned size)
+{
+	char path[PATH_MAX];
+	int len = vfs_getcwd(path, MIN(size, (unsigned)sizeof(path)));
+
+	if (len == -ERANGE && size >= sizeof(path))
+		return -ENAMETOOLONG;
+	if (len < 0)
+		return len;
+	return copy_to_user(ubuf, path, len) ? -EFAULT : len;
+}
+
+long sys_umask(int mask)
 {
 	struct files_struct *files = current->files;
-	struct file *f = fget(oldfd), *old;
+	u32 old;
 
-	if (!f)
-		return -EBADF;
-	if (newfd < 0 || newfd >= NR_OPEN) {
-		fput(f);
-		return -EBADF;
-	}
-	if (oldfd == newfd) {
-		fput(f);
-		return newfd;
-	}
-	spin_lock(&files->lock);		/* process context only, as in file.c */
-	old = files->fd[newfd];
-	files->fd[newfd] = f;
+	spin_lock(&files->lock);
+	old = files->umask;
+	files->umask = mask & 0777;
 	spin_unlock(&files->lock);
-	if (old)
-		fput(old);
-	return newfd;
-}
-
-long sys_pipe(int *ufds)
-{
-	struct file *rd, *wr;
-	int fds[2], err;
-
-	if (!access_ok(ufds, sizeof(fds)))
-		return -EFAULT;
-	if ((err = pipe_create(&rd, &wr)))
-		return err;
-	fds[0] = fd_install(current->files, rd);
-	if (fds[0] < 0) {
-		fput(rd);
-		fput(wr);
-		return fds[0];
-	}
-	fds[1] = fd_install(current->files, wr);
-	if (fds[1] < 0) {
-		fd_close(current->files, fds[0]);
-		fput(wr);
-		return fds[1];
-	}
-	if (copy_to_user(ufds, fds, sizeof(fds))) {
-		fd_close(current->files, fds[0]);
-		fd_close(current->files, fds[1]);
-		return -EFAULT;
-	}
-	return 0;
+	return old;
 }

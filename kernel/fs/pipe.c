@@ -4,12 +4,14 @@
 #include "mutex.h"
 #include "pin.h"
 #include "fs.h"
+#include "poll.h"
 #include "proc.h"
 #include "uapi/signal.h"
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
 #include "uaccess.h"
+#include "uapi/ioctl.h"
 #include "wait.h"
 
 #define PIPE_SIZE	16384		/* bytes buffered */
@@ -383,12 +385,44 @@ static void pipe_destroy(struct inode *inode)
 	pipe_free(inode->private);
 }
 
+/* Read end: data or no writer left (POLLHUP). Write end: room for PIPE_BUF
+ * bytes, or no reader left (POLLERR). pipe_kick wakes both queues. Process
+ * context (takes the mutex). */
+static unsigned pipe_poll(struct file *f, struct poll_table *pt)
+{
+	struct pipe *p = file_pipe(f);
+	unsigned mask = 0;
+
+	poll_wait(f, f->f_mode & FMODE_READ ? &p->rd_wait : &p->wr_wait, pt);
+	mutex_lock(&p->mutex);
+	if ((f->f_mode & FMODE_READ) && p->len)
+		mask |= POLLIN | POLLRDNORM;
+	if ((f->f_mode & FMODE_READ) && !p->writers)
+		mask |= POLLHUP;
+	if ((f->f_mode & FMODE_WRITE) && PIPE_SIZE - p->len >= PIPE_BUF)
+		mask |= POLLOUT | POLLWRNORM;
+	if ((f->f_mode & FMODE_WRITE) && !p->readers)
+		mask |= POLLERR;
+	mutex_unlock(&p->mutex);
+	return mask;
+}
+
+/* FIONREAD: the bytes buffered (read without the mutex: a snapshot). */
+static long pipe_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	if (cmd != FIONREAD)
+		return -ENOIOCTLCMD;
+	return put_user((u32)READ_ONCE(file_pipe(f)->len), (u32 *)arg);
+}
+
 static const struct file_operations pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.aio_read = pipe_aio_read,
 	.aio_write = pipe_aio_write,
 	.release = pipe_release,
+	.poll = pipe_poll,
+	.ioctl = pipe_ioctl,
 };
 
 static struct pipe *pipe_alloc(void)

@@ -218,7 +218,7 @@ static void ramfs_destroy(struct inode *inode)
 	kfree(d);
 }
 
-struct inode *ramfs_create(const char *path, u32 mode)
+struct inode *ramfs_create_at(struct inode *base, const char *path, u32 mode)
 {
 	struct ramfs_data *d = kmalloc(sizeof(*d), GFP_KERNEL);
 	struct inode *inode;
@@ -226,7 +226,7 @@ struct inode *ramfs_create(const char *path, u32 mode)
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	memset(d, 0, sizeof(*d));
-	inode = vfs_create(path, S_IFREG | (mode & 07777), &ramfs_file_ops);
+	inode = vfs_create_at(base, path, S_IFREG | (mode & 07777), &ramfs_file_ops);
 	if (IS_ERR(inode)) {
 		kfree(d);
 		return inode;

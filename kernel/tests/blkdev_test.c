@@ -171,10 +171,10 @@ static void registry(struct ktest *t)
 	EXPECT_TRUE(t, blkdev_find("nul0") == &fake);
 	EXPECT_NULL(t, blkdev_find("nul"));
 	EXPECT_NULL(t, blkdev_find("bad0"));
-	while (blkdev_get(n))
+	while (blkdev_nth(n))
 		n++;
-	EXPECT_TRUE(t, blkdev_get(n - 1) == &fake);	/* registration order */
-	EXPECT_NULL(t, blkdev_get(-1));
+	EXPECT_TRUE(t, blkdev_nth(n - 1) == &fake);	/* registration order */
+	EXPECT_NULL(t, blkdev_nth(-1));
 }
 
 static void validation(struct ktest *t)

@@ -866,19 +866,21 @@ static int plain_io_agrees_with_aio(void)
 
 /* IDE's hdb is 130 GiB (sparse): 64-bit offsets travel from the iocb to an
  * LBA48 command, including requests that straddle the LBA28 limit (2^28
- * sectors). newlib's off_t is 32 bits, so the size comes from the raw fstat. */
+ * sectors). newlib's off_t is 32 bits, so the size comes from the raw fstat64. */
 static int lba48_offsets(void)
 {
 	static const long long at[] = {
 		(1LL << 28) * SECTOR - 4 * SECTOR, (1LL << 28) * SECTOR - 512 * KIB, 129LL << 30,
 	};
-	struct kernel_stat k;
+	struct kernel_stat64 k;
+	struct kernel_stat old;
 	aio_context_t ctx = new_ctx(4);
 	char *w = bigbuf(MIB), *r = bigbuf(MIB);
 	int fd = open("/dev/hdb", O_RDWR);
 
 	CHECK(ctx && w && r && fd >= 0);
-	CHECK_EQ(raw_syscall4(108, fd, (long)&k, 0, 0), 0);	/* fstat */
+	CHECK_EQ(raw_syscall4(197, fd, (long)&k, 0, 0), 0);	/* fstat64 */
+	CHECK_EQ(raw_syscall4(108, fd, (long)&old, 0, 0), -75);	/* fstat: EOVERFLOW */
 	CHECK(S_ISBLK(k.st_mode));
 	CHECK_EQ(k.st_size, 130LL << 30);
 	CHECK(!write_read_verify(ctx, fd, w, r, 8 * SECTOR, at[0], 0x4C424101));

@@ -7,14 +7,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "libaio.h"
+#include "uapi/aio_ring.h"
 #include "utest.h"
 
-#define RING_MAGIC	0xa10a10a1
-
-/* The start of the mapped ring header, for reading and scribbling. */
-struct ring_hdr {
-	unsigned id, nr, head, tail, magic;
-};
 
 static long aio_nr(void)
 {
@@ -52,14 +47,125 @@ static int setup_and_release(void)
 	CHECK_EQ(io_setup(8, &b), 0);
 	CHECK(b != 0 && b != a);
 	CHECK_EQ(aio_nr(), base + 40);
-	CHECK_EQ(((struct ring_hdr *)a)->magic, RING_MAGIC);
+	CHECK_EQ(((struct aio_ring *)a)->magic, AIO_RING_MAGIC);
 	CHECK_EQ(io_destroy(b), 0);
 	CHECK_EQ(io_queue_release(a), 0);
 	CHECK_EQ(aio_nr(), base);
+	a = 0;
 	CHECK_EQ(io_setup(0, &a), -EINVAL);
 	CHECK_EQ(io_setup(-1, &a), -EINVAL);
-	CHECK_EQ(io_setup(8, NULL), -EINVAL);
 	CHECK_EQ(io_setup(0x7fffffff, &a), -EINVAL);
+	CHECK(a == 0);
+	return 0;
+}
+
+/* The lowest free ring address: where the next io_setup puts its ring. */
+static unsigned long next_ring_address(void)
+{
+	io_context_t c = 0;
+	unsigned long at;
+
+	if (io_setup(1, &c))
+		return 0;
+	at = (unsigned long)c;
+	return io_destroy(c) ? 0 : at;
+}
+
+/* Regression: libaio's io_setup hands the caller's ctxp to the kernel, so its
+ * checks apply (it used to call with its own zeroed id and write *ctxp itself). */
+static int setup_passes_ctxp_through(void)
+{
+	static const io_context_t read_only;	/* .rodata: readable, not writable */
+	io_context_t nonzero = (io_context_t)0x1000;
+	long base = aio_nr();
+	unsigned long at = next_ring_address();
+
+	CHECK(at != 0);
+	CHECK_EQ(io_setup(8, &nonzero), -EINVAL);
+	CHECK(nonzero == (io_context_t)0x1000);
+	CHECK_EQ(io_setup(8, NULL), -EFAULT);
+	CHECK_EQ(io_setup(8, (io_context_t *)0xc0010000), -EFAULT);
+	CHECK_EQ(io_queue_init(8, (io_context_t *)0xc0010000), -EFAULT);
+	/* made, then destroyed again when the id cannot be stored */
+	CHECK_EQ(io_setup(8, (io_context_t *)&read_only), -EFAULT);
+	CHECK(read_only == 0);
+	CHECK_EQ(aio_nr(), base);			/* no context left behind ... */
+	CHECK_EQ(next_ring_address(), at);		/* ... nor its ring */
+	return 0;
+}
+
+/* Regression: aio-max-nr is -EAGAIN whatever the size (a per-context cap of
+ * 65536 answered -EINVAL first), no memory is -ENOMEM (it was -EAGAIN), and
+ * only absurd sizes are -EINVAL. */
+static int setup_error_classes(void)
+{
+	const char *max_path = "/proc/sys/fs/aio-max-nr";
+	long max = utest_read_long(max_path), base = aio_nr();
+	io_context_t ctx = 0;
+	int big, huge;
+
+	CHECK(max > 0);
+	CHECK_EQ(io_setup(max + 1, &ctx), -EAGAIN);
+	CHECK_EQ(io_setup(65537, &ctx), -EAGAIN);
+	CHECK_EQ(utest_write_long(max_path, 0x7fffffff), 0);
+	big = io_setup(4 << 20, &ctx);		/* 4 Mi slots: more than memory allows */
+	huge = io_setup(0x7fffffff, &ctx);
+	CHECK_EQ(utest_write_long(max_path, max), 0);
+	CHECK_EQ(big, -ENOMEM);
+	CHECK_EQ(huge, -EINVAL);
+	CHECK(ctx == 0);
+	CHECK_EQ(aio_nr(), base);
+	return 0;
+}
+
+/* Regression: every io_getevents path that answers without a system call must
+ * still say -EINVAL for a context that is not live (nr == 0 answered 0). */
+static int getevents_invalid_context_paths(void)
+{
+	struct timespec zero = { 0, 0 }, ms = { 0, 1000000 };
+	static unsigned fake_ring[1024] __attribute__((aligned(4096)));
+	io_context_t ctx = 0, fake = (io_context_t)fake_ring;
+	struct io_event ev[2];
+
+	fake_ring[1] = 127;			/* a plausible header: nr, magic */
+	fake_ring[4] = AIO_RING_MAGIC;
+	CHECK_EQ(io_setup(4, &ctx), 0);
+	CHECK_EQ(io_getevents(ctx, 0, 0, NULL, NULL), 0);	/* live: 0 */
+	CHECK_EQ(io_queue_wait(ctx, &zero), 0);
+	CHECK_EQ(io_destroy(ctx), 0);
+	for (int i = 0; i < 2; i++) {
+		io_context_t c = i ? fake : ctx;
+
+		CHECK_EQ(io_getevents(c, 0, 0, NULL, NULL), -EINVAL);
+		CHECK_EQ(io_getevents(c, 0, 0, ev, &zero), -EINVAL);
+		CHECK_EQ(io_getevents(c, 0, 2, ev, NULL), -EINVAL);
+		CHECK_EQ(io_getevents(c, 0, 2, ev, &zero), -EINVAL);
+		CHECK_EQ(io_getevents(c, 1, 2, ev, &ms), -EINVAL);
+		CHECK_EQ(io_queue_wait(c, NULL), -EINVAL);
+		CHECK_EQ(io_queue_run(c), -EINVAL);
+		CHECK_EQ(io_pgetevents(c, 0, 0, NULL, NULL, NULL), -EINVAL);
+	}
+	CHECK_EQ(io_getevents((io_context_t)0, 0, 0, NULL, NULL), -EINVAL);
+	return 0;
+}
+
+/* A bad events buffer is -EFAULT even when the ring holds the answer. */
+static int getevents_bad_buffer_is_efault(void)
+{
+	io_context_t ctx = 0;
+	struct iocb cb;
+	struct io_event ev;
+	int null = open("/dev/null", O_RDONLY);
+
+	CHECK_EQ(io_setup(4, &ctx), 0);
+	io_prep_noop(&cb, null);
+	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(io_getevents(ctx, 1, 1, NULL, NULL), -EFAULT);
+	CHECK_EQ(io_getevents(ctx, 1, 1, (struct io_event *)0xc0010000, NULL), -EFAULT);
+	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), 1);	/* not consumed by the failures */
+	CHECK(ev.obj == &cb);
+	CHECK_EQ(io_destroy(ctx), 0);
+	close(null);
 	return 0;
 }
 
@@ -370,12 +476,12 @@ static int ring_reaping_without_syscall(void)
 	struct iocb cb[8], *list[8];
 	struct io_event ev[8];
 	struct libaio_stats s0;
-	struct ring_hdr *ring;
+	struct aio_ring *ring;
 	char buf[16] = "ring reaped";
 	int null = open("/dev/null", O_RDONLY), fd = open("reap.dat", O_CREAT | O_RDWR, 0644);
 
 	CHECK_EQ(io_setup(16, &ctx), 0);
-	ring = (struct ring_hdr *)ctx;
+	ring = (struct aio_ring *)ctx;
 	for (int i = 0; i < 8; i++) {
 		if (i < 5)
 			io_prep_noop(&cb[i], null);
@@ -438,13 +544,13 @@ static int scribble_and_reap(io_context_t ctx, unsigned *field, unsigned value, 
 static int scribbled_ring_falls_back(void)
 {
 	io_context_t ctx = 0;
-	struct ring_hdr *ring;
+	struct aio_ring *ring;
 	struct io_event ev[4];
 	struct iocb cb, *list[1] = { &cb };
 	int null = open("/dev/null", O_RDONLY), n;
 
 	CHECK_EQ(io_setup(8, &ctx), 0);
-	ring = (struct ring_hdr *)ctx;
+	ring = (struct aio_ring *)ctx;
 	CHECK_EQ(scribble_and_reap(ctx, &ring->magic, 0xdeadbeef, 2), 0);
 	CHECK_EQ(scribble_and_reap(ctx, &ring->nr, ring->nr + 64, 3), 0);
 	CHECK_EQ(scribble_and_reap(ctx, &ring->nr, 0, 1), 0);
@@ -541,6 +647,10 @@ static int colliding_contexts_stay_reachable(void)
 
 static const struct utest_case cases[] = {
 	UTEST(setup_and_release),
+	UTEST(setup_passes_ctxp_through),
+	UTEST(setup_error_classes),
+	UTEST(getevents_invalid_context_paths),
+	UTEST(getevents_bad_buffer_is_efault),
 	UTEST(errors_are_negative_errno),
 	UTEST(ramfs_pwrite_pread_fsync),
 	UTEST(dev_null_and_zero),

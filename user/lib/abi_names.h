@@ -12,7 +12,7 @@
 	X(EBADF) X(ECHILD) X(EAGAIN) X(ENOMEM) X(EACCES) X(EFAULT) X(EBUSY) X(EEXIST) \
 	X(ENODEV) X(ENOTDIR) X(EISDIR) X(EINVAL) X(ENFILE) X(EMFILE) X(ENOTTY) X(EFBIG) \
 	X(ENOSPC) X(ESPIPE) X(EROFS) X(EPIPE) X(ERANGE) X(ENAMETOOLONG) X(ENOSYS) \
-	X(ENOTEMPTY) X(ETIMEDOUT) X(ECANCELED)
+	X(ENOTEMPTY) X(EOVERFLOW) X(ETIMEDOUT) X(ECANCELED)
 
 #define ABI_OFLAG_LIST(X) \
 	X(O_CREAT) X(O_EXCL) X(O_TRUNC) X(O_APPEND) X(O_NONBLOCK) X(O_SYNC) X(O_DSYNC) \
@@ -25,6 +25,9 @@
 
 #define ABI_CLOCK_LIST(X)	X(CLOCK_REALTIME) X(CLOCK_MONOTONIC)
 
+/* *at() flags (one bit each; AT_EACCESS and AT_REMOVEDIR share the kernel's 0x200). */
+#define ABI_AT_LIST(X)	X(AT_EACCESS) X(AT_SYMLINK_NOFOLLOW) X(AT_REMOVEDIR) X(AT_EMPTY_PATH)
+
 #define ABI_VALUE(name)		(name),
 #define ABI_COUNT(name)		+1
 
@@ -33,6 +36,7 @@ enum {
 	ABI_NR_OFLAG = 0 ABI_OFLAG_LIST(ABI_COUNT),
 	ABI_NR_SIGNAL = 0 ABI_SIGNAL_LIST(ABI_COUNT),
 	ABI_NR_CLOCK = 0 ABI_CLOCK_LIST(ABI_COUNT),
+	ABI_NR_AT = 0 ABI_AT_LIST(ABI_COUNT),
 };
 
 /* The kernel's values, in list order (abi_kernel.c). */
@@ -40,5 +44,7 @@ extern const int abi_kernel_errno[ABI_NR_ERRNO];
 extern const int abi_kernel_oflag[ABI_NR_OFLAG];
 extern const int abi_kernel_signal[ABI_NR_SIGNAL];
 extern const int abi_kernel_clock[ABI_NR_CLOCK];
+extern const int abi_kernel_at[ABI_NR_AT];
+extern const int abi_kernel_at_fdcwd;
 
 #endif

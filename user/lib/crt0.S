@@ -13,6 +13,7 @@ _start:
 	leal	4(%esp), %edi		/* argv */
 	leal	8(%esp,%esi,4), %ebx	/* envp = argv + argc + 1 */
 	movl	%ebx, environ
+	movl	%edi, glue_argv		/* for err(3) and getprogname */
 	andl	$-16, %esp		/* the SysV ABI's 16-byte call alignment */
 	call	__libc_init_array
 	subl	$12, %esp

@@ -12,6 +12,16 @@
 /* A raw result in [-4095, -1] is -errno (kernel numbering). */
 #define GLUE_IS_ERR(r)		((unsigned long)(r) > (unsigned long)-4096)
 
+/* argv as the process received it (crt0), for err(3)'s program name. */
+extern char **glue_argv;
+
+/* open relative to the kernel's dirfd, with newlib's flags; POSIX result (syscalls.c). */
+int glue_openat(int kdirfd, const char *path, int flags, unsigned mode);
+
+/* The kernel's struct stat64 -> newlib's struct stat (syscalls.c). */
+struct stat;
+void glue_stat_from_kernel(const struct kernel_stat64 *k, struct stat *st);
+
 /* Raw result -> POSIX: errno (newlib numbering) and -1 on error, else r. */
 long glue_ret(long r);
 
@@ -26,6 +36,9 @@ extern unsigned glue_fork_generation;
 int abi_errno_from_kernel(int kerr);
 int abi_errno_to_kernel(int err);
 int abi_oflags_to_kernel(int flags);	/* -1: a flag the kernel lacks */
+int abi_oflags_from_kernel(int kflags);
+int abi_at_flags_to_kernel(int flags);	/* -1: an AT_* flag the kernel lacks */
+int abi_dirfd_to_kernel(int dirfd);	/* AT_FDCWD (-2) -> the kernel's -100 */
 int abi_signal_to_kernel(int sig);	/* -1: no such signal */
 int abi_signal_from_kernel(int ksig);
 int abi_clock_to_kernel(int clock);	/* -1: no such clock */

@@ -5,6 +5,7 @@
 #include <time.h>
 #include "libaio.h"
 #include "glue.h"
+#include "uapi/aio_ring.h"	/* after libaio.h: its struct io_event */
 
 /*
  * Ring protocol (the ring is the context id's address; include/uapi/aio_abi.h):
@@ -27,20 +28,6 @@ _Static_assert(offsetof(struct iocb, u.c.nbytes) == 32, "iocb layout");
 _Static_assert(offsetof(struct iocb, u.c.offset) == 40, "iocb layout");
 _Static_assert(offsetof(struct io_event, res) == 16, "io_event layout");
 
-struct libaio_ring {
-	unsigned	id;
-	unsigned	nr;
-	unsigned	head;
-	unsigned	tail;
-	unsigned	magic;
-	unsigned	compat_features;
-	unsigned	incompat_features;
-	unsigned	header_length;
-	struct io_event	io_events[];
-};
-_Static_assert(sizeof(struct libaio_ring) == 32, "ring header must be 32 bytes");
-
-#define RING_MAGIC		0xa10a10a1	/* AIO_RING_MAGIC */
 #define KNOWN_SLOTS		1024		/* open-addressed table of our contexts */
 #define KNOWN_MASK		(KNOWN_SLOTS - 1)
 #define KNOWN_MAX		(KNOWN_SLOTS * 3 / 4)	/* beyond: those reap by system call */
@@ -119,17 +106,17 @@ static void known_del(unsigned long ctx)
 }
 
 /* The ring at ctx if it is one of ours and its header is sound (its size in *nrp). */
-static struct libaio_ring *ring_get(io_context_t ctx, unsigned *nrp)
+static struct aio_ring *ring_get(io_context_t ctx, unsigned *nrp)
 {
-	struct libaio_ring *ring = (struct libaio_ring *)ctx;
+	struct aio_ring *ring = (struct aio_ring *)ctx;
 	int slot = known_slot((unsigned long)ctx);
 	unsigned nr;
 
 	if (slot < 0)
 		return NULL;
 	nr = __atomic_load_n(&ring->nr, __ATOMIC_RELAXED);	/* read once, then trusted */
-	if (ring->magic != RING_MAGIC || ring->incompat_features != 0 ||
-	    ring->header_length != sizeof(struct libaio_ring) || nr != known[slot].nr) {
+	if (ring->magic != AIO_RING_MAGIC || ring->incompat_features != 0 ||
+	    ring->header_length != sizeof(struct aio_ring) || nr != known[slot].nr) {
 		libaio_stats.ring_rejected++;
 		return NULL;
 	}
@@ -140,9 +127,9 @@ static struct libaio_ring *ring_get(io_context_t ctx, unsigned *nrp)
 /* The ring of a context io_setup just made: its size, or 0 if it looks wrong. */
 static unsigned ring_fresh_nr(aio_context_t id)
 {
-	struct libaio_ring *ring = (struct libaio_ring *)id;
+	struct aio_ring *ring = (struct aio_ring *)id;
 
-	if ((id & 4095) || ring->magic != RING_MAGIC || ring->nr < 2 || ring->nr > (1u << 20))
+	if ((id & 4095) || ring->magic != AIO_RING_MAGIC || ring->nr < 2 || ring->nr > (1u << 24))
 		return 0;
 	return ring->nr;
 }
@@ -160,7 +147,7 @@ static void event_fix_res(struct io_event *ev)
 static long ring_reap(io_context_t ctx, struct io_event *events, long nr)
 {
 	unsigned head, tail, n;
-	struct libaio_ring *ring = ring_get(ctx, &n);
+	struct aio_ring *ring = ring_get(ctx, &n);
 	long got = 0;
 
 	if (!ring)
@@ -196,18 +183,20 @@ int io_getevents_ring_only(io_context_t ctx, long nr, struct io_event *events)
 	return got < 0 ? -EINVAL : (int)got;
 }
 
+/*
+ * The caller's ctxp goes to the kernel as it is, so the kernel's checks apply
+ * to it (*ctxp not 0: -EINVAL; unreadable: -EFAULT; unwritable: -EFAULT with
+ * the new context destroyed again).  maxevents <= 0 becomes a size the kernel
+ * refuses with -EINVAL.
+ */
 int io_setup(int maxevents, io_context_t *ctxp)
 {
-	aio_context_t id = 0;
-	unsigned nr;
-	long r;
+	unsigned long id, nr;
+	long r = __sys_io_setup((unsigned)maxevents, (aio_context_t *)ctxp);
 
-	if (maxevents <= 0 || !ctxp)
-		return -EINVAL;
-	r = __sys_io_setup((unsigned)maxevents, &id);
 	if (GLUE_IS_ERR(r))
 		return (int)glue_neg_errno(r);
-	*ctxp = (io_context_t)id;
+	id = (unsigned long)*ctxp;		/* the kernel just wrote it */
 	nr = ring_fresh_nr(id);
 	if (nr)
 		known_add(id, nr);
@@ -283,6 +272,15 @@ static long getevents_syscall(io_context_t ctx, long nr, struct io_event *events
 	return r;
 }
 
+/* Could events[0..nr) be user memory? (NULL page and kernel space cannot.) */
+static int events_plausible(const struct io_event *events, long nr)
+{
+	uintptr_t start = (uintptr_t)events, len = (uintptr_t)nr * sizeof(*events);
+
+	return start >= 4096 && (unsigned long)nr < 0x4000000 && start + len > start &&
+	       start + len <= 0xc0000000u;
+}
+
 /*
  * Wait for at least min_nr and at most nr events, no longer than *timeout (NULL:
  * no limit; zero: do not wait).  Events already in the ring cost no system call.
@@ -301,7 +299,10 @@ int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events
 		timeout = &zero;	/* nothing to wait for: take what is there */
 	if (timeout && (r = deadline_from(timeout, &when)) < 0)
 		return (int)r;
-	got = ring_reap(ctx, events, nr);
+	if (nr == 0)	/* nothing to take: only the kernel can say the context is live */
+		return (int)getevents_syscall(ctx, 0, events, NULL);
+	/* the kernel answers -EFAULT for a buffer we would crash on */
+	got = events_plausible(events, nr) ? ring_reap(ctx, events, nr) : -1;
 	ring_ok = got >= 0;
 	got = ring_ok ? got : 0;
 	if (ring_ok && (got >= min_nr || got == nr || timeout == &zero ||
@@ -322,6 +323,20 @@ int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events
 			break;
 	}
 	return (int)got;
+}
+
+int io_pgetevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
+		  struct timespec *timeout, sigset_t *sigmask)
+{
+	if (sigmask)
+		return -ENOSYS;		/* no signal-mask-aware wait in the kernel yet */
+	return io_getevents(ctx, min_nr, nr, events, timeout);
+}
+
+/* As libaio's: no event is taken, so this only checks the context. */
+int io_queue_wait(io_context_t ctx, struct timespec *timeout)
+{
+	return io_getevents(ctx, 0, 0, NULL, timeout);
 }
 
 /* Run the callbacks (set with io_set_callback) of every completed request; 0 or -errno. */

@@ -1,14 +1,19 @@
-/* posix.c: POSIX calls newlib leaves to the system (pipe, dup, pread, mmap, nanosleep, ...) and aiokern's own. */
+/* posix.c: POSIX calls newlib leaves to the system (pipe, dup, pread, mmap, nanosleep, ids, sysconf, uname, ...) and aiokern's own. */
 #include <errno.h>
 #include <limits.h>
 #include <malloc.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
 #include "aiokern.h"
 #include "glue.h"
+#include "uapi/sysinfo.h"
+#include "uapi/utsname.h"
 
 int glue_ts_to_kernel(const struct timespec *ts, struct kernel_timespec *kts)
 {
@@ -142,6 +147,107 @@ int posix_memalign(void **out, size_t align, size_t size)
 		return ENOMEM;
 	*out = p;
 	return 0;
+}
+
+/* Every process runs as root. */
+uid_t getuid(void)
+{
+	return (uid_t)__sys_getuid32();
+}
+
+uid_t geteuid(void)
+{
+	return (uid_t)__sys_geteuid32();
+}
+
+gid_t getgid(void)
+{
+	return (gid_t)__sys_getgid32();
+}
+
+gid_t getegid(void)
+{
+	return (gid_t)__sys_getegid32();
+}
+
+int getpagesize(void)
+{
+	return 4096;
+}
+
+/* The structs are Linux's on both sides: the kernel fills the caller's. */
+int uname(struct utsname *buf)
+{
+	_Static_assert(sizeof(*buf) == sizeof(struct new_utsname), "struct utsname is Linux's");
+	return glue_ret(__sys_uname((struct new_utsname *)buf));
+}
+
+int sysinfo(struct sysinfo *info)
+{
+	_Static_assert(sizeof(*info) == sizeof(struct kernel_sysinfo), "struct sysinfo is Linux's");
+	return glue_ret(__sys_sysinfo((struct kernel_sysinfo *)info));
+}
+
+int get_nprocs(void)
+{
+	return 1;			/* one CPU */
+}
+
+int get_nprocs_conf(void)
+{
+	return 1;
+}
+
+/* RAM in pages (sysinfo's totalram or freeram), or -1. */
+static long sysinfo_pages(int free)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si) < 0)
+		return -1;
+	return (long)((unsigned long long)(free ? si.freeram : si.totalram) * si.mem_unit /
+		      (unsigned)getpagesize());
+}
+
+long get_phys_pages(void)
+{
+	return sysinfo_pages(0);
+}
+
+long get_avphys_pages(void)
+{
+	return sysinfo_pages(1);
+}
+
+/* The limits and options of this system; -1 with EINVAL for an unknown name,
+ * -1 with errno unchanged for "no fixed limit". */
+long sysconf(int name)
+{
+	switch (name) {
+	case _SC_PAGESIZE:		return getpagesize();
+	case _SC_NPROCESSORS_CONF:
+	case _SC_NPROCESSORS_ONLN:	return 1;
+	case _SC_PHYS_PAGES:		return get_phys_pages();
+	case _SC_AVPHYS_PAGES:		return get_avphys_pages();
+	case _SC_OPEN_MAX:		return 64;	/* the kernel's NR_OPEN */
+	case _SC_CLK_TCK:		return CLOCKS_PER_SEC;	/* what times() counts in */
+	case _SC_ARG_MAX:		return 16384;	/* exec's argument space */
+	case _SC_IOV_MAX:		return 1024;
+	case _SC_HOST_NAME_MAX:		return 64;
+	case _SC_LINE_MAX:		return 2048;
+	case _SC_NGROUPS_MAX:		return 0;
+	case _SC_VERSION:
+	case _SC_ASYNCHRONOUS_IO:
+	case _SC_MONOTONIC_CLOCK:
+	case _SC_TIMERS:		return 200809L;
+	case _SC_AIO_LISTIO_MAX:	return 256;	/* posix_aio's ring */
+	case _SC_AIO_MAX:		return 65536;	/* aio-max-nr's default */
+	case _SC_AIO_PRIO_DELTA_MAX:	return 0;
+	case _SC_CHILD_MAX:
+	case _SC_THREADS:		return -1;
+	}
+	errno = EINVAL;
+	return -1;
 }
 
 int aiok_stat(struct aiok_stat *st)

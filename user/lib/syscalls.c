@@ -10,6 +10,14 @@
 #include <sys/wait.h>
 #include <signal.h>
 #include "glue.h"
+#include "uapi/ioctl.h"
+
+/* The kernel's values of the fcntl commands newlib numbers differently. */
+#define GLUE_F_DUPFD_CLOEXEC	1030
+#define GLUE_F_UNKNOWN		-1
+
+/* argv as the process received it (crt0 stores it before constructors run). */
+char **glue_argv;
 
 /* POSIX name for an underscore stub; weak, so a program may bring its own. */
 #define GLUE_ALIAS(posix, impl) \
@@ -41,10 +49,20 @@ _READ_WRITE_RETURN_TYPE _write(int fd, const void *buf, size_t n)
 }
 GLUE_ALIAS(write, _write);
 
+int glue_openat(int kdirfd, const char *path, int flags, unsigned mode)
+{
+	int kflags = abi_oflags_to_kernel(flags);
+
+	if (kflags < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return glue_ret(__sys_openat(kdirfd, path, kflags, mode));
+}
+
 int _open(const char *path, int flags, ...)
 {
 	unsigned mode = 0;
-	int kflags = abi_oflags_to_kernel(flags);
 	va_list ap;
 
 	if (flags & O_CREAT) {
@@ -52,11 +70,7 @@ int _open(const char *path, int flags, ...)
 		mode = va_arg(ap, unsigned);
 		va_end(ap);
 	}
-	if (kflags < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	return glue_ret(__sys_open(path, kflags, mode));
+	return glue_openat(abi_dirfd_to_kernel(AT_FDCWD), path, flags, mode);
 }
 GLUE_ALIAS(open, _open);
 
@@ -72,8 +86,9 @@ _off_t _lseek(int fd, _off_t off, int whence)
 }
 GLUE_ALIAS(lseek, _lseek);
 
-/* The kernel's fixed stat layout -> newlib's struct stat. */
-static void glue_stat_from_kernel(const struct kernel_stat *k, struct stat *st)
+/* Linux i386's struct stat64 -> newlib's struct stat (a size past off_t's
+ * 2 GiB - 1 is clamped to it; BLKGETSIZE64 tells a device's real size). */
+void glue_stat_from_kernel(const struct kernel_stat64 *k, struct stat *st)
 {
 	*st = (struct stat){ 0 };
 	st->st_dev = k->st_dev;
@@ -93,8 +108,8 @@ static void glue_stat_from_kernel(const struct kernel_stat *k, struct stat *st)
 
 int _fstat(int fd, struct stat *st)
 {
-	struct kernel_stat k;
-	long r = __sys_fstat(fd, &k);
+	struct kernel_stat64 k;
+	long r = __sys_fstat64(fd, &k);
 
 	if (!GLUE_IS_ERR(r))
 		glue_stat_from_kernel(&k, st);
@@ -102,33 +117,23 @@ int _fstat(int fd, struct stat *st)
 }
 GLUE_ALIAS(fstat, _fstat);
 
-/* No stat call in the ABI: open, fstat, close. */
 int _stat(const char *path, struct stat *st)
 {
-	int fd = _open(path, O_RDONLY);
-	int r, saved;
+	struct kernel_stat64 k;
+	long r = __sys_stat64(path, &k);
 
-	if (fd < 0)
-		return -1;
-	r = _fstat(fd, st);
-	saved = errno;
-	_close(fd);
-	errno = saved;
-	return r;
+	if (!GLUE_IS_ERR(r))
+		glue_stat_from_kernel(&k, st);
+	return glue_ret(r);
 }
 GLUE_ALIAS(stat, _stat);
 
-/* A terminal is a character device (there is no ioctl). */
+/* A terminal answers TCGETS; anything else is ENOTTY. */
 int _isatty(int fd)
 {
-	struct stat st;
+	struct kernel_termios t;
 
-	if (_fstat(fd, &st) < 0)
-		return 0;
-	if (S_ISCHR(st.st_mode))
-		return 1;
-	errno = ENOTTY;
-	return 0;
+	return glue_ret(__sys_ioctl(fd, TCGETS, (unsigned long)&t)) == 0;
 }
 GLUE_ALIAS(isatty, _isatty);
 
@@ -239,12 +244,34 @@ int _link(const char *old, const char *new)
 }
 GLUE_ALIAS(link, _link);
 
+/* newlib's commands and flags -> the kernel's (F_DUPFD .. F_SETFL and
+ * FD_CLOEXEC have the same values; F_DUPFD_CLOEXEC and the O_* bits differ). */
 int _fcntl(int fd, int cmd, ...)
 {
-	(void)fd;
-	(void)cmd;
-	errno = ENOSYS;		/* no fcntl in the ABI */
-	return -1;
+	unsigned long arg;
+	long r;
+	va_list ap;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, unsigned long);	/* every command here takes an int or none */
+	va_end(ap);
+	switch (cmd) {
+	case F_DUPFD_CLOEXEC:
+		return glue_ret(__sys_fcntl(fd, GLUE_F_DUPFD_CLOEXEC, arg));
+	case F_GETFL:
+		r = __sys_fcntl(fd, F_GETFL, 0);
+		return GLUE_IS_ERR(r) ? glue_ret(r) : abi_oflags_from_kernel((int)r);
+	case F_SETFL:
+		r = abi_oflags_to_kernel((int)arg & ~O_ACCMODE);
+		if (r < 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		return glue_ret(__sys_fcntl(fd, F_SETFL, r));
+	case F_DUPFD: case F_GETFD: case F_SETFD:
+		return glue_ret(__sys_fcntl(fd, cmd, arg));
+	}
+	return glue_ret(__sys_fcntl(fd, GLUE_F_UNKNOWN, arg));	/* EBADF or EINVAL */
 }
 GLUE_ALIAS(fcntl, _fcntl);
 

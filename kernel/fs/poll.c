@@ -1,0 +1,374 @@
+/* poll.c: poll, ppoll, select (_newselect) and pselect6 over the files' ->poll methods, with relative timeouts. */
+#include "clock.h"
+#include "errno.h"
+#include "fs.h"
+#include "poll.h"
+#include "sched.h"
+#include "slab.h"
+#include "string.h"
+#include "syscall_table.h"
+#include "uaccess.h"
+#include "uapi/time.h"
+#include "fs_internal.h"
+
+#define POLL_MAX_FDS	1024		/* Linux's default RLIMIT_NOFILE: more is -EINVAL */
+#define SIGSET_SIZE	8		/* the kernel's sigset_t for ppoll/pselect6 */
+#define NO_WAIT		0ull		/* deadline: look once */
+#define NO_DEADLINE	(~0ull)		/* deadline: wait until something is ready */
+
+#define POLLIN_SET	(POLLRDNORM | POLLRDBAND | POLLIN | POLLHUP | POLLERR)
+#define POLLOUT_SET	(POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
+#define POLLEX_SET	(POLLPRI)
+
+static int poll_wake(wait_queue_entry_t *w, unsigned int mode)
+{
+	struct poll_entry *e = container_of(w, struct poll_entry, wait);
+
+	e->pt->triggered = true;
+	return default_wake_function(w, mode);
+}
+
+void poll_wait(struct file *f, wait_queue_head_t *q, struct poll_table *pt)
+{
+	struct poll_entry *e;
+
+	if (!pt || !q)
+		return;
+	if (pt->nr == pt->max) {
+		pt->overflow = true;
+		return;
+	}
+	e = &pt->entries[pt->nr++];
+	e->pt = pt;
+	e->head = q;
+	e->file = get_file(f);
+	e->wait = (wait_queue_entry_t){ 0, current, poll_wake, LIST_HEAD_INIT(e->wait.entry) };
+	add_wait_queue(q, &e->wait);
+}
+
+static void poll_table_release(struct poll_table *pt)
+{
+	for (u32 i = 0; i < pt->nr; i++) {
+		remove_wait_queue(pt->entries[i].head, &pt->entries[i].wait);
+		fput(pt->entries[i].file);
+	}
+	kfree(pt->entries);
+}
+
+unsigned fs_poll_now(struct file *f)
+{
+	return f->f_op && f->f_op->poll ? f->f_op->poll(f, NULL) : DEFAULT_POLLMASK;
+}
+
+static unsigned file_poll(struct file *f, struct poll_table *pt)
+{
+	return f->f_op && f->f_op->poll ? f->f_op->poll(f, pt) : DEFAULT_POLLMASK;
+}
+
+/* One look at every file: the number ready (> 0), 0, or -errno. Registers
+ * with pt when it is not NULL. */
+typedef long (*poll_pass_t)(void *arg, struct poll_table *pt);
+
+static unsigned long jiffies_until(u64 deadline, bool overflow)
+{
+	u64 now = ktime_get_ns();
+
+	if (overflow)
+		return 1;
+	if (deadline == NO_DEADLINE)
+		return MAX_SCHEDULE_TIMEOUT;
+	return deadline > now ? MAX(1ul, nsecs_to_jiffies(deadline - now)) : 1;
+}
+
+/* Pass until something is ready, the deadline (CLOCK_MONOTONIC ns) passes, or
+ * a signal arrives (-EINTR). capacity: wait-queue entries to provide. */
+static long poll_loop(poll_pass_t pass, void *arg, u32 capacity, u64 deadline)
+{
+	struct poll_table pt = { .max = capacity };
+	bool first = true;
+	long n;
+
+	if (deadline != NO_WAIT && capacity &&
+	    !(pt.entries = kmalloc(capacity * sizeof(*pt.entries), GFP_KERNEL)))
+		return -ENOMEM;
+	for (;;) {
+		n = pass(arg, first && deadline != NO_WAIT ? &pt : NULL);
+		first = false;
+		if (n || deadline == NO_WAIT || ktime_get_ns() >= deadline)
+			break;
+		if (signal_pending(current)) {
+			n = -EINTR;
+			break;
+		}
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!pt.triggered && !signal_pending(current))
+			schedule_timeout(jiffies_until(deadline, pt.overflow));
+		__set_current_state(TASK_RUNNING);
+		pt.triggered = false;
+	}
+	poll_table_release(&pt);
+	return n;
+}
+
+/* A relative timeout -> a deadline; -EINVAL for a negative or unnormalised one. */
+static long deadline_after(long sec, long nsec, u64 *deadline)
+{
+	if (sec < 0 || nsec < 0 || nsec >= 1000000000L)
+		return -EINVAL;
+	*deadline = !sec && !nsec ? NO_WAIT : ktime_get_ns() + sec * 1000000000ull + nsec;
+	return 0;
+}
+
+/* The time left until deadline, as a relative timespec (0 once past). */
+static void time_left(u64 deadline, struct kernel_timespec *ts)
+{
+	u64 now = ktime_get_ns();
+
+	ns_to_timespec(deadline != NO_WAIT && deadline > now ? deadline - now : 0, ts);
+}
+
+/* Read (and check) a signal mask; it is not applied: the kernel has no
+ * blocked-signal masks yet, so any signal ends the wait (-EINTR). */
+static long sigmask_check(const void *umask, unsigned size)
+{
+	u32 set[SIGSET_SIZE / 4];
+
+	if (!umask)
+		return 0;
+	if (size != SIGSET_SIZE)
+		return -EINVAL;
+	return copy_from_user(set, umask, sizeof(set)) ? -EFAULT : 0;
+}
+
+/* --- poll, ppoll --- */
+
+struct poll_args {
+	struct pollfd *fds;
+	u32 nfds;
+};
+
+static long poll_pass(void *arg, struct poll_table *pt)
+{
+	struct poll_args *a = arg;
+	long ready = 0;
+
+	for (u32 i = 0; i < a->nfds; i++) {
+		struct pollfd *p = &a->fds[i];
+		struct file *f = p->fd < 0 ? NULL : fget(p->fd);
+
+		if (p->fd < 0)
+			p->revents = 0;
+		else if (!f)
+			p->revents = POLLNVAL;
+		else
+			p->revents = file_poll(f, pt) & (p->events | POLLERR | POLLHUP);
+		if (f)
+			fput(f);
+		ready += p->revents != 0;
+	}
+	return ready;
+}
+
+static long do_poll(struct pollfd *ufds, unsigned nfds, u64 deadline)
+{
+	struct poll_args a = { .nfds = nfds };
+	size_t bytes = nfds * sizeof(struct pollfd);
+	long n;
+
+	if (nfds > POLL_MAX_FDS)
+		return -EINVAL;
+	if (nfds && !(a.fds = kmalloc(bytes, GFP_KERNEL)))
+		return -ENOMEM;
+	if (nfds && copy_from_user(a.fds, ufds, bytes))
+		n = -EFAULT;
+	else
+		n = poll_loop(poll_pass, &a, nfds, deadline);
+	for (u32 i = 0; n >= 0 && i < nfds; i++)	/* revents only */
+		if (put_user(a.fds[i].revents, &ufds[i].revents))
+			n = -EFAULT;
+	kfree(a.fds);
+	return n;
+}
+
+long sys_poll(struct pollfd *ufds, unsigned nfds, int timeout_ms)
+{
+	u64 deadline = NO_DEADLINE;
+
+	if (timeout_ms >= 0)
+		deadline_after(timeout_ms / 1000, (timeout_ms % 1000) * 1000000L, &deadline);
+	return do_poll(ufds, nfds, deadline);
+}
+
+/* Read a relative timespec (NULL: none) into a deadline. */
+static long timespec_deadline(const struct kernel_timespec *uts, u64 *deadline)
+{
+	struct kernel_timespec ts;
+
+	*deadline = NO_DEADLINE;
+	if (!uts)
+		return 0;
+	if (copy_from_user(&ts, uts, sizeof(ts)))
+		return -EFAULT;
+	return deadline_after(ts.tv_sec, ts.tv_nsec, deadline);
+}
+
+/* ppoll and pselect6 tell how much of the timeout is left (as Linux). */
+static void timespec_update(struct kernel_timespec *uts, u64 deadline)
+{
+	struct kernel_timespec left;
+
+	if (!uts || deadline == NO_DEADLINE)
+		return;
+	time_left(deadline, &left);
+	(void)copy_to_user(uts, &left, sizeof(left));	/* a write-only failure is ignored */
+}
+
+long sys_ppoll(struct pollfd *ufds, unsigned nfds, struct kernel_timespec *uts,
+	       const void *umask, unsigned sigsetsize)
+{
+	u64 deadline;
+	long n = timespec_deadline(uts, &deadline);
+
+	if (!n)
+		n = sigmask_check(umask, sigsetsize);
+	if (n)
+		return n;
+	n = do_poll(ufds, nfds, deadline);
+	timespec_update(uts, deadline);
+	return n;
+}
+
+/* --- select, pselect6 --- */
+
+#define FDSET_WORDS	(NR_OPEN / 32)
+
+struct select_args {
+	int n;
+	u32 in[FDSET_WORDS], out[FDSET_WORDS], ex[FDSET_WORDS];	/* asked */
+	u32 rin[FDSET_WORDS], rout[FDSET_WORDS], rex[FDSET_WORDS];	/* found */
+};
+
+static bool bit(const u32 *set, int fd)
+{
+	return set[fd / 32] & (1u << (fd % 32));
+}
+
+/* Readiness of one fd into the result sets; 1 per set it entered, or -EBADF. */
+static long select_one(struct select_args *a, int fd, struct poll_table *pt)
+{
+	struct file *f = fget(fd);
+	unsigned mask;
+	long ready = 0;
+
+	if (!f)
+		return -EBADF;
+	mask = file_poll(f, pt);
+	fput(f);
+	if (bit(a->in, fd) && (mask & POLLIN_SET) && ++ready)
+		a->rin[fd / 32] |= 1u << (fd % 32);
+	if (bit(a->out, fd) && (mask & POLLOUT_SET) && ++ready)
+		a->rout[fd / 32] |= 1u << (fd % 32);
+	if (bit(a->ex, fd) && (mask & POLLEX_SET) && ++ready)
+		a->rex[fd / 32] |= 1u << (fd % 32);
+	return ready;
+}
+
+static long select_pass(void *arg, struct poll_table *pt)
+{
+	struct select_args *a = arg;
+	long ready = 0, r;
+
+	memset(a->rin, 0, sizeof(a->rin));
+	memset(a->rout, 0, sizeof(a->rout));
+	memset(a->rex, 0, sizeof(a->rex));
+	for (int fd = 0; fd < a->n; fd++) {
+		if (!bit(a->in, fd) && !bit(a->out, fd) && !bit(a->ex, fd))
+			continue;
+		if ((r = select_one(a, fd, pt)) < 0)
+			return r;
+		ready += r;
+	}
+	return ready;
+}
+
+/* Copy a user fd_set of n bits in (NULL: empty). */
+static long fdset_get(u32 *set, const u32 *uset, int n)
+{
+	memset(set, 0, FDSET_WORDS * 4);
+	if (!uset)
+		return 0;
+	return copy_from_user(set, uset, (n + 31) / 32 * 4) ? -EFAULT : 0;
+}
+
+static long fdset_put(u32 *uset, const u32 *set, int n)
+{
+	if (!uset)
+		return 0;
+	return copy_to_user(uset, set, (n + 31) / 32 * 4) ? -EFAULT : 0;
+}
+
+static long do_select(int n, u32 *uin, u32 *uout, u32 *uex, u64 deadline)
+{
+	struct select_args *a;
+	long ret;
+
+	if (n < 0)
+		return -EINVAL;
+	a = kmalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	a->n = MIN(n, NR_OPEN);			/* as Linux: no descriptor lies beyond */
+	ret = fdset_get(a->in, uin, a->n);
+	if (!ret)
+		ret = fdset_get(a->out, uout, a->n);
+	if (!ret)
+		ret = fdset_get(a->ex, uex, a->n);
+	if (!ret)
+		ret = poll_loop(select_pass, a, a->n, deadline);
+	if (ret >= 0 && (fdset_put(uin, a->rin, a->n) || fdset_put(uout, a->rout, a->n) ||
+			 fdset_put(uex, a->rex, a->n)))
+		ret = -EFAULT;
+	kfree(a);
+	return ret;
+}
+
+long sys_select(int n, unsigned long *uin, unsigned long *uout, unsigned long *uex,
+		struct kernel_timeval *utv)
+{
+	struct kernel_timeval tv;
+	u64 deadline = NO_DEADLINE;
+	long ret;
+
+	if (utv && copy_from_user(&tv, utv, sizeof(tv)))
+		return -EFAULT;
+	if (utv && (tv.tv_usec < 0 || tv.tv_usec >= 1000000 ||
+		    deadline_after(tv.tv_sec, tv.tv_usec * 1000L, &deadline)))
+		return -EINVAL;
+	ret = do_select(n, (u32 *)uin, (u32 *)uout, (u32 *)uex, deadline);
+	if (utv) {			/* select tells the time left (as Linux) */
+		struct kernel_timespec left;
+		time_left(deadline, &left);
+		tv = (struct kernel_timeval){ left.tv_sec, left.tv_nsec / 1000 };
+		(void)copy_to_user(utv, &tv, sizeof(tv));
+	}
+	return ret;
+}
+
+/* pselect6's sixth argument: { const sigset_t *mask; size_t size; }. */
+long sys_pselect6(int n, unsigned long *uin, unsigned long *uout, unsigned long *uex,
+		  struct kernel_timespec *uts, void *usig)
+{
+	u32 sig[2] = { 0, 0 };
+	u64 deadline;
+	long ret = timespec_deadline(uts, &deadline);
+
+	if (!ret && usig && copy_from_user(sig, usig, sizeof(sig)))
+		ret = -EFAULT;
+	if (!ret)
+		ret = sigmask_check((const void *)sig[0], sig[1]);
+	if (ret)
+		return ret;
+	ret = do_select(n, (u32 *)uin, (u32 *)uout, (u32 *)uex, deadline);
+	timespec_update(uts, deadline);
+	return ret;
+}

@@ -1,0 +1,182 @@
+/* posix_io.c: POSIX I/O calls on the kernel's: readv/writev/preadv/pwritev, poll/ppoll, select/pselect, ioctl, termios, pipe2, dup3. */
+#define _GNU_SOURCE		/* pipe2, dup3 */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/select.h>
+#include <sys/uio.h>
+#include "glue.h"
+
+/* off_t is 32 bits in this newlib: the high word is its sign. */
+#define OFF_HI(off)	((off) < 0 ? ~0u : 0u)
+
+ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
+{
+	return glue_ret(__sys_readv(fd, iov, (unsigned)iovcnt));	/* < 0: too many, EINVAL */
+}
+
+ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
+{
+	return glue_ret(__sys_writev(fd, iov, (unsigned)iovcnt));
+}
+
+ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t off)
+{
+	return glue_ret(__sys_preadv(fd, iov, (unsigned)iovcnt, (unsigned)off, OFF_HI(off)));
+}
+
+ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t off)
+{
+	return glue_ret(__sys_pwritev(fd, iov, (unsigned)iovcnt, (unsigned)off, OFF_HI(off)));
+}
+
+/* newlib's sigset_t (bit sig, its numbering) -> the kernel's 8-byte set (bit sig - 1). */
+static void sigset_to_kernel(const sigset_t *set, unsigned kset[2])
+{
+	kset[0] = kset[1] = 0;
+	for (int sig = 1; sig < 32; sig++) {
+		int k = (*set & (1ul << sig)) ? abi_signal_to_kernel(sig) : -1;
+		if (k > 0)
+			kset[(k - 1) / 32] |= 1u << ((k - 1) % 32);
+	}
+}
+
+int poll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	return glue_ret(__sys_poll(fds, nfds, timeout));
+}
+
+int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout,
+	  const sigset_t *sigmask)
+{
+	struct kernel_timespec kts;
+	unsigned kset[2];
+
+	if (timeout && glue_ts_to_kernel(timeout, &kts) < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sigmask)
+		sigset_to_kernel(sigmask, kset);
+	return glue_ret(__sys_ppoll(fds, nfds, timeout ? &kts : NULL, sigmask ? kset : NULL,
+				    sizeof(kset)));
+}
+
+/* fd_set has Linux's bit layout (bit fd % 32 of word fd / 32). */
+int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tv)
+{
+	struct kernel_timeval ktv;
+	long r;
+
+	if (tv) {
+		if (tv->tv_sec < 0 || tv->tv_usec < 0 || tv->tv_usec >= 1000000) {
+			errno = EINVAL;
+			return -1;
+		}
+		ktv.tv_sec = tv->tv_sec > LONG_MAX ? LONG_MAX : (long)tv->tv_sec;
+		ktv.tv_usec = tv->tv_usec;
+	}
+	r = __sys_select(n, (unsigned long *)rd, (unsigned long *)wr, (unsigned long *)ex,
+			 tv ? &ktv : NULL);
+	if (tv)		/* the time left, as Linux's select */
+		*tv = (struct timeval){ ktv.tv_sec, ktv.tv_usec };
+	return glue_ret(r);
+}
+
+int pselect(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *timeout,
+	    const sigset_t *sigmask)
+{
+	struct kernel_timespec kts;
+	unsigned kset[2];
+	unsigned long sig[2] = { (unsigned long)(sigmask ? kset : NULL), sizeof(kset) };
+
+	if (timeout && glue_ts_to_kernel(timeout, &kts) < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sigmask)
+		sigset_to_kernel(sigmask, kset);
+	return glue_ret(__sys_pselect6(n, (unsigned long *)rd, (unsigned long *)wr,
+				       (unsigned long *)ex, timeout ? &kts : NULL, sig));
+}
+
+int ioctl(int fd, unsigned long request, ...)
+{
+	unsigned long arg;
+	va_list ap;
+
+	va_start(ap, request);
+	arg = va_arg(ap, unsigned long);	/* a pointer or an int */
+	va_end(ap);
+	return glue_ret(__sys_ioctl(fd, request, arg));
+}
+
+int tcgetattr(int fd, struct termios *t)
+{
+	struct kernel_termios k;
+
+	if (glue_ret(__sys_ioctl(fd, TCGETS, (unsigned long)&k)) < 0)
+		return -1;
+	memset(t, 0, sizeof(*t));
+	t->c_iflag = k.c_iflag;
+	t->c_oflag = k.c_oflag;
+	t->c_cflag = k.c_cflag;
+	t->c_lflag = k.c_lflag;
+	t->c_line = k.c_line;
+	memcpy(t->c_cc, k.c_cc, sizeof(k.c_cc));
+	t->c_ispeed = t->c_ospeed = k.c_cflag & CBAUD;
+	return 0;
+}
+
+int tcsetattr(int fd, int when, const struct termios *t)
+{
+	struct kernel_termios k;
+
+	if (when < TCSANOW || when > TCSAFLUSH) {
+		errno = EINVAL;
+		return -1;
+	}
+	k = (struct kernel_termios){ t->c_iflag, t->c_oflag, t->c_cflag, t->c_lflag, t->c_line,
+				     { 0 } };
+	memcpy(k.c_cc, t->c_cc, sizeof(k.c_cc));
+	return glue_ret(__sys_ioctl(fd, TCSETS + when, (unsigned long)&k));
+}
+
+speed_t cfgetospeed(const struct termios *t)
+{
+	return t->c_cflag & CBAUD;
+}
+
+speed_t cfgetispeed(const struct termios *t)
+{
+	return t->c_cflag & CBAUD;
+}
+
+int pipe2(int fds[2], int flags)
+{
+	int k = abi_oflags_to_kernel(flags);
+
+	if (k < 0 || (flags & O_ACCMODE)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return glue_ret(__sys_pipe2(fds, k));
+}
+
+int dup3(int oldfd, int newfd, int flags)
+{
+	int k = abi_oflags_to_kernel(flags);
+
+	if (k < 0 || (flags & O_ACCMODE)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return glue_ret(__sys_dup3(oldfd, newfd, k));
+}
