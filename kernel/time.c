@@ -447,8 +447,8 @@ void time_init(void)
 	tsc_base = rdtsc();
 	epoch = rtc_read_epoch(&t);
 	real_offset_ns = (s64)(epoch * NSEC_PER_SEC - ktime_get_ns());
-	pit_init();
-	tick_stamp_ns = ktime_get_ns();		/* the PIT counts from here */
+	tick_stamp_ns = ktime_get_ns();		/* the grid starts before channel 0 */
+	pit_init();				/* counts, so no edge comes early */
 	if (irq_register(0, timer_interrupt, NULL) || irq_register(RTC_IRQ, rtc_interrupt, NULL))
 		panic("time_init: cannot register the timer interrupts");
 	printk("time: HZ=%d, TSC %u.%03u MHz (+-%u ppm), RTC %04u-%02u-%02u %02u:%02u:%02u UTC\n",
