@@ -15,7 +15,8 @@ Exit status: 0 when every case passed and nothing failed or was skipped,
 
 An entry whose COMMAND starts with $QEMU gets a monitor socket (added to
 QEMU_FLAGS); when it times out, the guest is sent a console break first and
-the task dump it prints (kernel/sysrq.c) is quoted in the report.
+the task dump it prints (kernel/sysrq.c) is quoted in the report, or, when
+none comes (interrupts off for good), QEMU's registers.
 """
 
 import argparse
@@ -118,6 +119,7 @@ class RunResult:
     timed_out: bool
     elapsed: float
     timeout: float
+    registers: list = field(default_factory=list)  # QEMU's, when no task dump came
 
 
 class Verdict:
@@ -456,9 +458,37 @@ def monitor_env(entry, tmpdir):
     return env, path
 
 
-def ask_for_tasks(monitor, chunks):
+ANSI_ESCAPE = re.compile(r'\x1b\[[0-9;]*[A-Za-z]')
+
+
+def monitor_read(sock, quiet=0.5, limit=3.0):
+    """What the monitor sends until it is quiet for `quiet` s (limit s at most)."""
+    data, deadline = b'', time.monotonic() + limit
+    sock.settimeout(quiet)
+    while time.monotonic() < deadline:
+        try:
+            got = sock.recv(65536)
+        except socket.timeout:
+            break
+        if not got:
+            break
+        data += got
+    return data
+
+
+def monitor_reply(sock, command):
+    """Send an HMP command; its reply's lines (echo and prompts dropped)."""
+    monitor_read(sock, 0.2)                 # the banner, earlier prompts
+    sock.sendall(command.encode() + b'\n')
+    text = ANSI_ESCAPE.sub('', monitor_read(sock).decode('utf-8', 'replace'))
+    return [line for line in text.replace('\r', '').split('\n')
+            if line.strip() and '(qemu)' not in line and command not in line]
+
+
+def ask_for_tasks(monitor, chunks, registers):
     """Send a break to the guest's console through QEMU's monitor, then wait
-    (TASKS_WAIT at most) until the guest has printed its task dump."""
+    (TASKS_WAIT at most) until the guest has printed its task dump; if it
+    never does (interrupts off for good?), put QEMU's registers in registers."""
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(2.0)
@@ -469,11 +499,12 @@ def ask_for_tasks(monitor, chunks):
                 if TASKS_END.encode() in b''.join(chunks[-64:]):
                     return
                 time.sleep(0.1)
+            registers += monitor_reply(sock, 'info registers')
     except OSError:
         pass
 
 
-def wait_or_kill(proc, timeout, monitor=None, chunks=None):
+def wait_or_kill(proc, timeout, monitor=None, chunks=None, registers=None):
     """Wait for the command; True if it timed out (QEMU is first asked for a
     task dump when there is a monitor).  Its process group is killed in any
     case, so no stray child outlives the entry."""
@@ -483,7 +514,7 @@ def wait_or_kill(proc, timeout, monitor=None, chunks=None):
     except subprocess.TimeoutExpired:
         timed_out = True
         if monitor:
-            ask_for_tasks(monitor, chunks)
+            ask_for_tasks(monitor, chunks, registers)
     finally:
         kill_group(proc.pid)
         proc.wait()
@@ -492,7 +523,7 @@ def wait_or_kill(proc, timeout, monitor=None, chunks=None):
 
 def run_command(entry, log_path, verbose):
     start = time.monotonic()
-    chunks = []
+    chunks, registers = [], []
     tmpdir = tempfile.mkdtemp(prefix='ktest-')
     env, monitor = monitor_env(entry, tmpdir)
     try:
@@ -503,11 +534,12 @@ def run_command(entry, log_path, verbose):
             reader = threading.Thread(target=pump, args=(proc.stdout, log, chunks, verbose),
                                       daemon=True)
             reader.start()
-            timed_out = wait_or_kill(proc, entry.timeout, monitor, chunks)
+            timed_out = wait_or_kill(proc, entry.timeout, monitor, chunks, registers)
             reader.join(READER_GRACE)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
-    run = RunResult(proc.returncode, timed_out, time.monotonic() - start, entry.timeout)
+    run = RunResult(proc.returncode, timed_out, time.monotonic() - start, entry.timeout,
+                    registers)
     return run, b''.join(chunks).decode('utf-8', 'replace')
 
 
@@ -547,11 +579,13 @@ def panic_block(name, lines, index):
     return [f'PANIC {name} (log line {index + 1}):'] + quoted(block)
 
 
-def tasks_block(name, lines):
-    """The guest's task dump (asked for at a timeout), quoted; or why there is none."""
+def tasks_block(name, lines, registers):
+    """The guest's task dump (asked for at a timeout), quoted; or why there is
+    none, with QEMU's registers."""
     starts = [i for i, line in enumerate(lines) if line.startswith(TASKS_START)]
     if not starts:
-        return [f'TASKS {name}: no task dump (the guest did not answer the console break)']
+        return [f'TASKS {name}: no task dump (the guest did not answer the console break); '
+                'QEMU\'s registers:'] + quoted(registers[:TASKS_MAX_LINES])
     block = lines[starts[-1]:]
     ends = [i for i, line in enumerate(block) if line.startswith(TASKS_END)]
     block = block[:ends[0] + 1] if ends else block
@@ -573,7 +607,7 @@ def entry_details(outcome, lines, verbose):
     if j.panic and (verbose or not panic_mode):
         out += panic_block(outcome.entry.name, lines, j.panic[0])
     if outcome.run.timed_out and outcome.entry.command.startswith(QEMU_COMMAND):
-        out += tasks_block(outcome.entry.name, lines)
+        out += tasks_block(outcome.entry.name, lines, outcome.run.registers)
     if panic_mode and verbose:
         out.append(f'(expected) normal judgement: {"PASS" if j.passed else "FAIL"}: '
                    + '; '.join(j.reasons + [f'failed: {s.name}/{c.name}'
