@@ -108,7 +108,8 @@ static long iocb_check_file(const struct iocb *cb, struct file *f)
 	if (cb->aio_lio_opcode == IOCB_CMD_PWRITE && !(f->f_mode & FMODE_WRITE))
 		return -EBADF;
 	if ((cb->aio_lio_opcode == IOCB_CMD_PREAD || cb->aio_lio_opcode == IOCB_CMD_PWRITE) &&
-	    !access_ok((void *)(u32)cb->aio_buf, cb->aio_nbytes))
+	    !access_ok_prot((void *)(u32)cb->aio_buf, cb->aio_nbytes,
+			    cb->aio_lio_opcode == IOCB_CMD_PREAD))
 		return -EFAULT;
 	return 0;
 }

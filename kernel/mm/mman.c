@@ -1,4 +1,7 @@
-/* mman.c: the memory system calls: brk, mmap2 (anonymous) and munmap. */
+/* mman.c: the memory system calls: brk, mmap2 (anonymous) and munmap.
+ * Protections are kept per region (VM_READ/VM_WRITE from PROT_*; PROT_NONE
+ * gives neither), and the fault handler and get_user_page honour them for the
+ * CPU and the kernel alike; nothing maps below VM_MIN_ADDR (64 KiB). */
 #include "errno.h"
 #include "syscall_table.h"
 #include "paging.h"
@@ -48,8 +51,10 @@ long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
 	if (flags & MAP_FIXED) {
 		if ((addr & (PAGE_SIZE - 1)) || addr + len > USER_TOP || addr + len < addr)
 			return -EINVAL;
+		if (addr < VM_MIN_ADDR)
+			return -EPERM;		/* as Linux's mmap_min_addr answers */
 		vm_unmap(mm, addr, len);
-	} else {
+	} else {				/* a hint below USER_MMAP_BASE moves up */
 		addr = vm_find_free(mm, addr && addr >= USER_MMAP_BASE ? addr : USER_MMAP_BASE, len);
 		if (!addr)
 			return -ENOMEM;
