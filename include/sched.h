@@ -157,6 +157,12 @@ int kthread_stop(struct task *t);
 bool kthread_should_stop(void);
 /* End the current task (kernel thread); the creator reaps it. */
 void task_exit(int code) __noreturn;
+/* The same, and also wake every waiter on notify (a process's parent waits
+ * there in wait4) once the task is a zombie, so that a waiter woken by it
+ * finds the zombie. Interrupts stay off from the zombie state to the final
+ * switch: on this uniprocessor the waiter runs only after it. */
+struct wait_queue_head;
+void task_exit_notify(int code, struct wait_queue_head *notify) __noreturn;
 /* Call fn(t, arg) for every task, under tasklist_lock with interrupts off:
  * fn must not sleep or take a lock (the OOM killer's scan). */
 void task_for_each(void (*fn)(struct task *t, void *arg), void *arg);
