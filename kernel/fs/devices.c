@@ -3,6 +3,7 @@
 #include "fs.h"
 #include "poll.h"
 #include "printk.h"
+#include "sched.h"
 #include "serial.h"
 #include "string.h"
 #include "uaccess.h"
@@ -10,6 +11,7 @@
 #include "wait.h"
 
 #define CONSOLE_CHUNK	128
+#define ZERO_CHUNK	(16 * PAGE_SIZE)	/* /dev/zero: cleared between signal checks */
 
 int dev_register(const char *name, u32 type, const struct file_operations *fops, void *private)
 {
@@ -35,11 +37,20 @@ static ssize_t null_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 	return n;
 }
 
+/* Clear the buffer a chunk at a time, stopping early (a short count) once a
+ * signal is pending: a read into a huge mapping (a memory hog's) must not keep
+ * SIGKILL waiting for the whole of it. */
 static ssize_t zero_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
-	size_t left = clear_user(ubuf, n);
+	size_t done = 0;
 
-	return left == n && n ? -EFAULT : (ssize_t)(n - left);
+	while (done < n) {
+		size_t chunk = MIN(n - done, ZERO_CHUNK), left = clear_user(ubuf + done, chunk);
+		done += chunk - left;
+		if (left || signal_pending(current))
+			break;
+	}
+	return !done && n ? -EFAULT : (ssize_t)done;
 }
 
 static ssize_t null_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)

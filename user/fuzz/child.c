@@ -13,6 +13,7 @@
 
 #define MIB		(1024u * 1024)
 #define IS_ERR(r)	((unsigned long)(r) >= (unsigned long)-4095)
+#define HOG_SIZE	(512 * MIB)	/* more than the fuzz boots' memory (256 MiB) */
 #define FORK_CALLS	100		/* a fork makes this many calls, then ends */
 #define EXEC_CALLS	200		/* an exec'd fuzz likewise */
 
@@ -381,8 +382,32 @@ static void call1(struct fz_child *c, unsigned nr, uint32_t a0)
 	fz_call(c, nr, a);
 }
 
+/* A memory hog, now and then: map more than memory holds and fill it from
+ * /dev/zero (the I/O just submitted still in flight). The OOM killer picks the
+ * biggest process, us; or the watchdog's SIGKILL stops the read. */
+static void memory_hog(struct fz_child *c)
+{
+	uint32_t a[6] = { 0, HOG_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  (uint32_t)-1, 0 };
+	long p;
+
+	for (int i = 0; i < c->nfd; i++) {
+		if (c->fd_kind[i] != FK_ZERO)
+			continue;
+		p = fz_call(c, __NR_mmap2, a);
+		if (IS_ERR(p))
+			return;
+		a[0] = c->fd[i], a[1] = (uint32_t)p, a[2] = HOG_SIZE;
+		fz_call(c, __NR_read, a);
+		a[0] = (uint32_t)p, a[1] = HOG_SIZE;
+		fz_call(c, __NR_munmap, a);
+		return;
+	}
+}
+
 /* Submit, then at once: fork, close, destroy, unmap the buffers, exit,
- * SIGKILL ourselves, exec, or any call with the I/O left in flight. */
+ * SIGKILL ourselves, exec, any call with the I/O left in flight, or (one
+ * time in 250) take all memory. */
 static void io_episode(struct fz_child *c)
 {
 	uint32_t ctx = c->nctx ? c->ctx[fz_below(&c->rng, c->nctx)] : 0;
@@ -392,7 +417,12 @@ static void io_episode(struct fz_child *c)
 	if (submit_burst(c, ctx, fd) <= 0)
 		return;
 	switch (fz_below(&c->rng, 8)) {
-	case 0: call1(c, __NR_fork, 0); break;
+	case 0:
+		if (fz_below(&c->rng, 250))
+			call1(c, __NR_fork, 0);
+		else
+			memory_hog(c);
+		break;
 	case 1: call1(c, __NR_close, fd); break;
 	case 2: call1(c, __NR_io_destroy, ctx); break;
 	case 3:
