@@ -120,7 +120,9 @@ void page_alloc_init(void);
 void mm_init(void);
 
 /* Allocate 2^order contiguous pages; NULL when no zone allowed by gfp has a
- * block (never panics). Any context with GFP_ATOMIC. The pages have count 1. */
+ * block (never panics): user memory (__GFP_HIGHMEM) only above a low zone's
+ * reserve. Any context with GFP_ATOMIC. The pages have count 1. Never kills:
+ * the OOM killer is the page fault's (oom.h). */
 struct page *alloc_pages(gfp_t gfp, unsigned order);
 #define alloc_page(gfp)	alloc_pages(gfp, 0)
 /* Drop a reference to a block from alloc_pages; the last one frees it.

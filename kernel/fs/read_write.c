@@ -118,14 +118,14 @@ long sys_pread64(int fd, void *buf, unsigned count, unsigned off_lo, unsigned of
 {
 	loff_t pos = join64(off_lo, off_hi);
 
-	return do_rw(fd, buf, count, &pos, false);
+	return pos < 0 ? -EINVAL : do_rw(fd, buf, count, &pos, false);
 }
 
 long sys_pwrite64(int fd, const void *buf, unsigned count, unsigned off_lo, unsigned off_hi)
 {
 	loff_t pos = join64(off_lo, off_hi);
 
-	return do_rw(fd, (void *)buf, count, &pos, true);
+	return pos < 0 ? -EINVAL : do_rw(fd, (void *)buf, count, &pos, true);
 }
 
 /* Copy and check an iovec array, its byte total in *total: -EINVAL for more
@@ -205,12 +205,12 @@ long sys_preadv(int fd, const struct iovec *uvec, unsigned n, unsigned pos_lo, u
 {
 	loff_t pos = join64(pos_lo, pos_hi);
 
-	return do_rw_vec(fd, uvec, n, &pos, false);
+	return pos < 0 ? -EINVAL : do_rw_vec(fd, uvec, n, &pos, false);
 }
 
 long sys_pwritev(int fd, const struct iovec *uvec, unsigned n, unsigned pos_lo, unsigned pos_hi)
 {
 	loff_t pos = join64(pos_lo, pos_hi);
 
-	return do_rw_vec(fd, uvec, n, &pos, true);
+	return pos < 0 ? -EINVAL : do_rw_vec(fd, uvec, n, &pos, true);
 }

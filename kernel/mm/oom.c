@@ -69,24 +69,28 @@ static void oom_scan_task(struct task *t, void *arg)
 }
 
 /* SIGKILL the process pid (preemption off, so it cannot be reaped between
- * the look-up and the signal); false if it is gone. */
+ * the look-up and the signal); false if it is gone or past its exit_mm. */
 static bool oom_kill_pid(int pid, u32 pages)
 {
+	char name[TASK_COMM_LEN] = "";
+	bool killed = false;
 	struct task *t;
 
 	preempt_disable();
 	t = task_find(pid);
 	if (t && t->mm) {
+		memcpy(name, t->name, sizeof(name));	/* t may be reaped once we are preemptible */
 		signal_send(t, SIGKILL);
 		oom_victim_pid = pid;
 		oom_victim_ns = ktime_get_ns();
 		atomic_inc(&oom_kills);
+		killed = true;
 	}
 	preempt_enable();
-	if (t)
-		printk(KERN_WARNING "oom: out of memory (%u pages free): killed pid %d (%s), "
-		       "%u pages\n", nr_free_pages(), pid, t->name, pages);
-	return t != NULL;
+	if (killed)
+		printk(KERN_WARNING "oom: out of memory (%u pages free): killed pid %d (%.*s), "
+		       "%u pages\n", nr_free_pages(), pid, TASK_COMM_LEN, name, pages);
+	return killed;
 }
 
 /* One step of the policy: true when the caller should wait and try again (a
