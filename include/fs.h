@@ -17,6 +17,7 @@
 #include "types.h"
 #include "uapi/fcntl.h"
 #include "uapi/stat.h"
+#include "uapi/uio.h"
 
 #define NAME_MAX	60
 #define PATH_MAX	256
@@ -29,6 +30,7 @@
 
 
 struct file;
+struct iovec;
 struct kiocb;
 struct page;
 struct poll_table;
@@ -80,6 +82,13 @@ struct file_operations {
 	ssize_t (*aio_read)(struct kiocb *req, char *ubuf, size_t n, loff_t pos);
 	ssize_t (*aio_write)(struct kiocb *req, const char *ubuf, size_t n, loff_t pos);
 	int (*aio_fsync)(struct kiocb *req, int datasync);
+	/* Vectored (IOCB_CMD_PREADV/PWRITEV): nr segments of a kernel copy of
+	 * the user's iovec array, checked with access_ok, total <= INT_MAX; the
+	 * array is the caller's and gone when the method returns. Without
+	 * them the core runs one segment through aio_read/aio_write and refuses
+	 * more (-EINVAL). */
+	ssize_t (*aio_readv)(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos);
+	ssize_t (*aio_writev)(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos);
 	int (*open)(struct inode *inode, struct file *f);
 	void (*release)(struct inode *inode, struct file *f);
 	/* The POLL* events ready now (never sleeps); with pt, also queue the
@@ -90,6 +99,16 @@ struct file_operations {
 	 * (kernel/fs/fd_syscalls.c) answer. Process context. */
 	long (*ioctl)(struct file *f, unsigned cmd, unsigned long arg);
 };
+
+/* The bytes of nr segments (the AIO core checked the sum fits a result). */
+static inline size_t iov_total(const struct iovec *iov, u32 nr)
+{
+	size_t n = 0;
+
+	for (u32 i = 0; i < nr; i++)
+		n += iov[i].iov_len;
+	return n;
+}
 
 #define ENOIOCTLCMD	515		/* kernel-internal: not this file's request */
 
