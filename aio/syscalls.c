@@ -169,9 +169,10 @@ static long iocb_get_iovec(const struct iocb *cb, struct iovec *iov)
 		if (iov[i].iov_len > IOCB_MAX_NBYTES - total)
 			return -EINVAL;
 		total += iov[i].iov_len;
+	}
+	for (u32 i = 0; i < nr; i++)
 		if (!access_ok(iov[i].iov_base, iov[i].iov_len))
 			return -EFAULT;
-	}
 	return 0;
 }
 
