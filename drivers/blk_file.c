@@ -63,6 +63,8 @@ struct blk_io {
 #define BLK_IO_HEAD_SIZE	offsetof(struct blk_io, seg_inline)
 
 atomic_t blk_io_live = ATOMIC_INIT(0);	/* read by aiok_stat for init's leak check */
+atomic_t blk_file_requests = ATOMIC_INIT(0);
+atomic_t blk_file_pages_pinned = ATOMIC_INIT(0);
 
 static void blk_io_free(struct blk_io *io)
 {
@@ -269,6 +271,10 @@ static int blk_io_start(struct blk_io *io)
 			break;
 	if (err && i == 0)
 		return err;
+	if (io->parts[0].op != BLK_FLUSH) {
+		atomic_add(&blk_file_requests, i);
+		atomic_add(&blk_file_pages_pinned, blk_io_nr_pages(io));
+	}
 	for (u32 k = i; k < io->nr_parts; k++) {
 		io->parts[k].result = err;
 		blk_io_put(io);		/* never the last: ours is still held */

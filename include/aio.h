@@ -163,6 +163,9 @@ int do_sync_fsync(struct file *f, int datasync);
  * last thread of mm (a count of the tasks sharing it, not mm->users, which
  * also counts borrowed references), and exec first ends the other threads. */
 void exit_aio(struct mm *mm);
+/* mremap moved the AIO ring at old to new (whole, in mm's owner's process
+ * context): the context's id becomes new, as on Linux. */
+void aio_ring_moved(struct mm *mm, u32 old, u32 new);
 void aio_init(void);
 
 /* Counters for tests and gdb helpers. */

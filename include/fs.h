@@ -18,6 +18,7 @@
 #include "uapi/fcntl.h"
 #include "uapi/stat.h"
 #include "uapi/uio.h"
+#include "uapi/resource.h"
 
 #define NAME_MAX	60
 #define PATH_MAX	256
@@ -124,6 +125,7 @@ struct files_struct {
 	u32 cloexec[NR_OPEN / 32];	/* FD_CLOEXEC, one bit per descriptor */
 	struct inode *cwd;		/* working directory (a reference); NULL: the root */
 	u32 umask;			/* bits cleared from the mode of new files */
+	struct kernel_rlimit64 rlim[RLIM_NLIMITS];	/* resource limits (kernel/resource.c) */
 };
 
 /* Files */

@@ -67,6 +67,26 @@ int handle_mm_fault(struct mm *mm, u32 addr, bool write);
  * (for writing if write) and returns it with a reference, or NULL. */
 struct page *get_user_page(struct mm *mm, u32 addr, bool write);
 
+/* Is all of [start, start+len) inside regions? */
+bool vm_range_mapped(struct mm *mm, u32 start, u32 len);
+/* Bytes of all regions (RLIMIT_AS). */
+u32 vm_total(struct mm *mm);
+/* mprotect: give [start, start+len) (page aligned) the access bits prot_flags
+ * (VM_READ/VM_WRITE/VM_EXEC), splitting regions; PROT_NONE keeps the pages
+ * out of reach. -ENOMEM when part of the range is not mapped. */
+int vm_protect(struct mm *mm, u32 start, u32 len, u32 prot_flags);
+/* MADV_DONTNEED: drop the private pages of the range (they read as zeros
+ * again); shared ones keep their data. -ENOMEM unmapped, -EINVAL a ring. */
+int vm_dontneed(struct mm *mm, u32 start, u32 len);
+/* mremap of [old, old+old_len) to new_len bytes: shrink or grow in place, or
+ * move (may_move) to a free range or to fixed (non-zero: MREMAP_FIXED, what
+ * is there is unmapped first). The new address or -errno (-EFAULT: not one
+ * region; -ENOMEM: no room; -EINVAL: part of an AIO ring or a ring resized).
+ * *ring_flag tells whether the region was an AIO ring (the caller moves the
+ * context's id with it). */
+long vm_mremap(struct mm *mm, u32 old, u32 old_len, u32 new_len, bool may_move, u32 fixed,
+	       u32 *ring_flag);
+
 /* Load mm's page directory (the kernel's for NULL); nothing to do when it is
  * the one loaded. mm_put moves off a directory it is about to free. */
 void mm_activate(struct mm *mm);

@@ -8,6 +8,7 @@
 #include "fs.h"
 #include "highmem.h"
 #include "mm.h"
+#include "resource.h"
 #include "slab.h"
 #include "string.h"
 #include "uaccess.h"
@@ -155,7 +156,9 @@ static ssize_t ramfs_write(struct file *f, const char *ubuf, size_t n, loff_t *p
 	mutex_lock(&inode->lock);
 	if (f->f_flags & O_APPEND)
 		*pos = inode->size;
-	ret = ramfs_write_locked(inode, (char *)ubuf, n, *pos, copy_user_chunk);
+	ret = rlimit_fsize_check(*pos, &n);
+	if (!ret)
+		ret = ramfs_write_locked(inode, (char *)ubuf, n, *pos, copy_user_chunk);
 	if (ret > 0)
 		*pos += ret;
 	mutex_unlock(&inode->lock);
@@ -185,12 +188,17 @@ ssize_t ramfs_read_kernel(struct inode *inode, void *buf, size_t n, loff_t pos)
 	return ret;
 }
 
-/* Free the pages wholly past size, and zero the tail of the last one. */
+/* Free the pages wholly past size, and zero the tail of the last one; a
+ * larger size leaves a hole that reads as zeros. -EFBIG past the most a file
+ * may hold. */
 int ramfs_truncate(struct inode *inode, loff_t size)
 {
 	struct ramfs_data *d = rdata(inode);
-	u32 first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	u32 first;
 
+	if (size < 0 || size > RAMFS_MAX_SIZE)
+		return -EFBIG;
+	first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	mutex_lock(&inode->lock);
 	for (u32 i = first; i < d->nr_slots; i++) {
 		if (d->pages[i]) {
@@ -245,7 +253,10 @@ static int ramfs_fsync(struct file *f, int datasync)
 static ssize_t ramfs_rw_seg(struct inode *inode, const struct iovec *v, loff_t pos, bool write)
 {
 	size_t n = v->iov_len;
+	int err;
 
+	if (write && (err = rlimit_fsize_check(pos, &n)))
+		return err;
 	if (write)
 		return ramfs_write_locked(inode, v->iov_base, n, pos, copy_user_chunk);
 	if (pos >= inode->size)

@@ -13,6 +13,18 @@
 
 atomic_t nr_mms = ATOMIC_INIT(0);
 
+/* Software PTE bit: the page stays while its region allows no access
+ * (PROT_NONE): the entry is not present, so every access faults, and the
+ * fault finds a region it may not touch (-EFAULT). mprotect makes it present
+ * again; teardown and fork treat it as a mapped page. */
+#define PTE_HIDDEN	0x200
+
+/* Does this PTE hold a page (present, or hidden by PROT_NONE)? */
+static bool pte_has_page(const u32 *pte)
+{
+	return pte && (*pte & (PTE_PRESENT | PTE_HIDDEN));
+}
+
 struct mm *mm_create(void)
 {
 	struct mm *mm = kmalloc(sizeof(*mm), GFP_KERNEL);
@@ -119,7 +131,7 @@ static void zap_page(struct mm *mm, u32 va)
 {
 	u32 *pte = pte_lookup(mm->pgdir, va);
 
-	if (!pte || !(*pte & PTE_PRESENT))
+	if (!pte_has_page(pte))
 		return;
 	put_page(phys_to_page(*pte & PAGE_MASK));
 	*pte = 0;
@@ -305,7 +317,8 @@ static int fault_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc 
 	struct vm_area *v = vm_find(mm, addr);
 	u32 va = addr & PAGE_MASK, *pte;
 
-	if (!v || (write && !(v->flags & VM_WRITE)) || (v->flags & VM_RING))
+	if (!v || (write && !(v->flags & VM_WRITE)) || (v->flags & VM_RING) ||
+	    !(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;
 	pte = pte_lookup(mm->pgdir, va);
 	if (pte && (*pte & PTE_PRESENT)) {
@@ -388,6 +401,21 @@ int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable)
 	return err;
 }
 
+/* A PROT_NONE page in fork: the child holds it hidden too (both locks held;
+ * it is read-only, so mprotect back to writable copies on write as usual). */
+static int dup_hidden(struct mm *new, u32 va, const u32 *pte)
+{
+	struct page *page = phys_to_page(*pte & PAGE_MASK);
+
+	get_page(page);
+	if (map_new_page(new, va, page, false)) {
+		put_page(page);
+		return -ENOMEM;
+	}
+	*pte_lookup(new->pgdir, va) = (*pte & ~(PTE_PRESENT | PTE_WRITE)) | PTE_HIDDEN;
+	return 0;
+}
+
 /* Share or copy-on-write one region's pages into the child (both locks held).
  * The pin count is read once per page: an I/O completing in an interrupt
  * unpins at any moment, and two reads could see "pinned" (so the parent's
@@ -400,6 +428,11 @@ static int dup_area(struct mm *old, struct mm *new, struct vm_area *v)
 		u32 *pte = pte_lookup(old->pgdir, va);
 		struct page *page;
 		bool pinned;
+		if (pte_has_page(pte) && (*pte & PTE_HIDDEN)) {
+			if (dup_hidden(new, va, pte))
+				return -ENOMEM;
+			continue;
+		}
 		if (!pte || !(*pte & PTE_PRESENT))
 			continue;
 		page = phys_to_page(*pte & PAGE_MASK);
@@ -491,4 +524,273 @@ void mm_activate(struct mm *mm)
 		return;
 	switch_pgdir(mm ? mm->pgdir : kernel_pgdir);
 	active_mm = mm;
+}
+
+/* ---- mprotect, madvise, msync, mremap ---- */
+
+/* Is every byte of [start, end) in some region? (mm->lock held) */
+static bool range_covered(struct mm *mm, u32 start, u32 end)
+{
+	struct vm_area *v;
+
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (v->end <= start)
+			continue;
+		if (v->start > start)
+			return false;
+		start = v->end;
+		if (start >= end)
+			return true;
+	}
+	return false;
+}
+
+bool vm_range_mapped(struct mm *mm, u32 start, u32 len)
+{
+	bool ok;
+
+	spin_lock(&mm->lock);
+	ok = range_covered(mm, start, start + ALIGN_UP(len, PAGE_SIZE));
+	spin_unlock(&mm->lock);
+	return ok;
+}
+
+u32 vm_total(struct mm *mm)
+{
+	struct vm_area *v;
+	u32 total = 0;
+
+	spin_lock(&mm->lock);
+	list_for_each_entry(v, &mm->vmas, list)
+		total += v->end - v->start;
+	spin_unlock(&mm->lock);
+	return total;
+}
+
+/* Make [s, e) (inside v) a region of its own (mm->lock held); spares give the
+ * one or two new regions. Returns the region now covering exactly [s, e). */
+static struct vm_area *vma_isolate(struct vm_area *v, u32 s, u32 e, struct vm_area **spare)
+{
+	if (s > v->start) {
+		struct vm_area *mid = spare[0];
+		spare[0] = NULL;
+		*mid = (struct vm_area){ s, v->end, v->flags, LIST_HEAD_INIT(mid->list) };
+		v->end = s;
+		list_add(&mid->list, &v->list);
+		v = mid;
+	}
+	if (e < v->end) {
+		struct vm_area *tail = spare[1];
+		spare[1] = NULL;
+		*tail = (struct vm_area){ e, v->end, v->flags, LIST_HEAD_INIT(tail->list) };
+		v->end = e;
+		list_add(&tail->list, &v->list);
+	}
+	return v;
+}
+
+/* The PTEs of [s, e) for a region with flags (mm->lock held): no access
+ * hides the pages; access shows them again, writable only where a write
+ * needs no copy (shared) or the page already was; a private page made
+ * writable gets its write bit back from the copy-on-write fault. */
+static void protect_ptes(struct mm *mm, u32 s, u32 e, u32 flags)
+{
+	bool none = !(flags & (VM_READ | VM_WRITE | VM_EXEC));
+
+	for (u32 va = s; va < e; va += PAGE_SIZE) {
+		u32 *pte = pte_lookup(mm->pgdir, va), val;
+		if (!pte_has_page(pte))
+			continue;
+		val = *pte;
+		if (none) {
+			val = (val & ~(PTE_PRESENT | PTE_WRITE)) | PTE_HIDDEN;
+		} else {
+			bool was_hidden = val & PTE_HIDDEN;
+			val = (val & ~PTE_HIDDEN) | PTE_PRESENT;
+			if (!(flags & VM_WRITE) || (was_hidden && !(flags & VM_SHARED)))
+				val &= ~PTE_WRITE;
+			else if (flags & VM_SHARED)
+				val |= PTE_WRITE;
+		}
+		*pte = val;
+		invlpg(va);
+	}
+}
+
+int vm_protect(struct mm *mm, u32 start, u32 len, u32 prot_flags)
+{
+	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area *v, *n, *spare[2] = { vma_new(0, 0, 0), vma_new(0, 0, 0) };
+	int err = 0;
+
+	if (!spare[0] || !spare[1]) {
+		err = -ENOMEM;
+		goto out;
+	}
+	spin_lock(&mm->lock);
+	if (!range_covered(mm, start, end)) {
+		spin_unlock(&mm->lock);
+		err = -ENOMEM;
+		goto out;
+	}
+	list_for_each_entry_safe(v, n, &mm->vmas, list) {
+		u32 s = MAX(v->start, start), e = MIN(v->end, end);
+		if (s >= e)
+			continue;
+		v = vma_isolate(v, s, e, spare);	/* pieces go before n: not seen again */
+		v->flags = (v->flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | prot_flags;
+		protect_ptes(mm, s, e, v->flags);
+	}
+	spin_unlock(&mm->lock);
+out:
+	kfree(spare[0]);
+	kfree(spare[1]);
+	return err;
+}
+
+int vm_dontneed(struct mm *mm, u32 start, u32 len)
+{
+	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area *v;
+	int err = 0;
+
+	spin_lock(&mm->lock);
+	if (!range_covered(mm, start, end))
+		err = -ENOMEM;
+	list_for_each_entry(v, &mm->vmas, list)
+		if (!err && v->start < end && v->end > start && (v->flags & VM_RING))
+			err = -EINVAL;		/* the AIO core's pages */
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (err || v->end <= start || v->start >= end || (v->flags & VM_SHARED))
+			continue;		/* shared pages keep their data */
+		zap_range(mm, MAX(v->start, start), MIN(v->end, end));
+	}
+	spin_unlock(&mm->lock);
+	return err;
+}
+
+/* Copy the PTEs of [old, old+len) to new (free, mm->lock held), then clear
+ * the old ones; all or nothing (-ENOMEM with nothing moved). */
+static int move_ptes(struct mm *mm, u32 old, u32 new, u32 len)
+{
+	u32 off;
+
+	for (off = 0; off < len; off += PAGE_SIZE) {
+		u32 *pte = pte_lookup(mm->pgdir, old + off), val;
+		if (!pte_has_page(pte))
+			continue;
+		val = *pte;
+		if (map_page(mm->pgdir, new + off, val & PAGE_MASK, val & (PTE_USER | PTE_WRITE)))
+			goto undo;
+		*pte_lookup(mm->pgdir, new + off) = val;
+	}
+	for (off = 0; off < len; off += PAGE_SIZE) {
+		u32 *pte = pte_lookup(mm->pgdir, old + off);
+		if (pte_has_page(pte)) {
+			*pte = 0;
+			invlpg(old + off);
+		}
+	}
+	return 0;
+undo:
+	while (off) {
+		u32 *pte;
+		off -= PAGE_SIZE;
+		pte = pte_lookup(mm->pgdir, new + off);
+		if (pte) {
+			*pte = 0;
+			invlpg(new + off);
+		}
+	}
+	return -ENOMEM;
+}
+
+/* A free range of len bytes at or above USER_MMAP_BASE (mm->lock held); 0 if none. */
+static u32 find_free_locked(struct mm *mm, u32 len)
+{
+	u32 start = USER_MMAP_BASE;
+	struct vm_area *v;
+
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (v->end <= start)
+			continue;
+		if (start + len <= v->start)
+			break;
+		start = v->end;
+	}
+	return start + len <= USER_STACK_TOP - USER_STACK_MAX ? start : 0;
+}
+
+/* Move [old, old+old_len) of v to a new region [to, to+new_len) (free; mm->lock
+ * held; spare becomes the new region). The old range is cut out of v. */
+static int vma_move(struct mm *mm, struct vm_area *v, u32 old, u32 old_len, u32 to,
+		    u32 new_len, struct vm_area **spare)
+{
+	struct vm_area *nv = spare[2];
+	int err = move_ptes(mm, old, to, MIN(old_len, new_len));
+
+	if (err)
+		return err;
+	spare[2] = NULL;
+	*nv = (struct vm_area){ to, to + new_len, v->flags, LIST_HEAD_INIT(nv->list) };
+	vma_cut(mm, v, old, old + old_len, &spare[0]);	/* zaps what was not moved */
+	vma_link(mm, nv);
+	return 0;
+}
+
+/* mremap's work, with the target range already free (mm->lock held):
+ * the new address, or -errno. */
+static long mremap_locked(struct mm *mm, u32 old, u32 old_len, u32 new_len, bool may_move,
+			  u32 fixed, struct vm_area **spare)
+{
+	struct vm_area *v = vm_find(mm, old);
+	u32 to;
+
+	if (!v || old + old_len > v->end)
+		return -EFAULT;
+	if ((v->flags & VM_RING) && (old != v->start || old + old_len != v->end ||
+				     new_len != old_len))
+		return -EINVAL;			/* a ring moves whole or not at all */
+	if (!fixed && new_len <= old_len) {
+		if (new_len < old_len)
+			vma_cut(mm, v, old + new_len, old + old_len, &spare[0]);
+		return old;
+	}
+	if (!fixed && old + old_len == v->end && range_free(mm, v->end, old + new_len) &&
+	    old + new_len <= USER_STACK_TOP - USER_STACK_MAX && old + new_len > old) {
+		v->end = old + new_len;		/* grows in place */
+		return old;
+	}
+	if (!may_move)
+		return -ENOMEM;
+	to = fixed ? fixed : find_free_locked(mm, new_len);
+	if (!to)
+		return -ENOMEM;
+	return vma_move(mm, v, old, old_len, to, new_len, spare) ?: (long)to;
+}
+
+long vm_mremap(struct mm *mm, u32 old, u32 old_len, u32 new_len, bool may_move, u32 fixed,
+	       u32 *ring_flag)
+{
+	struct vm_area *spare[3] = { vma_new(0, 0, 0), NULL, vma_new(0, 0, 0) };
+	struct vm_area *v;
+	long ret;
+
+	old_len = ALIGN_UP(old_len, PAGE_SIZE);
+	new_len = ALIGN_UP(new_len, PAGE_SIZE);
+	if (!spare[0] || !spare[2]) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (fixed)
+		vm_unmap(mm, fixed, new_len);	/* MREMAP_FIXED replaces what is there */
+	spin_lock(&mm->lock);
+	v = vm_find(mm, old);
+	*ring_flag = v ? v->flags & VM_RING : 0;
+	ret = mremap_locked(mm, old, old_len, new_len, may_move, fixed, spare);
+	spin_unlock(&mm->lock);
+out:
+	kfree(spare[0]);
+	kfree(spare[2]);
+	return ret;
 }
