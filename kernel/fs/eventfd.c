@@ -50,7 +50,7 @@ void eventfd_signal(struct file *f, u64 n)
 	spin_lock_irqsave(&ctx->lock, flags);
 	ctx->count = ~0ull - ctx->count < n ? ~0ull : ctx->count + n;
 	spin_unlock_irqrestore(&ctx->lock, flags);
-	wake_up_all(&ctx->wait);
+	wake_up_poll(&ctx->wait, POLLIN | POLLRDNORM);
 }
 
 /* Take what a read takes (lock held): 0 when the count is 0. */
@@ -85,7 +85,7 @@ static ssize_t eventfd_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		if (wait_event_interruptible(ctx->wait, eventfd_count(ctx)))
 			return -EINTR;
 	}
-	wake_up_all(&ctx->wait);		/* room for writers */
+	wake_up_poll(&ctx->wait, POLLOUT | POLLWRNORM);	/* room for writers */
 	if (copy_to_user(ubuf, &v, sizeof(v))) {
 		eventfd_signal(f, v);		/* give it back: nothing was read */
 		return -EFAULT;
@@ -126,7 +126,7 @@ static ssize_t eventfd_write(struct file *f, const char *ubuf, size_t n, loff_t 
 		if (wait_event_interruptible(ctx->wait, EVENTFD_MAX - eventfd_count(ctx) >= v))
 			return -EINTR;
 	}
-	wake_up_all(&ctx->wait);
+	wake_up_poll(&ctx->wait, POLLIN | POLLRDNORM);
 	return sizeof(v);
 }
 

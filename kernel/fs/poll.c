@@ -404,6 +404,7 @@ struct aio_poll {
 	int state;			/* AP_* (lock) */
 	bool cancelled;			/* io_cancel came while it could not withdraw (lock) */
 	bool two_queues;		/* the file used more than one queue */
+	u16 ready;			/* events a keyed wake-up reported (lock) */
 	wait_queue_head_t *head;	/* the queue it is on (lock) */
 	wait_queue_entry_t wait;
 	struct work_struct work;
@@ -425,14 +426,19 @@ static void aio_poll_queue(struct file *f, wait_queue_head_t *q, struct poll_tab
 	add_wait_queue(q, &ap->wait);
 }
 
-/* The queue's lock is held (__wake_up walks it safely): off the queue, to the work. */
+/* The queue's lock is held (__wake_up walks it safely): off the queue, to the
+ * work. A waker that names its events (wake_up_poll) is believed: a wake-up
+ * for other events leaves the request armed, one for these completes it with
+ * them even if a reader consumed them before the work runs. */
 static int aio_poll_wake(wait_queue_entry_t *w, unsigned int mode)
 {
 	struct aio_poll *ap = container_of(w, struct aio_poll, wait);
 	u32 flags;
 
 	spin_lock_irqsave(&ap->lock, flags);
-	if (ap->state == AP_ARMING || ap->state == AP_ARMED) {
+	if ((ap->state == AP_ARMING || ap->state == AP_ARMED) &&
+	    !(ap->head->key && !(ap->head->key & ap->events))) {
+		ap->ready = ap->head->key & ap->events;	/* what the waker said, or 0 */
 		list_del_init(&w->entry);
 		ap->head = NULL;
 		ap->state = AP_WOKEN;
@@ -486,9 +492,9 @@ static void aio_poll_work(struct work_struct *w)
 {
 	struct aio_poll *ap = container_of(w, struct aio_poll, work);
 	struct kiocb *req = ap->req;
-	long res;
+	long res = ap->ready;
 
-	if (!aio_poll_arm(ap, &res))
+	if (!res && !aio_poll_arm(ap, &res))
 		return;
 	kfree(ap);
 	aio_complete(req, res, 0);
