@@ -220,6 +220,11 @@ ssize_t ramfs_write_kernel(struct inode *inode, const void *buf, size_t n, loff_
 /* Read up to n bytes at pos into a kernel buffer; returns the count. */
 ssize_t ramfs_read_kernel(struct inode *inode, void *buf, size_t n, loff_t pos);
 int ramfs_truncate(struct inode *inode, loff_t size);
+/* The file's page idx (made, zeroed, if it has none), with a reference, for
+ * a mapping's fault; NULL without memory or past the most a file holds.
+ * Process context (takes inode->lock). A page past the end stays the
+ * file's: it reads as zeros and a truncate frees it like any other. */
+struct page *ramfs_get_page(struct inode *inode, u32 idx);
 extern atomic_t ramfs_pages;		/* pages holding file data */
 
 /* Devices (kernel/fs/devices.c) */

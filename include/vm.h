@@ -22,10 +22,14 @@
 struct page;
 struct aio_mm;
 
+struct file;
+
 struct vm_area {
 	u32 start, end;			/* [start, end), page aligned */
 	u32 flags;
 	struct list_head list;		/* in mm->vmas, sorted by start */
+	struct file *file;		/* a mapped ramfs file (a reference), or NULL */
+	u32 pgoff;			/* the file page mapped at start */
 };
 
 struct mm {
@@ -39,6 +43,8 @@ struct mm {
 					 * by fork under lock */
 	u32 nr_pages;			/* user pages mapped (for k-mem / leaks) */
 	struct aio_mm *aio;		/* AIO contexts; NULL until io_setup */
+	struct list_head dead_vmas;	/* regions with a file, cut under lock: their
+					 * fput waits for vm_reap (mm->lock) */
 };
 
 struct mm *mm_create(void);
@@ -49,6 +55,10 @@ void mm_put(struct mm *mm);
 
 /* Add a region [start, start+len) with flags; -EINVAL on overlap. */
 int vm_map(struct mm *mm, u32 start, u32 len, u32 flags);
+/* Add a region mapping file (a ramfs regular file; the region takes its own
+ * reference) from page pgoff: faults map the file's own pages (VM_SHARED) or
+ * copy them on the first write (private). -EINVAL on overlap. */
+int vm_map_file(struct mm *mm, u32 start, u32 len, u32 flags, struct file *file, u32 pgoff);
 /* Remove [start, start+len): unmaps and frees the pages in it. */
 int vm_unmap(struct mm *mm, u32 start, u32 len);
 /* Find a free range of len bytes at or above hint; 0 if none. */

@@ -52,8 +52,9 @@ static const char *vma_name(struct mm *mm, const struct vm_area *v)
 	return "";
 }
 
-/* One line per region, as Linux's /proc/PID/maps (no files: device 00:00,
- * inode 0). Under mm->lock, into a buffer made before. */
+/* One line per region, as Linux's /proc/PID/maps (device 00:00; a mapped
+ * file shows its offset, inode number and name, not its path). Under
+ * mm->lock, into a buffer made before. */
 static int maps_show(char *buf, size_t size)
 {
 	struct mm *mm = current->mm;
@@ -64,10 +65,12 @@ static int maps_show(char *buf, size_t size)
 	list_for_each_entry(v, &mm->vmas, list) {
 		if ((size_t)len >= size - 1)
 			break;
-		len += snprintf(buf + len, size - len, "%08x-%08x %c%c%c%c 00000000 00:00 0 %s\n",
+		struct inode *ino = v->file ? v->file->f_inode : NULL;
+		len += snprintf(buf + len, size - len, "%08x-%08x %c%c%c%c %08x 00:00 %u %s\n",
 				v->start, v->end, v->flags & VM_READ ? 'r' : '-',
 				v->flags & VM_WRITE ? 'w' : '-', v->flags & VM_EXEC ? 'x' : '-',
-				v->flags & VM_SHARED ? 's' : 'p', vma_name(mm, v));
+				v->flags & VM_SHARED ? 's' : 'p', ino ? v->pgoff << PAGE_SHIFT : 0,
+				ino ? ino->ino : 0, ino ? ino->name : vma_name(mm, v));
 	}
 	spin_unlock(&mm->lock);
 	return MIN(len, (int)size - 1);

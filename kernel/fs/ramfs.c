@@ -70,6 +70,20 @@ static struct page *ramfs_page(struct ramfs_data *d, u32 idx, bool create)
 	return page;
 }
 
+struct page *ramfs_get_page(struct inode *inode, u32 idx)
+{
+	struct page *page;
+
+	if (idx >= RAMFS_MAX_SIZE / PAGE_SIZE)
+		return NULL;
+	mutex_lock(&inode->lock);
+	page = ramfs_page(rdata(inode), idx, true);
+	if (page)
+		get_page(page);
+	mutex_unlock(&inode->lock);
+	return page;
+}
+
 /* How to move one chunk between a mapped file page and the caller's buffer;
  * returns the number of bytes NOT copied (as copy_*_user does). */
 typedef size_t (*chunk_copy_t)(void *page_addr, void *buf, size_t n, bool to_file);

@@ -1,7 +1,8 @@
-/* mman.c: the memory system calls: brk, mmap2 (anonymous), munmap, mremap,
- * mprotect, madvise and msync. */
+/* mman.c: the memory system calls: brk, mmap2 (anonymous and ramfs files),
+ * munmap, mremap, mprotect, madvise and msync. */
 #include "aio.h"
 #include "errno.h"
+#include "fs.h"
 #include "syscall_table.h"
 #include "paging.h"
 #include "resource.h"
@@ -47,31 +48,65 @@ static u32 prot_to_vm(int prot)
 	       (prot & PROT_EXEC ? VM_EXEC | VM_READ : 0);
 }
 
+/* The file an mmap2 maps: a ramfs regular file (-ENODEV otherwise, -EBADF
+ * for no descriptor), open for reading, and for writing when a shared
+ * mapping may write (-EACCES). With a reference. */
+static struct file *mmap_file(int fd, int prot, int flags)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return ERR_PTR(-EBADF);
+	if (f->f_op != &ramfs_file_ops) {
+		fput(f);
+		return ERR_PTR(-ENODEV);
+	}
+	if (!(f->f_mode & FMODE_READ) ||
+	    ((flags & MAP_SHARED) && (prot & PROT_WRITE) && !(f->f_mode & FMODE_WRITE))) {
+		fput(f);
+		return ERR_PTR(-EACCES);
+	}
+	return f;
+}
+
+/* Where the mapping goes (MAP_FIXED replaces what is there): the address, or 0. */
+static u32 mmap_place(struct mm *mm, unsigned long addr, unsigned len, int flags)
+{
+	if (flags & MAP_FIXED) {
+		vm_unmap(mm, addr, len);
+		return addr;
+	}
+	return vm_find_free(mm, addr && addr >= USER_MMAP_BASE ? addr : USER_MMAP_BASE, len);
+}
+
 long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
 	       unsigned long pgoff)
 {
 	struct mm *mm = current->mm;
 	u32 vmflags = prot_to_vm(prot);
+	struct file *f = NULL;
 	int err;
 
-	if (!(flags & MAP_ANONYMOUS))
-		return -ENODEV;			/* no file mappings (yet) */
 	if (!len || len > USER_TOP || !!(flags & MAP_SHARED) == !!(flags & MAP_PRIVATE))
+		return -EINVAL;
+	if ((flags & MAP_FIXED) &&
+	    ((addr & (PAGE_SIZE - 1)) || addr + len > USER_TOP || addr + len < addr))
 		return -EINVAL;
 	if (!rlimit_as_ok(mm, ALIGN_UP(len, PAGE_SIZE)))
 		return -ENOMEM;
+	if (!(flags & MAP_ANONYMOUS) && IS_ERR(f = mmap_file(fd, prot, flags)))
+		return PTR_ERR(f);
 	if (flags & MAP_SHARED)
 		vmflags |= VM_SHARED;
-	if (flags & MAP_FIXED) {
-		if ((addr & (PAGE_SIZE - 1)) || addr + len > USER_TOP || addr + len < addr)
-			return -EINVAL;
-		vm_unmap(mm, addr, len);
-	} else {
-		addr = vm_find_free(mm, addr && addr >= USER_MMAP_BASE ? addr : USER_MMAP_BASE, len);
-		if (!addr)
-			return -ENOMEM;
-	}
-	err = vm_map(mm, addr, len, vmflags);
+	addr = mmap_place(mm, addr, len, flags);
+	if (!addr)
+		err = -ENOMEM;
+	else if (f)
+		err = vm_map_file(mm, addr, len, vmflags, f, pgoff);
+	else
+		err = vm_map(mm, addr, len, vmflags);
+	if (f)
+		fput(f);			/* the region holds its own reference */
 	return err ? err : (long)addr;
 }
 
@@ -138,7 +173,8 @@ long sys_madvise(unsigned long addr, unsigned len, int advice)
 	return -EINVAL;
 }
 
-/* Every mapping is memory (anonymous pages): nothing to write back. The
+/* Every mapping is memory (anonymous pages, or a ramfs file's own pages,
+ * which a shared mapping writes in place): nothing to write back. The
  * checks are Linux's: flags, alignment, and a range that is all mapped. */
 long sys_msync(unsigned long addr, unsigned len, int flags)
 {

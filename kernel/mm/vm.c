@@ -1,5 +1,8 @@
-/* vm.c: user address spaces: regions, demand-zero pages, copy-on-write fork, teardown. */
+/* vm.c: user address spaces: regions (anonymous, AIO rings, ramfs files),
+ * demand-zero and file pages, copy-on-write fork, mprotect/madvise/mremap,
+ * teardown. */
 #include "errno.h"
+#include "fs.h"
 #include "highmem.h"
 #include "mm.h"
 #include "paging.h"
@@ -40,6 +43,7 @@ struct mm *mm_create(void)
 	atomic_set(&mm->users, 1);
 	spin_lock_init(&mm->lock, "mm");
 	INIT_LIST_HEAD(&mm->vmas);
+	INIT_LIST_HEAD(&mm->dead_vmas);
 	atomic_inc(&nr_mms);
 	return mm;
 }
@@ -72,8 +76,50 @@ static struct vm_area *vma_new(u32 start, u32 end, u32 flags)
 		v->start = start;
 		v->end = end;
 		v->flags = flags;
+		v->file = NULL;
+		v->pgoff = 0;
 	}
 	return v;
+}
+
+/* Make dst the part [start, end) of src (mm->lock held): same flags, its own
+ * reference to src's file, the file page that lands at start. */
+static struct vm_area *vma_piece(struct vm_area *dst, const struct vm_area *src, u32 start,
+				 u32 end)
+{
+	dst->start = start;
+	dst->end = end;
+	dst->flags = src->flags;
+	dst->file = src->file ? get_file(src->file) : NULL;
+	dst->pgoff = src->pgoff + ((start - src->start) >> PAGE_SHIFT);
+	INIT_LIST_HEAD(&dst->list);
+	return dst;
+}
+
+/* A region unlinked under mm->lock: freed now, or, with a file (whose last
+ * fput may sleep), kept for vm_reap. */
+static void vma_free(struct mm *mm, struct vm_area *v)
+{
+	if (v->file)
+		list_add(&v->list, &mm->dead_vmas);
+	else
+		kfree(v);
+}
+
+/* Drop the files of the regions vma_free kept (mm->lock not held). */
+static void vm_reap(struct mm *mm)
+{
+	struct vm_area *v, *n;
+	LIST_HEAD(dead);
+
+	spin_lock(&mm->lock);
+	list_for_each_entry_safe(v, n, &mm->dead_vmas, list)
+		list_move_tail(&v->list, &dead);
+	spin_unlock(&mm->lock);
+	list_for_each_entry_safe(v, n, &dead, list) {
+		fput(v->file);
+		kfree(v);
+	}
 }
 
 /* Link v into the sorted list (mm->lock held). */
@@ -100,6 +146,30 @@ int vm_map(struct mm *mm, u32 start, u32 len, u32 flags)
 	spin_lock(&mm->lock);
 	if (!range_free(mm, start, end)) {
 		spin_unlock(&mm->lock);
+		kfree(v);
+		return -EINVAL;
+	}
+	vma_link(mm, v);
+	spin_unlock(&mm->lock);
+	return 0;
+}
+
+int vm_map_file(struct mm *mm, u32 start, u32 len, u32 flags, struct file *file, u32 pgoff)
+{
+	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area *v;
+
+	if ((start & (PAGE_SIZE - 1)) || !len || end > USER_TOP || end <= start)
+		return -EINVAL;
+	v = vma_new(start, end, flags);
+	if (!v)
+		return -ENOMEM;
+	v->file = get_file(file);
+	v->pgoff = pgoff;
+	spin_lock(&mm->lock);
+	if (!range_free(mm, start, end)) {
+		spin_unlock(&mm->lock);
+		fput(v->file);
 		kfree(v);
 		return -EINVAL;
 	}
@@ -151,17 +221,15 @@ static void vma_cut(struct mm *mm, struct vm_area *v, u32 s, u32 e, struct vm_ar
 	zap_range(mm, s, e);
 	if (s == v->start && e == v->end) {
 		list_del(&v->list);
-		kfree(v);
+		vma_free(mm, v);
 	} else if (s == v->start) {
+		v->pgoff += (e - v->start) >> PAGE_SHIFT;
 		v->start = e;
 	} else if (e == v->end) {
 		v->end = s;
 	} else {
-		struct vm_area *tail = *spare;
+		struct vm_area *tail = vma_piece(*spare, v, e, v->end);
 		*spare = NULL;
-		tail->start = e;
-		tail->end = v->end;
-		tail->flags = v->flags;
 		v->end = s;
 		list_add(&tail->list, &v->list);
 	}
@@ -199,6 +267,7 @@ static int unmap_range(struct mm *mm, u32 start, u32 len, u32 only_flag)
 	}
 	spin_unlock(&mm->lock);
 	kfree(spare);
+	vm_reap(mm);
 	return 0;
 }
 
@@ -250,6 +319,10 @@ static struct page *copy_user_page(struct page *src)
 struct fault_alloc {
 	struct page *fresh;		/* zeroed, or a copy of cow_src */
 	struct page *cow_src;		/* the shared page to copy (referenced) */
+	struct inode *file_inode;	/* a file page is wanted (a reference) ... */
+	u32 file_idx;			/* ... this one */
+	struct page *file_page;		/* it, referenced, once fetched */
+	bool file_only;			/* the next try needs only file_page */
 };
 
 /* The page to copy next (mm->lock held): fresh must be made again. */
@@ -265,9 +338,14 @@ static void fault_set_source(struct fault_alloc *fa, struct page *src)
 	fa->fresh = NULL;
 }
 
-/* No lock held: make fa->fresh for the next try. 0 or -ENOMEM. */
+/* No lock held: make fa->fresh (or fetch the file page) for the next try.
+ * 0 or -ENOMEM. */
 static int fault_prepare(struct fault_alloc *fa)
 {
+	if (fa->file_only) {
+		fa->file_page = ramfs_get_page(fa->file_inode, fa->file_idx);
+		return fa->file_page ? 0 : -ENOMEM;
+	}
 	fa->fresh = alloc_pages(GFP_HIGHUSER, 0);
 	if (!fa->fresh)
 		return -ENOMEM;
@@ -285,6 +363,58 @@ static void fault_alloc_done(struct fault_alloc *fa)
 		put_page(fa->fresh);
 	if (fa->cow_src)
 		put_page(fa->cow_src);
+	if (fa->file_page)
+		put_page(fa->file_page);
+	if (fa->file_inode)
+		iput(fa->file_inode);
+}
+
+/* The file page for idx of inode (mm->lock held): true when fa has it;
+ * false after asking for it (the caller returns -EAGAIN). */
+static bool fault_file_page(struct fault_alloc *fa, struct inode *inode, u32 idx)
+{
+	fa->file_only = false;
+	if (fa->file_page && fa->file_inode == inode && fa->file_idx == idx)
+		return true;
+	if (fa->file_page)
+		put_page(fa->file_page);
+	fa->file_page = NULL;
+	if (fa->file_inode != inode) {
+		if (fa->file_inode)
+			iput(fa->file_inode);	/* never the last: another fault's */
+		iget(inode);
+		fa->file_inode = inode;
+	}
+	fa->file_idx = idx;
+	fa->file_only = true;
+	return false;
+}
+
+/* A not-present page of a file region (mm->lock held): map the file's page
+ * (shared; or private, read-only until a write copies it), or a copy of it
+ * for a private write. -EAGAIN when fa must fetch or copy first. */
+static int fault_file(struct mm *mm, struct vm_area *v, u32 va, bool write,
+		      struct fault_alloc *fa)
+{
+	u32 idx = v->pgoff + ((va - v->start) >> PAGE_SHIFT);
+	bool shared = v->flags & VM_SHARED;
+
+	if (!fault_file_page(fa, v->file->f_inode, idx))
+		return -EAGAIN;
+	if (!shared && write) {
+		if (!fa->fresh || fa->cow_src != fa->file_page) {
+			fault_set_source(fa, fa->file_page);
+			return -EAGAIN;
+		}
+		if (map_new_page(mm, va, fa->fresh, true))
+			return -ENOMEM;
+		fa->fresh = NULL;
+		return 0;
+	}
+	if (map_new_page(mm, va, fa->file_page, shared && (v->flags & VM_WRITE)))
+		return -ENOMEM;
+	fa->file_page = NULL;			/* the mapping's reference now */
+	return 0;
 }
 
 /* A write to a present read-only page of a writable private region (mm->lock
@@ -326,6 +456,8 @@ static int fault_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc 
 			return 0;		/* raced with another fault: fine */
 		return do_cow(mm, va, pte, fa);
 	}
+	if (v->file)
+		return fault_file(mm, v, va, write, fa);
 	if (!fa->fresh || fa->cow_src) {	/* a zeroed page is needed */
 		fault_set_source(fa, NULL);
 		return -EAGAIN;
@@ -349,7 +481,7 @@ static int fault_in_locked(struct mm *mm, u32 addr, bool write, struct fault_all
 
 int handle_mm_fault(struct mm *mm, u32 addr, bool write)
 {
-	struct fault_alloc fa = { NULL, NULL };
+	struct fault_alloc fa = { 0 };
 	int err;
 
 	if (!mm || addr >= USER_TOP)
@@ -367,7 +499,7 @@ int handle_mm_fault(struct mm *mm, u32 addr, bool write)
 
 struct page *get_user_page(struct mm *mm, u32 addr, bool write)
 {
-	struct fault_alloc fa = { NULL, NULL };
+	struct fault_alloc fa = { 0 };
 	struct page *page = NULL;
 	int err;
 
@@ -479,6 +611,7 @@ struct mm *mm_dup(struct mm *old)
 			err = -ENOMEM;
 			break;
 		}
+		vma_piece(copy, v, v->start, v->end);	/* the file too */
 		list_add_tail(&copy->list, &new->vmas);
 	}
 	spin_unlock(&old->lock);
@@ -497,9 +630,10 @@ static void mm_teardown(struct mm *mm)
 	list_for_each_entry_safe(v, n, &mm->vmas, list) {
 		zap_range(mm, v->start, v->end);
 		list_del(&v->list);
-		kfree(v);
+		vma_free(mm, v);
 	}
 	spin_unlock(&mm->lock);
+	vm_reap(mm);
 }
 
 /* Whose page directory CR3 holds; NULL: the kernel's. */
@@ -572,17 +706,15 @@ u32 vm_total(struct mm *mm)
 static struct vm_area *vma_isolate(struct vm_area *v, u32 s, u32 e, struct vm_area **spare)
 {
 	if (s > v->start) {
-		struct vm_area *mid = spare[0];
+		struct vm_area *mid = vma_piece(spare[0], v, s, v->end);
 		spare[0] = NULL;
-		*mid = (struct vm_area){ s, v->end, v->flags, LIST_HEAD_INIT(mid->list) };
 		v->end = s;
 		list_add(&mid->list, &v->list);
 		v = mid;
 	}
 	if (e < v->end) {
-		struct vm_area *tail = spare[1];
+		struct vm_area *tail = vma_piece(spare[1], v, e, v->end);
 		spare[1] = NULL;
-		*tail = (struct vm_area){ e, v->end, v->flags, LIST_HEAD_INIT(tail->list) };
 		v->end = e;
 		list_add(&tail->list, &v->list);
 	}
@@ -732,7 +864,9 @@ static int vma_move(struct mm *mm, struct vm_area *v, u32 old, u32 old_len, u32 
 	if (err)
 		return err;
 	spare[2] = NULL;
-	*nv = (struct vm_area){ to, to + new_len, v->flags, LIST_HEAD_INIT(nv->list) };
+	vma_piece(nv, v, old, old + old_len);
+	nv->start = to;
+	nv->end = to + new_len;
 	vma_cut(mm, v, old, old + old_len, &spare[0]);	/* zaps what was not moved */
 	vma_link(mm, nv);
 	return 0;
@@ -789,6 +923,7 @@ long vm_mremap(struct mm *mm, u32 old, u32 old_len, u32 new_len, bool may_move, 
 	*ring_flag = v ? v->flags & VM_RING : 0;
 	ret = mremap_locked(mm, old, old_len, new_len, may_move, fixed, spare);
 	spin_unlock(&mm->lock);
+	vm_reap(mm);
 out:
 	kfree(spare[0]);
 	kfree(spare[2]);

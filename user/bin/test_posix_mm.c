@@ -388,6 +388,82 @@ static int proc_files(void)
 	return 0;
 }
 
+
+static int shared_child_write(void)
+{
+	int fd = open("/tmp/mm_map", O_RDWR);
+	char *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		return 2;
+	p[1] = 'C';
+	return 0;
+}
+
+/* mmap of ramfs files: MAP_SHARED maps the file's own pages (writes land in
+ * the file, fork shares them), MAP_PRIVATE copies on write; the protection
+ * holds for the kernel's copies (io_submit gets -EFAULT). */
+static int mmap_ramfs_file(void)
+{
+	static char page[3 * PAGE], back[PAGE];
+	aio_context_t ctx = 0;
+	struct iocb cb, *list[1] = { &cb };
+	char *sh, *pr, *off, *ro_map;
+	int fd = open("/tmp/mm_map", O_RDWR | O_CREAT | O_TRUNC, 0644), ro, wo, zero, sig;
+	static char maps[8192];
+
+	for (int i = 0; i < 3 * PAGE; i++)
+		page[i] = 'a' + i / PAGE;
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, page, sizeof(page)), sizeof(page));
+	ro = open("/tmp/mm_map", O_RDONLY);
+	wo = open("/tmp/mm_map", O_WRONLY);
+	zero = open("/dev/zero", O_RDONLY);
+	sh = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	pr = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	off = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 2 * PAGE);
+	CHECK(sh != MAP_FAILED && pr != MAP_FAILED && off != MAP_FAILED);
+	CHECK(sh[0] == 'a' && sh[PAGE] == 'b' && pr[2 * PAGE] == 'c' && off[5] == 'c');
+	sh[100] = 'S';					/* into the file */
+	CHECK_EQ(pread(fd, back, 200, 0), 200);
+	CHECK_EQ(back[100], 'S');
+	CHECK_EQ(pwrite(fd, "W", 1, PAGE + 7), 1);	/* and the file into it */
+	CHECK_EQ(sh[PAGE + 7], 'W');
+	pr[0] = 'P';					/* a private copy */
+	CHECK_EQ(pread(fd, back, 1, 0), 1);
+	CHECK_EQ(back[0], 'a');
+	CHECK_EQ(sh[0], 'a');
+	CHECK_EQ(run_child(shared_child_write, &sig), 0);
+	CHECK_EQ(sh[1], 'C');
+	CHECK_EQ(msync(sh, 3 * PAGE, MS_SYNC), 0);
+	CHECK(read_proc("/proc/self/maps", maps, sizeof(maps)) > 0);
+	CHECK(strstr(maps, " rw-s 00000000 00:00 ") && strstr(maps, "mm_map"));
+	CHECK(strstr(maps, " r--s 00002000 00:00 "));
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	raw_prep(&cb, IOCB_CMD_PREAD, zero, off, 16, 0, 1);
+	CHECK_EQ(raw_io_submit(ctx, 1, list), -EFAULT);	/* a read-only mapping */
+	raw_prep(&cb, IOCB_CMD_PWRITE, fd, sh, 4, 3 * PAGE, 2);	/* from the mapping: fine */
+	CHECK_EQ(raw_io_submit(ctx, 1, list), 1);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	ro_map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, ro, 0);
+	CHECK(ro_map != MAP_FAILED);			/* private: a read-only fd will do */
+	CHECK(mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0) == MAP_FAILED &&
+	      errno == EACCES);
+	CHECK(mmap(NULL, PAGE, PROT_READ, MAP_SHARED, wo, 0) == MAP_FAILED && errno == EACCES);
+	CHECK(mmap(NULL, PAGE, PROT_READ, MAP_SHARED, zero, 0) == MAP_FAILED && errno == ENODEV);
+	CHECK(mmap(NULL, PAGE, PROT_READ, MAP_SHARED, 77, 0) == MAP_FAILED && errno == EBADF);
+	CHECK_EQ(munmap(sh, 3 * PAGE), 0);
+	CHECK_EQ(munmap(pr, 3 * PAGE), 0);
+	CHECK_EQ(munmap(off, PAGE), 0);
+	CHECK_EQ(munmap(ro_map, PAGE), 0);
+	close(fd);
+	close(ro);
+	close(wo);
+	close(zero);
+	CHECK_EQ(unlink("/tmp/mm_map"), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(heap_past_256mib),
 	UTEST(mremap_grow_shrink_move),
@@ -400,6 +476,7 @@ static const struct utest_case cases[] = {
 	UTEST(rlimit_as),
 	UTEST(getppid_is_parent),
 	UTEST(proc_files),
+	UTEST(mmap_ramfs_file),
 };
 
 int main(int argc, char **argv)
