@@ -244,6 +244,7 @@ gdb: $(DEBUG_KERNEL) $(GDB_CONSTANTS)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(DEBUG_KERNEL)
 
 include tools/bench.mk
+include tools/fuzz.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -156,8 +156,8 @@ static long iocb_check(const struct iocb *cb)
 }
 
 /* Copy and check a vectored request's segments into iov (nr entries): each
- * readable as an array (-EFAULT), each buffer a valid access (-EFAULT), the
- * total a valid result (-EINVAL). */
+ * readable as an array (-EFAULT), the total a valid result (-EINVAL), each
+ * buffer a user range the mappings let the operation use (-EFAULT). */
 static long iocb_get_iovec(const struct iocb *cb, struct iovec *iov)
 {
 	u32 nr = cb->aio_nbytes;
@@ -171,7 +171,8 @@ static long iocb_get_iovec(const struct iocb *cb, struct iovec *iov)
 		total += iov[i].iov_len;
 	}
 	for (u32 i = 0; i < nr; i++)
-		if (!access_ok(iov[i].iov_base, iov[i].iov_len))
+		if (!access_ok_prot(iov[i].iov_base, iov[i].iov_len,
+				    cb->aio_lio_opcode == IOCB_CMD_PREADV))
 			return -EFAULT;
 	return 0;
 }
@@ -186,7 +187,7 @@ static long iocb_check_file(const struct iocb *cb, struct file *f)
 	if (iocb_is_write(op) && !(f->f_mode & FMODE_WRITE))
 		return -EBADF;
 	if ((op == IOCB_CMD_PREAD || op == IOCB_CMD_PWRITE) &&
-	    !access_ok((void *)(u32)cb->aio_buf, cb->aio_nbytes))
+	    !access_ok_prot((void *)(u32)cb->aio_buf, cb->aio_nbytes, op == IOCB_CMD_PREAD))
 		return -EFAULT;
 	return 0;
 }

@@ -18,8 +18,10 @@ struct pinned_buf {
 	bool own_pages;			/* pages was allocated here (freed by unpin) */
 };
 
-/* Fault in and pin [addr, addr+len) of mm (for writing if write).
- * Returns 0, -EFAULT (not a valid access) or -ENOMEM. */
+/* Fault in and pin [addr, addr+len) of mm (for writing if write: the device
+ * will write the pages). Returns 0, -EFAULT (not a valid access: unmapped, or
+ * a mapping without PROT_WRITE for write, or without PROT_READ otherwise) or
+ * -ENOMEM. */
 int pin_user_buf(struct mm *mm, u32 addr, size_t len, bool write, struct pinned_buf *pb);
 /* The same, keeping the page pointers in the caller's array when it has room
  * for them (room entries): no allocation for small buffers. */

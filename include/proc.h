@@ -7,14 +7,22 @@
 struct task;
 struct trap_frame;
 
-/* Start the first user process running path (with argv) as pid 1. */
+/* Start the first user process running path (with argv) as pid 1 (PID_INIT). */
 int proc_start_init(const char *path, char *const argv[]);
-/* True for the first user process (the one proc_start_init started). */
+/* True for the first user process (the one proc_start_init started). Init
+ * never exits: do_exit panics for it, and the signals it does not handle are
+ * not delivered to it (signal_send). */
 bool proc_is_init(const struct task *t);
+/* Is t a user process (forked, or init), not a kernel thread? Still true
+ * while it exits (its mm and files already gone), until it is reaped. */
+bool task_is_process(const struct task *t);
 /* End the current process with a wait status (exit code << 8, or a signal). */
 void do_exit(int wait_status) __noreturn;
 /* Queue a signal for t; a fatal one ends it at its next return to user mode,
- * and any signal interrupts an interruptible sleep. 0 or -EINVAL. */
+ * and any signal interrupts an interruptible sleep. A signal for init is
+ * dropped (there are no handlers, so init handles none: Linux's rule for a
+ * signal sent to init from inside its namespace, SIGKILL included).
+ * 0 (also when dropped) or -EINVAL. */
 int signal_send(struct task *t, int sig);
 /* On the way back to user mode: act on pending signals (may not return). */
 void signal_deliver(struct trap_frame *tf);

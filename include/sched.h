@@ -39,6 +39,14 @@ struct trap_frame;
 #define SCHED_SLICE_TICKS	5	/* 20 ms round-robin slice at HZ=250 */
 #define MAX_SCHEDULE_TIMEOUT	0x7FFFFFFFL
 
+/* Fixed pids, as a Unix program expects them: the idle task is 0, the first
+ * user process (init) 1; the boot task (kmain) takes 2, where Linux shows
+ * kthreadd. Every other task numbers upward from PID_FIRST_FREE; none is reused. */
+#define PID_IDLE		0
+#define PID_INIT		1
+#define PID_BOOT		2
+#define PID_FIRST_FREE		3
+
 struct task {
 	u32 esp;			/* saved kernel esp while switched out (switch.asm) */
 	int pid;
@@ -81,8 +89,8 @@ extern u32 sched_atomic_bugs;
 /* Depth of preempt_disable(); saved per task. */
 extern int preempt_count;
 
-/* kmain becomes task 1 ("kmain", later init) on the boot stack; creates the idle
- * task (pid 0) and sets up the FPU. After time_init, before sti. */
+/* kmain becomes task PID_BOOT ("kmain") on the boot stack; creates the idle
+ * task (PID_IDLE) and sets up the FPU. After time_init, before sti. */
 void sched_init(void);
 
 /* Give up the CPU. A task whose state is not RUNNING sleeps until woken.

@@ -41,6 +41,15 @@ static inline void uaccess_might_fault(u32 caller)
 		uaccess_report_atomic(caller);
 }
 
+/* access_ok, and no byte lies in a mapping of the current process whose
+ * protection forbids the access (write: no PROT_WRITE; read: no PROT_READ).
+ * For read/write/io_submit, whose device may never touch the buffer
+ * (/dev/null): the protections hold there too (-EFAULT). Unmapped holes are
+ * left to the copy, which stops at them (a short count, as on Linux). A
+ * kernel thread (no mm) gets access_ok alone. Process context; takes the
+ * mm's lock. */
+bool access_ok_prot(const void __user *addr, size_t size, bool write);
+
 /* Copy n bytes; returns the number of bytes NOT copied (0 on success), as
  * Linux does: callers turn a non-zero result into -EFAULT. copy_from_user
  * zeroes the part of the kernel buffer it could not fill. */

@@ -11,6 +11,7 @@
 #define USER_STACK_TOP	0xBFFFF000u	/* one guard page below the kernel */
 #define USER_STACK_MAX	(8u << 20)	/* the stack area may grow to 8 MiB */
 #define USER_MMAP_BASE	0x40000000u	/* mmap searches upward from here */
+#define VM_MIN_ADDR	0x10000u	/* nothing maps below (Linux's mmap_min_addr) */
 
 #define VM_READ		0x1
 #define VM_WRITE	0x2
@@ -53,7 +54,8 @@ struct mm *mm_dup(struct mm *old);
 /* Drop a user; the last one tears the address space down (AIO first). */
 void mm_put(struct mm *mm);
 
-/* Add a region [start, start+len) with flags; -EINVAL on overlap. */
+/* Add a region [start, start+len) with flags; -EINVAL on overlap, -EPERM
+ * below VM_MIN_ADDR. */
 int vm_map(struct mm *mm, u32 start, u32 len, u32 flags);
 /* Add a region mapping file (a ramfs regular file; the region takes its own
  * reference) from page pgoff: faults map the file's own pages (VM_SHARED) or
@@ -71,11 +73,18 @@ struct vm_area *vm_find(struct mm *mm, u32 addr);
 int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable);
 
 /* Resolve a fault at addr (demand-zero or copy-on-write). Returns 0 when the
- * access can be retried, -EFAULT when addr is not a valid access. */
+ * access can be retried, -EFAULT when addr is not a valid access: outside
+ * every region, or in one without VM_READ (a read) or VM_WRITE (a write). */
 int handle_mm_fault(struct mm *mm, u32 addr, bool write);
 /* Pin the user page at addr for DMA or a cross-process copy: faults it in
- * (for writing if write) and returns it with a reference, or NULL. */
+ * (for writing if write) and returns it with a reference, or NULL when the
+ * region does not allow the access (VM_READ to read it, VM_WRITE to write),
+ * present page or not. */
 struct page *get_user_page(struct mm *mm, u32 addr, bool write);
+/* Does a region overlapping [addr, addr+len) forbid the access (lack
+ * VM_WRITE for write, else VM_READ)? Holes do not count: a copy finds them.
+ * Takes mm->lock. */
+bool vm_range_forbids(struct mm *mm, u32 addr, u32 len, bool write);
 
 /* Is all of [start, start+len) inside regions? */
 bool vm_range_mapped(struct mm *mm, u32 start, u32 len);

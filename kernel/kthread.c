@@ -16,7 +16,7 @@
 LIST_HEAD(task_list);
 int nr_tasks;
 static DEFINE_SPINLOCK(tasklist_lock);
-static int next_pid = 2;
+static int next_pid = PID_FIRST_FREE;	/* below it: sched.h's fixed pids */
 DECLARE_WAIT_QUEUE_HEAD(task_exit_wait);
 
 extern char kthread_entry[];
@@ -117,7 +117,7 @@ bool kthread_should_stop(void)
  * otherwise miss this exit for good. */
 void task_exit_notify(int code, struct wait_queue_head *notify)
 {
-	if (current == idle_task || !current->kstack || current->pid == 1)
+	if (current == idle_task || !current->kstack || current->pid == PID_BOOT)
 		panic("task_exit: %s (pid %d) cannot exit", current->name, current->pid);
 	cli();
 	current->exit_code = code;

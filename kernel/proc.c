@@ -83,7 +83,13 @@ long sys_fork(void)
 	return child->pid;
 }
 
-/* Hand the exiting task's children to init (family_lock held). */
+bool task_is_process(const struct task *t)
+{
+	return t->parent || proc_is_init(t);
+}
+
+/* Hand the exiting task's children to init (family_lock held). Init itself
+ * never gets here: do_exit stops it first. */
 static void reparent_children(struct task *t)
 {
 	while (!list_empty(&t->children)) {
@@ -100,6 +106,8 @@ void do_exit(int wait_status)
 	struct mm *mm = t->mm;
 	u32 flags;
 
+	if (proc_is_init(t))		/* its orphans would have no one to go to */
+		panic("init (pid %d) exits: wait status %#x", t->pid, wait_status);
 	if (t->files) {
 		files_put(t->files);
 		t->files = NULL;
@@ -239,7 +247,7 @@ static int init_thread(void *arg)
 
 bool proc_is_init(const struct task *t)
 {
-	return t == init_task;
+	return t && t == init_task;
 }
 
 int proc_start_init(const char *path, char *const argv[])
@@ -252,6 +260,7 @@ int proc_start_init(const char *path, char *const argv[])
 	t = kthread_create_user(init_thread, &ia, "init");
 	if (IS_ERR(t))
 		return PTR_ERR(t);
+	t->pid = PID_INIT;		/* reserved for it (sched.h); not yet visible to anyone */
 	init_task = t;
 	wake_up_process(t);
 	return 0;

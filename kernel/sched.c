@@ -26,7 +26,7 @@ extern char boot_stack_bottom[], boot_stack_top[];
 void switch_context(u32 *prev_esp, u32 next_esp);
 
 static struct task init_task = {
-	.pid = 1,
+	.pid = PID_BOOT,
 	.name = "kmain",
 	.state = TASK_RUNNING,
 	.time_slice = SCHED_SLICE_TICKS,
@@ -339,6 +339,6 @@ void sched_init(void)
 	idle_task = kthread_create(idle_loop, NULL, "idle");
 	if (IS_ERR(idle_task))
 		panic("sched_init: no memory for the idle task");
-	idle_task->pid = 0;
+	idle_task->pid = PID_IDLE;
 	idle_task->state = TASK_RUNNING;	/* never on the queue: picked when it is empty */
 }

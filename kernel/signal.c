@@ -1,7 +1,10 @@
 /* signal.c: minimal signals: kill, default actions, fatal user faults. There are
  * no handlers: a signal whose default action terminates ends the process at its
  * next return to user mode; one whose default is to be ignored only interrupts
- * an interruptible sleep (-EINTR) and is dropped. */
+ * an interruptible sleep (-EINTR) and is dropped. Init (pid 1) handles no
+ * signal, so none is delivered to it: kill(1, SIGKILL) returns 0 and does nothing.
+ * kill() finds a process until it is a zombie (exiting, it still counts: it may
+ * be waiting for its I/O); a zombie or a kernel thread is -ESRCH. */
 #include "errno.h"
 #include "syscall_table.h"
 #include "printk.h"
@@ -21,10 +24,18 @@ static bool sig_ignored_by_default(int sig)
 	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH;
 }
 
+/* Init handles no signal (there are no handlers yet), so none reaches it. */
+static bool sig_unwanted_by_init(struct task *t, int sig)
+{
+	return proc_is_init(t);
+}
+
 int signal_send(struct task *t, int sig)
 {
 	if (sig <= 0 || sig >= NSIG_MAX)
 		return -EINVAL;
+	if (sig_unwanted_by_init(t, sig))
+		return 0;
 	__atomic_or_fetch(&t->sigpending, 1u << sig, __ATOMIC_SEQ_CST);
 	signal_wake_up(t);		/* out of an interruptible sleep */
 	return 0;
@@ -37,8 +48,8 @@ long sys_kill(int pid, int sig)
 	if (sig < 0 || sig >= NSIG_MAX)
 		return -EINVAL;
 	t = pid > 0 ? task_find(pid) : NULL;
-	if (!t || !t->mm || t->state == TASK_ZOMBIE)
-		return -ESRCH;		/* kernel threads take no signals */
+	if (!t || !task_is_process(t) || t->state == TASK_ZOMBIE)
+		return -ESRCH;		/* kernel threads take no signals; zombies neither */
 	return sig ? signal_send(t, sig) : 0;
 }
 

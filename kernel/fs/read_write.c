@@ -64,7 +64,7 @@ static long rw_one(struct file *f, void *buf, size_t count, loff_t *pos, bool wr
 {
 	loff_t *at = pos ? pos : &f->f_pos;
 
-	if (!access_ok(buf, count))
+	if (!access_ok_prot(buf, count, !write))	/* /dev/null too honours PROT_* */
 		return -EFAULT;
 	if (count && would_block(f, write))
 		return -EAGAIN;

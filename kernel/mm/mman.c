@@ -1,5 +1,8 @@
 /* mman.c: the memory system calls: brk, mmap2 (anonymous and ramfs files),
- * munmap, mremap, mprotect, madvise and msync. */
+ * munmap, mremap, mprotect, madvise and msync. Protections are kept per
+ * region (VM_READ/VM_WRITE from PROT_*; PROT_NONE gives neither), and the
+ * fault handler and get_user_page honour them for the CPU and the kernel
+ * alike; nothing maps below VM_MIN_ADDR (64 KiB). */
 #include "aio.h"
 #include "errno.h"
 #include "fs.h"
@@ -69,7 +72,8 @@ static struct file *mmap_file(int fd, int prot, int flags)
 	return f;
 }
 
-/* Where the mapping goes (MAP_FIXED replaces what is there): the address, or 0. */
+/* Where the mapping goes (MAP_FIXED replaces what is there; a hint below
+ * USER_MMAP_BASE moves up): the address, or 0. */
 static u32 mmap_place(struct mm *mm, unsigned long addr, unsigned len, int flags)
 {
 	if (flags & MAP_FIXED) {
@@ -92,6 +96,8 @@ long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
 	if ((flags & MAP_FIXED) &&
 	    ((addr & (PAGE_SIZE - 1)) || addr + len > USER_TOP || addr + len < addr))
 		return -EINVAL;
+	if ((flags & MAP_FIXED) && addr < VM_MIN_ADDR)
+		return -EPERM;			/* as Linux's mmap_min_addr answers */
 	if (!rlimit_as_ok(mm, ALIGN_UP(len, PAGE_SIZE)))
 		return -ENOMEM;
 	if (!(flags & MAP_ANONYMOUS) && IS_ERR(f = mmap_file(fd, prot, flags)))
@@ -141,6 +147,8 @@ long sys_mremap(unsigned long addr, unsigned old_len, unsigned new_len, int flag
 		if (!fixed || !user_range_ok(new_addr, ALIGN_UP(new_len, PAGE_SIZE)) ||
 		    (new_addr < addr + old_len && addr < new_addr + new_len))
 			return -EINVAL;		/* overlapping the old range */
+		if (new_addr < VM_MIN_ADDR)
+			return -EPERM;		/* as mmap */
 	}
 	if (new_len > old_len && !rlimit_as_ok(mm, ALIGN_UP(new_len - old_len, PAGE_SIZE)))
 		return -ENOMEM;

@@ -6,8 +6,10 @@
  * Each entry point first checks that it may fault (uaccess_might_fault).
  */
 #include "errno.h"
+#include "sched.h"
 #include "string.h"
 #include "uaccess.h"
+#include "vm.h"
 
 /* Copy n bytes: whole words with rep movsl, then the rest with rep movsb
  * (an emulator runs a rep instruction one iteration at a time, so words cost
@@ -70,6 +72,15 @@ static long __strncpy_user(char *dst, const char *src, long max)
 		     : [left] "+c"(left), [err] "+r"(err), "+S"(src), "+D"(dst)
 		     : [efault] "i"(-EFAULT) : "eax", "memory");
 	return err ? err : max - left;
+}
+
+bool access_ok_prot(const void __user *addr, size_t size, bool write)
+{
+	struct mm *mm = current->mm;
+
+	if (!access_ok(addr, size))
+		return false;
+	return !size || !mm || !vm_range_forbids(mm, (u32)addr, size, write);
 }
 
 #define CALLER()	((u32)__builtin_return_address(0))

@@ -140,6 +140,8 @@ int vm_map(struct mm *mm, u32 start, u32 len, u32 flags)
 
 	if ((start & (PAGE_SIZE - 1)) || !len || end > USER_TOP || end <= start)
 		return -EINVAL;
+	if (start < VM_MIN_ADDR)
+		return -EPERM;			/* page 0 stays a trap for NULL */
 	v = vma_new(start, end, flags);
 	if (!v)
 		return -ENOMEM;
@@ -440,15 +442,23 @@ static int do_cow(struct mm *mm, u32 va, u32 *pte, struct fault_alloc *fa)
 	return 0;
 }
 
-/* Resolve a fault at addr (mm->lock held): 0, -EFAULT, -ENOMEM, or -EAGAIN
- * when fa must be prepared without the lock first. */
-static int fault_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc *fa)
+/* The region at addr, if it allows the access (mm->lock held); else NULL. */
+static struct vm_area *vm_find_allowed(struct mm *mm, u32 addr, bool write)
 {
 	struct vm_area *v = vm_find(mm, addr);
+
+	return v && (v->flags & (write ? VM_WRITE : VM_READ)) ? v : NULL;
+}
+
+/* Resolve a fault at addr (mm->lock held): 0, -EFAULT, -ENOMEM, or -EAGAIN
+ * when fa must be prepared without the lock first. A read needs VM_READ, a
+ * write VM_WRITE: PROT_NONE memory is never mapped in. */
+static int fault_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc *fa)
+{
+	struct vm_area *v = vm_find_allowed(mm, addr, write);
 	u32 va = addr & PAGE_MASK, *pte;
 
-	if (!v || (write && !(v->flags & VM_WRITE)) || (v->flags & VM_RING) ||
-	    !(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
+	if (!v || (v->flags & VM_RING))
 		return -EFAULT;
 	pte = pte_lookup(mm->pgdir, va);
 	if (pte && (*pte & PTE_PRESENT)) {
@@ -469,11 +479,14 @@ static int fault_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc 
 }
 
 /* Like fault_locked, but a page already mapped as needed is left alone
- * (whatever its region: get_user_page pins ring pages too). */
+ * (whatever its region: get_user_page pins ring pages too), as long as the
+ * region allows the access: a present page does not make it allowed. */
 static int fault_in_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc *fa)
 {
 	u32 *pte = pte_lookup(mm->pgdir, addr & PAGE_MASK);
 
+	if (!vm_find_allowed(mm, addr, write))
+		return -EFAULT;
 	if (pte && (*pte & PTE_PRESENT) && (!write || (*pte & PTE_WRITE)))
 		return 0;
 	return fault_locked(mm, addr, write, fa);
@@ -518,6 +531,26 @@ struct page *get_user_page(struct mm *mm, u32 addr, bool write)
 	}
 	fault_alloc_done(&fa);
 	return page;
+}
+
+bool vm_range_forbids(struct mm *mm, u32 addr, u32 len, bool write)
+{
+	u64 end = (u64)addr + len;
+	u32 need = write ? VM_WRITE : VM_READ;
+	struct vm_area *v;
+	bool forbids = false;
+
+	spin_lock(&mm->lock);
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (v->start >= end)
+			break;			/* sorted: none further overlaps */
+		if (v->end > addr && !(v->flags & need)) {
+			forbids = true;
+			break;
+		}
+	}
+	spin_unlock(&mm->lock);
+	return forbids;
 }
 
 int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable)

@@ -42,7 +42,7 @@ static void task_list_is_walkable(struct ktest *t)
 	list_for_each_entry(p, &task_list, tasks)
 		n++;
 	EXPECT_EQ(t, n, nr_tasks);
-	EXPECT_TRUE(t, task_find(1) == current);
+	EXPECT_TRUE(t, task_find(PID_BOOT) == current);	/* kmain runs the suites */
 	ASSERT_NOT_NULL(t, task_find(0));
 	EXPECT_STREQ(t, task_find(0)->name, "idle");
 }

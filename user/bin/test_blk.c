@@ -808,6 +808,40 @@ static int bad_buffers_efault(void)
 	return 0;
 }
 
+/* A buffer the process may not read (PROT_NONE) is not written to the disk,
+ * by pwrite or by AIO, whole or in part: -EFAULT, at submit or in the event,
+ * and nothing is left behind; neither does a read land in PROT_NONE memory
+ * (issue 14, finding 4: the device read such pages through its DMA). */
+static int prot_none_buffers_efault(void)
+{
+	char *none = mmap(NULL, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *half = bigbuf(8192);
+	aio_context_t ctx = new_ctx(4);
+	int fd = open_dev();
+	struct aiok_stat st;
+	long long r;
+
+	CHECK(none != MAP_FAILED && half && ctx && fd >= 0);
+	CHECK_EQ(munmap(half + 4096, 4096), 0);
+	CHECK(mmap(half + 4096, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	      half + 4096);
+	CHECK_EQ(aiok_stat(&st), 0);
+	CHECK_ERR(pwrite(fd, none, SECTOR, AREA_PLAIN), EFAULT);
+	CHECK_ERR(pwrite(fd, half, 8192, AREA_PLAIN), EFAULT);
+	CHECK_ERR(pread(fd, none, SECTOR, AREA_PLAIN), EFAULT);
+	r = aio_rw(ctx, IOCB_CMD_PWRITE, fd, none, 4096, AREA_PLAIN);
+	CHECK_EQ(r, -EFAULT);
+	r = aio_rw(ctx, IOCB_CMD_PWRITE, fd, half, 8192, AREA_PLAIN);
+	CHECK_EQ(r, -EFAULT);
+	r = aio_rw(ctx, IOCB_CMD_PREAD, fd, none, 4096, AREA_PLAIN);
+	CHECK_EQ(r, -EFAULT);
+	CHECK(!ring_stays_empty(ctx, 10) && !utest_same_io_counters(&st));
+	CHECK_EQ(aio_rw(ctx, IOCB_CMD_PWRITE, fd, half, 4096, AREA_PLAIN), 4096);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
 /* A batch stops at the first bad iocb: the ones before it are queued (and
  * started: the batch's notification is not lost) and complete. */
 static int partial_batch(void)
@@ -1011,6 +1045,7 @@ static int vectored_many_and_flags(void)
 	UTEST(fork_with_reads_in_flight), \
 	UTEST(munmap_with_io_in_flight), \
 	UTEST(bad_buffers_efault), \
+	UTEST(prot_none_buffers_efault), \
 	UTEST(partial_batch), \
 	UTEST(plain_io_agrees_with_aio), \
 	UTEST(vectored_zero_copy), \

@@ -230,6 +230,59 @@ static int unknown_syscall(void)
 	return 0;
 }
 
+/* Init is pid 1, and a signal it does not handle (it handles none: there are
+ * no handlers) is not delivered to it, SIGKILL included: kill() answers 0 and
+ * init lives on (issue 14, finding 2: init died and the machine hung). */
+static int init_is_pid_1_and_takes_no_signal(void)
+{
+	CHECK_EQ(kill(1, 0), 0);		/* pid 1 is a user process */
+	CHECK_EQ(kill(1, SIGTERM), 0);
+	CHECK_EQ(kill(1, SIGKILL), 0);
+	CHECK_EQ(kill(1, SIGSEGV), 0);
+	usleep(20000);				/* init sleeps in wait: it would be gone now */
+	CHECK_EQ(kill(1, 0), 0);
+	return 0;
+}
+
+/* Until the task count is back at want (2 s at most); the last count seen. */
+static unsigned wait_tasks(unsigned want)
+{
+	struct aiok_stat st = { 0 };
+
+	for (int i = 0; i < 200; i++) {
+		if (aiok_stat(&st) || st.nr_tasks == want)
+			break;
+		usleep(10000);
+	}
+	return st.nr_tasks;
+}
+
+/* The children of a process that exits go to init, which reaps them: one
+ * that is a zombie already when its parent exits, and one that exits later
+ * (issue 14, finding 9: they stayed zombies for good). */
+static int orphans_are_reaped(void)
+{
+	struct aiok_stat before;
+	pid_t pid;
+
+	CHECK_EQ(aiok_stat(&before), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		if (fork() == 0)
+			_exit(0);		/* a zombie by the time we exit */
+		if (fork() == 0) {
+			usleep(50000);		/* exits after we did */
+			_exit(0);
+		}
+		usleep(20000);
+		_exit(0);
+	}
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(wait_tasks(before.nr_tasks), before.nr_tasks);
+	return 0;
+}
+
 /* Only init may end the run: this case (a child of a child of init) and a child
  * of it get -EPERM (1 in both numberings) and the machine keeps running. Were
  * the call honoured, QEMU would exit with a failure status (poweroff(1)) before
@@ -262,6 +315,8 @@ static const struct utest_case cases[] = {
 	UTEST(nanosleep_sleeps),
 	UTEST(clocks_advance),
 	UTEST(unknown_syscall),
+	UTEST(init_is_pid_1_and_takes_no_signal),
+	UTEST(orphans_are_reaped),
 	UTEST(poweroff_is_for_init_only),
 };
 

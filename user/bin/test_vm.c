@@ -1,5 +1,6 @@
 /* test_vm.c: the "vm" suite: brk and mmap growth, munmap, copy-on-write, protections. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #include <aiokern.h>
 #include <sys/mman.h>
+#include "aio_raw.h"
 #include "utest.h"
 
 #define MB	(1024 * 1024)
@@ -166,6 +168,105 @@ static int bad_pointers_efault(void)
 	return 0;
 }
 
+/* One AIO request on a fresh context: io_submit's error, or the event's res. */
+static long long aio_one(int op, int fd, void *buf, unsigned n)
+{
+	struct kernel_timespec when = raw_deadline_in(2000000000LL);
+	aio_context_t ctx = 0;
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	long long res;
+	long r;
+
+	if (raw_io_setup(4, &ctx))
+		return -9999;
+	raw_prep(&cb, op, fd, buf, n, 0, 0);
+	r = raw_io_submit(ctx, 1, list);
+	res = r < 0 ? r : raw_io_getevents_abs(ctx, 1, &ev, &when) == 1 ? ev.res : -9998;
+	raw_io_destroy(ctx);
+	return res;
+}
+
+/* PROT_NONE memory may not be touched: not by the process (SIGSEGV), and
+ * not by the kernel on its behalf either: read, write, a pipe, a file and
+ * AIO answer -EFAULT (issue 14, finding 4: a child could read it, and
+ * write(/dev/null) from it returned the count). */
+static int prot_none_is_not_accessible(void)
+{
+	char *p = mmap(NULL, 2 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int null = open("/dev/null", O_RDWR), zero = open("/dev/zero", O_RDONLY), fds[2];
+	int file = open("/tmp/vm_prot_none", O_CREAT | O_RDWR | O_TRUNC, 0600), st;
+
+	CHECK(p != MAP_FAILED && null >= 0 && zero >= 0 && file >= 0 && pipe(fds) == 0);
+	unlink("/tmp/vm_prot_none");
+	st = in_child(touch_read, p);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	st = in_child(touch_write, p + 4096);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	CHECK_ERR(write(null, p, 16), EFAULT);
+	CHECK_ERR(write(fds[1], p, 16), EFAULT);
+	CHECK_ERR(write(file, p + 4000, 200), EFAULT);
+	CHECK_ERR(read(zero, p, 16), EFAULT);
+	CHECK_ERR(read(null, p, 16), EFAULT);
+	CHECK_EQ(aio_one(IOCB_CMD_PWRITE, null, p, 16), -EFAULT);
+	CHECK_EQ(aio_one(IOCB_CMD_PREAD, zero, p, 16), -EFAULT);
+	CHECK_EQ(aio_one(IOCB_CMD_PWRITE, file, p, 16), -EFAULT);
+	CHECK_EQ(write(fds[1], "x", 1), 1);
+	CHECK_ERR(read(fds[0], p, 1), EFAULT);
+	CHECK_EQ(munmap(p, 2 * 4096), 0);
+	close(null), close(zero), close(file), close(fds[0]), close(fds[1]);
+	return 0;
+}
+
+/* The kernel writes no more into a PROT_READ buffer than the process may:
+ * read, a pipe and AIO answer -EFAULT, present page or not. */
+static int readonly_refuses_kernel_writes(void)
+{
+	char *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int zero = open("/dev/zero", O_RDONLY), fds[2];
+
+	CHECK(p != MAP_FAILED && zero >= 0 && pipe(fds) == 0);
+	CHECK_ERR(read(zero, p, 16), EFAULT);		/* not yet present */
+	CHECK(p[0] == 0);				/* now present, read-only */
+	CHECK_ERR(read(zero, p, 16), EFAULT);
+	CHECK_EQ(aio_one(IOCB_CMD_PREAD, zero, p, 16), -EFAULT);
+	CHECK_EQ(write(fds[1], "x", 1), 1);
+	CHECK_ERR(read(fds[0], p, 1), EFAULT);
+	CHECK_EQ(write(1, p, 0), 0);
+	CHECK(p[0] == 0);
+	close(zero), close(fds[0]), close(fds[1]);
+	return 0;
+}
+
+/* Nothing can be mapped below 64 KiB (Linux's default mmap_min_addr), so a
+ * kernel NULL dereference can never read user data: MAP_FIXED there is
+ * -EPERM, a hint there is moved up (issue 14, finding 8: page 0 mapped). */
+static int low_addresses_refused(void)
+{
+	const int rw = PROT_READ | PROT_WRITE, anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	char *p;
+	int st;
+
+	errno = 0;
+	CHECK(mmap(NULL, 4096, rw, anon | MAP_FIXED, -1, 0) == MAP_FAILED && errno == EPERM);
+	errno = 0;
+	CHECK(mmap((void *)0x1000, 4096, rw, anon | MAP_FIXED, -1, 0) == MAP_FAILED &&
+	      errno == EPERM);
+	errno = 0;
+	CHECK(mmap((void *)0xF000, 8192, rw, anon | MAP_FIXED, -1, 0) == MAP_FAILED &&
+	      errno == EPERM);				/* starts below the limit */
+	p = mmap((void *)0x1000, 4096, rw, anon, -1, 0);
+	CHECK(p != MAP_FAILED && (uintptr_t)p >= 0x10000);
+	CHECK_EQ(munmap(p, 4096), 0);
+	p = mmap((void *)0x10000, 4096, rw, anon | MAP_FIXED, -1, 0);
+	CHECK(p == (char *)0x10000);
+	p[0] = 1;
+	CHECK_EQ(munmap(p, 4096), 0);
+	st = in_child(touch_read, NULL);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	return 0;
+}
+
 static int stack_grows(void)
 {
 	volatile char big[512 * 1024];
@@ -186,6 +287,9 @@ static const struct utest_case cases[] = {
 	UTEST(null_and_kernel_pointers_kill),
 	UTEST(bad_pointers_efault),
 	UTEST(stack_grows),
+	UTEST(prot_none_is_not_accessible),
+	UTEST(readonly_refuses_kernel_writes),
+	UTEST(low_addresses_refused),
 };
 
 int main(int argc, char **argv)
