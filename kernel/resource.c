@@ -70,6 +70,10 @@ static struct task *rlimit_task(int pid)
 	return t && t->files && t->state != TASK_ZOMBIE ? t : NULL;
 }
 
+/* prlimit64 acts on the caller only: with no credentials to compare, one
+ * process may not change (or read) another's limits (-EPERM), so init's
+ * stay its own. */
+
 /* Set t's limit: cur <= max (-EINVAL), RLIMIT_NOFILE at most NR_OPEN (-EPERM;
  * every process is root, so raising max is allowed). */
 static long rlimit_set(struct task *t, int resource, struct kernel_rlimit64 r)
@@ -140,6 +144,8 @@ long sys_prlimit64(int pid, int resource, const struct kernel_rlimit64 *unew,
 	t = rlimit_task(pid);
 	if (!t)
 		return -ESRCH;
+	if (t != current)
+		return -EPERM;
 	old = rlimit_get(t, resource);
 	if (unew) {
 		long err = rlimit_set(t, resource, n);

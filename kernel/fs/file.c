@@ -212,6 +212,7 @@ int fd_replace(struct files_struct *files, int fd, struct file *f, bool cloexec)
 	spin_lock(&files->lock);
 	if ((u64)fd >= files->rlim[RLIMIT_NOFILE].rlim_cur) {	/* dup2/dup3 past RLIMIT_NOFILE */
 		spin_unlock(&files->lock);
+		fput(f);			/* the reference we were given */
 		return -EBADF;
 	}
 	old = files->fd[fd];

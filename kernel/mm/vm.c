@@ -190,12 +190,13 @@ u32 vm_find_free(struct mm *mm, u32 hint, u32 len)
 	list_for_each_entry(v, &mm->vmas, list) {
 		if (v->end <= start)
 			continue;
-		if (start + len <= v->start)
+		if ((u64)start + len <= v->start)
 			break;
 		start = v->end;
 	}
 	spin_unlock(&mm->lock);
-	return start + len <= USER_STACK_TOP - USER_STACK_MAX ? start : 0;
+	/* 64-bit sums: a start past the stack plus a huge len must not wrap */
+	return (u64)start + len <= USER_STACK_TOP - USER_STACK_MAX ? start : 0;
 }
 
 /* Drop the page mapped at va, if any (mm->lock held). */
@@ -879,11 +880,11 @@ static u32 find_free_locked(struct mm *mm, u32 len)
 	list_for_each_entry(v, &mm->vmas, list) {
 		if (v->end <= start)
 			continue;
-		if (start + len <= v->start)
+		if ((u64)start + len <= v->start)
 			break;
 		start = v->end;
 	}
-	return start + len <= USER_STACK_TOP - USER_STACK_MAX ? start : 0;
+	return (u64)start + len <= USER_STACK_TOP - USER_STACK_MAX ? start : 0;
 }
 
 /* Move [old, old+old_len) of v to a new region [to, to+new_len) (free; mm->lock

@@ -81,6 +81,10 @@ static int mremap_grow_shrink_move(void)
 	CHECK_ERR(mremap(r, PAGE, 0, 0), EINVAL);
 	CHECK_ERR(mremap((void *)0x20000000, PAGE, PAGE, 0), EFAULT);	/* nothing there */
 	CHECK_ERR(mremap(r, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, r + PAGE), EINVAL);
+	/* no room for 2 GiB: the search past the stack must not wrap around */
+	CHECK_ERR(mremap(r, PAGE, 0x80000000u, MREMAP_MAYMOVE), ENOMEM);
+	CHECK(mmap(NULL, 0xB0000000u, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED &&
+	      errno == ENOMEM);
 	CHECK_EQ(munmap(r, 8 * PAGE), 0);
 	return 0;
 }
@@ -464,10 +468,83 @@ static int mmap_ramfs_file(void)
 	return 0;
 }
 
+
+/* A child moves rings (then destroys one, or leaves them to exit). */
+static int ring_move_child(void)
+{
+	aio_context_t a = 0, b = 0;
+	char *to = map_pages(64, PROT_READ, MAP_PRIVATE);
+	char *to2;
+
+	if (!to || raw_io_setup(8, &a) || raw_io_setup(8, &b))
+		return 2;
+	if (mremap((void *)a, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, to) != to)
+		return 3;
+	to2 = to + 8 * PAGE;
+	if (mremap(to, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, to2) != to2)
+		return 4;
+	if (mremap((void *)b, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, to + 20 * PAGE) == MAP_FAILED)
+		return 5;
+	if (raw_io_destroy((aio_context_t)to2))
+		return 6;
+	return 0;				/* b is left to exit */
+}
+
+static int ring_moves_leave_nothing(void)
+{
+	struct aiok_stat before;
+	int sig;
+
+	CHECK_EQ(aiok_snapshot(&before), 0);
+	CHECK_EQ(run_child(ring_move_child, &sig), 0);
+	CHECK(!utest_same_counters(&before));
+	return 0;
+}
+
+/* Random mmap/mremap/munmap/fork over 64 pages at 0x50000000 in a child,
+ * then every counter back: no page or region lost on any path. */
+static unsigned mr_rng = 12345;
+static unsigned mr_next(void) { mr_rng = mr_rng * 1103515245u + 12345u; return mr_rng >> 8; }
+
+static int mremap_stress_child(void)
+{
+	char *base = (char *)0x50000000;
+	for (int i = 0; i < 3000; i++) {
+		char *a = base + (mr_next() % 64) * PAGE, *b = base + (mr_next() % 64) * PAGE;
+		unsigned la = (1 + mr_next() % 8) * PAGE, lb = (1 + mr_next() % 8) * PAGE;
+		switch (mr_next() % 8) {
+		case 6: { pid_t p = fork(); if (p == 0) { for (int j = 0; j < 50; j++) { char *c = base + (mr_next() % 64) * PAGE; mremap(c, PAGE * (1 + mr_next() % 4), PAGE * (1 + mr_next() % 4), MREMAP_MAYMOVE | (j & 1 ? MREMAP_FIXED : 0), base + (mr_next() % 64) * PAGE); if (mprotect(c, 1, PROT_READ|PROT_WRITE) == 0) c[0] = 2; } _exit(0); } if (p > 0 && (mr_next() & 1)) waitpid(p, NULL, 0); break; }
+		case 7: mmap(a, la, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0); break;
+		case 0: mmap(a, la, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0); break;
+		case 1: for (unsigned k = 0; k < la; k += PAGE) { if (mprotect(a + k, 1, PROT_READ|PROT_WRITE) == 0) a[k] = 1; } break;
+		case 2: mremap(a, la, lb, MREMAP_MAYMOVE); break;
+		case 3: mremap(a, la, lb, MREMAP_MAYMOVE | MREMAP_FIXED, b); break;
+		case 4: mremap(a, la, lb, 0); break;
+		case 5: munmap(a, la); break;
+		}
+	}
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	return 0;
+}
+
+static int mremap_stress(void)
+{
+	struct aiok_stat before;
+	int sig;
+
+	CHECK_EQ(aiok_snapshot(&before), 0);
+	CHECK_EQ(run_child(mremap_stress_child, &sig), 0);
+	CHECK(!utest_same_counters(&before));
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(heap_past_256mib),
 	UTEST(mremap_grow_shrink_move),
 	UTEST(mremap_moves_aio_ring),
+	UTEST(ring_moves_leave_nothing),
+	UTEST(mremap_stress),
 	UTEST(mprotect_protects),
 	UTEST(madvise_and_msync),
 	UTEST(truncate_ftruncate),
