@@ -92,7 +92,8 @@ bool vm_range_mapped(struct mm *mm, u32 start, u32 len);
 u32 vm_total(struct mm *mm);
 /* mprotect: give [start, start+len) (page aligned) the access bits prot_flags
  * (VM_READ/VM_WRITE/VM_EXEC), splitting regions; PROT_NONE keeps the pages
- * out of reach. -ENOMEM when part of the range is not mapped. */
+ * out of reach. -ENOMEM when part of the range is not mapped, -EACCES to
+ * make a shared mapping of a file not open for writing writable. */
 int vm_protect(struct mm *mm, u32 start, u32 len, u32 prot_flags);
 /* MADV_DONTNEED: drop the private pages of the range (they read as zeros
  * again); shared ones keep their data. -ENOMEM unmapped, -EINVAL a ring. */

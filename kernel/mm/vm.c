@@ -783,6 +783,19 @@ static void protect_ptes(struct mm *mm, u32 s, u32 e, u32 flags)
 	}
 }
 
+/* A shared mapping of a file opened without write access never becomes
+ * writable (-EACCES, as Linux). mm->lock held. */
+static int protect_allowed(struct mm *mm, u32 start, u32 end, u32 prot_flags)
+{
+	struct vm_area *v;
+
+	list_for_each_entry(v, &mm->vmas, list)
+		if (v->start < end && v->end > start && v->file && (v->flags & VM_SHARED) &&
+		    (prot_flags & VM_WRITE) && !(v->file->f_mode & FMODE_WRITE))
+			return -EACCES;
+	return 0;
+}
+
 int vm_protect(struct mm *mm, u32 start, u32 len, u32 prot_flags)
 {
 	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
@@ -794,9 +807,9 @@ int vm_protect(struct mm *mm, u32 start, u32 len, u32 prot_flags)
 		goto out;
 	}
 	spin_lock(&mm->lock);
-	if (!range_covered(mm, start, end)) {
+	err = range_covered(mm, start, end) ? protect_allowed(mm, start, end, prot_flags) : -ENOMEM;
+	if (err) {
 		spin_unlock(&mm->lock);
-		err = -ENOMEM;
 		goto out;
 	}
 	list_for_each_entry_safe(v, n, &mm->vmas, list) {

@@ -412,7 +412,7 @@ static int mmap_ramfs_file(void)
 	static char page[3 * PAGE], back[PAGE];
 	aio_context_t ctx = 0;
 	struct iocb cb, *list[1] = { &cb };
-	char *sh, *pr, *off, *ro_map;
+	char *sh, *pr, *off, *ro_map, *ro_shared;
 	int fd = open("/tmp/mm_map", O_RDWR | O_CREAT | O_TRUNC, 0644), ro, wo, zero, sig;
 	static char maps[8192];
 
@@ -454,6 +454,10 @@ static int mmap_ramfs_file(void)
 	CHECK(mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0) == MAP_FAILED &&
 	      errno == EACCES);
 	CHECK(mmap(NULL, PAGE, PROT_READ, MAP_SHARED, wo, 0) == MAP_FAILED && errno == EACCES);
+	ro_shared = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, ro, 0);
+	CHECK(ro_shared != MAP_FAILED);
+	CHECK_ERR(mprotect(ro_shared, PAGE, PROT_READ | PROT_WRITE), EACCES);
+	CHECK_EQ(munmap(ro_shared, PAGE), 0);
 	CHECK(mmap(NULL, PAGE, PROT_READ, MAP_SHARED, zero, 0) == MAP_FAILED && errno == ENODEV);
 	CHECK(mmap(NULL, PAGE, PROT_READ, MAP_SHARED, 77, 0) == MAP_FAILED && errno == EBADF);
 	CHECK_EQ(munmap(sh, 3 * PAGE), 0);
