@@ -157,6 +157,26 @@ u32 ioctx_ring_busy(struct mm *mm, u32 start, u32 len)
 	return end;
 }
 
+int aio_ring_may_move(struct mm *mm, u32 old, u32 len, u32 to)
+{
+	struct aio_mm *am = mm->aio;
+	struct kioctx *ctx;
+	bool whole = false, clash = false;
+
+	if (!am)
+		return -EINVAL;			/* a ring region with no context: a leftover */
+	spin_lock(&am->lock);
+	list_for_each_entry(ctx, &am->contexts, mm_list) {
+		u32 base = ctx->ring.user_base, size = ctx->ring.nr_pages * PAGE_SIZE;
+		if (base == old)
+			whole = size == len;
+		else if (base < to + len && to < base + size)
+			clash = true;
+	}
+	spin_unlock(&am->lock);
+	return whole && !clash ? 0 : -EINVAL;
+}
+
 /* Take ctx out of its mm's table (once); false if someone else already did. */
 static bool ioctx_unlink(struct kioctx *ctx)
 {
@@ -216,4 +236,24 @@ void exit_aio(struct mm *mm)
 	}
 	mm->aio = NULL;
 	kfree(am);
+}
+
+void aio_ring_moved(struct mm *mm, u32 old, u32 new)
+{
+	struct aio_mm *am = mm->aio;
+	struct kioctx *ctx, **pp;
+
+	if (!am)
+		return;
+	spin_lock(&am->lock);
+	for (pp = &am->hash[hash_id(old)]; (ctx = *pp); pp = &ctx->hash_next)
+		if (ctx->ring.user_base == old && !ctx->dead)
+			break;
+	if (ctx) {
+		*pp = ctx->hash_next;
+		ctx->ring.user_base = new;
+		ctx->hash_next = am->hash[hash_id(new)];
+		am->hash[hash_id(new)] = ctx;
+	}
+	spin_unlock(&am->lock);
 }

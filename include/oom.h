@@ -6,12 +6,16 @@
 
 struct page;
 
-/* A page for a user page fault (GFP_HIGHUSER). When none is free, kill the
- * user process with the most pages mapped (never init, never a kernel
- * thread) and wait for its memory; while a victim is still exiting, only
- * wait. NULL when the faulting process is itself the one to go (it then has
- * SIGKILL pending), has SIGKILL pending, or nothing can be killed. Process
- * context, no spinlock held (it sleeps). */
+/* A page fault found no page: kill the user process with the most pages
+ * mapped (never init, never a kernel thread) and wait a moment for its
+ * memory; while a victim is still exiting, only wait. True when the caller
+ * should try its allocation again; false when it should fail: the faulting
+ * process is itself the one to go (it then has SIGKILL pending), already has
+ * SIGKILL pending, or nothing can be killed. Process context, no spinlock
+ * held (it sleeps). */
+bool oom_make_room(void);
+/* A page for a user page fault (GFP_HIGHUSER), oom_make_room until there is
+ * one; NULL when that says to fail. */
 struct page *oom_alloc_user_page(void);
 
 extern atomic_t oom_kills;		/* processes the OOM killer ended */

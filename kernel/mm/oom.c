@@ -7,7 +7,8 @@
  *    (page_alloc.c): those stay for the kernel, which needs them to run the
  *    processes, and the victim, to exit.
  *  - A page fault (of the CPU, or of a kernel copy or pin on a process's
- *    behalf) that finds no page calls oom_alloc_user_page: it kills the user
+ *    behalf) that finds no page, anonymous or of a mapped ramfs file, calls
+ *    oom_make_room (through oom_alloc_user_page for the former): it kills the user
  *    process with the most pages mapped (mm->nr_pages), never init or a
  *    kernel thread, with SIGKILL, and waits for memory to come back. While a
  *    victim is still exiting, nobody else is killed (for OOM_GRACE_MS at most:
@@ -109,14 +110,20 @@ static bool oom_kill_one(void)
 	return s.best_pid != current->pid;	/* ourselves: fail, and die of it */
 }
 
+bool oom_make_room(void)
+{
+	if (sigkill_pending(current) || !oom_kill_one())
+		return false;
+	msleep(OOM_WAIT_MS);			/* the victim runs to its exit */
+	return true;
+}
+
 struct page *oom_alloc_user_page(void)
 {
 	struct page *page;
 
-	while (!(page = alloc_pages(GFP_HIGHUSER, 0))) {
-		if (sigkill_pending(current) || !oom_kill_one())
+	while (!(page = alloc_pages(GFP_HIGHUSER, 0)))
+		if (!oom_make_room())
 			return NULL;
-		msleep(OOM_WAIT_MS);		/* the victim runs to its exit */
-	}
 	return page;
 }

@@ -826,7 +826,8 @@ static int noop_round_trip(aio_context_t ctx)
  * B and C, set up while A lives, must get ids of their own (B got A's
  * 0x70000000 and C 0x70001000, inside A's range: calls on A's id reached B,
  * io_destroy of that id answered 0 twice, and A's teardown unmapped C's
- * ring). A live context's range stays its own, mapped or not. */
+ * ring). A live context's range stays its own, mapped or not: no io_setup
+ * places a ring there, and no mremap moves one there. */
 static int ring_ids_stay_unique(void)
 {
 	aio_context_t a = 0, b = 0, c = 0;
@@ -841,6 +842,9 @@ static int ring_ids_stay_unique(void)
 	CHECK(c >= a + 8192 || c + 4096 <= a);
 	CHECK(!noop_round_trip(a));			/* A still works, by its id */
 	CHECK(!noop_round_trip(b));
+	errno = 0;					/* nor may a ring move there */
+	CHECK(mremap((void *)c, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)a) == MAP_FAILED);
+	CHECK_EQ(errno, EINVAL);
 	CHECK_EQ(raw_io_destroy(b), 0);
 	CHECK_EQ(raw_io_destroy(a), 0);
 	CHECK_EQ(raw_io_destroy(a), -EINVAL);		/* one context, one destroy */
