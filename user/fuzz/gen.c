@@ -21,7 +21,7 @@
 
 const struct fuzz_exclusion fuzz_exclusions[EX_COUNT] = {
 	[EX_F3_PIPE_AIO_PARTIAL] = { "F3_pipe_aio_partial_write",
-		"AIO writes to a pipe are cut to 1 byte, so none is ever partly done (io_destroy, "
+		"AIO writes to a pipe (PWRITE, PWRITEV) are cut to 1 byte, so none is ever partly done (io_destroy, "
 		"exec and exit wait for such a write for good, SIGKILL or not)" },
 };
 bool fuzz_excl_on[EX_COUNT] = { true };
@@ -467,10 +467,28 @@ static uint16_t fz_opcode(struct fz_child *c)
 {
 	static const uint16_t ops[] = { IOCB_CMD_PREAD, IOCB_CMD_PREAD, IOCB_CMD_PREAD,
 					IOCB_CMD_PWRITE, IOCB_CMD_PWRITE, IOCB_CMD_PWRITE,
-					IOCB_CMD_FSYNC, IOCB_CMD_FDSYNC, IOCB_CMD_NOOP, 4, 5, 7,
-					0xFFFF };
+					IOCB_CMD_FSYNC, IOCB_CMD_FDSYNC, IOCB_CMD_NOOP, 4,
+					IOCB_CMD_POLL, IOCB_CMD_PREADV, IOCB_CMD_PWRITEV, 0xFFFF };
 
 	return PICK(c, ops);
+}
+
+static uint32_t fz_iovec(struct fz_child *c);
+
+/* Mostly well-formed fields for the opcodes that want their own: a vector
+ * of up to 8 segments, poll events (no length, no offset). */
+static void fz_fill_iocb_op(struct fz_child *c, struct iocb *cb)
+{
+	uint16_t op = cb->aio_lio_opcode;
+
+	if ((op == IOCB_CMD_PREADV || op == IOCB_CMD_PWRITEV) && fz_pct(&c->rng, 80)) {
+		cb->aio_buf = fz_iovec(c);
+		cb->aio_nbytes = fz_below(&c->rng, 9);
+	} else if (op == IOCB_CMD_POLL && fz_pct(&c->rng, 70)) {
+		cb->aio_buf = fz_below(&c->rng, 0x400);
+		cb->aio_nbytes = 0;
+		cb->aio_offset = 0;
+	}
 }
 
 void fz_fill_iocb(struct fz_child *c, struct iocb *cb)
@@ -483,10 +501,15 @@ void fz_fill_iocb(struct fz_child *c, struct iocb *cb)
 	cb->aio_buf = fz_pct(&c->rng, 97) ? fz_ptr(c) : not_shared(c, (uint32_t)fz_next(&c->rng));
 	cb->aio_nbytes = fz_pct(&c->rng, 97) ? fz_len(c) : fz_next(&c->rng);
 	cb->aio_offset = fz_offset(c);
+	fz_fill_iocb_op(c, cb);
 	if (fz_pct(&c->rng, 3))
 		cb->aio_rw_flags = (uint32_t)fz_next(&c->rng);
 	if (fz_pct(&c->rng, 3))
 		cb->aio_reserved2 = fz_next(&c->rng);
+	if (fz_pct(&c->rng, 5)) {		/* an eventfd to signal, or junk flags */
+		cb->aio_flags = fz_pct(&c->rng, 80) ? IOCB_FLAG_RESFD : (uint32_t)fz_next(&c->rng);
+		cb->aio_resfd = fz_fd(c);
+	}
 }
 
 /* An array of n iocb pointers in FZ_IOCBPP (n capped by the room): fresh
@@ -672,6 +695,15 @@ static bool hits_ours(const struct fz_child *c, uint32_t addr, uint32_t len)
 	       (addr < 0xC0000000u && end > 0xBF7FF000u) || (addr < FZ_HOLE && end > FZ_SCRATCH);
 }
 
+/* [*addr, *addr + *len) moved to 0x60000000-0x61000000, which is not ours:
+ * our memory keeps its mappings and protections (mprotect could make the
+ * PROT_NONE page a readable name, madvise zero the path pool). */
+static void move_off_ours(uint32_t *addr, uint32_t *len)
+{
+	*addr = 0x60000000u | (*addr & 0x00FFF000u);
+	*len &= 0x00FFFFFFu;
+}
+
 /* A name the kernel may create or remove: our own, or one it must refuse
  * whatever the calls before did: below 64 KiB and the kernel's are never
  * mapped, our PROT_NONE page stays (fz_contain), the long name is too long.
@@ -716,11 +748,11 @@ unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6])
 	if (nr == __NR_kill && ((int)a[0] == c->watchdog_pid || (int)a[0] == c->pump[0] ||
 				(int)a[0] == c->pump[1]))
 		a[0] = c->self_pid;
-	if ((nr == __NR_munmap || (nr == __NR_mmap2 && (a[3] & MAP_FIXED))) &&
-	    hits_ours(c, a[0], a[1])) {
-		a[0] = 0x60000000u | (a[0] & 0x00FFF000u);
-		a[1] &= 0x00FFFFFFu;
-	}
+	if ((nr == __NR_munmap || nr == __NR_mprotect || nr == __NR_madvise || nr == __NR_mremap ||
+	     (nr == __NR_mmap2 && (a[3] & MAP_FIXED))) && hits_ours(c, a[0], a[1]))
+		move_off_ours(&a[0], &a[1]);
+	if (nr == __NR_mremap && (a[3] & MREMAP_FIXED) && hits_ours(c, a[4], a[2]))
+		move_off_ours(&a[4], &a[2]);
 	for (int i = 0; i < 6; i++) {
 		a[i] = not_shared(c, a[i]);
 		if ((paths >> i & 1) && !path_allowed(a[i], renames))
@@ -736,21 +768,29 @@ unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6])
 
 /* ---- exclusions ---- */
 
-/* F3: an AIO write of more than a byte to a pipe (asked of the kernel: a
- * descriptor number may have changed hands) is cut to one byte. */
-static void excl_pipe_write(struct iocb *cb)
-{
-	struct kernel_stat st;
-	uint32_t a[6] = { cb->aio_fildes, (uint32_t)&st };
-
-	if (cb->aio_lio_opcode == IOCB_CMD_PWRITE && cb->aio_nbytes > 1 &&
-	    fz_syscall(__NR_fstat, a, 0) == 0 && S_ISFIFO(st.st_mode))
-		cb->aio_nbytes = 1;
-}
-
 static bool ours(uint32_t p, uint32_t size)
 {
 	return p >= FZ_SCRATCH && p <= FZ_RW_END - size;
+}
+
+/* F3: an AIO write of more than a byte to a pipe (asked of the kernel: a
+ * descriptor number may have changed hands) is cut to one byte; a vectored
+ * one to one segment of at most a byte (none when its array is not ours). */
+static void excl_pipe_write(struct iocb *cb)
+{
+	bool vec = cb->aio_lio_opcode == IOCB_CMD_PWRITEV;
+	struct iovec *v = (struct iovec *)(uint32_t)cb->aio_buf;
+	struct kernel_stat st;
+	uint32_t a[6] = { cb->aio_fildes, (uint32_t)&st };
+
+	if ((cb->aio_lio_opcode != IOCB_CMD_PWRITE && !vec) || cb->aio_nbytes <= (vec ? 0 : 1) ||
+	    fz_syscall(__NR_fstat, a, 0) != 0 || !S_ISFIFO(st.st_mode))
+		return;
+	cb->aio_nbytes = 1;
+	if (vec && !ours((uint32_t)v, sizeof(*v)))
+		cb->aio_nbytes = 0;
+	else if (vec && v->iov_len > 1)
+		v->iov_len = 1;
 }
 
 static void excl_iocbs(uint32_t nr_iocbs, uint32_t upp)
