@@ -1,9 +1,10 @@
-/* serial.c: COM1 16550 UART console, 115200 8N1, polled transmit. */
+/* serial.c: COM1 16550 UART console, 115200 8N1, polled transmit; a break on the line dumps the tasks. */
 #include "atomic.h"
 #include "serial.h"
 #include "errno.h"
 #include "irq.h"
 #include "spinlock.h"
+#include "sysrq.h"
 #include "wait.h"
 #include "x86.h"
 
@@ -23,7 +24,9 @@
 #define LSR_THRE	0x20	/* transmit holding register empty */
 #define BAUD_DIVISOR	1	/* 115200 / 115200 */
 #define IER_RX		0x01	/* interrupt when a byte is received */
+#define IER_LINE	0x04	/* interrupt on a line status change (a break) */
 #define LSR_DATA	0x01	/* a received byte is waiting */
+#define LSR_BREAK	0x10	/* a break was received (reading LSR clears it) */
 #define COM1_IRQ	4
 #define RX_BUF		256
 
@@ -59,13 +62,19 @@ static u32 rx_head, rx_len;		/* under rx_lock */
 static DEFINE_SPINLOCK(rx_lock);
 static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
 
+/* Received bytes go to rx_buf; a break (its NUL byte dropped) asks for the
+ * task dump, printed once the lock is released. */
 static void serial_intr(int irq, void *data)
 {
-	bool got = false;
+	bool got = false, brk = false;
+	u8 lsr;
 
 	spin_lock(&rx_lock);
-	while (inb(COM1 + UART_LSR) & LSR_DATA) {
-		char c = inb(COM1 + UART_DATA);
+	while ((lsr = inb(COM1 + UART_LSR)) & (LSR_DATA | LSR_BREAK)) {
+		char c = lsr & LSR_DATA ? inb(COM1 + UART_DATA) : 0;
+		brk |= lsr & LSR_BREAK;
+		if (!(lsr & LSR_DATA) || ((lsr & LSR_BREAK) && !c))
+			continue;		/* no byte, or the break's own NUL */
 		if (rx_len < RX_BUF)
 			rx_buf[(rx_head + rx_len++) % RX_BUF] = c;
 		got = true;
@@ -73,12 +82,14 @@ static void serial_intr(int irq, void *data)
 	spin_unlock(&rx_lock);
 	if (got)
 		wake_up(&rx_wait);
+	if (brk)
+		show_tasks();
 }
 
 void serial_rx_init(void)
 {
 	irq_register(COM1_IRQ, serial_intr, NULL);
-	outb(COM1 + UART_IER, IER_RX);
+	outb(COM1 + UART_IER, IER_RX | IER_LINE);
 }
 
 size_t serial_rx_ready(void)

@@ -67,6 +67,26 @@ unsigned long nsecs_to_jiffies(u64 ns);
 unsigned int jiffies_to_msecs(unsigned long j);
 
 extern u32 tsc_khz;			/* measured TSC rate */
+
+/* TSC calibration (time.c, at boot; the clock suite checks it): one window of
+ * PIT channel 2 counting 10 ms, bracketed so that the TSC cycles it really took
+ * lie in [lo, hi] whatever the host did meanwhile. A window at most
+ * TSC_CAL_PPM wide (relative) calibrates; time_init takes the median of three. */
+#define TSC_CAL_PPM	500
+#define TSC_CAL_LATCH	(PIT_HZ / 100)	/* channel 2 clocks in a window: 10 ms */
+struct tsc_cal_window {
+	u64 lo, hi;
+};
+/* Width of the window the boot's rate comes from (ppm): tsc_khz is within half
+ * of it of the TSC's true rate. */
+extern u32 tsc_cal_ppm;
+/* Measure one window, spinning 10 ms (an interrupt inside a bracket only
+ * widens it); false if channel 2 never finished. */
+bool tsc_cal_measure(struct tsc_cal_window *w);
+u32 tsc_cal_width_ppm(const struct tsc_cal_window *w);
+bool tsc_cal_narrow(const struct tsc_cal_window *w);
+/* The TSC rate a window gives (its midpoint), in Hz. */
+u64 tsc_cal_hz(const struct tsc_cal_window *w);
 /* TSC cycles to ns with the calibrated rate. */
 u64 cycles_to_ns(u64 cycles);
 /* Busy-wait at least us microseconds (TSC). Any context; do not use for long waits. */

@@ -157,6 +157,12 @@ int kthread_stop(struct task *t);
 bool kthread_should_stop(void);
 /* End the current task (kernel thread); the creator reaps it. */
 void task_exit(int code) __noreturn;
+/* The same, and also wake every waiter on notify (a process's parent waits
+ * there in wait4) once the task is a zombie, so that a waiter woken by it
+ * finds the zombie. Interrupts stay off from the zombie state to the final
+ * switch: on this uniprocessor the waiter runs only after it. */
+struct wait_queue_head;
+void task_exit_notify(int code, struct wait_queue_head *notify) __noreturn;
 /* Task with this pid, or NULL (no reference: for debugging and tests). */
 struct task *task_find(int pid);
 /* Free a zombie (or a never-started) task: its stack and struct. Its reaper only. */

@@ -39,6 +39,22 @@ static inline bool ktest_trap_hook(struct trap_frame *tf)
  * that window (plan entry blk_fork_pin). Any context. */
 void ktest_fork_pin_delay(void);
 
+/* Called at each poll of a TSC calibration window (kernel/time.c), between the
+ * TSC read and the port read it brackets, with the window's start; the clock
+ * suite sets it to stall there as a descheduled emulator would. */
+extern void (*tsc_cal_test_hook)(u64 start);
+static inline void ktest_tsc_cal_hook(u64 start)
+{
+	if (tsc_cal_test_hook)
+		tsc_cal_test_hook(start);
+}
+
+/* do_exit, after the last of its work and before the task becomes a zombie:
+ * with exit_yield on the command line, give the CPU away there, as a
+ * preemption at that point would (plan entry proc_exit_yield: a parent
+ * sleeping in wait4 must still see the exit). Process context. */
+void ktest_exit_yield(void);
+
 #else /* the shipped kernel */
 
 /* It has no suites: a ktest= on its command line is reported and counts as a failure. */
@@ -64,6 +80,14 @@ static inline bool ktest_trap_hook(struct trap_frame *tf)
 }
 
 static inline void ktest_fork_pin_delay(void)
+{
+}
+
+static inline void ktest_tsc_cal_hook(u64 start)
+{
+}
+
+static inline void ktest_exit_yield(void)
 {
 }
 

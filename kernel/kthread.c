@@ -112,8 +112,10 @@ bool kthread_should_stop(void)
 }
 
 /* Interrupts stay off from the zombie state to the final switch, so the reaper
- * cannot free the stack we still run on. */
-void task_exit(int code)
+ * cannot free the stack we still run on. Waiters are woken after the state is
+ * ZOMBIE, never before: one that looked earlier and went back to sleep would
+ * otherwise miss this exit for good. */
+void task_exit_notify(int code, struct wait_queue_head *notify)
 {
 	if (current == idle_task || !current->kstack || current->pid == PID_BOOT)
 		panic("task_exit: %s (pid %d) cannot exit", current->name, current->pid);
@@ -122,8 +124,15 @@ void task_exit(int code)
 	current->state = TASK_ZOMBIE;
 	current->wait_channel = NULL;
 	wake_up_all(&task_exit_wait);
+	if (notify)
+		wake_up_all(notify);
 	schedule();
 	panic("task_exit: zombie %s ran again", current->name);
+}
+
+void task_exit(int code)
+{
+	task_exit_notify(code, NULL);
 }
 
 void task_release(struct task *t)

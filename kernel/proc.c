@@ -11,6 +11,7 @@
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
+#include "test_hooks.h"
 #include "trap.h"
 #include "uaccess.h"
 #include "uapi/wait.h"
@@ -19,7 +20,7 @@
 
 static DEFINE_SPINLOCK(family_lock);	/* parent, children, sibling of every task */
 static struct task *init_task;
-static DECLARE_WAIT_QUEUE_HEAD(child_exit_wait);	/* any child exited */
+static DECLARE_WAIT_QUEUE_HEAD(child_exit_wait);	/* a child became a zombie: do_exit */
 extern char ret_from_fork[];
 
 struct trap_frame *current_user_frame(void)
@@ -120,8 +121,8 @@ void do_exit(int wait_status)
 	spin_lock_irqsave(&family_lock, flags);
 	reparent_children(t);
 	spin_unlock_irqrestore(&family_lock, flags);
-	wake_up_all(&child_exit_wait);
-	task_exit(wait_status);
+	ktest_exit_yield();		/* test kernel: a preemption at the last moment */
+	task_exit_notify(wait_status, &child_exit_wait);	/* wakes the parent once a zombie */
 }
 
 long sys_exit(int code)

@@ -23,6 +23,7 @@
 #include "sched.h"
 #include "softirq.h"
 #include "spinlock.h"
+#include "test_hooks.h"
 #include "x86.h"
 
 #define PIT_CH0		0x40	/* channel 0 data: the system tick */
@@ -34,9 +35,8 @@
 #define PORT_B_GATE2	0x01	/* channel 2 gate */
 #define PORT_B_SPKR	0x02	/* speaker data enable */
 #define PORT_B_OUT2	0x20	/* channel 2 output (read only) */
-#define CAL_MS		10	/* one calibration window */
-#define CAL_ROUNDS	3	/* median of this many windows */
-#define CAL_LATCH	(PIT_HZ * CAL_MS / 1000)
+#define CAL_ROUNDS	3	/* median of this many narrow windows */
+#define CAL_TRIES	16	/* windows tried at most to find them (a loaded host) */
 
 #define CMOS_INDEX	0x70	/* bit 7 of the index disables NMI */
 #define CMOS_DATA	0x71
@@ -62,6 +62,7 @@ volatile unsigned long jiffies = INITIAL_JIFFIES;
 static u64 jiffies_64;		/* ticks since boot */
 static u64 tick_stamp_ns;	/* monotonic time the last counted tick was due */
 u32 tsc_khz;
+u32 tsc_cal_ppm;
 static u64 tsc_base;		/* TSC at time_init: monotonic zero */
 static u32 tsc_mult, tsc_shift;	/* ns = cycles * mult >> shift */
 static s64 real_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
@@ -213,36 +214,99 @@ static void pit_init(void)
 	outb(PIT_CH0, PIT_LATCH >> 8);
 }
 
-/* TSC cycles during one CAL_MS window of PIT channel 2 in mode 0 (its output
- * rises at terminal count); 0 if the output never rose. */
-static u64 pit_measure_tsc(void)
+/* One window: channel 2 in mode 0 counts latch PIT clocks from the write
+ * of the count's high byte until its output rises. Each end is bracketed by
+ * TSC reads around the port access that defines it: the count starts between
+ * a and b, and ends after the last poll that saw the output low (begun at
+ * low) and before the poll that saw it high had returned (high_after). A host
+ * that deschedules the emulator inside a bracket widens the window; it cannot
+ * make it wrong. (Reading the TSC only before each poll, as this once did,
+ * made such a stall during the last poll shorten the window: under load the
+ * TSC was calibrated up to 22% slow and every clock ran that much fast.) */
+static bool cal_window(struct tsc_cal_window *w, u32 latch)
 {
-	u64 start, now, limit = 1ULL << 36;	/* ~20 s even at 4 GHz */
+	u64 a, b, low, t, high_after, limit = 1ULL << 36;	/* ~20 s even at 4 GHz */
+	bool high;
 
 	outb(PORT_B, (inb(PORT_B) & ~PORT_B_SPKR) | PORT_B_GATE2);
 	outb(PIT_CMD, PIT_CH2_ONESHOT);
-	outb(PIT_CH2, CAL_LATCH & 0xFF);
-	outb(PIT_CH2, CAL_LATCH >> 8);
-	start = rdtsc();
-	do {
-		now = rdtsc();
-		if (now - start > limit)
-			return 0;
-	} while (!(inb(PORT_B) & PORT_B_OUT2));
-	return now - start;
+	outb(PIT_CH2, latch & 0xFF);
+	a = rdtsc();
+	outb(PIT_CH2, latch >> 8);		/* channel 2 counts from here */
+	b = rdtsc();
+	low = b;
+	for (;;) {
+		t = rdtsc();
+		ktest_tsc_cal_hook(b);		/* test kernel: a stall here */
+		high = inb(PORT_B) & PORT_B_OUT2;
+		if (high)
+			break;
+		low = t;
+		if (t - a > limit)
+			return false;
+	}
+	high_after = rdtsc();
+	w->lo = low - b;
+	w->hi = high_after - a;
+	return true;
 }
 
+bool tsc_cal_measure(struct tsc_cal_window *w)
+{
+	return cal_window(w, TSC_CAL_LATCH);
+}
+
+u32 tsc_cal_width_ppm(const struct tsc_cal_window *w)
+{
+	return ((w->hi - w->lo) * 1000000 + w->hi - 1) / w->hi;	/* rounded up */
+}
+
+bool tsc_cal_narrow(const struct tsc_cal_window *w)
+{
+	return tsc_cal_width_ppm(w) <= TSC_CAL_PPM;
+}
+
+u64 tsc_cal_hz(const struct tsc_cal_window *w)
+{
+	return (w->lo + w->hi) / 2 * PIT_HZ / TSC_CAL_LATCH;
+}
+
+/* Sort windows by width (narrowest first), or by midpoint. */
+static void cal_sort(struct tsc_cal_window *w, int n, bool by_width)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0; j--) {
+			struct tsc_cal_window x = w[j - 1];
+			u64 kx = by_width ? x.hi - x.lo : x.lo + x.hi;
+			u64 ky = by_width ? w[j].hi - w[j].lo : w[j].lo + w[j].hi;
+			if (kx <= ky)
+				break;
+			w[j - 1] = w[j];
+			w[j] = x;
+		}
+}
+
+/* The median of CAL_ROUNDS narrow windows, trying up to CAL_TRIES; on a host
+ * too busy for that, of the narrowest ones, with a warning. */
 static void tsc_calibrate(void)
 {
-	u64 d[CAL_ROUNDS], t, hz;
+	struct tsc_cal_window w[CAL_TRIES];
+	int n = 0, narrow = 0;
+	u64 hz;
 
-	for (int i = 0; i < CAL_ROUNDS; i++)
-		if (!(d[i] = pit_measure_tsc()))
+	cal_window(&w[0], TSC_CAL_LATCH / 16);	/* warm-up: the emulator translates the code */
+	while (n < CAL_TRIES && narrow < CAL_ROUNDS) {
+		if (!tsc_cal_measure(&w[n]))
 			panic("time_init: PIT channel 2 never reached terminal count");
-	for (int i = 0; i < CAL_ROUNDS; i++)		/* sort: take the median */
-		for (int j = i + 1; j < CAL_ROUNDS; j++)
-			if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t; }
-	hz = d[CAL_ROUNDS / 2] * PIT_HZ / CAL_LATCH;
+		narrow += tsc_cal_narrow(&w[n++]);
+	}
+	cal_sort(w, n, true);
+	if (narrow < CAL_ROUNDS)
+		pr_warn("time: TSC calibration: only %d of %d windows narrower than %u ppm\n",
+			narrow, n, TSC_CAL_PPM);
+	cal_sort(w, CAL_ROUNDS, false);
+	hz = tsc_cal_hz(&w[CAL_ROUNDS / 2]);
+	tsc_cal_ppm = tsc_cal_width_ppm(&w[CAL_ROUNDS / 2]);
 	tsc_khz = hz / 1000;
 	tsc_shift = 32;
 	while ((NSEC_PER_SEC << tsc_shift) / hz > 0xFFFFFFFFULL)
@@ -383,10 +447,11 @@ void time_init(void)
 	tsc_base = rdtsc();
 	epoch = rtc_read_epoch(&t);
 	real_offset_ns = (s64)(epoch * NSEC_PER_SEC - ktime_get_ns());
-	pit_init();
-	tick_stamp_ns = ktime_get_ns();		/* the PIT counts from here */
+	tick_stamp_ns = ktime_get_ns();		/* the grid starts before channel 0 */
+	pit_init();				/* counts, so no edge comes early */
 	if (irq_register(0, timer_interrupt, NULL) || irq_register(RTC_IRQ, rtc_interrupt, NULL))
 		panic("time_init: cannot register the timer interrupts");
-	printk("time: HZ=%d, TSC %u.%03u MHz, RTC %04u-%02u-%02u %02u:%02u:%02u UTC\n",
-	       HZ, tsc_khz / 1000, tsc_khz % 1000, t.year, t.month, t.mday, t.hour, t.min, t.sec);
+	printk("time: HZ=%d, TSC %u.%03u MHz (+-%u ppm), RTC %04u-%02u-%02u %02u:%02u:%02u UTC\n",
+	       HZ, tsc_khz / 1000, tsc_khz % 1000, (tsc_cal_ppm + 1) / 2,
+	       t.year, t.month, t.mday, t.hour, t.min, t.sec);
 }

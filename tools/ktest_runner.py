@@ -12,15 +12,23 @@ SUITES is a comma list of suites that must appear, or '-'.
 
 Exit status: 0 when every case passed and nothing failed or was skipped,
 1 otherwise, 2 for a bad PLAN file or a bad -k name.
+
+An entry whose COMMAND starts with $QEMU gets a monitor socket (added to
+QEMU_FLAGS); when it times out, the guest is sent a console break first and
+the task dump it prints (kernel/sysrq.c) is quoted in the report, or, when
+none comes (interrupts off for good), QEMU's registers.
 """
 
 import argparse
 import math
 import os
 import re
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -37,6 +45,15 @@ QEMU_MEANINGS = {
     0: 'triple fault / reset with -no-reboot',
 }
 PANIC_CASES = ('runner_judges_failure', 'panic_reported', 'backtrace_symbolized')
+# A timeout in an entry that runs QEMU itself ($QEMU ... as its command): the
+# runner gives that QEMU a monitor socket and, before killing it, sends a break
+# to the guest's console (chardev serial0), for which the kernel prints every
+# task with its backtrace (kernel/sysrq.c) between these marks.
+QEMU_COMMAND = '$QEMU '
+TASKS_START = 'show tasks: '
+TASKS_END = '---[ end show tasks ]---'
+TASKS_WAIT = 10.0           # seconds to wait for the dump after the break
+TASKS_MAX_LINES = 120       # dump lines shown in the report
 
 ENTRY_NAME_RE = re.compile(r'[A-Za-z0-9_.+-]+')   # entry names become file names
 HEADER_RE = re.compile(r'K?TAP version \d+')
@@ -102,6 +119,7 @@ class RunResult:
     timed_out: bool
     elapsed: float
     timeout: float
+    registers: list = field(default_factory=list)  # QEMU's, when no task dump came
 
 
 class Verdict:
@@ -429,14 +447,74 @@ def kill_group(pgid):
         pass
 
 
-def wait_or_kill(proc, timeout):
-    """Wait for the command; True if it timed out.  Its process group is
-    killed in any case, so no stray child outlives the entry."""
+def monitor_env(entry, tmpdir):
+    """(environment, monitor socket path or None) for the entry's command: an
+    entry that starts QEMU itself gets a monitor socket through QEMU_FLAGS."""
+    env = dict(os.environ)
+    if not entry.command.startswith(QEMU_COMMAND) or 'QEMU_FLAGS' not in env:
+        return env, None
+    path = os.path.join(tmpdir, 'monitor')
+    env['QEMU_FLAGS'] += f' -monitor unix:{path},server=on,wait=off'
+    return env, path
+
+
+ANSI_ESCAPE = re.compile(r'\x1b\[[0-9;]*[A-Za-z]')
+
+
+def monitor_read(sock, quiet=0.5, limit=3.0):
+    """What the monitor sends until it is quiet for `quiet` s (limit s at most)."""
+    data, deadline = b'', time.monotonic() + limit
+    sock.settimeout(quiet)
+    while time.monotonic() < deadline:
+        try:
+            got = sock.recv(65536)
+        except socket.timeout:
+            break
+        if not got:
+            break
+        data += got
+    return data
+
+
+def monitor_reply(sock, command):
+    """Send an HMP command; its reply's lines (echo and prompts dropped)."""
+    monitor_read(sock, 0.2)                 # the banner, earlier prompts
+    sock.sendall(command.encode() + b'\n')
+    text = ANSI_ESCAPE.sub('', monitor_read(sock).decode('utf-8', 'replace'))
+    return [line for line in text.replace('\r', '').split('\n')
+            if line.strip() and '(qemu)' not in line and command not in line]
+
+
+def ask_for_tasks(monitor, chunks, registers):
+    """Send a break to the guest's console through QEMU's monitor, then wait
+    (TASKS_WAIT at most) until the guest has printed its task dump; if it
+    never does (interrupts off for good?), put QEMU's registers in registers."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(2.0)
+            sock.connect(monitor)
+            sock.sendall(b'chardev-send-break serial0\n')
+            deadline = time.monotonic() + TASKS_WAIT
+            while time.monotonic() < deadline:
+                if TASKS_END.encode() in b''.join(chunks[-64:]):
+                    return
+                time.sleep(0.1)
+            registers += monitor_reply(sock, 'info registers')
+    except OSError:
+        pass
+
+
+def wait_or_kill(proc, timeout, monitor=None, chunks=None, registers=None):
+    """Wait for the command; True if it timed out (QEMU is first asked for a
+    task dump when there is a monitor).  Its process group is killed in any
+    case, so no stray child outlives the entry."""
     timed_out = False
     try:
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
+        if monitor:
+            ask_for_tasks(monitor, chunks, registers)
     finally:
         kill_group(proc.pid)
         proc.wait()
@@ -445,17 +523,23 @@ def wait_or_kill(proc, timeout):
 
 def run_command(entry, log_path, verbose):
     start = time.monotonic()
-    chunks = []
-    with open(log_path, 'wb') as log:
-        proc = subprocess.Popen(['sh', '-c', entry.command], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-        reader = threading.Thread(target=pump, args=(proc.stdout, log, chunks, verbose),
-                                  daemon=True)
-        reader.start()
-        timed_out = wait_or_kill(proc, entry.timeout)
-        reader.join(READER_GRACE)
-    run = RunResult(proc.returncode, timed_out, time.monotonic() - start, entry.timeout)
+    chunks, registers = [], []
+    tmpdir = tempfile.mkdtemp(prefix='ktest-')
+    env, monitor = monitor_env(entry, tmpdir)
+    try:
+        with open(log_path, 'wb') as log:
+            proc = subprocess.Popen(['sh', '-c', entry.command], stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    start_new_session=True, env=env)
+            reader = threading.Thread(target=pump, args=(proc.stdout, log, chunks, verbose),
+                                      daemon=True)
+            reader.start()
+            timed_out = wait_or_kill(proc, entry.timeout, monitor, chunks, registers)
+            reader.join(READER_GRACE)
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    run = RunResult(proc.returncode, timed_out, time.monotonic() - start, entry.timeout,
+                    registers)
     return run, b''.join(chunks).decode('utf-8', 'replace')
 
 
@@ -495,6 +579,20 @@ def panic_block(name, lines, index):
     return [f'PANIC {name} (log line {index + 1}):'] + quoted(block)
 
 
+def tasks_block(name, lines, registers):
+    """The guest's task dump (asked for at a timeout), quoted; or why there is
+    none, with QEMU's registers."""
+    starts = [i for i, line in enumerate(lines) if line.startswith(TASKS_START)]
+    if not starts:
+        return [f'TASKS {name}: no task dump (the guest did not answer the console break); '
+                'QEMU\'s registers:'] + quoted(registers[:TASKS_MAX_LINES])
+    block = lines[starts[-1]:]
+    ends = [i for i, line in enumerate(block) if line.startswith(TASKS_END)]
+    block = block[:ends[0] + 1] if ends else block
+    return [f'TASKS {name} at the timeout (log line {starts[-1] + 1}):'] + \
+        quoted(block[:TASKS_MAX_LINES])
+
+
 def case_report(suite, case, lines):
     out = [f'FAIL {suite.label}/{case.name}']
     if case.line is None:
@@ -508,6 +606,8 @@ def entry_details(outcome, lines, verbose):
     panic_mode = outcome.entry.mode == 'panic'
     if j.panic and (verbose or not panic_mode):
         out += panic_block(outcome.entry.name, lines, j.panic[0])
+    if outcome.run.timed_out and outcome.entry.command.startswith(QEMU_COMMAND):
+        out += tasks_block(outcome.entry.name, lines, outcome.run.registers)
     if panic_mode and verbose:
         out.append(f'(expected) normal judgement: {"PASS" if j.passed else "FAIL"}: '
                    + '; '.join(j.reasons + [f'failed: {s.name}/{c.name}'

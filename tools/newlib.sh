@@ -83,6 +83,7 @@ if ! built; then
       ../newlib-salsa/configure --target=i686-elf --prefix="$TMP/prefix" \
         --disable-multilib --disable-newlib-supplied-syscalls \
         --enable-newlib-io-long-long --enable-newlib-io-c99-formats --disable-nls \
+        --enable-newlib-retargetable-locking --enable-newlib-global-stdio-streams \
         CFLAGS_FOR_TARGET="-g -O2 -UMISSING_SYSCALL_NAMES"
       echo "== make all-target-newlib"
       make -j"$(nproc)" all-target-newlib
@@ -93,6 +94,15 @@ if ! built; then
       # The libc must call the underscore syscall names (MISSING_SYSCALL_NAMES undone).
       nm "$TMP/prefix/i686-elf/lib/libc.a" | grep -q ' U _write$' ||
         { echo "libc.a does not reference _write"; exit 1; }
+      # Threads (user/lib/pthread): the locks are ours (__retarget_lock_*), the
+      # reentrancy data is per thread (__getreent, from the wrapper's __DYNAMIC_REENT__),
+      # and stdin/stdout/stderr are one set of FILEs shared by every thread.
+      nm "$TMP/prefix/i686-elf/lib/libc.a" | grep -q ' U __retarget_lock_acquire_recursive$' ||
+        { echo "libc.a is not built with retargetable locking"; exit 1; }
+      nm "$TMP/prefix/i686-elf/lib/libc.a" | grep -q ' U __getreent$' ||
+        { echo "libc.a does not call __getreent"; exit 1; }
+      grep -q '^#define _WANT_REENT_GLOBAL_STDIO_STREAMS' "$TMP/prefix/i686-elf/include/newlib.h" ||
+        { echo "newlib.h lacks global stdio streams"; exit 1; }
     ) > "$LOG" 2>&1
     RC=$?
     set -e

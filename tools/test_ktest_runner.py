@@ -373,12 +373,35 @@ class CommandLineTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def run_plan(self, plan, *args):
+    def run_plan(self, plan, *args, env=None):
         path = os.path.join(self.dir, 'PLAN')
         with open(path, 'w') as f:
             f.write(textwrap.dedent(plan))
         cmd = [sys.executable, RUNNER, '--logdir', os.path.join(self.dir, 'logs'), *args, path]
-        return subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True, timeout=60)
+        return subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True, timeout=60,
+                              env=env)
+
+    def test_timeout_asks_qemu_for_tasks(self):
+        """A $QEMU entry that hangs gets a monitor socket; at the timeout the runner
+        sends chardev-send-break serial0 and the report quotes the guest's dump."""
+        fake = os.path.join(self.dir, 'fake-qemu')
+        with open(fake, 'w') as f:
+            f.write(FAKE_QEMU.format(python=sys.executable))
+        os.chmod(fake, 0o755)
+        env = dict(os.environ, QEMU=fake, QEMU_FLAGS='-accel tcg')
+        res = self.run_plan('''\
+            hang | 2 | pass:33 | - | $QEMU $QEMU_FLAGS -serial stdio
+            script | 1 | pass:33 | - | sleep 5; $QEMU $QEMU_FLAGS
+            ''', env=env)
+        out = res.stdout.splitlines()
+        self.assertIn('TASKS hang at the timeout (log line 2):', out, res.stdout)
+        i = out.index('TASKS hang at the timeout (log line 2):')
+        self.assertEqual(out[i + 1:i + 5], ['    | show tasks: jiffies 7, 1 tasks, current 0 idle',
+                                            '    | task 1 init: S, wait child_exit_wait',
+                                            '    | Call trace:',
+                                            '    | ---[ end show tasks ]---'])
+        self.assertIn('FAIL hang: timeout after 2 s', out)
+        self.assertFalse(any(line.startswith('TASKS script') for line in out), res.stdout)
 
     def test_all_pass(self):
         res = self.run_plan('''\
@@ -482,6 +505,26 @@ class CommandLineTest(unittest.TestCase):
         while time.monotonic() < deadline and process_alive(pid):
             time.sleep(0.05)
         self.assertFalse(process_alive(pid))
+
+
+# Stands in for QEMU: prints a line, then serves the monitor socket named in its
+# -monitor argument; a break on serial0 makes it print a task dump.
+FAKE_QEMU = '''#!{python}
+import socket, sys, time
+args = sys.argv[1:]
+path = args[args.index('-monitor') + 1].split(',')[0][len('unix:'):]
+print('ok 1 booted', flush=True)
+srv = socket.socket(socket.AF_UNIX)
+srv.bind(path)
+srv.listen(1)
+conn, _ = srv.accept()
+if b'chardev-send-break serial0' in conn.recv(100):
+    print('show tasks: jiffies 7, 1 tasks, current 0 idle', flush=True)
+    print('task 1 init: S, wait child_exit_wait', flush=True)
+    print('Call trace:', flush=True)
+    print('---[ end show tasks ]---', flush=True)
+time.sleep(30)
+'''
 
 
 def process_alive(pid):

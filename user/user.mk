@@ -40,10 +40,19 @@ USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o err.o getopt.o \
 	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
+# Threads and signals in every program: thread 0's TLS and newlib's __getreent,
+# the futex lock newlib's locks use, the signal glue (user/lib/pthread/tcb.h).
+GLUE_OBJ  += $(addprefix $(USER_OUT)/lib/,pthread/tls.o pthread/futex.o pthread/lock.o \
+	signal.o sigset.o sigreturn.o)
 USER_PROGS := $(patsubst user/bin/%.c,$(USER_OUT)/bin/%,$(wildcard user/bin/*.c))
 USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*.c))
 # Programs that tools/ulib_check.sh also runs on the host's Linux (qemu-i386): int $0x80 builds.
 USER_HOST_PROGS := $(USER_OUT)/host/hello $(USER_OUT)/host/init
+# Programs that use threads (user/bin and user/test): linked with -lpthread; the
+# user/bin ones run on the host too.
+PTHREAD_PROGS := test_pthread test_signal
+PTHREAD_TESTS := ulib_pthread ulib_signal
+USER_HOST_PROGS += $(PTHREAD_PROGS:%=$(USER_OUT)/host/%)
 # Helpers linked into every host-side test (the mock kernel's AIO calls, ...).
 TEST_LIB   := $(patsubst user/%.c,$(USER_OUT)/%.o,$(wildcard user/test/lib/*.c))
 USER_DEPS  := $(wildcard $(USER_OUT)/*/*.d $(USER_OUT)/*/*/*.d)
@@ -91,6 +100,17 @@ $(USER_LIBS):
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(USER_AR) rcs $@ $^
 
+# libpthread.a (user/lib/pthread): programs link it as -lpthread, from $(USER_LIBDIR).
+USER_PTHREAD := $(USER_LIBDIR)/libpthread.a
+USER_LINK_PTHREAD := -lpthread
+PTHREAD_OBJ := $(addprefix $(USER_OUT)/lib/pthread/,thread.o attr.o mutex.o cond.o rwlock.o \
+	barrier.o spin.o key.o once.o cancel.o sem.o clone.o)
+
+$(USER_PTHREAD): $(PTHREAD_OBJ)
+	@mkdir -p $(@D)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(USER_AR) rcs $@ $^
+
 # Static link: crt0, the program, our libraries (libaio by -laio, as programs
 # written for Linux name it), then newlib and libgcc.
 define user_link
@@ -110,6 +130,19 @@ $(USER_OUT)/test/%: $(USER_OUT)/test/%.o $(TEST_LIB) $(USER_INT80) $(USER_CRT0) 
 $(USER_OUT)/host/%: $(USER_OUT)/bin/%.o $(USER_INT80) $(USER_CRT0) $(USER_LIBS) user/user.ld
 	$(call user_link,$< $(USER_INT80))
 
+# The same three kinds of program, with -lpthread.
+$(PTHREAD_PROGS:%=$(USER_OUT)/bin/%): $(USER_OUT)/bin/%: $(USER_OUT)/bin/%.o $(USER_CRT0) \
+		$(USER_LIBS) $(USER_PTHREAD) user/user.ld
+	$(call user_link,$< $(USER_LINK_PTHREAD))
+
+$(PTHREAD_PROGS:%=$(USER_OUT)/host/%): $(USER_OUT)/host/%: $(USER_OUT)/bin/%.o $(USER_INT80) \
+		$(USER_CRT0) $(USER_LIBS) $(USER_PTHREAD) user/user.ld
+	$(call user_link,$< $(USER_LINK_PTHREAD) $(USER_INT80))
+
+$(PTHREAD_TESTS:%=$(USER_OUT)/test/%): $(USER_OUT)/test/%: $(USER_OUT)/test/%.o $(TEST_LIB) \
+		$(USER_INT80) $(USER_CRT0) $(USER_LIBS) $(USER_PTHREAD) user/user.ld
+	$(call user_link,$< $(TEST_LIB) $(USER_LINK_PTHREAD) $(USER_INT80))
+
 # The initramfs carries copies without debug info; gdb reads $(USER_OUT)/bin/*.
 USER_ROOT   := $(USER_OUT)/initramfs
 USER_PACKED := $(patsubst $(USER_OUT)/bin/%,$(USER_ROOT)/bin/%,$(USER_PROGS))
@@ -122,6 +155,6 @@ $(INITRAMFS): $(USER_PACKED) tools/mkcpio.py
 	@echo "  CPIO    $@"
 	$(Q)$(PYTHON) tools/mkcpio.py -o $@ -C $(USER_ROOT) $(patsubst $(USER_ROOT)/%,%,$(USER_PACKED))
 
-.SECONDARY: $(USER_PROGS:=.o) $(USER_TESTS:=.o) $(USER_CRT0) $(TEST_LIB)
+.SECONDARY: $(USER_PROGS:=.o) $(USER_TESTS:=.o) $(USER_CRT0) $(TEST_LIB) $(PTHREAD_OBJ)
 
 -include $(USER_DEPS)

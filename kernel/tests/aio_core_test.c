@@ -276,11 +276,6 @@ static int cancel_complete_then_eagain(struct kiocb *req)
 	return -EAGAIN;
 }
 
-static int cancel_refuse(struct kiocb *req)
-{
-	cancel_calls++;
-	return -EAGAIN;
-}
 
 /* Run io_cancel's steps on a fresh request with method m; its result, *ev filled. */
 static int cancel_with(struct kioctx *ctx, int (*m)(struct kiocb *), struct io_event *ev)
@@ -336,17 +331,28 @@ static void cancel_races_completion_and_loses(struct ktest *t)
 }
 
 static struct kiocb *timer_req;
+static struct timer_list timer_req_tm;
 
 static void complete_from_timer(unsigned long data)
 {
 	aio_complete(timer_req, (long)data, 0);		/* interrupt context */
 }
 
+/* A request already on the device: the cancel is refused, and the device ends
+ * it two ticks later (a timer: interrupt context). Armed by the refusal, so
+ * that the end never comes before the cancel, however long the host stalls
+ * the emulator between the submit and io_destroy. */
+static int cancel_refuse_on_device(struct kiocb *req)
+{
+	cancel_calls++;
+	mod_timer(&timer_req_tm, jiffies + 2);
+	return -EAGAIN;
+}
+
 /* io_destroy: cancels what it can, waits for what it cannot (a timer completes it). */
 static void kill_with_requests_in_flight(struct ktest *t)
 {
 	struct kioctx *ctx = ioctx_alloc(16);
-	struct timer_list tm;
 	struct kiocb *req;
 
 	ASSERT_FALSE(t, IS_ERR(ctx));
@@ -356,14 +362,12 @@ static void kill_with_requests_in_flight(struct ktest *t)
 		kiocb_set_cancel_fn(req, cancel_withdraw);
 	}
 	ASSERT_NOT_NULL(t, timer_req = fake_req(ctx, 8));
-	kiocb_set_cancel_fn(timer_req, cancel_refuse);
+	kiocb_set_cancel_fn(timer_req, cancel_refuse_on_device);
 	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs + 9);
-	setup_timer(&tm, complete_from_timer, 88);
-	tm.expires = jiffies + 2;
-	add_timer(&tm);
+	setup_timer(&timer_req_tm, complete_from_timer, 88);
 	kill_ctx(ctx);				/* returns only once the timer fired */
 	EXPECT_EQ(t, cancel_calls, 9);
-	EXPECT_FALSE(t, del_timer(&tm));
+	EXPECT_FALSE(t, del_timer(&timer_req_tm));
 	expect_baseline(t);
 }
 

@@ -91,10 +91,15 @@ static void race_irq(void *data)
 
 /* Fires RACE_LOST_TICKS into a round: a sleeper still asleep although the
  * interrupt already set the flag and called wake_up() lost its wake-up.
- * Counting only that case keeps a slow (loaded) host from looking like a loss. */
+ * Counting only that case keeps a slow (loaded) host from looking like a loss.
+ * Asleep means switched out and off the run queue: a sleeper this interrupts
+ * between setting its state and testing the flag (current), or one preempted
+ * there (on the run queue), will still see the flag; when a loaded host makes
+ * a round last RACE_LOST_TICKS, this timer can strike just then. */
 static void race_watchdog_fire(unsigned long data)
 {
-	if (race_flag && wake_up_process(race_sleeper))
+	if (race_flag && race_sleeper != current && !race_sleeper->on_rq &&
+	    wake_up_process(race_sleeper))
 		race_lost++;
 }
 

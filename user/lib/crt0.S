@@ -15,6 +15,7 @@ _start:
 	movl	%ebx, environ
 	movl	%edi, glue_argv		/* for err(3) and getprogname */
 	andl	$-16, %esp		/* the SysV ABI's 16-byte call alignment */
+	call	__aiok_tls_init		/* thread 0's control block and %gs, before newlib runs */
 	call	__libc_init_array
 	subl	$12, %esp
 	pushl	$__libc_fini_array
@@ -29,6 +30,15 @@ _start:
 	call	exit
 	hlt				/* not reached: exit does not return */
 	.size	_start, . - _start
+
+/*
+ * Our signal glue (user/lib/signal.c) and locks (user/lib/pthread/lock.c)
+ * replace members of newlib's libc.a (its emulated signal() and raise(), its
+ * dummy locks).  Naming a symbol of each here links ours before libc.a is
+ * searched, so libc.a's are never pulled in beside them.
+ */
+	.globl	raise
+	.globl	__retarget_lock_acquire_recursive
 
 /* newlib's __libc_init_array / __libc_fini_array call these; we use only the arrays. */
 	.globl	_init

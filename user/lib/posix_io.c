@@ -13,6 +13,7 @@
 #include <sys/select.h>
 #include <sys/uio.h>
 #include "glue.h"
+#include "signal_glue.h"
 
 /* off_t is 32 bits in this newlib: the high word is its sign. */
 #define OFF_HI(off)	((off) < 0 ? ~0u : 0u)
@@ -37,17 +38,6 @@ ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t off)
 	return glue_ret(__sys_pwritev(fd, iov, (unsigned)iovcnt, (unsigned)off, OFF_HI(off)));
 }
 
-/* newlib's sigset_t (bit sig, its numbering) -> the kernel's 8-byte set (bit sig - 1). */
-static void sigset_to_kernel(const sigset_t *set, unsigned kset[2])
-{
-	kset[0] = kset[1] = 0;
-	for (int sig = 1; sig < 32; sig++) {
-		int k = (*set & (1ul << sig)) ? abi_signal_to_kernel(sig) : -1;
-		if (k > 0)
-			kset[(k - 1) / 32] |= 1u << ((k - 1) % 32);
-	}
-}
-
 int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
 	return glue_ret(__sys_poll(fds, nfds, timeout));
@@ -57,15 +47,15 @@ int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout,
 	  const sigset_t *sigmask)
 {
 	struct kernel_timespec kts;
-	unsigned kset[2];
+	struct kernel_sigset kset;
 
 	if (timeout && glue_ts_to_kernel(timeout, &kts) < 0) {
 		errno = EINVAL;
 		return -1;
 	}
 	if (sigmask)
-		sigset_to_kernel(sigmask, kset);
-	return glue_ret(__sys_ppoll(fds, nfds, timeout ? &kts : NULL, sigmask ? kset : NULL,
+		__sigset_to_kernel(sigmask, &kset);
+	return glue_ret(__sys_ppoll(fds, nfds, timeout ? &kts : NULL, sigmask ? &kset : NULL,
 				    sizeof(kset)));
 }
 
@@ -94,15 +84,15 @@ int pselect(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *ti
 	    const sigset_t *sigmask)
 {
 	struct kernel_timespec kts;
-	unsigned kset[2];
-	unsigned long sig[2] = { (unsigned long)(sigmask ? kset : NULL), sizeof(kset) };
+	struct kernel_sigset kset;
+	unsigned long sig[2] = { (unsigned long)(sigmask ? &kset : NULL), sizeof(kset) };
 
 	if (timeout && glue_ts_to_kernel(timeout, &kts) < 0) {
 		errno = EINVAL;
 		return -1;
 	}
 	if (sigmask)
-		sigset_to_kernel(sigmask, kset);
+		__sigset_to_kernel(sigmask, &kset);
 	return glue_ret(__sys_pselect6(n, (unsigned long *)rd, (unsigned long *)wr,
 				       (unsigned long *)ex, timeout ? &kts : NULL, sig));
 }
