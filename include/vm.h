@@ -30,7 +30,9 @@ struct vm_area {
 };
 
 struct mm {
-	atomic_t users;			/* tasks sharing this address space */
+	atomic_t users;			/* references: one per task using it */
+	atomic_t tasks;			/* tasks using it (threads, a vfork child): the
+					 * last one out ends its AIO contexts */
 	u32 *pgdir;
 	spinlock_t lock;		/* guards vmas, the page tables and nr_pages;
 					 * process context only (no irqsave) */

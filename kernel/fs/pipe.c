@@ -1,6 +1,7 @@
 /* pipe.c: pipes: a ring buffer with blocking reads and writes, EOF and EPIPE. */
 #include "aio.h"
 #include "errno.h"
+#include "signal.h"
 #include "mutex.h"
 #include "pin.h"
 #include "fs.h"
@@ -313,7 +314,7 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	while (!p->len && p->writers) {
 		mutex_unlock(&p->mutex);
 		if (wait_event_interruptible(p->rd_wait, p->len || !p->writers))
-			return -EINTR;
+			return -ERESTARTSYS;	/* restarted under SA_RESTART */
 		mutex_lock(&p->mutex);
 	}
 	ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;	/* 0: EOF */
@@ -339,7 +340,7 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 
 	while (done < n) {
 		if (wait_event_interruptible(p->wr_wait, pipe_writable(p, n - done))) {
-			ret = -EINTR;
+			ret = -ERESTARTSYS;	/* restarted under SA_RESTART */
 			break;
 		}
 		mutex_lock(&p->mutex);

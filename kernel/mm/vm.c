@@ -26,6 +26,7 @@ struct mm *mm_create(void)
 		return NULL;
 	}
 	atomic_set(&mm->users, 1);
+	atomic_set(&mm->tasks, 1);
 	spin_lock_init(&mm->lock, "mm");
 	INIT_LIST_HEAD(&mm->vmas);
 	atomic_inc(&nr_mms);
