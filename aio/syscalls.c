@@ -217,7 +217,10 @@ static long read_deadline(const struct kernel_timespec *uwhen, u64 *deadline)
 	return 0;
 }
 
-/* Sleep (exclusive) until an event, the deadline or a signal. */
+/* Sleep (exclusive) until an event, the deadline, a signal (-EINTR, never a
+ * restart) or the context's end by another thread (io_destroy: -EINVAL).
+ * Each completion wakes one waiter; one that leaves events behind in the
+ * ring passes the wake-up on, so no event waits while a waiter sleeps. */
 static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 deadline)
 {
 	DECLARE_WAITQUEUE(wait, current);
@@ -227,6 +230,10 @@ static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 d
 	for (;;) {
 		u64 now;
 		set_current_state(TASK_INTERRUPTIBLE);
+		if (READ_ONCE(ctx->dead)) {
+			got = -EINVAL;
+			break;
+		}
 		if (aio_ring_maybe_ready(ctx)) {
 			/* The read may sleep (ring_lock, kmap, a fault): not in a sleep state. */
 			__set_current_state(TASK_RUNNING);
@@ -248,6 +255,8 @@ static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 d
 	}
 	set_current_state(TASK_RUNNING);
 	remove_wait_queue(&ctx->wait, &wait);
+	if (got > 0 && aio_ring_maybe_ready(ctx))
+		wake_up(&ctx->wait);		/* more than we took: the next waiter */
 	return got;
 }
 

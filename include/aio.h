@@ -52,7 +52,10 @@ struct page;
 #define KIF_CANCELLED	0x4	/* the cancel method withdrew it */
 
 /* A file's cancel method: 0 when it withdrew req (never to be completed by
- * anyone), -EAGAIN when too late. Process context, no lock held. */
+ * anyone; its event says -ECANCELED), a positive count when it withdrew a
+ * request that had already moved that many bytes (its event carries the
+ * count: a pipe write that only the process's own reader could finish,
+ * issue 14 finding 3), -EAGAIN when too late. Process context, no lock held. */
 typedef int kiocb_cancel_fn(struct kiocb *req);
 
 struct kiocb {
@@ -122,6 +125,10 @@ extern u32 aio_max_nr;
 bool aio_complete(struct kiocb *req, long res, long res2);
 static inline struct file *kiocb_file(struct kiocb *req) { return req->ki_filp; }
 static inline bool is_sync_kiocb(const struct kiocb *req) { return !req->ki_ctx; }
+
+/* For a cancel method: is req's context being torn down (io_destroy, exit,
+ * exec)? Then nobody waits for the request's result any more. */
+bool aio_ctx_dying(const struct kiocb *req);
 
 /* For a file's aio method: its private data in req (the file's own lock
  * orders it with its cancel method). */

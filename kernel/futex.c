@@ -147,11 +147,36 @@ static void futex_wake_one(struct futex_q *q)
 	wake_up_process(q->task);
 }
 
-static long futex_wait(u32 uaddr, bool shared, int val, long timeout, u32 bitset)
+/* Sleep until woken, a signal, or the CLOCK_MONOTONIC deadline (0: none).
+ * The deadline is checked against the clock, not only the tick count: ticks
+ * that arrive in a burst after a stall must not end the wait early. */
+static int futex_sleep(struct futex_q *q, u64 deadline)
+{
+	u64 now;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (READ_ONCE(q->woken) || signal_pending(current))
+			break;
+		if (!deadline) {
+			schedule();
+			continue;
+		}
+		now = ktime_get_ns();
+		if (now >= deadline) {
+			__set_current_state(TASK_RUNNING);
+			return -ETIMEDOUT;
+		}
+		schedule_timeout(MAX(1ul, nsecs_to_jiffies(deadline - now)));
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static long futex_wait(u32 uaddr, bool shared, int val, u64 deadline, u32 bitset)
 {
 	struct futex_q q = { .bitset = bitset, .task = current };
 	int cur, err = futex_key(uaddr, shared, &q.key);
-	bool untimed = timeout == MAX_SCHEDULE_TIMEOUT;
 
 	if (err)
 		return err;
@@ -164,19 +189,16 @@ static long futex_wait(u32 uaddr, bool shared, int val, long timeout, u32 bitset
 	}
 	if (cur != val)
 		return futex_unqueue(&q) ? 0 : -EAGAIN;
-	set_current_state(TASK_INTERRUPTIBLE);
 	current->wait_channel = (void *)futex_wait;
-	if (!READ_ONCE(q.woken) && timeout)
-		timeout = schedule_timeout(timeout);
-	__set_current_state(TASK_RUNNING);
+	err = futex_sleep(&q, deadline);
 	current->wait_channel = NULL;
 	if (futex_unqueue(&q))
 		return 0;
-	if (!timeout)
-		return -ETIMEDOUT;
+	if (err)
+		return err;			/* -ETIMEDOUT */
 	if (!signal_pending(current))
 		return 0;			/* spurious: the caller looks again */
-	return untimed ? -ERESTARTSYS : -EINTR;	/* as Linux: a timed wait is not restarted */
+	return deadline ? -EINTR : -ERESTARTSYS;	/* as Linux: a timed wait is not restarted */
 }
 
 static long futex_wake_key(const struct futex_key *k, int nr, u32 bitset)
@@ -272,15 +294,16 @@ static long futex_requeue(u32 uaddr, u32 uaddr2, bool shared, int nr_wake, int n
 	return done + moved;
 }
 
-/* A relative timeout (or an absolute deadline on clock) in jiffies, at least
- * 1 when time is left; 0 when the deadline passed; MAX_SCHEDULE_TIMEOUT for none. */
-static long futex_timeout(const struct kernel_timespec *uts, bool absolute, bool realtime,
-			  long *out)
+/* A relative timeout, or an absolute deadline on CLOCK_MONOTONIC (or
+ * CLOCK_REALTIME), as a CLOCK_MONOTONIC deadline in ns: 0 for none, 1 for one
+ * already past (a wait then returns -ETIMEDOUT at once). */
+static long futex_deadline(const struct kernel_timespec *uts, bool absolute, bool realtime,
+			   u64 *out)
 {
 	struct kernel_timespec ts;
-	u64 ns, now;
+	u64 ns, now = ktime_get_ns(), base;
 
-	*out = MAX_SCHEDULE_TIMEOUT;
+	*out = 0;
 	if (!uts)
 		return 0;
 	if (copy_from_user(&ts, uts, sizeof(ts)))
@@ -289,15 +312,10 @@ static long futex_timeout(const struct kernel_timespec *uts, bool absolute, bool
 		return -EINVAL;
 	ns = timespec_to_ns(&ts);
 	if (absolute) {
-		now = realtime ? ktime_get_real_ns() : ktime_get_ns();
-		ns = ns > now ? ns - now : 0;
+		base = realtime ? ktime_get_real_ns() : now;
+		ns = ns > base ? ns - base : 0;
 	}
-	if (!ns) {
-		*out = 0;
-		return 0;
-	}
-	ns = nsecs_to_jiffies(ns) + 1;
-	*out = ns >= MAX_SCHEDULE_TIMEOUT ? MAX_SCHEDULE_TIMEOUT - 1 : (long)ns;
+	*out = ns ? now + ns : 1;
 	return 0;
 }
 
@@ -306,17 +324,18 @@ long sys_futex(int *uaddr, int op, int val, const struct kernel_timespec *utimeo
 {
 	bool shared = !(op & KFUTEX_PRIVATE), realtime = op & KFUTEX_CLOCK_REALTIME;
 	int cmd = op & KFUTEX_CMD_MASK;
-	long timeout, err;
+	u64 deadline;
+	long err;
 
 	switch (cmd) {
 	case KFUTEX_WAIT:
 	case KFUTEX_WAIT_BITSET:
 		if (realtime && cmd == KFUTEX_WAIT)
 			return -ENOSYS;		/* as Linux: only with WAIT_BITSET */
-		err = futex_timeout(utimeout, cmd == KFUTEX_WAIT_BITSET, realtime, &timeout);
+		err = futex_deadline(utimeout, cmd == KFUTEX_WAIT_BITSET, realtime, &deadline);
 		if (err)
 			return err;
-		return futex_wait((u32)uaddr, shared, val, timeout,
+		return futex_wait((u32)uaddr, shared, val, deadline,
 				  cmd == KFUTEX_WAIT ? KFUTEX_BITSET_ANY : (u32)val3);
 	case KFUTEX_WAKE:
 	case KFUTEX_WAKE_BITSET:

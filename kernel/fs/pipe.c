@@ -220,9 +220,12 @@ static void pipe_kick(struct pipe *p)
 }
 
 /* Cancel: withdraw the request if it is still queued and has moved nothing;
- * never complete it (the AIO core does, with -ECANCELED). The kiocb's private
- * data is the queue entry while queued; serving clears it (both under
- * p->lock), so a cancel never touches an entry being completed. */
+ * never complete it (the AIO core does, with -ECANCELED). At teardown (the
+ * context dying) a write that moved some bytes is withdrawn too, and their
+ * count returned for its event: only a reader could finish it, and that
+ * reader may be the process tearing the context down (issue 14 finding 3). The kiocb's private data is the queue entry while queued;
+ * serving clears it (both under p->lock), so a cancel never touches an entry
+ * being completed. */
 static int pipe_aio_cancel(struct kiocb *req)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
@@ -231,13 +234,13 @@ static int pipe_aio_cancel(struct kiocb *req)
 
 	spin_lock(&p->lock);
 	pa = kiocb_private(req);
-	if (pa && !pa->done) {
+	if (pa && (!pa->done || aio_ctx_dying(req))) {
 		list_del(&pa->list);
 		kiocb_set_private(req, NULL);
-		err = 0;
+		err = (int)pa->done;
 	}
 	spin_unlock(&p->lock);
-	if (!err) {
+	if (err >= 0) {
 		unpin_user_buf(&pa->buf);
 		kfree(pa);
 	}
