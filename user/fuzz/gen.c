@@ -48,6 +48,15 @@ static const uint32_t odd_ptrs[] = {
 static const uint32_t seams[] = { FZ_RO, FZ_NONE, FZ_RW2, FZ_HOLE, FZ_IOBUF + FZ_IOBUF_LEN };
 static const uint32_t seam_backs[] = { 1, 2, 4, 8, 16, 100, 511, 512, 4095 };
 
+/* The page we share with the watchdog is never handed to the kernel: a
+ * read into it would garble the run's counts and records. */
+static uint32_t not_shared(const struct fz_child *c, uint32_t p)
+{
+	uint32_t sh = (uint32_t)c->shared;
+
+	return c->shared && p - sh < sizeof(*c->shared) ? FZ_DATA : p;
+}
+
 uint32_t fz_ptr(struct fz_child *c)
 {
 	uint32_t r = fz_below(&c->rng, 20);
@@ -71,7 +80,7 @@ uint32_t fz_ptr(struct fz_child *c)
 		return c->ctx[fz_below(&c->rng, c->nctx)] + fz_below(&c->rng, 8192);
 	if (r < 18)
 		return FZ_STRUCTS + fz_below(&c->rng, 4096);
-	return (uint32_t)fz_next(&c->rng);
+	return not_shared(c, (uint32_t)fz_next(&c->rng));
 }
 
 /* ---- sizes, offsets, numbers ---- */
@@ -481,7 +490,7 @@ void fz_fill_iocb(struct fz_child *c, struct iocb *cb)
 	cb->aio_lio_opcode = fz_opcode(c);
 	cb->aio_reqprio = fz_pct(&c->rng, 95) ? 0 : (int16_t)fz_next(&c->rng);
 	cb->aio_fildes = fz_fd(c);
-	cb->aio_buf = fz_pct(&c->rng, 97) ? fz_ptr(c) : fz_next(&c->rng);
+	cb->aio_buf = fz_pct(&c->rng, 97) ? fz_ptr(c) : not_shared(c, (uint32_t)fz_next(&c->rng));
 	cb->aio_nbytes = fz_pct(&c->rng, 97) ? fz_len(c) : fz_next(&c->rng);
 	cb->aio_offset = fz_offset(c);
 	if (fz_pct(&c->rng, 3))
@@ -665,8 +674,10 @@ uint32_t fz_arg(struct fz_child *c, unsigned nr, int kind, const uint32_t *a, in
  * scratch pages (the I/O buffers may go: that is an episode). */
 static bool hits_ours(const struct fz_child *c, uint32_t addr, uint32_t len)
 {
-	uint64_t end = (uint64_t)addr + len;
+	uint64_t end = (uint64_t)addr + len, sh = (uint32_t)c->shared;
 
+	if (c->shared && addr < sh + sizeof(*c->shared) && end > sh)
+		return true;			/* the page the watchdog reads */
 	return (addr < c->brk0 + 8 * MIB && end > 0x08048000) ||
 	       (addr < 0xC0000000u && end > 0xBF7FF000u) || (addr < FZ_HOLE && end > FZ_SCRATCH);
 }
@@ -720,9 +731,11 @@ unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6])
 		a[0] = 0x60000000u | (a[0] & 0x00FFF000u);
 		a[1] &= 0x00FFFFFFu;
 	}
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 6; i++) {
+		a[i] = not_shared(c, a[i]);
 		if ((paths >> i & 1) && !path_allowed(a[i], renames))
 			a[i] = POOL_AT(P_OWN + a[i] % P_OWN_N);
+	}
 	if (renames) {			/* to a top name: no deeper than d/x, a/x */
 		int to = nr == __NR_rename ? 1 : 3;
 		if (a[to] == POOL_AT(P_OWN + 4) || a[to] == POOL_AT(P_OWN + 5))
