@@ -4,6 +4,7 @@
 
 #include "atomic.h"
 #include "list.h"
+#include "mutex.h"
 #include "spinlock.h"
 #include "paging.h"
 #include "types.h"
@@ -37,8 +38,11 @@ struct mm {
 	spinlock_t lock;		/* guards vmas, the page tables and nr_pages;
 					 * process context only (no irqsave) */
 	struct list_head vmas;
-	u32 brk_start, brk;		/* heap: [brk_start, brk); written by the owning
-					 * task without lock (sys_brk, exec), read
+	struct mutex map_mutex;		/* serialises brk, mmap2 and munmap of the threads
+					 * sharing the mm (a free range found and mapped
+					 * in one step); outside mm->lock */
+	u32 brk_start, brk;		/* heap: [brk_start, brk); written under map_mutex
+					 * (sys_brk) or by exec before any thread, read
 					 * by fork under lock */
 	u32 nr_pages;			/* user pages mapped (for k-mem / leaks) */
 	struct aio_mm *aio;		/* AIO contexts; NULL until io_setup */

@@ -1,5 +1,6 @@
 /* clone.c: task creation for user space: fork, vfork and clone (threads with CLONE_THREAD, shared or copied mm, files, handlers), set_tid_address, and exec's end of the other threads. */
 #include "errno.h"
+#include "fpu.h"
 #include "fs.h"
 #include "panic.h"
 #include "proc.h"
@@ -128,6 +129,18 @@ static void clone_identity(struct task *child, u32 flags)
 	}
 }
 
+/* The child starts with the caller's FPU registers as they are now (the
+ * saved area is only as recent as the last switch). fnsave, on a CPU without
+ * fxsave, resets the FPU: the registers are loaded back. */
+static void clone_fpu(struct task *child)
+{
+	u32 flags = local_irq_save();
+
+	fpu_save(child->fpu);
+	fpu_restore(child->fpu);
+	local_irq_restore(flags);
+}
+
 /* Until the child execs or exits, or a fatal signal for us: then the child
  * forgets our completion (interrupts off: it cannot be completing it, UP).
  * The child is ours to reap, so it is still there. */
@@ -167,8 +180,7 @@ static long do_clone(u32 flags, u32 newsp, int *parent_tid, struct user_desc *ut
 		clone_undo(child);
 		return err;
 	}
-	memcpy(child->fpu, current->fpu, FPU_STATE_SIZE);
-	fpu_save(child->fpu);		/* the live registers are the parent's current ones */
+	clone_fpu(child);
 	if ((flags & KCLONE_VM) && !(flags & KCLONE_VFORK))
 		child->sas_sp = child->sas_size = 0;	/* a new stack: no alternate one */
 	else {

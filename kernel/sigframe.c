@@ -74,6 +74,52 @@ static u32 frame_base(const struct kernel_sigaction *ka, u32 sp)
 	return sp;
 }
 
+/* The registers a handler starts with: its stack at base, eip at it, the
+ * user's segments; sig (and the rt frame's info and uc) in eax, edx, ecx. */
+static void sigframe_enter(struct trap_frame *tf, const struct kernel_sigaction *ka, u32 base,
+			   int sig, u32 info, u32 uc)
+{
+	tf->user_esp = base;
+	tf->eip = (u32)ka->handler;
+	tf->eax = sig;				/* regparm(3)-style, as Linux: sig, info, uc */
+	tf->edx = info;
+	tf->ecx = uc;
+	tf->cs = USER_CS;
+	tf->user_ss = tf->ds = tf->es = USER_DS;
+	tf->eflags &= ~(EFLAGS_TF | EFLAGS_DF | EFLAGS_RF);
+}
+
+/* The old frame for a handler without SA_SIGINFO (Linux builds it too): a
+ * C library's non-SA_SIGINFO restorer calls sigreturn (119). */
+static int sigframe_setup_old(int sig, const struct kernel_sigaction *ka,
+			      const struct kernel_siginfo *info, u64 oldmask, struct trap_frame *tf)
+{
+	static const u8 retcode[8] = { 0x58, 0xB8, 119, 0, 0, 0, 0xCD, 0x80 };
+	u8 fpu[FPU_STATE_SIZE] __aligned(FPU_ALIGN);
+	struct kernel_sigframe f;
+	u32 sp = frame_base(ka, tf->user_esp), fpstate, base, fpsize = fpu_user_size();
+
+	fpstate = (sp - fpsize) & ~(FRAME_FP_ALIGN - 1);
+	base = ((fpstate - sizeof(f) + 4) & ~15u) - 4;
+	if (fpstate > sp || base > fpstate || !access_ok(base, sp - base))
+		return -EFAULT;
+	memset(&f, 0, sizeof(f));
+	f.sig = sig;
+	sigcontext_fill(&f.sc, tf, fpstate, oldmask,
+			sig == SIGSEGV || sig == SIGBUS ? (u32)info->f.fault.addr : 0);
+	f.extramask[0] = (u32)(oldmask >> 32);
+	memcpy(f.retcode, retcode, sizeof(retcode));
+	f.pretcode = (ka->flags & KSA_RESTORER) ? (void *)ka->restorer :
+		     (void *)(base + offsetof(struct kernel_sigframe, retcode));
+	fpu_save_for_signal(fpu);
+	if (copy_to_user((void *)fpstate, fpu, fpsize) || copy_to_user((void *)base, &f, sizeof(f))) {
+		fpu_load_from_user(fpu);
+		return -EFAULT;
+	}
+	sigframe_enter(tf, ka, base, sig, 0, 0);
+	return 0;
+}
+
 int sigframe_setup(int sig, const struct kernel_sigaction *ka,
 		   const struct kernel_siginfo *info, u64 oldmask, struct trap_frame *tf)
 {
@@ -82,6 +128,8 @@ int sigframe_setup(int sig, const struct kernel_sigaction *ka,
 	struct kernel_rt_sigframe f;
 	u32 sp = frame_base(ka, tf->user_esp), fpstate, base, fpsize = fpu_user_size();
 
+	if (!(ka->flags & KSA_SIGINFO))
+		return sigframe_setup_old(sig, ka, info, oldmask, tf);
 	fpstate = (sp - fpsize) & ~(FRAME_FP_ALIGN - 1);
 	base = ((fpstate - sizeof(f) + 4) & ~15u) - 4;	/* (esp + 4) 16-aligned at entry */
 	if (fpstate > sp || base > fpstate || !access_ok(base, sp - base))
@@ -106,14 +154,7 @@ int sigframe_setup(int sig, const struct kernel_sigaction *ka,
 		fpu_load_from_user(fpu);	/* the interrupted code's state, unchanged */
 		return -EFAULT;
 	}
-	tf->user_esp = base;
-	tf->eip = (u32)ka->handler;
-	tf->eax = sig;				/* regparm(3)-style, as Linux: sig, info, uc */
-	tf->edx = (u32)f.pinfo;
-	tf->ecx = (u32)f.puc;
-	tf->cs = USER_CS;
-	tf->user_ss = tf->ds = tf->es = USER_DS;
-	tf->eflags &= ~(EFLAGS_TF | EFLAGS_DF | EFLAGS_RF);
+	sigframe_enter(tf, ka, base, sig, (u32)f.pinfo, (u32)f.puc);
 	return 0;
 }
 
@@ -196,24 +237,48 @@ static long bad_frame(struct trap_frame *tf)
 	return tf->eax;
 }
 
+/* Both returns: the registers, the mask and the FPU image the frame holds.
+ * 0, or -EFAULT for a frame that cannot be read or is forged. */
+static int sigreturn_common(struct trap_frame *tf, const struct kernel_sigcontext *sc, u64 mask)
+{
+	u8 fpu[FPU_STATE_SIZE] __aligned(FPU_ALIGN);
+	u32 fpstate = (u32)sc->fpstate;
+
+	if (fpstate && copy_from_user(fpu, (void *)fpstate, fpu_user_size()))
+		return -EFAULT;
+	if (restore_sigcontext(tf, sc))
+		return -EFAULT;
+	signal_set_blocked(mask);
+	fpu_load_from_user(fpstate ? fpu : NULL);
+	tf->err = (u32)-1;			/* not a system call to restart */
+	return 0;
+}
+
 long sys_rt_sigreturn(void)
 {
 	struct trap_frame *tf = current_user_frame();
 	struct kernel_rt_sigframe *uf = (void *)(tf->user_esp - 4);
-	u8 fpu[FPU_STATE_SIZE] __aligned(FPU_ALIGN);
 	struct kernel_ucontext uc;
-	u32 fpstate;
 
-	if (copy_from_user(&uc, &uf->uc, sizeof(uc)))
+	if (copy_from_user(&uc, &uf->uc, sizeof(uc)) ||
+	    sigreturn_common(tf, &uc.uc_mcontext,
+			     (u64)uc.uc_sigmask.sig[1] << 32 | uc.uc_sigmask.sig[0]))
 		return bad_frame(tf);
-	fpstate = (u32)uc.uc_mcontext.fpstate;
-	if (fpstate && copy_from_user(fpu, (void *)fpstate, fpu_user_size()))
-		return bad_frame(tf);
-	if (restore_sigcontext(tf, &uc.uc_mcontext))
-		return bad_frame(tf);
-	signal_set_blocked((u64)uc.uc_sigmask.sig[1] << 32 | uc.uc_sigmask.sig[0]);
-	fpu_load_from_user(fpstate ? fpu : NULL);
 	do_sigaltstack(&uc.uc_stack, NULL, tf->user_esp);	/* as it was; errors ignored */
-	tf->err = (u32)-1;			/* not a system call to restart */
+	return tf->eax;
+}
+
+/* The old frame: the restorer popped sig, so it lies at esp - 8. */
+long sys_sigreturn(void)
+{
+	struct trap_frame *tf = current_user_frame();
+	struct kernel_sigframe *uf = (void *)(tf->user_esp - 8);
+	struct kernel_sigcontext sc;
+	unsigned long extra;
+
+	if (copy_from_user(&sc, &uf->sc, sizeof(sc)) ||
+	    copy_from_user(&extra, &uf->extramask[0], sizeof(extra)) ||
+	    sigreturn_common(tf, &sc, (u64)extra << 32 | sc.oldmask))
+		return bad_frame(tf);
 	return tf->eax;
 }

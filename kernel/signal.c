@@ -768,24 +768,19 @@ static void sigset_put(struct kernel_sigset *k, u64 v)
 	k->sig[1] = (u32)(v >> 32);
 }
 
-long sys_rt_sigaction(int sig, const struct kernel_sigaction *uact,
-		      struct kernel_sigaction *uoact, unsigned sigsetsize)
+/* Install act (NULL: none) for sig, the old action in *old. 0 or -EINVAL. */
+static long do_sigaction(int sig, struct kernel_sigaction *act, struct kernel_sigaction *old)
 {
-	struct kernel_sigaction act, old;
 	struct sighand_struct *sh = current->sighand;
 	u32 flags;
 
-	if (sigsetsize != KSIGSET_SIZE || !sig_valid(sig))
+	if (!sig_valid(sig) || (act && (SIG_KERNEL_ONLY & SIGBIT(sig))))
 		return -EINVAL;
-	if (uact && (SIG_KERNEL_ONLY & SIGBIT(sig)))
-		return -EINVAL;
-	if (uact && copy_from_user(&act, uact, sizeof(act)))
-		return -EFAULT;
 	spin_lock_irqsave(&sh->lock, flags);
-	old = sh->action[sig - 1];
-	if (uact) {
-		sigset_put(&act.mask, sigset_get(&act.mask) & ~SIG_KERNEL_ONLY);
-		sh->action[sig - 1] = act;
+	*old = sh->action[sig - 1];
+	if (act) {
+		sigset_put(&act->mask, sigset_get(&act->mask) & ~SIG_KERNEL_ONLY);
+		sh->action[sig - 1] = *act;
 		if (sig_ignored(current, sig)) {	/* POSIX: pending instances go */
 			struct task *th;
 			flush_sigs(&current->signal->shared_pending, &current->signal->shared_q,
@@ -795,9 +790,50 @@ long sys_rt_sigaction(int sig, const struct kernel_sigaction *uact,
 		}
 	}
 	spin_unlock_irqrestore(&sh->lock, flags);
-	if (uoact && copy_to_user(uoact, &old, sizeof(old)))
-		return -EFAULT;
 	return 0;
+}
+
+long sys_rt_sigaction(int sig, const struct kernel_sigaction *uact,
+		      struct kernel_sigaction *uoact, unsigned sigsetsize)
+{
+	struct kernel_sigaction act, old;
+	long err;
+
+	if (sigsetsize != KSIGSET_SIZE)
+		return -EINVAL;
+	if (uact && copy_from_user(&act, uact, sizeof(act)))
+		return -EFAULT;
+	err = do_sigaction(sig, uact ? &act : NULL, &old);
+	if (!err && uoact && copy_to_user(uoact, &old, sizeof(old)))
+		return -EFAULT;
+	return err;
+}
+
+/* The old sigaction (67): a 32-bit mask; the same table as rt_sigaction. */
+long sys_sigaction(int sig, const struct kernel_old_sigaction *uact,
+		   struct kernel_old_sigaction *uoact)
+{
+	struct kernel_old_sigaction o;
+	struct kernel_sigaction act, old;
+	long err;
+
+	if (uact) {
+		if (copy_from_user(&o, uact, sizeof(o)))
+			return -EFAULT;
+		act.handler = o.handler;
+		act.flags = o.flags;
+		act.restorer = o.restorer;
+		act.mask.sig[0] = o.mask;
+		act.mask.sig[1] = 0;
+	}
+	err = do_sigaction(sig, uact ? &act : NULL, &old);
+	if (err || !uoact)
+		return err;
+	o.handler = old.handler;
+	o.flags = old.flags;
+	o.restorer = old.restorer;
+	o.mask = old.mask.sig[0];
+	return copy_to_user(uoact, &o, sizeof(o)) ? -EFAULT : 0;
 }
 
 /* Set the current thread's mask; signals it unblocks may go to it now. */

@@ -164,7 +164,29 @@ struct kernel_rt_sigframe {
 	unsigned char		retcode[8];	/* mov $173, %eax; int $0x80 */
 };
 
+/* The old frame, for a handler without SA_SIGINFO (Linux's sigframe): the
+ * restorer pops sig and calls sigreturn (119), which finds the frame at
+ * esp - 8. fpstate_unused keeps Linux's layout (the FPU image follows the
+ * frame, where sc.fpstate points). */
+struct kernel_sigframe {
+	void			*pretcode;
+	int			sig;
+	struct kernel_sigcontext sc;
+	unsigned char		fpstate_unused[624];
+	unsigned long		extramask[1];	/* signals 33..64 of the mask */
+	unsigned char		retcode[8];	/* popl %eax; mov $119, %eax; int $0x80 */
+};
+
+/* sigaction (67)'s struct: a 32-bit mask, flags after it. */
+struct kernel_old_sigaction {
+	void		*handler;
+	unsigned long	mask;
+	unsigned long	flags;
+	void		(*restorer)(void);
+};
+
 UAPI_ASSERT_SIZE(struct kernel_sigset, 8);
+UAPI_ASSERT_SIZE(struct kernel_old_sigaction, 16);
 UAPI_ASSERT_SIZE(struct kernel_sigaction, 20);
 UAPI_ASSERT_SIZE(struct kernel_sigaltstack, 12);
 UAPI_ASSERT_SIZE(struct kernel_siginfo, 128);

@@ -313,12 +313,14 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 
 	if (!n)
 		return 0;
-	mutex_lock(&p->mutex);
+	if (mutex_lock_killable(&p->mutex))	/* the holder may be another process */
+		return -EINTR;
 	while (!p->len && p->writers) {
 		mutex_unlock(&p->mutex);
 		if (wait_event_interruptible(p->rd_wait, p->len || !p->writers))
 			return -ERESTARTSYS;	/* restarted under SA_RESTART */
-		mutex_lock(&p->mutex);
+		if (mutex_lock_killable(&p->mutex))
+			return -EINTR;
 	}
 	ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;	/* 0: EOF */
 	mutex_unlock(&p->mutex);
@@ -346,7 +348,10 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 			ret = -ERESTARTSYS;	/* restarted under SA_RESTART */
 			break;
 		}
-		mutex_lock(&p->mutex);
+		if (mutex_lock_killable(&p->mutex)) {
+			ret = -EINTR;
+			break;
+		}
 		if (!p->readers) {
 			mutex_unlock(&p->mutex);
 			signal_send(current, SIGPIPE);

@@ -11,10 +11,9 @@
 
 #define BRK_MAX		(256u << 20)	/* the heap may grow this far above brk_start */
 
-/* brk(addr): move the program break; returns the new (or unchanged) break. */
-long sys_brk(unsigned long addr)
+/* brk(addr): move the program break (map_mutex held). */
+static u32 do_brk(struct mm *mm, u32 addr)
 {
-	struct mm *mm = current->mm;
 	u32 old_end, new_end;
 
 	if (!addr || addr < mm->brk_start || addr - mm->brk_start > BRK_MAX)
@@ -29,16 +28,27 @@ long sys_brk(unsigned long addr)
 	return addr;
 }
 
+/* brk(addr): returns the new (or unchanged) break. Threads of the process
+ * may call it at once: map_mutex makes each a whole step. */
+long sys_brk(unsigned long addr)
+{
+	struct mm *mm = current->mm;
+	u32 ret;
+
+	mutex_lock(&mm->map_mutex);
+	ret = do_brk(mm, addr);
+	mutex_unlock(&mm->map_mutex);
+	return ret;
+}
+
 static u32 prot_to_vm(int prot)
 {
 	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE | VM_READ : 0) |
 	       (prot & PROT_EXEC ? VM_EXEC | VM_READ : 0);
 }
 
-long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
-	       unsigned long pgoff)
+static long do_mmap2(struct mm *mm, unsigned long addr, unsigned len, int prot, int flags)
 {
-	struct mm *mm = current->mm;
 	u32 vmflags = prot_to_vm(prot);
 	int err;
 
@@ -63,7 +73,27 @@ long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
 	return err ? err : (long)addr;
 }
 
+/* Finding a free range and mapping it is one step under map_mutex: another
+ * thread cannot take the range in between. */
+long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
+	       unsigned long pgoff)
+{
+	struct mm *mm = current->mm;
+	long ret;
+
+	mutex_lock(&mm->map_mutex);
+	ret = do_mmap2(mm, addr, len, prot, flags);
+	mutex_unlock(&mm->map_mutex);
+	return ret;
+}
+
 long sys_munmap(unsigned long addr, unsigned len)
 {
-	return vm_unmap(current->mm, addr, len);
+	struct mm *mm = current->mm;
+	long ret;
+
+	mutex_lock(&mm->map_mutex);
+	ret = vm_unmap(mm, addr, len);
+	mutex_unlock(&mm->map_mutex);
+	return ret;
 }

@@ -27,6 +27,7 @@ struct mm *mm_create(void)
 	}
 	atomic_set(&mm->users, 1);
 	atomic_set(&mm->tasks, 1);
+	mutex_init(&mm->map_mutex);
 	spin_lock_init(&mm->lock, "mm");
 	INIT_LIST_HEAD(&mm->vmas);
 	atomic_inc(&nr_mms);

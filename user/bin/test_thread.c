@@ -518,6 +518,50 @@ static int handler_in_kernel_space(void)
 	return 0;
 }
 
+static volatile int old_hits, old_sig;
+
+static void old_handler(int sig)
+{
+	old_hits++;
+	old_sig = sig;
+}
+
+/* The restorer a C library gives a handler without SA_SIGINFO. */
+void old_restorer(void);
+__asm__(".text\n.globl old_restorer\nold_restorer:\n\t"
+	"popl %eax\n\tmovl $119, %eax\n\tint $0x80\n\thlt\n");
+
+/* A handler without SA_SIGINFO gets Linux's old frame and returns through
+ * sigreturn (119), with its restorer or the frame's own code; the old
+ * sigaction (67) reads and sets the same table; a blocked mask comes back. */
+static int old_frame_and_old_sigaction(void)
+{
+	struct k_sigaction sa = { (void *)old_handler, 0x04000000, (void *)old_restorer, { 0, 0 } };
+	struct { void *h; unsigned long mask, flags; void *restorer; } o;
+	volatile long before = 0x1234abcd, after;
+	unsigned long mask[2];
+
+	CHECK_EQ(lx_syscall(NR_RT_SIGACTION, K_SIGUSR1, (long)&sa, 0, 8, 0), 0);
+	CHECK_EQ(lx_syscall(NR_TKILL, sys0(NR_GETTID), K_SIGUSR1, 0, 0, 0), 0);
+	after = before;
+	CHECK_EQ(old_hits, 1);
+	CHECK_EQ(old_sig, K_SIGUSR1);
+	CHECK_EQ(after, 0x1234abcd);
+	CHECK_EQ(lx_syscall(NR_RT_SIGPROCMASK, 2, 0, (long)mask, 8, 0), 0);
+	CHECK_EQ(mask[0] & (1u << (K_SIGUSR1 - 1)), 0);	/* unblocked again */
+	CHECK_EQ(lx_syscall(67, K_SIGUSR1, 0, (long)&o, 0, 0), 0);
+	CHECK(o.h == (void *)old_handler && o.flags == 0x04000000);
+	o.flags = 0;					/* no restorer: the frame's retcode */
+	o.mask = 1u << (K_SIGTERM - 1);
+	CHECK_EQ(lx_syscall(67, K_SIGUSR1, (long)&o, 0, 0, 0), 0);
+	CHECK_EQ(lx_syscall(NR_TKILL, sys0(NR_GETTID), K_SIGUSR1, 0, 0, 0), 0);
+	CHECK_EQ(old_hits, 2);
+	CHECK_EQ(lx_syscall(NR_RT_SIGACTION, K_SIGUSR1, 0, (long)&sa, 8, 0), 0);
+	CHECK(sa.handler == (void *)old_handler && sa.mask[0] == 1u << (K_SIGTERM - 1));
+	CHECK_EQ(lx_syscall(67, K_SIGKILL, (long)&o, 0, 0, 0), -K_EINVAL);
+	return 0;
+}
+
 /* tkill to a thread id that is not there: ESRCH; kill and tkill of signal
  * 0 test existence only. */
 static int signals_to_ids(void)
@@ -542,6 +586,7 @@ static const struct utest_case cases[] = {
 	UTEST(forged_sigreturn_frames),
 	UTEST(handler_in_kernel_space),
 	UTEST(signals_to_ids),
+	UTEST(old_frame_and_old_sigaction),
 };
 
 int main(int argc, char **argv)
