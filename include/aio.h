@@ -149,14 +149,14 @@ ssize_t do_sync_read(struct file *f, char *ubuf, size_t n, loff_t *pos);
 ssize_t do_sync_write(struct file *f, const char *ubuf, size_t n, loff_t *pos);
 int do_sync_fsync(struct file *f, int datasync);
 
-/* Tear down every context of mm as the last task using it leaves it: process
- * exit (do_exit) and exec (the old image's address space), in that task's
- * process context, before mm_put. Cancels what can be cancelled and waits for
- * the rest; the rings are not unmapped (the address space goes next).
- * Today each address space has one task. With threads (clone with CLONE_VM),
- * contexts belong to the address space: do_exit then calls this only for the
- * last thread of mm (a count of the tasks sharing it, not mm->users, which
- * also counts borrowed references), and exec first ends the other threads. */
+/* Tear down every context of mm as the last task using it leaves it: the
+ * exit of that task (kernel/proc.c proc_mm_leave) or its exec (the old
+ * image's address space), in its process context, before mm_put. The last
+ * task is counted by mm->tasks (threads and a vfork child share an mm), never
+ * mm->users: so the first thread's exit leaves the contexts to the others.
+ * No other task uses mm by then, so the table is walked without its lock.
+ * Cancels what can be cancelled and waits for the rest; the rings are not
+ * unmapped (the address space goes next). */
 void exit_aio(struct mm *mm);
 void aio_init(void);
 

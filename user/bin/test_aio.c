@@ -949,6 +949,40 @@ static int exit_group_with_waiters_and_io(void)
 	return 0;
 }
 
+static void *outliving_worker(void *arg)
+{
+	struct io_event ev[2];
+
+	(void)arg;
+	usleep(50000);				/* the first thread is gone by now */
+	if (submit_noops(shared_ctx, 2, 40) != 2 || getevents_now(shared_ctx, 2, ev) != 2)
+		_exit(1);			/* exit_group: the context went with it */
+	_exit(raw_io_destroy(shared_ctx) == 0 ? 0 : 2);
+}
+
+/* The contexts belong to the address space: the first thread's exit (exit,
+ * 1, alone) leaves them to the thread that goes on. */
+static int contexts_outlive_the_first_thread(void)
+{
+	int st;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		pthread_t t;
+
+		if (raw_io_setup(8, &shared_ctx) || pthread_create(&t, 0, outliving_worker, 0))
+			_exit(10);
+		__asm__ volatile("int $0x80" :: "a"(1), "b"(0));	/* exit: this thread only */
+	}
+	for (int i = 0; i < 300 && waitpid(pid, &st, WNOHANG) != pid; i++)
+		usleep(10000);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 0);
+	return 0;
+}
+
 #define STRESS_THREADS	8
 #define STRESS_OPS	100000
 #define STRESS_BATCH	16
@@ -1046,6 +1080,7 @@ static const struct utest_case cases[] = {
 	UTEST(destroy_wakes_other_waiters),
 	UTEST(signal_to_one_waiter),
 	UTEST(exit_group_with_waiters_and_io),
+	UTEST(contexts_outlive_the_first_thread),
 	UTEST(threads_share_one_context),
 };
 
