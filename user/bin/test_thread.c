@@ -1,6 +1,7 @@
 /* test_thread.c: the "thread" suite: raw clone, thread groups, TLS, exit and exit_group, vfork, exec from a thread, stop/continue, and bad input (flags, stacks, forged signal frames, handlers in kernel space). */
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -562,6 +563,86 @@ static int old_frame_and_old_sigaction(void)
 	return 0;
 }
 
+#define NR_RT_SIGQUEUEINFO	178
+#define NR_RT_SIGTIMEDWAIT	177
+#define K_SIGUSR2	12
+#define K_SIGRT		40
+
+static long queue_value(int sig, int value)
+{
+	int info[32] = { 0 };			/* siginfo: signo, errno, code, pid, uid, value */
+
+	info[0] = sig;
+	info[2] = -1;				/* SI_QUEUE */
+	info[3] = (int)sys0(NR_GETPID);
+	info[5] = value;
+	return lx_syscall(NR_RT_SIGQUEUEINFO, sys0(NR_GETPID), sig, (long)info, 0, 0);
+}
+
+/* Real-time signals queue every instance, in order, each with its value; a
+ * standard signal is pending once however often it is sent. */
+static int realtime_signals_queue(void)
+{
+	unsigned long set[2] = { 0, 0 };
+	long zero[2] = { 0, 0 };
+	int info[32];
+
+	set[(K_SIGRT - 1) / 32] |= 1u << ((K_SIGRT - 1) % 32);
+	set[0] |= 1u << (K_SIGUSR2 - 1);
+	CHECK_EQ(lx_syscall(NR_RT_SIGPROCMASK, 0 /* SIG_BLOCK */, (long)set, 0, 8, 0), 0);
+	for (int v = 1; v <= 3; v++) {
+		CHECK_EQ(queue_value(K_SIGRT, v), 0);
+		CHECK_EQ(queue_value(K_SIGUSR2, v), 0);
+	}
+	CHECK_EQ(lx_syscall(NR_RT_SIGTIMEDWAIT, (long)set, (long)info, (long)zero, 8, 0), K_SIGUSR2);
+	CHECK_EQ(info[5], 1);				/* the first one's siginfo */
+	for (int v = 1; v <= 3; v++) {
+		CHECK_EQ(lx_syscall(NR_RT_SIGTIMEDWAIT, (long)set, (long)info, (long)zero, 8, 0), K_SIGRT);
+		CHECK_EQ(info[0], K_SIGRT);
+		CHECK_EQ(info[2], -1);
+		CHECK_EQ(info[5], v);
+	}
+	CHECK_EQ(lx_syscall(NR_RT_SIGTIMEDWAIT, (long)set, (long)info, (long)zero, 8, 0), -K_EAGAIN);
+	info[2] = 0;					/* SI_USER: only the kernel sends that */
+	CHECK_EQ(lx_syscall(NR_RT_SIGQUEUEINFO, sys0(NR_GETPID), K_SIGRT, (long)info, 0, 0), -1);
+	return 0;
+}
+
+static sigjmp_buf fault_env;
+static volatile int *volatile nothing_there = (int *)0x30;
+static volatile int fault_code;
+static volatile void *fault_addr;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	fault_code = si->si_code;
+	fault_addr = si->si_addr;
+	siglongjmp(fault_env, sig);
+}
+
+/* A write to a read-only mapping is SEGV_ACCERR, to nothing SEGV_MAPERR,
+ * each with the address. */
+static int fault_codes(void)
+{
+	struct sigaction sa = { .sa_flags = SA_SIGINFO };
+	volatile char *ro = mmap(0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(ro != MAP_FAILED);
+	sa.sa_sigaction = on_fault;
+	sigemptyset(&sa.sa_mask);
+	CHECK_EQ(sigaction(SIGSEGV, &sa, 0), 0);
+	if (sigsetjmp(fault_env, 1) == 0)
+		ro[100] = 1;
+	CHECK_EQ(fault_code, 2);			/* SEGV_ACCERR */
+	CHECK(fault_addr == ro + 100);
+	if (sigsetjmp(fault_env, 1) == 0)
+		*nothing_there = 1;
+	CHECK_EQ(fault_code, 1);			/* SEGV_MAPERR */
+	CHECK(fault_addr == (void *)0x30);
+	return 0;
+}
+
 /* tkill to a thread id that is not there: ESRCH; kill and tkill of signal
  * 0 test existence only. */
 static int signals_to_ids(void)
@@ -587,6 +668,8 @@ static const struct utest_case cases[] = {
 	UTEST(handler_in_kernel_space),
 	UTEST(signals_to_ids),
 	UTEST(old_frame_and_old_sigaction),
+	UTEST(realtime_signals_queue),
+	UTEST(fault_codes),
 };
 
 int main(int argc, char **argv)
