@@ -643,6 +643,30 @@ static int fault_codes(void)
 	return 0;
 }
 
+/* A signal whose frame cannot be written (the stack pointer at nothing):
+ * SIGSEGV with its default action, even with a SIGSEGV handler. */
+static int unwritable_frame_is_sigsegv(void)
+{
+	int pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct k_sigaction sa = { (void *)old_handler, 0x04000000, (void *)old_restorer,
+					  { 0, 0 } };
+		long tid = sys0(NR_GETTID);
+
+		lx_syscall(NR_RT_SIGACTION, K_SIGUSR1, (long)&sa, 0, 8, 0);
+		lx_syscall(NR_RT_SIGACTION, K_SIGSEGV, (long)&sa, 0, 8, 0);
+		__asm__ volatile("mov $0x10, %%esp\n\t"
+				 "int $0x80\n\t"
+				 "hlt"
+				 :: "a"(NR_TKILL), "b"(tid), "c"(K_SIGUSR1) : "memory");
+	}
+	CHECK_EQ(raw_wait(pid, 0) & 0x7f, K_SIGSEGV);
+	return 0;
+}
+
 /* tkill to a thread id that is not there: ESRCH; kill and tkill of signal
  * 0 test existence only. */
 static int signals_to_ids(void)
@@ -670,6 +694,7 @@ static const struct utest_case cases[] = {
 	UTEST(old_frame_and_old_sigaction),
 	UTEST(realtime_signals_queue),
 	UTEST(fault_codes),
+	UTEST(unwritable_frame_is_sigsegv),
 };
 
 int main(int argc, char **argv)
