@@ -854,7 +854,9 @@ static int exclusive_waiters_n_m(void)
 	CHECK_EQ(raw_io_setup(32, &shared_ctx), 0);
 	CHECK_EQ(start_waiters(t, NWAIT), 0);
 	CHECK_EQ(submit_noops(shared_ctx, 2, 100), 2);	/* M = 2 < N = 4 */
-	usleep(50000);
+	for (int i = 0; i < 300 && count_returned(NWAIT) < 2; i++)
+		usleep(10000);
+	usleep(50000);					/* time for a third, wrongly woken */
 	CHECK_EQ(count_returned(NWAIT), 2);
 	CHECK_EQ(submit_noops(shared_ctx, 5, 102), 5);	/* 5 more, 2 waiters left */
 	for (int i = 0; i < NWAIT; i++)

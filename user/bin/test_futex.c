@@ -64,7 +64,23 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, 0);
 }
 
-/* Wait until n threads sleep on w (a wake of 0 counts nothing: poll by time). */
+static volatile int arrived;
+
+/* A waiter is about to wait: settle() waits for the ones it expects. */
+static void arrive(void)
+{
+	__atomic_add_fetch(&arrived, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Wait until every waiter started has arrived, then a while for the last of
+ * them to be asleep in the kernel (user space cannot see that itself). */
+static void settle_n(int n)
+{
+	for (int i = 0; i < 2000 && __atomic_load_n(&arrived, __ATOMIC_SEQ_CST) < n; i++)
+		sleep_ms(1);
+	sleep_ms(40);
+}
+
 static void settle(void)
 {
 	sleep_ms(40);
@@ -94,6 +110,7 @@ static void *waiter(void *arg)
 {
 	long i = (long)arg;
 
+	arrive();
 	results[i] = fwait(&word, 0, 0, FUTEX_PRIVATE);
 	return 0;
 }
@@ -104,11 +121,12 @@ static int wake_counts(void)
 	pthread_t t[4];
 
 	word = 0;
+	arrived = 0;
 	for (long i = 0; i < 4; i++) {
 		results[i] = 99;
 		CHECK_EQ(pthread_create(&t[i], 0, waiter, (void *)i), 0);
 	}
-	settle();
+	settle_n(4);
 	CHECK_EQ(fwake(&word, 3, FUTEX_PRIVATE), 3);
 	settle();
 	CHECK_EQ(fwake(&word, 3, FUTEX_PRIVATE), 1);
@@ -123,6 +141,7 @@ static void *waiter_shared(void *arg)
 {
 	long i = (long)arg;
 
+	arrive();
 	results[i] = fwait(&word, 0, 0, 0);
 	return 0;
 }
@@ -134,9 +153,10 @@ static int requeue_and_cmp_requeue(void)
 	pthread_t t[3];
 
 	word = 0;
+	arrived = 0;
 	for (long i = 0; i < 3; i++)
 		CHECK_EQ(pthread_create(&t[i], 0, waiter_shared, (void *)i), 0);
-	settle();
+	settle_n(3);
 	CHECK_EQ(futex6(&word, FUTEX_CMP_REQUEUE, 1, (void *)2, &other, 5), -K_EAGAIN);
 	CHECK_EQ(futex6(&word, FUTEX_CMP_REQUEUE, 1, (void *)1, &other, 0), 2);	/* 1 woken, 1 moved */
 	settle();
