@@ -213,3 +213,23 @@ void exit_aio(struct mm *mm)
 	mm->aio = NULL;
 	kfree(am);
 }
+
+void aio_ring_moved(struct mm *mm, u32 old, u32 new)
+{
+	struct aio_mm *am = mm->aio;
+	struct kioctx *ctx, **pp;
+
+	if (!am)
+		return;
+	spin_lock(&am->lock);
+	for (pp = &am->hash[hash_id(old)]; (ctx = *pp); pp = &ctx->hash_next)
+		if (ctx->ring.user_base == old && !ctx->dead)
+			break;
+	if (ctx) {
+		*pp = ctx->hash_next;
+		ctx->ring.user_base = new;
+		ctx->hash_next = am->hash[hash_id(new)];
+		am->hash[hash_id(new)] = ctx;
+	}
+	spin_unlock(&am->lock);
+}

@@ -68,6 +68,9 @@ struct kiocb {
 	u64 ki_user_obj;		/* user address of the iocb */
 	u64 ki_user_data;		/* iocb->aio_data, returned in the event */
 	u16 ki_opcode;
+	u32 ki_rw_flags;		/* iocb aio_rw_flags (RWF_*), for the file's method */
+	struct file *ki_eventfd;	/* IOCB_FLAG_RESFD: signalled after the event is
+					 * posted (a reference, dropped with the request) */
 	struct task *ki_waiter;		/* synchronous kiocb: who waits */
 	long ki_sync_res;		/* synchronous kiocb: the result */
 	/* The file method's, set only through the helpers below: */
@@ -138,6 +141,15 @@ static inline void *kiocb_private(const struct kiocb *req) { return req->ki_priv
  * run as soon as this returns). Process context. */
 void kiocb_set_cancel_fn(struct kiocb *req, kiocb_cancel_fn *fn);
 
+/* Should a write of req append (O_APPEND on its file, or RWF_APPEND)? */
+bool kiocb_is_append(const struct kiocb *req);
+/* Should req report -EAGAIN instead of waiting (RWF_NOWAIT, or O_NONBLOCK on
+ * a synchronous kiocb's file)? */
+bool kiocb_nowait(const struct kiocb *req);
+/* Must a write of req reach stable storage before its event (RWF_DSYNC,
+ * RWF_SYNC, O_DSYNC)? */
+bool kiocb_dsync(const struct kiocb *req);
+
 /* Synchronous kiocbs: req on the caller's stack runs f's aio methods. */
 void init_sync_kiocb(struct kiocb *req, struct file *f);
 /* The end of a synchronous request whose method returned ret: when ret is
@@ -158,6 +170,9 @@ int do_sync_fsync(struct file *f, int datasync);
  * Cancels what can be cancelled and waits for the rest; the rings are not
  * unmapped (the address space goes next). */
 void exit_aio(struct mm *mm);
+/* mremap moved the AIO ring at old to new (whole, in mm's owner's process
+ * context): the context's id becomes new, as on Linux. */
+void aio_ring_moved(struct mm *mm, u32 old, u32 new);
 void aio_init(void);
 
 /* Counters for tests and gdb helpers. */

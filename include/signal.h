@@ -106,6 +106,12 @@ int sigframe_setup(int sig, const struct kernel_sigaction *ka,
 		   const struct kernel_siginfo *info, u64 oldmask, struct trap_frame *tf);
 /* Set the current thread's mask (SIGKILL and SIGSTOP stay unblocked). */
 void signal_set_blocked(u64 newmask);
+/* A mask for the length of a wait (ppoll, pselect6, io_pgetevents_abs), as
+ * rt_sigsuspend's: set it; at the end, restore the old one now, or, when the
+ * wait ended for a signal (interrupted), once its handler's frame has taken
+ * the old mask (the signal is delivered under the wait's mask). */
+void signal_set_temp_mask(u64 mask);
+void signal_restore_temp_mask(bool interrupted);
 /* Is sp on the current thread's alternate stack? */
 bool on_sig_stack(u32 sp);
 

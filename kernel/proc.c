@@ -236,11 +236,17 @@ long sys_gettid(void)
 	return current->pid;
 }
 
+/* The parent's pid (init's after a reparent), read with interrupts off: a
+ * parent that exits hands its children to init before its task can go, and
+ * cannot run meanwhile (UP; family_lock on SMP). */
 long sys_getppid(void)
 {
+	u32 flags = local_irq_save();
 	struct task *p = current->group_leader->parent;
+	long ppid = p ? p->tgid : 0;
 
-	return p ? p->tgid : 0;
+	local_irq_restore(flags);
+	return ppid;
 }
 
 /* Has a child matching pid something for wait4 (an end, a stop, a continue)? */

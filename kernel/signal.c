@@ -647,6 +647,8 @@ void signal_deliver(struct trap_frame *tf)
  * (iret restores the user's IF; the SYSEXIT path does sti just before it). */
 void user_return(struct trap_frame *tf)
 {
+	if (unlikely(current->restore_blocked && !current->sigpending))
+		restore_saved_mask(current);	/* a temporary mask whose signal went elsewhere */
 	cli();
 	for (;;) {
 		if (current->sigpending) {

@@ -143,6 +143,29 @@ long sys_rt_sigpending(struct kernel_sigset *uset, unsigned sigsetsize)
 	return copy_to_user(uset, &k, sizeof(k)) ? -EFAULT : 0;
 }
 
+void signal_set_temp_mask(u64 mask)
+{
+	struct task *t = current;
+
+	t->saved_blocked = t->blocked;
+	t->restore_blocked = true;
+	signal_set_blocked(mask);
+}
+
+void signal_restore_temp_mask(bool interrupted)
+{
+	struct task *t = current;
+	u32 flags;
+
+	if (interrupted && signal_pending(t))
+		return;			/* after the handler: its frame holds the old mask */
+	spin_lock_irqsave(&t->sighand->lock, flags);
+	t->blocked = t->saved_blocked;
+	t->restore_blocked = false;
+	recalc_sigpending_tsk(t);
+	spin_unlock_irqrestore(&t->sighand->lock, flags);
+}
+
 long sys_rt_sigsuspend(const struct kernel_sigset *umask, unsigned sigsetsize)
 {
 	struct kernel_sigset k;

@@ -48,10 +48,16 @@ void remove_wait_queue(wait_queue_head_t *q, wait_queue_entry_t *w)
 
 void __wake_up(wait_queue_head_t *q, unsigned int mode, int nr_exclusive)
 {
+	__wake_up_key(q, mode, nr_exclusive, 0);
+}
+
+void __wake_up_key(wait_queue_head_t *q, unsigned int mode, int nr_exclusive, unsigned long key)
+{
 	struct list_head *pos, *n;
 	u32 flags;
 
 	spin_lock_irqsave(&q->lock, flags);
+	q->key = key;			/* for the wake functions, under the lock */
 	list_for_each_safe(pos, n, &q->head) {
 		wait_queue_entry_t *w = list_entry(pos, wait_queue_entry_t, entry);
 		unsigned int exclusive = w->flags & WQ_FLAG_EXCLUSIVE;

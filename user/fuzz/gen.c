@@ -494,7 +494,7 @@ void fz_fill_iocb(struct fz_child *c, struct iocb *cb)
 	cb->aio_nbytes = fz_pct(&c->rng, 97) ? fz_len(c) : fz_next(&c->rng);
 	cb->aio_offset = fz_offset(c);
 	if (fz_pct(&c->rng, 3))
-		cb->aio_reserved1 = (uint32_t)fz_next(&c->rng);
+		cb->aio_rw_flags = (uint32_t)fz_next(&c->rng);
 	if (fz_pct(&c->rng, 3))
 		cb->aio_reserved2 = fz_next(&c->rng);
 }
