@@ -276,15 +276,20 @@ int aio_cancel_req(struct kiocb *req, struct io_event *ev)
 	err = cancel(req);		/* a completion may run meanwhile: it posts */
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	req->ki_flags &= ~KIF_CANCELLING;
-	if (!err) {
+	if (err >= 0) {
 		/* Withdrawn: nobody else will complete it; its one event is ours. */
 		BUG_ON((req->ki_flags & KIF_COMPLETED) || req->ki_users < 2);
 		req->ki_flags |= KIF_CANCELLED;
-		fill_event(ev, req, -ECANCELED, 0);
+		fill_event(ev, req, err ? err : -ECANCELED, 0);
 		req->ki_users--;		/* the in-flight one; the caller's stays */
 	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	return err ? -EAGAIN : 0;
+	return err >= 0 ? 0 : -EAGAIN;
+}
+
+bool aio_ctx_dying(const struct kiocb *req)
+{
+	return req->ki_ctx && READ_ONCE(req->ki_ctx->dead);
 }
 
 void aio_cancel_all(struct kioctx *ctx)

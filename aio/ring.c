@@ -59,7 +59,9 @@ static u32 ring_find_room(struct mm *mm, u32 size)
 	}
 }
 
-static int ring_map(struct kioctx *ctx)
+/* Under the mm's map_mutex: no other thread's mmap takes the range between
+ * the search and the mapping. */
+static int ring_map_locked(struct kioctx *ctx)
 {
 	struct aio_ring_info *r = &ctx->ring;
 	u32 size = r->nr_pages * PAGE_SIZE, base;
@@ -77,6 +79,16 @@ static int ring_map(struct kioctx *ctx)
 	}
 	r->user_base = base;
 	return 0;
+}
+
+static int ring_map(struct kioctx *ctx)
+{
+	int err;
+
+	mutex_lock(&ctx->mm->map_mutex);
+	err = ring_map_locked(ctx);
+	mutex_unlock(&ctx->mm->map_mutex);
+	return err;
 }
 
 int aio_ring_setup(struct kioctx *ctx)

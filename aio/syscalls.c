@@ -6,6 +6,7 @@
 #include "blkdev.h"
 #include "clock.h"
 #include "errno.h"
+#include "signal.h"
 #include "syscall_table.h"
 #include "fs.h"
 #include "sched.h"
@@ -346,7 +347,10 @@ static long read_deadline(const struct kernel_timespec *uwhen, u64 *deadline)
 	return 0;
 }
 
-/* Sleep (exclusive) until an event, the deadline or a signal. */
+/* Sleep (exclusive) until an event, the deadline, a signal (-EINTR, never a
+ * restart) or the context's end by another thread (io_destroy: -EINVAL).
+ * Each completion wakes one waiter; one that leaves events behind in the
+ * ring passes the wake-up on, so no event waits while a waiter sleeps. */
 static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 deadline)
 {
 	DECLARE_WAITQUEUE(wait, current);
@@ -356,6 +360,10 @@ static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 d
 	for (;;) {
 		u64 now;
 		set_current_state(TASK_INTERRUPTIBLE);
+		if (READ_ONCE(ctx->dead)) {
+			got = -EINVAL;
+			break;
+		}
 		if (aio_ring_maybe_ready(ctx)) {
 			/* The read may sleep (ring_lock, kmap, a fault): not in a sleep state. */
 			__set_current_state(TASK_RUNNING);
@@ -377,6 +385,8 @@ static long wait_events(struct kioctx *ctx, long nr, struct io_event *uev, u64 d
 	}
 	set_current_state(TASK_RUNNING);
 	remove_wait_queue(&ctx->wait, &wait);
+	if (got > 0 && aio_ring_maybe_ready(ctx))
+		wake_up(&ctx->wait);		/* more than we took: the next waiter */
 	return got;
 }
 
@@ -410,23 +420,6 @@ long sys_io_getevents_abs(aio_context_t id, long nr, struct io_event *uevents,
 	return do_io_getevents(id, nr, uevents, uwhen);
 }
 
-/*
- * The blocked-signal mask for io_pgetevents_abs's wait. The kernel keeps no
- * masks yet (the signals branch adds them): these two are where
- * set_current_blocked() and its restore go. Until then the mask is read and
- * checked but blocks nothing: any signal ends the wait with -EINTR.
- */
-static void pgetevents_mask_apply(const u64 *mask, u64 *saved)
-{
-	(void)mask;
-	*saved = 0;
-}
-
-static void pgetevents_mask_restore(u64 saved)
-{
-	(void)saved;
-}
-
 /* Read io_pgetevents' { mask, size } argument: *has_mask false for none. */
 static long read_aio_sigset(const struct aio_sigset *usig, u64 *mask, bool *has_mask)
 {
@@ -451,15 +444,15 @@ long sys_io_pgetevents_abs(aio_context_t id, long nr, struct io_event *uevents,
 			   const struct kernel_timespec *uwhen, const struct aio_sigset *usig)
 {
 	bool has_mask;
-	u64 mask, saved;
+	u64 mask;
 	long ret = read_aio_sigset(usig, &mask, &has_mask);
 
 	if (ret)
 		return ret;
-	if (has_mask)
-		pgetevents_mask_apply(&mask, &saved);
+	if (has_mask)			/* the wait's mask (kernel/signal_calls.c) */
+		signal_set_temp_mask(mask);
 	ret = do_io_getevents(id, nr, uevents, uwhen);
 	if (has_mask)
-		pgetevents_mask_restore(saved);
+		signal_restore_temp_mask(ret == -EINTR);
 	return ret;
 }

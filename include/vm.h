@@ -4,6 +4,7 @@
 
 #include "atomic.h"
 #include "list.h"
+#include "mutex.h"
 #include "spinlock.h"
 #include "paging.h"
 #include "types.h"
@@ -34,13 +35,18 @@ struct vm_area {
 };
 
 struct mm {
-	atomic_t users;			/* tasks sharing this address space */
+	atomic_t users;			/* references: one per task using it */
+	atomic_t tasks;			/* tasks using it (threads, a vfork child): the
+					 * last one out ends its AIO contexts */
 	u32 *pgdir;
 	spinlock_t lock;		/* guards vmas, the page tables and nr_pages;
 					 * process context only (no irqsave) */
 	struct list_head vmas;
-	u32 brk_start, brk;		/* heap: [brk_start, brk); written by the owning
-					 * task without lock (sys_brk, exec), read
+	struct mutex map_mutex;		/* serialises brk, mmap2 and munmap of the threads
+					 * sharing the mm (a free range found and mapped
+					 * in one step); outside mm->lock */
+	u32 brk_start, brk;		/* heap: [brk_start, brk); written under map_mutex
+					 * (sys_brk) or by exec before any thread, read
 					 * by fork under lock */
 	u32 nr_pages;			/* user pages mapped (for k-mem / leaks) */
 	struct aio_mm *aio;		/* AIO contexts; NULL until io_setup */

@@ -107,7 +107,7 @@ void finish_wait(wait_queue_head_t *q, wait_queue_entry_t *w);
 				__ret = 1;					\
 			break;							\
 		}								\
-		if ((state) == TASK_INTERRUPTIBLE && signal_pending(current)) {	\
+		if (signal_pending_state((state), current)) {			\
 			__ret = -EINTR;						\
 			break;							\
 		}								\
@@ -137,6 +137,14 @@ void finish_wait(wait_queue_head_t *q, wait_queue_entry_t *w);
 	long __r = 0;								\
 	if (!(cond))								\
 		__r = ___wait_event(wq, cond, TASK_INTERRUPTIBLE, 1, MAX_SCHEDULE_TIMEOUT); \
+	__r < 0 ? (int)__r : 0; })
+/* ... or until a fatal signal (SIGKILL, a group exit): 0, or -EINTR. For
+ * waits that may last on another process or user space but must not end
+ * for an ordinary signal. */
+#define wait_event_killable(wq, cond) ({					\
+	long __r = 0;								\
+	if (!(cond))								\
+		__r = ___wait_event(wq, cond, TASK_KILLABLE, 0, MAX_SCHEDULE_TIMEOUT); \
 	__r < 0 ? (int)__r : 0; })
 /* ... for at most timeout jiffies: jiffies left (>= 1) if cond, 0 on timeout. */
 #define wait_event_timeout(wq, cond, timeout) ({				\
@@ -174,6 +182,8 @@ void complete_all(struct completion *x);
 bool try_wait_for_completion(struct completion *x);
 /* Sleep until completed. Thread context. */
 void wait_for_completion(struct completion *x);
+/* ... or until a fatal signal: 0, or -EINTR. */
+int wait_for_completion_killable(struct completion *x);
 /* ... at most timeout jiffies: jiffies left (>= 1), or 0 on timeout. */
 long wait_for_completion_timeout(struct completion *x, long timeout);
 

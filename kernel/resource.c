@@ -154,16 +154,3 @@ long sys_prlimit64(int pid, int resource, const struct kernel_rlimit64 *unew,
 	}
 	return uold && copy_to_user(uold, &old, sizeof(old)) ? -EFAULT : 0;
 }
-
-/* The parent's pid, read with preemption off: a parent that exits reparents
- * its children to init before its task goes, and cannot run meanwhile
- * (uniprocessor; with SMP this takes the family lock). */
-long sys_getppid(void)
-{
-	int ppid;
-
-	preempt_disable();
-	ppid = current->parent ? current->parent->pid : 0;
-	preempt_enable();
-	return ppid;
-}

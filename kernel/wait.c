@@ -159,3 +159,13 @@ long wait_for_completion_timeout(struct completion *x, long timeout)
 				     TASK_UNINTERRUPTIBLE, 1, timeout);
 	return left ? left : 0;
 }
+
+int wait_for_completion_killable(struct completion *x)
+{
+	long r = 0;
+
+	if (!try_wait_for_completion(x))
+		r = ___wait_event(x->wait, try_wait_for_completion(x), TASK_KILLABLE, 1,
+				  MAX_SCHEDULE_TIMEOUT);
+	return r < 0 ? -EINTR : 0;
+}

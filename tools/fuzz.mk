@@ -4,7 +4,7 @@
 #                                minutes, judged by tools/ktest_runner.py (suites fuzz and leaks);
 #                                on a failure it prints the seed and the command that reproduces it
 #   FUZZ_OPTS=...                more fuzz options, ':'-separated: slots=N, life=MS,
-#                                noexcl=all or noexcl=F3 (lift the exclusions of known defects)
+#                                noexcl=NAME+...|all (lift exclusions of known defects; none is left)
 #
 # /bin/fuzz is user/bin/fuzz.c (the watchdog) linked with user/fuzz/*.c (the children); its
 # view of the system-call table is generated from tools/syscalls.list by tools/fuzzgen.py.

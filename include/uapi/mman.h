@@ -1,4 +1,4 @@
-/* mman.h (uapi): mmap2 protections and flags, mremap flags, Linux i386 values (newlib has no sys/mman.h). */
+/* mman.h (uapi): mmap2 protections and flags, Linux i386 values (newlib has no sys/mman.h). */
 #ifndef UAPI_MMAN_H
 #define UAPI_MMAN_H
 
@@ -13,7 +13,7 @@
 #define MAP_ANONYMOUS	0x20
 #define MAP_ANON	MAP_ANONYMOUS
 
-/* mremap flags */
+/* mremap's flags */
 #define MREMAP_MAYMOVE	1
 #define MREMAP_FIXED	2
 

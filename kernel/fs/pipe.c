@@ -2,6 +2,7 @@
  * queued (cancellable, vectored) AIO reads and writes. */
 #include "aio.h"
 #include "errno.h"
+#include "signal.h"
 #include "mutex.h"
 #include "pin.h"
 #include "fs.h"
@@ -221,9 +222,12 @@ static void pipe_kick(struct pipe *p)
 }
 
 /* Cancel: withdraw the request if it is still queued and has moved nothing;
- * never complete it (the AIO core does, with -ECANCELED). The kiocb's private
- * data is the queue entry while queued; serving clears it (both under
- * p->lock), so a cancel never touches an entry being completed. */
+ * never complete it (the AIO core does, with -ECANCELED). At teardown (the
+ * context dying) a write that moved some bytes is withdrawn too, and their
+ * count returned for its event: only a reader could finish it, and that
+ * reader may be the process tearing the context down (issue 14 finding 3). The kiocb's private data is the queue entry while queued;
+ * serving clears it (both under p->lock), so a cancel never touches an entry
+ * being completed. */
 static int pipe_aio_cancel(struct kiocb *req)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
@@ -232,13 +236,13 @@ static int pipe_aio_cancel(struct kiocb *req)
 
 	spin_lock(&p->lock);
 	pa = kiocb_private(req);
-	if (pa && !pa->done) {
+	if (pa && (!pa->done || aio_ctx_dying(req))) {
 		list_del(&pa->list);
 		kiocb_set_private(req, NULL);
-		err = 0;
+		err = (int)pa->done;
 	}
 	spin_unlock(&p->lock);
-	if (!err) {
+	if (err >= 0) {
 		unpin_user_vec(&pa->buf);
 		kfree(pa);
 	}
@@ -361,12 +365,14 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 
 	if (!n)
 		return 0;
-	mutex_lock(&p->mutex);
+	if (mutex_lock_killable(&p->mutex))	/* the holder may be another process */
+		return -EINTR;
 	while (!p->len && p->writers) {
 		mutex_unlock(&p->mutex);
 		if (wait_event_interruptible(p->rd_wait, p->len || !p->writers))
+			return -ERESTARTSYS;	/* restarted under SA_RESTART */
+		if (mutex_lock_killable(&p->mutex))
 			return -EINTR;
-		mutex_lock(&p->mutex);
 	}
 	ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;	/* 0: EOF */
 	mutex_unlock(&p->mutex);
@@ -391,10 +397,13 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 
 	while (done < n) {
 		if (wait_event_interruptible(p->wr_wait, pipe_writable(p, n - done))) {
+			ret = -ERESTARTSYS;	/* restarted under SA_RESTART */
+			break;
+		}
+		if (mutex_lock_killable(&p->mutex)) {
 			ret = -EINTR;
 			break;
 		}
-		mutex_lock(&p->mutex);
 		if (!p->readers) {
 			mutex_unlock(&p->mutex);
 			signal_send(current, SIGPIPE);

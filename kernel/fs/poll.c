@@ -2,6 +2,7 @@
  * methods, with relative timeouts; and IOCB_CMD_POLL, the AIO one-shot poll. */
 #include "clock.h"
 #include "errno.h"
+#include "signal.h"
 #include "fs.h"
 #include "poll.h"
 #include "sched.h"
@@ -134,17 +135,31 @@ static void time_left(u64 deadline, struct kernel_timespec *ts)
 	ns_to_timespec(deadline != NO_WAIT && deadline > now ? deadline - now : 0, ts);
 }
 
-/* Read (and check) a signal mask; it is not applied: the kernel has no
- * blocked-signal masks yet, so any signal ends the wait (-EINTR). */
-static long sigmask_check(const void *umask, unsigned size)
+/* Read a signal mask for the wait (NULL: none, *has false). */
+static long sigmask_read(const void *umask, unsigned size, u64 *mask, bool *has)
 {
-	u32 set[SIGSET_SIZE / 4];
-
+	*has = false;
 	if (!umask)
 		return 0;
 	if (size != SIGSET_SIZE)
 		return -EINVAL;
-	return copy_from_user(set, umask, sizeof(set)) ? -EFAULT : 0;
+	if (copy_from_user(mask, umask, sizeof(*mask)))
+		return -EFAULT;
+	*has = true;
+	return 0;
+}
+
+/* The wait runs under the mask (kernel/signal_calls.c), as rt_sigsuspend. */
+static void sigmask_begin(bool has, u64 mask)
+{
+	if (has)
+		signal_set_temp_mask(mask);
+}
+
+static void sigmask_end(bool has, long ret)
+{
+	if (has)
+		signal_restore_temp_mask(ret == -EINTR);
 }
 
 /* --- poll, ppoll --- */
@@ -233,14 +248,17 @@ static void timespec_update(struct kernel_timespec *uts, u64 deadline)
 long sys_ppoll(struct pollfd *ufds, unsigned nfds, struct kernel_timespec *uts,
 	       const void *umask, unsigned sigsetsize)
 {
-	u64 deadline;
+	u64 deadline, mask;
+	bool has;
 	long n = timespec_deadline(uts, &deadline);
 
 	if (!n)
-		n = sigmask_check(umask, sigsetsize);
+		n = sigmask_read(umask, sigsetsize, &mask, &has);
 	if (n)
 		return n;
+	sigmask_begin(has, mask);
 	n = do_poll(ufds, nfds, deadline);
+	sigmask_end(has, n);
 	timespec_update(uts, deadline);
 	return n;
 }
@@ -366,16 +384,19 @@ long sys_pselect6(int n, unsigned long *uin, unsigned long *uout, unsigned long 
 		  struct kernel_timespec *uts, void *usig)
 {
 	u32 sig[2] = { 0, 0 };
-	u64 deadline;
+	u64 deadline, mask;
+	bool has = false;
 	long ret = timespec_deadline(uts, &deadline);
 
 	if (!ret && usig && copy_from_user(sig, usig, sizeof(sig)))
 		ret = -EFAULT;
 	if (!ret)
-		ret = sigmask_check((const void *)sig[0], sig[1]);
+		ret = sigmask_read((const void *)sig[0], sig[1], &mask, &has);
 	if (ret)
 		return ret;
+	sigmask_begin(has, mask);
 	ret = do_select(n, (u32 *)uin, (u32 *)uout, (u32 *)uex, deadline);
+	sigmask_end(has, ret);
 	timespec_update(uts, deadline);
 	return ret;
 }

@@ -25,9 +25,8 @@
 /* brk(addr): move the program break; returns the new (or unchanged) break.
  * The heap grows until it meets another mapping (mmap places its regions
  * from 1 GiB up, the stack is at the top) or RLIMIT_AS. */
-long sys_brk(unsigned long addr)
+static long do_brk(struct mm *mm, unsigned long addr)
 {
-	struct mm *mm = current->mm;
 	u32 old_end, new_end;
 
 	if (!addr || addr < mm->brk_start || addr > USER_STACK_TOP - USER_STACK_MAX)
@@ -81,10 +80,9 @@ static u32 mmap_place(struct mm *mm, unsigned long addr, unsigned len, int flags
 	return vm_find_free(mm, addr && addr >= USER_MMAP_BASE ? addr : USER_MMAP_BASE, len);
 }
 
-long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
-	       unsigned long pgoff)
+static long do_mmap2(struct mm *mm, unsigned long addr, unsigned len, int prot, int flags,
+		     int fd, unsigned long pgoff)
 {
-	struct mm *mm = current->mm;
 	u32 vmflags = prot_to_vm(prot);
 	struct file *f = NULL;
 	int err;
@@ -114,9 +112,41 @@ long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
 	return err ? err : (long)addr;
 }
 
+/* The threads of a process may call brk, mmap2, munmap and mremap at once:
+ * each is one step under the mm's map_mutex (a free range found and mapped
+ * before another thread can take it; brk's read and write of mm->brk). */
+long sys_brk(unsigned long addr)
+{
+	struct mm *mm = current->mm;
+	long ret;
+
+	mutex_lock(&mm->map_mutex);
+	ret = do_brk(mm, addr);
+	mutex_unlock(&mm->map_mutex);
+	return ret;
+}
+
+long sys_mmap2(unsigned long addr, unsigned len, int prot, int flags, int fd,
+	       unsigned long pgoff)
+{
+	struct mm *mm = current->mm;
+	long ret;
+
+	mutex_lock(&mm->map_mutex);
+	ret = do_mmap2(mm, addr, len, prot, flags, fd, pgoff);
+	mutex_unlock(&mm->map_mutex);
+	return ret;
+}
+
 long sys_munmap(unsigned long addr, unsigned len)
 {
-	return vm_unmap(current->mm, addr, len);
+	struct mm *mm = current->mm;
+	long ret;
+
+	mutex_lock(&mm->map_mutex);
+	ret = vm_unmap(mm, addr, len);
+	mutex_unlock(&mm->map_mutex);
+	return ret;
 }
 
 /* A user range [addr, addr+len) that is page aligned and below USER_TOP. */
@@ -128,10 +158,9 @@ static bool user_range_ok(unsigned long addr, unsigned long len)
 /* mremap: -EINVAL for bad flags, alignment or a zero length; an AIO ring
  * moves whole (MREMAP_MAYMOVE | MREMAP_FIXED to a new address), and its
  * context's id becomes the new address, as on Linux. */
-long sys_mremap(unsigned long addr, unsigned old_len, unsigned new_len, int flags,
-		unsigned long new_addr)
+static long do_mremap(struct mm *mm, unsigned long addr, unsigned old_len, unsigned new_len,
+		      int flags, unsigned long new_addr)
 {
-	struct mm *mm = current->mm;
 	u32 ring = 0, fixed = 0;
 	long ret;
 
@@ -158,6 +187,18 @@ long sys_mremap(unsigned long addr, unsigned old_len, unsigned new_len, int flag
 	ret = vm_mremap(mm, addr, old_len, new_len, flags & MREMAP_MAYMOVE, fixed, &ring);
 	if (ring && ret >= 0 && (u32)ret != addr)
 		aio_ring_moved(mm, addr, ret);
+	return ret;
+}
+
+long sys_mremap(unsigned long addr, unsigned old_len, unsigned new_len, int flags,
+		unsigned long new_addr)
+{
+	struct mm *mm = current->mm;
+	long ret;
+
+	mutex_lock(&mm->map_mutex);
+	ret = do_mremap(mm, addr, old_len, new_len, flags, new_addr);
+	mutex_unlock(&mm->map_mutex);
 	return ret;
 }
 

@@ -42,6 +42,8 @@ struct mm *mm_create(void)
 		return NULL;
 	}
 	atomic_set(&mm->users, 1);
+	atomic_set(&mm->tasks, 1);
+	mutex_init(&mm->map_mutex);
 	spin_lock_init(&mm->lock, "mm");
 	INIT_LIST_HEAD(&mm->vmas);
 	INIT_LIST_HEAD(&mm->dead_vmas);

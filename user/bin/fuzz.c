@@ -412,7 +412,7 @@ static int set_exclusions(const char *list)
 				hits++;
 			}
 		}
-		if (!hits)
+		if (!hits && strcmp(tok, "all"))	/* all: also when none is left */
 			return -1;
 		p += n + (p[n] != '\0');
 	}

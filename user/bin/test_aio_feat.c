@@ -481,22 +481,49 @@ static int pgetevents_mask_and_errors(void)
 	return 0;
 }
 
-/* A signal ends io_pgetevents_abs' wait with -EINTR and no event. */
+static volatile int usr1_seen, winch_seen;
+
+static void count_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen++;
+}
+
+static void count_winch(int sig)
+{
+	(void)sig;
+	winch_seen++;
+}
+
+/* The wait runs under its mask: a signal it blocks stays pending (no wake);
+ * one it lets through ends the wait with -EINTR and no event (never a
+ * restart, though signal() installs with SA_RESTART); the old mask is back
+ * afterwards, so the pending one is delivered then. */
 static int pgetevents_interrupted(void)
 {
 	int st;
-	pid_t pid = fork();
+	pid_t pid;
 
+	fflush(stdout);
+	pid = fork();
 	if (pid == 0) {
 		aio_context_t ctx = 0;
 		struct io_event ev;
-		uint64_t none = 0;
-		uint32_t sig[2] = { (uint32_t)&none, 8 };
+		uint64_t block_usr1 = 1ull << (10 - 1);		/* the kernel's SIGUSR1 */
+		uint32_t sig[2] = { (uint32_t)&block_usr1, 8 };
+		long r;
+
+		signal(SIGUSR1, count_usr1);
+		signal(SIGWINCH, count_winch);
 		raw_io_setup(4, &ctx);
-		_exit(raw_pgetevents(ctx, 1, &ev, NULL, sig) == -EINTR ? 0 : 1);
+		r = raw_pgetevents(ctx, 1, &ev, NULL, sig);
+		_exit(r == -EINTR && winch_seen == 1 && usr1_seen == 1 ? 0 : 1);
 	}
 	usleep(30000);
-	CHECK_EQ(kill(pid, SIGWINCH), 0);		/* ignored by default: only wakes */
+	CHECK_EQ(kill(pid, SIGUSR1), 0);		/* blocked by the wait's mask */
+	usleep(30000);
+	CHECK_EQ(waitpid(pid, &st, WNOHANG), 0);	/* still waiting */
+	CHECK_EQ(kill(pid, SIGWINCH), 0);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK(WIFEXITED(st));
 	CHECK_EQ(WEXITSTATUS(st), 0);

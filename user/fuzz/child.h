@@ -71,8 +71,6 @@ int64_t fz_offset(struct fz_child *c);
 int fz_fd(struct fz_child *c);
 /* Fill cb with a random request (mostly on our descriptors). */
 void fz_fill_iocb(struct fz_child *c, struct iocb *cb);
-/* Steer call nr's arguments clear of the excluded defects (fuzz_excl_on). */
-void fz_exclude(unsigned nr, uint32_t a[6]);
 /* Keep call nr from hurting the fuzzer rather than the kernel: our text,
  * data, stack and scratch stay mapped, names are created and removed only
  * under our own (so the clean-up finds them all). Returns the call to make. */
