@@ -5,9 +5,14 @@
 #include "aio.h"
 
 /* ring.c */
+/* Allocate the ring's pages and map them at a free range that is no live
+ * context's (ioctx_ring_busy). Under the mm's map_mutex, which the caller
+ * keeps until the context is linked: the range is found and claimed in one
+ * step. */
 int aio_ring_setup(struct kioctx *ctx);
 /* Remove the ring from its address space (io_destroy, in the owner's process
- * context); events are still written through the ring's own pages. */
+ * context, under the mm's map_mutex, in the step that unlinks the context);
+ * events are still written through the ring's own pages. */
 void aio_ring_unmap(struct kioctx *ctx);
 /* Drop the ring's pages. A mapping left in an address space that is going away
  * holds its own references, dropped by that address space's teardown. */

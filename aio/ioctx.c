@@ -6,6 +6,7 @@
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
+#include "test_hooks.h"
 #include "vm.h"
 
 atomic_t aio_nr = ATOMIC_INIT(0);
@@ -117,14 +118,22 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 	INIT_LIST_HEAD(&ctx->active_reqs);
 	atomic_inc(&aio_nr_contexts);
 	err = kiocb_slots_init(ctx);
+	if (err)
+		goto out_free;
+	/* One step for the threads of mm: the ring's range is found, mapped and
+	 * claimed (linked: ioctx_ring_busy sees it) before another io_setup or
+	 * io_destroy runs, and before a munmap could free the range. */
+	mutex_lock(&mm->map_mutex);
+	err = aio_ring_setup(ctx);
 	if (!err)
-		err = aio_ring_setup(ctx);
-	if (err) {
-		ioctx_free(ctx);
-		return ERR_PTR(err);
-	}
-	ioctx_link(am, ctx);
+		ioctx_link(am, ctx);
+	mutex_unlock(&mm->map_mutex);
+	if (err)
+		goto out_free;
 	return ctx;
+out_free:
+	ioctx_free(ctx);
+	return ERR_PTR(err);
 }
 
 struct kioctx *ioctx_lookup(u32 id)
@@ -209,9 +218,21 @@ static bool ioctx_unlink(struct kioctx *ctx)
  * cancelled, wait for the rest, drop the table's reference. Process context. */
 static void ioctx_end(struct kioctx *ctx, bool unmap)
 {
+	struct mm *mm = ctx->mm;
 	u32 flags;
+	bool live;
 
-	if (!ioctx_unlink(ctx))
+	BUG_ON(unmap && mm != current->mm);	/* only the owner edits its mappings */
+	if (unmap)				/* unlink and unmap in one step (ring.c) */
+		mutex_lock(&mm->map_mutex);
+	live = ioctx_unlink(ctx);
+	if (live && unmap) {
+		ktest_destroy_yield();		/* test kernel: a preemption here */
+		aio_ring_unmap(ctx);
+	}
+	if (unmap)
+		mutex_unlock(&mm->map_mutex);
+	if (!live)
 		return;
 	/* dead is read by aio_get_req under ctx_lock: once this section is
 	 * past, no submit adds a request that aio_cancel_all would miss. */
@@ -219,10 +240,6 @@ static void ioctx_end(struct kioctx *ctx, bool unmap)
 	ctx->dead = true;
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	wake_up_all(&ctx->wait);		/* other threads' waits end: -EINVAL */
-	if (unmap) {
-		BUG_ON(ctx->mm != current->mm);	/* only the owner edits its mappings */
-		aio_ring_unmap(ctx);
-	}
 	aio_cancel_all(ctx);
 	wait_event(ctx->wait, atomic_read(&ctx->users) == 2);
 	put_ioctx(ctx);				/* the table's reference */

@@ -59,14 +59,15 @@ static u32 ring_find_room(struct mm *mm, u32 size)
 	}
 }
 
-/* Under the mm's map_mutex: no other thread's mmap takes the range between
- * the search and the mapping. */
-static int ring_map_locked(struct kioctx *ctx)
+/* Under the mm's map_mutex (ioctx_alloc): no other thread's mmap takes the
+ * range between the search and the mapping. */
+static int ring_map(struct kioctx *ctx)
 {
 	struct aio_ring_info *r = &ctx->ring;
 	u32 size = r->nr_pages * PAGE_SIZE, base;
 	int err;
 
+	mutex_assert_held(&ctx->mm->map_mutex);
 	base = ring_find_room(ctx->mm, size);
 	if (!base)
 		return -ENOMEM;
@@ -79,16 +80,6 @@ static int ring_map_locked(struct kioctx *ctx)
 	}
 	r->user_base = base;
 	return 0;
-}
-
-static int ring_map(struct kioctx *ctx)
-{
-	int err;
-
-	mutex_lock(&ctx->mm->map_mutex);
-	err = ring_map_locked(ctx);
-	mutex_unlock(&ctx->mm->map_mutex);
-	return err;
 }
 
 int aio_ring_setup(struct kioctx *ctx)
@@ -125,11 +116,14 @@ int aio_ring_setup(struct kioctx *ctx)
 
 /* Only ring regions go (a mapping the program put over an unmapped ring
  * stays), and only this context's: no other ring is ever placed in its range
- * while it lives (ring_find_room). */
+ * while it lives (ring_find_room), and ioctx_end unlinks the context and
+ * unmaps in one step under map_mutex, so no io_setup of another thread can
+ * claim the range in between. */
 void aio_ring_unmap(struct kioctx *ctx)
 {
 	struct aio_ring_info *r = &ctx->ring;
 
+	mutex_assert_held(&ctx->mm->map_mutex);
 	vm_unmap_flagged(ctx->mm, r->user_base, r->nr_pages * PAGE_SIZE, VM_RING);
 }
 

@@ -55,6 +55,13 @@ static inline void ktest_tsc_cal_hook(u64 start)
  * sleeping in wait4 must still see the exit). Process context. */
 void ktest_exit_yield(void);
 
+/* io_destroy (aio/ioctx.c ioctx_end), just after the context is unlinked and
+ * before its ring is unmapped: with destroy_yield on the command line, give
+ * the CPU away there, as a preemption would (plan entry aio_destroy_yield:
+ * another thread's io_setup must not be given that ring's range while it is
+ * still to be unmapped). Process context, no spinlock held. */
+void ktest_destroy_yield(void);
+
 #else /* the shipped kernel */
 
 /* It has no suites: a ktest= on its command line is reported and counts as a failure. */
@@ -88,6 +95,10 @@ static inline void ktest_tsc_cal_hook(u64 start)
 }
 
 static inline void ktest_exit_yield(void)
+{
+}
+
+static inline void ktest_destroy_yield(void)
 {
 }
 

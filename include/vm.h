@@ -42,9 +42,11 @@ struct mm {
 	spinlock_t lock;		/* guards vmas, the page tables and nr_pages;
 					 * process context only (no irqsave) */
 	struct list_head vmas;
-	struct mutex map_mutex;		/* serialises brk, mmap2 and munmap of the threads
-					 * sharing the mm (a free range found and mapped
-					 * in one step); outside mm->lock */
+	struct mutex map_mutex;		/* serialises brk, mmap2, munmap, mremap and
+					 * an AIO ring's map + link / unlink + unmap
+					 * of the threads sharing the mm (a free range
+					 * found and mapped in one step); outside
+					 * mm->lock */
 	u32 brk_start, brk;		/* heap: [brk_start, brk); written under map_mutex
 					 * (sys_brk) or by exec before any thread, read
 					 * by fork under lock */

@@ -17,12 +17,26 @@ void ktest_fork_pin_delay(void)
 		cpu_relax();
 }
 
+/* Give the CPU away when word is on the command line (*on caches the look-up:
+ * -1 until the first call). */
+static void yield_if_asked(const char *word, int *on)
+{
+	if (*on < 0)
+		*on = cmdline_get(&boot_cmdline, word) != NULL;
+	if (*on)
+		yield();
+}
+
 void ktest_exit_yield(void)
 {
-	static int on = -1;		/* read from the command line at first use */
+	static int on = -1;
 
-	if (on < 0)
-		on = cmdline_get(&boot_cmdline, "exit_yield") != NULL;
-	if (on)
-		yield();
+	yield_if_asked("exit_yield", &on);
+}
+
+void ktest_destroy_yield(void)
+{
+	static int on = -1;
+
+	yield_if_asked("destroy_yield", &on);
 }

@@ -8,8 +8,8 @@
 : "${QEMU_FLAGS:=-accel tcg -m 256M -display none -no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04}"
 # Command-line words that switch on a test-only hook (README: "test kernel only").
 # A hook that the compiler inlined leaves no symbol, but the word it looks up stays.
-TEST_PARAMS='crash|fork_pin_delay|exit_yield|blk_race_test'
-HOOK_SYMS='^crash_|fork_pin|exit_yield|trap_test_hook'
+TEST_PARAMS='crash|fork_pin_delay|exit_yield|destroy_yield|blk_race_test'
+HOOK_SYMS='^crash_|fork_pin|exit_yield|destroy_yield|trap_test_hook'
 # Symbols of the shipped kernel that may say "test": none (a pattern no name matches).
 ALLOWED='^$'
 logs=$BUILD/logs
@@ -64,7 +64,7 @@ comm -12 "$tmp/testobj.names" "$tmp/ship.names" > "$tmp/why"
 check no_symbol_of_test_objects "$(empty "$tmp/why")" "$tmp/why"
 
 # The check looks at the right images: the test kernel does have what the shipped one lacks.
-[ "$(grep -Ec ' (ktest_run_selected|trap_test_hook|tsc_cal_test_hook|ktest_fork_pin_delay|ktest_exit_yield|crash_if_asked)$' "$tmp/test.nm")" = 6 ]
+[ "$(grep -Ec ' (ktest_run_selected|trap_test_hook|tsc_cal_test_hook|ktest_fork_pin_delay|ktest_exit_yield|ktest_destroy_yield|crash_if_asked)$' "$tmp/test.nm")" = 7 ]
 check test_kernel_has_suites_and_hooks "$?"
 
 # Booted, the shipped kernel ignores crash= (no such switch: a clean power-off, 33)

@@ -1195,6 +1195,79 @@ static int threads_share_one_context(void)
 	return 0;
 }
 
+#define RING_RACE_NS	1500000000LL	/* each thread's time */
+
+static volatile int ring_race_lost, ring_race_errors;
+static volatile long ring_race_rounds[2];
+
+/* Thread 0: contexts of two ring pages, each ring unmapped by the program
+ * and then destroyed; io_destroy unlinks the context and then unmaps its
+ * range's ring regions. */
+static void *ring_race_destroyer(void *arg)
+{
+	long long end = utest_now_ns() + RING_RACE_NS;
+
+	(void)arg;
+	while (utest_now_ns() < end) {
+		aio_context_t a = 0;
+		if (raw_io_setup(200, &a) || munmap((void *)a, 8192) || raw_io_destroy(a))
+			ring_race_errors++;
+		ring_race_rounds[0]++;
+	}
+	return 0;
+}
+
+/* Thread 1: contexts of two ring pages too, each ring checked whole (copied
+ * to a ramfs file by the kernel: -EFAULT when a page is gone) while its context lives, after letting thread 0
+ * run (and finish an io_destroy it was in the middle of). */
+static void *ring_race_checker(void *arg)
+{
+	long long end = utest_now_ns() + RING_RACE_NS;
+	int fd = open("/tmp/aio_ring_race", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	(void)arg;
+	while (utest_now_ns() < end) {
+		aio_context_t b = 0;
+		if (raw_io_setup(200, &b)) {
+			ring_race_errors++;
+			continue;
+		}
+		sched_yield();
+		for (int i = 0; i < 4; i++)
+			if (pwrite(fd, (void *)b, 8192, 0) != 8192)
+				ring_race_lost++;
+		if (raw_io_destroy(b))
+			ring_race_errors++;
+		ring_race_rounds[1]++;
+	}
+	close(fd);
+	unlink("/tmp/aio_ring_race");
+	return 0;
+}
+
+/* Finding 5 with threads: one thread's io_destroy of a context whose ring it
+ * unmapped must not unmap the ring that another thread's io_setup placed in
+ * the freed range meanwhile. Without the fix io_setup could run between
+ * io_destroy's unlink and its unmapping (the range was free and no longer
+ * claimed), and the unmapping then took the new ring away; the plan entry
+ * aio_destroy_yield makes every io_destroy yield there (test kernel), where
+ * this case then always lost rings. */
+static int ring_range_destroy_race(void)
+{
+	pthread_t t[2];
+
+	CHECK_EQ(pthread_create(&t[0], 0, ring_race_destroyer, 0), 0);
+	CHECK_EQ(pthread_create(&t[1], 0, ring_race_checker, 0), 0);
+	pthread_join(t[0], 0);
+	pthread_join(t[1], 0);
+	utest_log("%ld destroys of unmapped rings, %ld rings checked, %d lost", ring_race_rounds[0],
+		  ring_race_rounds[1], ring_race_lost);
+	CHECK_EQ(ring_race_errors, 0);
+	CHECK(ring_race_rounds[0] > 0 && ring_race_rounds[1] > 0);
+	CHECK_EQ(ring_race_lost, 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(errors_io_setup),
 	UTEST(errors_io_submit),
@@ -1233,6 +1306,7 @@ static const struct utest_case cases[] = {
 	UTEST(exit_group_with_waiters_and_io),
 	UTEST(contexts_outlive_the_first_thread),
 	UTEST(threads_share_one_context),
+	UTEST(ring_range_destroy_race),
 };
 
 int main(int argc, char **argv)
