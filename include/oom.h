@@ -10,8 +10,10 @@ struct page;
  * mapped (never init, never a kernel thread) and wait a moment for its
  * memory; while a victim is still exiting, only wait. True when the caller
  * should try its allocation again; false when it should fail: the faulting
- * process is itself the one to go (it then has SIGKILL pending), already has
- * SIGKILL pending, or nothing can be killed. Process context, no spinlock
+ * process is itself the one to go (one of its threads or itself: it then has
+ * SIGKILL pending), already has a fatal signal pending (SIGKILL, or its
+ * thread group is exiting), or nothing can be killed. A process's threads
+ * share one mm and die together: the kill ends the whole group. Process context, no spinlock
  * held (it sleeps). */
 bool oom_make_room(void);
 /* A page for a user page fault (GFP_HIGHUSER), oom_make_room until there is

@@ -34,21 +34,18 @@
 
 atomic_t oom_kills = ATOMIC_INIT(0);
 
-/* The last victim (pids are never reused) and when it was killed; written
- * with preemption off (one CPU: no other writer runs meanwhile). */
-static int oom_victim_pid;
+/* The last victim's thread group (its leader's pid: pids are never reused)
+ * and when it was killed; written with preemption off (one CPU: no other
+ * writer runs meanwhile). */
+static int oom_victim_tgid;
 static u64 oom_victim_ns;
 
 struct oom_scan {
-	int best_pid;			/* the biggest that may be killed */
+	int best_pid;			/* a thread of the biggest that may be killed */
+	int best_tgid;
 	u32 best_pages;
 	bool victim_exiting;		/* the last victim still holds its memory */
 };
-
-static bool sigkill_pending(const struct task *t)
-{
-	return READ_ONCE(t->sigpending) & (1u << SIGKILL);
-}
 
 /* task_for_each callback (tasklist_lock held, interrupts off: t->mm cannot
  * go away meanwhile on one CPU). */
@@ -59,46 +56,48 @@ static void oom_scan_task(struct task *t, void *arg)
 
 	if (!mm)
 		return;				/* a kernel thread, or past its exit_mm */
-	if (t->pid == oom_victim_pid)
-		s->victim_exiting = true;
-	if (!task_is_process(t) || proc_is_init(t) || sigkill_pending(t))
-		return;
+	if (t->tgid == oom_victim_tgid)
+		s->victim_exiting = true;	/* any of its threads still has the mm */
+	if (!task_is_process(t) || proc_is_init(t) || fatal_signal_pending(t))
+		return;				/* (a group being killed: all its threads) */
 	if (mm->nr_pages > s->best_pages) {
 		s->best_pid = t->pid;
+		s->best_tgid = t->tgid;
 		s->best_pages = mm->nr_pages;
 	}
 }
 
-/* SIGKILL the process pid (preemption off, so it cannot be reaped between
- * the look-up and the signal); false if it is gone or past its exit_mm. */
+/* SIGKILL the process of thread pid, all its threads (preemption off, so it
+ * cannot be reaped between the look-up and the signal); false if it is gone
+ * or past its exit_mm. */
 static bool oom_kill_pid(int pid, u32 pages)
 {
 	char name[TASK_COMM_LEN] = "";
-	bool killed = false;
+	int tgid = 0;
 	struct task *t;
 
 	preempt_disable();
 	t = task_find(pid);
 	if (t && t->mm) {
 		memcpy(name, t->name, sizeof(name));	/* t may be reaped once we are preemptible */
-		signal_send(t, SIGKILL);
-		oom_victim_pid = pid;
+		tgid = t->tgid;
+		signal_send(t, SIGKILL);	/* SIGKILL ends the whole group */
+		oom_victim_tgid = tgid;
 		oom_victim_ns = ktime_get_ns();
 		atomic_inc(&oom_kills);
-		killed = true;
 	}
 	preempt_enable();
-	if (killed)
+	if (tgid)
 		printk(KERN_WARNING "oom: out of memory (%u pages free): killed pid %d (%.*s), "
-		       "%u pages\n", nr_free_pages(), pid, TASK_COMM_LEN, name, pages);
-	return killed;
+		       "%u pages\n", nr_free_pages(), tgid, TASK_COMM_LEN, name, pages);
+	return tgid != 0;
 }
 
 /* One step of the policy: true when the caller should wait and try again (a
  * victim is exiting, or was just killed), false when it should fail. */
 static bool oom_kill_one(void)
 {
-	struct oom_scan s = { 0, 0, false };
+	struct oom_scan s = { 0, 0, 0, false };
 
 	task_for_each(oom_scan_task, &s);
 	if (s.victim_exiting && ktime_get_ns() - oom_victim_ns < OOM_GRACE_MS * 1000000ull)
@@ -107,12 +106,12 @@ static bool oom_kill_one(void)
 		return false;			/* nothing to kill holds user memory */
 	if (!oom_kill_pid(s.best_pid, s.best_pages))
 		return true;			/* it went meanwhile: try again */
-	return s.best_pid != current->pid;	/* ourselves: fail, and die of it */
+	return s.best_tgid != current->tgid;	/* ourselves: fail, and die of it */
 }
 
 bool oom_make_room(void)
 {
-	if (sigkill_pending(current) || !oom_kill_one())
+	if (fatal_signal_pending(current) || !oom_kill_one())
 		return false;
 	msleep(OOM_WAIT_MS);			/* the victim runs to its exit */
 	return true;
