@@ -37,8 +37,8 @@ static long fallocate_check(struct file *f, int mode, loff_t off, loff_t len)
 		return -EISDIR;
 	if (!S_ISREG(type) && !S_ISBLK(type))
 		return -ENODEV;
-	if (off + len < off)
-		return -EFBIG;
+	if (len > LOFF_MAX - off)
+		return -EFBIG;		/* off + len would pass LOFF_MAX (no signed overflow) */
 	if (!S_ISREG(type) || f->f_inode->fops != &ramfs_file_ops)
 		return -EOPNOTSUPP;	/* block devices: no allocation to make */
 	return 0;

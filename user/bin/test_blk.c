@@ -454,6 +454,10 @@ static int end_of_device(void)
 	/* issue 14 finding 1: an end past 2^63 - 1 is -EINVAL on every file */
 	CHECK_EQ(__sys_pread64(fd, r, SECTOR, (unsigned)TOP_SECTOR, TOP_SECTOR >> 32), -EINVAL);
 	CHECK_EQ(__sys_pwrite64(fd, w, SECTOR, (unsigned)TOP_SECTOR, TOP_SECTOR >> 32), -EINVAL);
+	/* fallocate: an end past 2^63 - 1 is -EFBIG before a block device's
+	 * -EOPNOTSUPP (its check was a signed overflow the compiler dropped) */
+	CHECK_EQ(__sys_fallocate(fd, 0, (unsigned)TOP_SECTOR, TOP_SECTOR >> 32, 1024, 0), -EFBIG);
+	CHECK_EQ(__sys_fallocate(fd, 0, 0, 0, SECTOR, 0), -EOPNOTSUPP);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fd);
 	return 0;
