@@ -58,6 +58,39 @@ __asm__(".text\n"
 	"	ret\n"
 	".size fz_syscall, . - fz_syscall\n");
 
+/* long fz_spawn(nr, a[6]): vfork or clone by int $0x80, whose child exits
+ * (exit(0): only that thread) before it touches memory: it may share ours
+ * and our stack (vfork, CLONE_VM), or run on a stack of junk. */
+long fz_spawn(unsigned nr, const uint32_t a[6]);
+__asm__(".text\n"
+	".globl fz_spawn\n"
+	".type fz_spawn, @function\n"
+	"fz_spawn:\n"
+	"	pushl %ebp\n"
+	"	pushl %ebx\n"
+	"	pushl %esi\n"
+	"	pushl %edi\n"
+	"	movl 20(%esp), %eax\n"
+	"	movl 24(%esp), %ebp\n"
+	"	movl 0(%ebp), %ebx\n"
+	"	movl 4(%ebp), %ecx\n"
+	"	movl 8(%ebp), %edx\n"
+	"	movl 12(%ebp), %esi\n"
+	"	movl 16(%ebp), %edi\n"
+	"	movl 20(%ebp), %ebp\n"
+	"	int $0x80\n"
+	"	testl %eax, %eax\n"
+	"	jnz 1f\n"
+	"	movl $1, %eax\n"		/* the child: exit(0), no stack used */
+	"	xorl %ebx, %ebx\n"
+	"	int $0x80\n"
+	"1:	popl %edi\n"
+	"	popl %esi\n"
+	"	popl %ebx\n"
+	"	popl %ebp\n"
+	"	ret\n"
+	".size fz_spawn, . - fz_spawn\n");
+
 /* A raw call made for the set-up or the bookkeeping: not counted. */
 static long sys(unsigned nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4,
 		uint32_t a5)
@@ -200,13 +233,16 @@ static unsigned weight(unsigned nr)
 {
 	switch (nr) {
 	case __NR_exit: case __NR_exit_group: case __NR_poweroff: return 1;
+	/* a frame of junk: the child jumps to it and dies, as good as an exit */
+	case __NR_sigreturn: case __NR_rt_sigreturn: return 1;
 	case __NR_select: case __NR_pselect6: case __NR_poll: case __NR_ppoll: return 4;
 	case __NR_fork: case __NR_execve: case __NR_kill: return 2;
 	/* they may wait until a signal or another process ends them */
 	case __NR_pause: case __NR_rt_sigsuspend: case __NR_vfork: case __NR_rt_sigtimedwait:
 		return 2;
 	case __NR_futex: case __NR_wait4: case __NR_waitpid: return 4;
-	case __NR_nanosleep: case __NR_io_setup: case __NR_io_destroy: return 4;
+	case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_io_setup: case __NR_io_destroy:
+		return 4;
 	case __NR_read: case __NR_write: case __NR_pread64: case __NR_pwrite64:
 	case __NR_io_submit: return 60;
 	case __NR_io_getevents_abs: case __NR_io_cancel: return 30;
@@ -284,7 +320,7 @@ static void learn(struct fz_child *c, unsigned nr, const uint32_t a[6], long r)
 		add_ctx(c, *(uint32_t *)a[1]);
 	else if (nr == __NR_io_destroy)
 		forget_ctx(c, a[0]);
-	else if (nr == __NR_fork && r > 0)
+	else if ((nr == __NR_fork || nr == __NR_vfork || nr == __NR_clone) && r > 0)
 		note_kid(c, r);
 	else if (nr == __NR_fork)
 		become_fork(c);
@@ -318,7 +354,10 @@ static long fz_call(struct fz_child *c, unsigned nr, uint32_t a[6])
 	steer_pipes(c, nr, a);
 	record(c, nr, a);
 	t0 = __builtin_ia32_rdtsc();
-	r = fz_syscall(nr, a, fz_pct(&c->rng, 50));
+	if (nr == __NR_vfork || nr == __NR_clone)
+		r = fz_spawn(nr, a);		/* the child never comes back here */
+	else
+		r = fz_syscall(nr, a, fz_pct(&c->rng, 50));
 	if (c->shared && nr < FUZZ_NR_SPAN)
 		__atomic_fetch_add(&c->shared->tsc_by_nr[nr], __builtin_ia32_rdtsc() - t0,
 				   __ATOMIC_RELAXED);
