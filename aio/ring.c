@@ -143,7 +143,8 @@ static bool ring_room_from(struct kioctx *ctx, u32 head)
 {
 	struct aio_ring_info *r = &ctx->ring;
 
-	return ctx->reqs_active + (r->tail + r->nr - head) % r->nr < r->nr - 1;
+	return ctx->reqs_active + READ_ONCE(r->reading) + (r->tail + r->nr - head) % r->nr <
+	       r->nr - 1;
 }
 
 /* Room for one more request's event? The user head only moves towards the
@@ -204,62 +205,78 @@ static u32 ring_peek(struct aio_ring_info *r, struct aio_ring *hdr, u32 head,
 	return got;
 }
 
-/* Under ctx_lock, copy up to n events from the user head into evs, reading
- * the header through hdr (kmapped by the caller); *headp gets that head.
- * Returns the number copied (0: the ring is empty). */
-static u32 ring_snapshot(struct kioctx *ctx, struct aio_ring *hdr, struct io_event *evs,
-			 u32 n, u32 *headp)
+/* Under ctx_lock and one mapping of the header: copy up to n events from the
+ * user head into evs and move the head past them at once, keeping their slots
+ * reserved (r->reading) until the caller's copy to user space is over.
+ * *headp gets the head they start at. Returns the number taken (0: empty). */
+static u32 ring_take(struct kioctx *ctx, struct io_event *evs, u32 n, u32 *headp)
 {
 	struct aio_ring_info *r = &ctx->ring;
+	struct aio_ring *hdr;
 	u32 flags, head, got = 0;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	if (r->posted != r->empty_at) {		/* else: nothing posted since found empty */
+		hdr = kmap_atomic(r->pages[0], KM_USER0);
 		head = READ_ONCE(hdr->head);
 		head = head < r->nr ? head : head % r->nr;	/* user-writable: clamp */
 		got = ring_peek(r, hdr, head, evs, n);
-		if (head == r->tail)
-			r->empty_at = r->posted;
-		r->head_seen = head;
 		*headp = head;
+		r->head_seen = (head + got) % r->nr;
+		if (got) {
+			r->reading = got;
+			WRITE_ONCE(hdr->head, r->head_seen);
+		}
+		if (r->head_seen == r->tail)
+			r->empty_at = r->posted;
+		kunmap_atomic(hdr, KM_USER0);
 	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	return got;
 }
 
-/* Under ctx_lock, consume the done events that follow head. */
-static void ring_consume(struct kioctx *ctx, struct aio_ring *hdr, u32 head, u32 done)
+/* A copy out failed after done of the events taken from head: give the rest
+ * back (the head returns to the first one not copied, unless user space moved
+ * it meanwhile). Rare: a bad or unmapped event buffer. */
+static void ring_untake(struct kioctx *ctx, u32 head, u32 done)
 {
 	struct aio_ring_info *r = &ctx->ring;
-	u32 flags;
+	struct aio_ring *hdr;
+	u32 flags, back = (head + done) % r->nr;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	r->head_seen = (head + done) % r->nr;
-	WRITE_ONCE(hdr->head, r->head_seen);
+	hdr = kmap_atomic(r->pages[0], KM_USER0);
+	if (READ_ONCE(hdr->head) == r->head_seen) {
+		WRITE_ONCE(hdr->head, back);
+		r->head_seen = back;
+		r->empty_at = r->posted - 1;	/* not empty: look again */
+	}
+	r->reading = 0;
+	kunmap_atomic(hdr, KM_USER0);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 }
 
-/* One pass (ring_lock held): copy up to n events to uevents, consuming only
- * those whose copy succeeded. Returns the number consumed, or -EFAULT if the
- * first copy failed. The copy to user space runs with no spinlock held (it may
- * fault and sleep): the events stay in the ring meanwhile, since only
- * ring_lock's holder consumes and completions only add at the tail. */
-static long ring_read_batch(struct kioctx *ctx, struct aio_ring *hdr,
-			    struct io_event *uevents, u32 n)
+/* One pass (ring_lock held): copy up to n events to uevents; those whose copy
+ * failed go back into the ring. Returns the number delivered, or -EFAULT if
+ * the first copy failed. The copy to user space runs with no spinlock held (it
+ * may fault and sleep) from a kernel copy of the events: their slots stay
+ * reserved meanwhile, and only ring_lock's holder moves the head. */
+static long ring_read_batch(struct kioctx *ctx, struct io_event *uevents, u32 n)
 {
 	struct io_event evs[READ_BATCH];
 	u32 head = 0, got, done;
 
 	mutex_assert_held(&ctx->ring_lock);
-	got = ring_snapshot(ctx, hdr, evs, n, &head);
+	got = ring_take(ctx, evs, n, &head);
 	if (!got)
 		return 0;
 	done = (got * sizeof(evs[0]) - copy_to_user(uevents, evs, got * sizeof(evs[0])))
 		/ sizeof(evs[0]);
-	if (!done)
-		return -EFAULT;
-	ring_consume(ctx, hdr, head, done);
-	return done;
+	if (done < got)
+		ring_untake(ctx, head, done);
+	else
+		WRITE_ONCE(ctx->ring.reading, 0);	/* one store: no lock needed */
+	return done ? (long)done : -EFAULT;
 }
 
 bool aio_ring_maybe_ready(struct kioctx *ctx)
@@ -271,15 +288,13 @@ bool aio_ring_maybe_ready(struct kioctx *ctx)
  * succeeded, so a bad pointer never loses one. Returns the count or -EFAULT. */
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 {
-	struct aio_ring *hdr;
 	long got = 0, n;
 
 	if (!aio_ring_maybe_ready(ctx))
 		return 0;
 	mutex_lock(&ctx->ring_lock);
-	hdr = kmap(ctx->ring.pages[0]);		/* one mapping for every pass */
 	while (got < nr) {
-		n = ring_read_batch(ctx, hdr, uevents + got, MIN((long)READ_BATCH, nr - got));
+		n = ring_read_batch(ctx, uevents + got, MIN((long)READ_BATCH, nr - got));
 		if (n <= 0) {
 			if (n < 0 && !got)
 				got = n;
@@ -289,7 +304,6 @@ long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 		if (n < MIN((long)READ_BATCH, nr - got + n))
 			break;			/* the ring is empty, or a copy failed */
 	}
-	kunmap(ctx->ring.pages[0]);
 	mutex_unlock(&ctx->ring_lock);
 	return got;
 }

@@ -34,11 +34,16 @@ void spin_lock_fail(spinlock_t *l, const char *why) __attribute__((noreturn));
 extern int spinlocks_held;
 extern int preempt_count;	/* sched.c (sched.h): preempt_disable() depth */
 
-/* True where the caller must not sleep (nor fault on user memory): in an
- * interrupt, with a spinlock held, with preemption or interrupts off. */
+/* Non-zero where the caller must not sleep (nor fault on user memory): in an
+ * interrupt, with a spinlock held, with preemption or interrupts off. One
+ * word and no branch, for checks that fold it into another test. */
+static inline u32 atomic_context_bits(void)
+{
+	return (u32)(spinlocks_held | preempt_count | irq_nesting) | (~read_eflags() & EFLAGS_IF);
+}
 static inline bool in_atomic_context(void)
 {
-	return (spinlocks_held | preempt_count | irq_nesting) || !(read_eflags() & EFLAGS_IF);
+	return atomic_context_bits() != 0;
 }
 /* A broken sleeping-context rule (a mutex misused, a user copy with a spinlock
  * held): count it in *count and, for the first few of each counter, print

@@ -118,6 +118,43 @@ static void low_pages_map_direct(struct ktest *t)
 	__free_page(p);
 }
 
+/* The shipped kernel's way: kunmap_atomic leaves the PTE, so a later map of
+ * another page into the slot must flush the old translation (else it would
+ * write the first page), and a map of the same page may keep it. */
+static void lazy_unmap_maps_the_right_page(struct ktest *t)
+{
+	struct page *p = high_page(), *q = high_page();
+	u32 *a, *va = (u32 *)fix_to_virt(FIX_KMAP_BEGIN + KM_USER0);
+
+	ASSERT_NOT_NULL(t, p);
+	ASSERT_NOT_NULL(t, q);
+	km_clear_on_unmap = false;
+	a = kmap_atomic(p, KM_USER0);
+	a[0] = 0x1111;
+	kunmap_atomic(a, KM_USER0);
+	EXPECT_NE(t, *kernel_pte((u32)va), 0);		/* left in place */
+	EXPECT_NULL(t, kmap_atomic_slots[KM_USER0].page);	/* yet the slot is free */
+	EXPECT_EQ(t, va[0], 0x1111);			/* the TLB holds p now */
+	a = kmap_atomic(q, KM_USER0);
+	a[0] = 0x2222;					/* must land in q */
+	kunmap_atomic(a, KM_USER0);
+	a = kmap_atomic(p, KM_USER0);
+	EXPECT_EQ(t, a[0], 0x1111);
+	kunmap_atomic(a, KM_USER0);
+	a = kmap_atomic(p, KM_USER0);			/* the same page again */
+	EXPECT_EQ(t, a[0], 0x1111);
+	kunmap_atomic(a, KM_USER0);
+	km_clear_on_unmap = true;
+	a = kmap(q);
+	EXPECT_EQ(t, a[0], 0x2222);
+	kunmap(q);
+	a = kmap_atomic(q, KM_USER0);			/* and back to clearing */
+	kunmap_atomic(a, KM_USER0);
+	EXPECT_EQ(t, *kernel_pte((u32)va), 0);
+	__free_page(p);
+	__free_page(q);
+}
+
 static void kmap_counts_and_shares(struct ktest *t)
 {
 	struct page *p = high_page();
@@ -319,6 +356,7 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(two_slots_copy),
 	KTEST_CASE(irq_slots_with_interrupts_off),
 	KTEST_CASE(low_pages_map_direct),
+	KTEST_CASE(lazy_unmap_maps_the_right_page),
 	KTEST_CASE(kmap_counts_and_shares),
 	KTEST_CASE(kmap_full_sleeps_until_kunmap),
 	KTEST_CASE(slot_mapped_twice_reported),
