@@ -25,6 +25,7 @@
 #include "errno.h"
 #include "fs.h"
 #include "mm.h"
+#include "panic.h"
 #include "pin.h"
 #include "printk.h"
 #include "sched.h"
@@ -52,20 +53,30 @@ struct blk_io {
 	struct page *page_inline[BLK_IO_INLINE];
 };
 
-/* The part of a blk_io zeroed when made and poisoned when freed: all but the
- * inline segment and page arrays (blk_io_build fills what it uses). */
-#define BLK_IO_HEAD_SIZE	offsetof(struct blk_io, seg_inline)
+/* The part of a blk_io zeroed when made: the fields before the inline
+ * request and arrays (blk_io_build zeroes the parts and fills what it uses). */
+#define BLK_IO_HEAD_SIZE	offsetof(struct blk_io, part_inline)
+#define BLK_IO_POISON		0x6b6b6b6bu
 
+static struct kmem_cache *blk_io_cache;
 atomic_t blk_io_live = ATOMIC_INIT(0);	/* read by aiok_stat for init's leak check */
 
+/* Free io; a use after free then follows poison, not a live pointer. */
 static void blk_io_free(struct blk_io *io)
 {
 	if (io->parts != &io->part_inline)
 		kfree(io->parts);
 	if (io->segs != io->seg_inline)
 		kfree(io->segs);
-	memset(io, 0x6b, BLK_IO_HEAD_SIZE);	/* a use after free reads poison */
-	kfree(io);
+	io->dev = (void *)BLK_IO_POISON;
+	io->iocb = (void *)BLK_IO_POISON;
+	io->parts = (void *)BLK_IO_POISON;
+	io->segs = (void *)BLK_IO_POISON;
+	io->buf.pages = (void *)BLK_IO_POISON;
+	atomic_set(&io->refs, (int)BLK_IO_POISON);
+	io->part_inline.private = (void *)BLK_IO_POISON;
+	io->part_inline.dev = (void *)BLK_IO_POISON;
+	kmem_cache_free(blk_io_cache, io);
 	atomic_dec(&blk_io_live);
 }
 
@@ -162,7 +173,7 @@ static struct blk_io *blk_io_new(struct kiocb *iocb, enum blk_op op, char *ubuf,
 		return ERR_PTR(-EINVAL);
 	if (op != BLK_FLUSH && (pos < 0 || (u64)pos + n > dev->nr_sectors * BLK_SECTOR_SIZE))
 		return ERR_PTR(-EINVAL);
-	io = kmalloc(sizeof(*io), GFP_KERNEL);
+	io = kmem_cache_alloc(blk_io_cache, GFP_KERNEL);
 	if (!io)
 		return ERR_PTR(-ENOMEM);
 	memset(io, 0, BLK_IO_HEAD_SIZE);	/* the arrays are filled before use */
@@ -293,6 +304,10 @@ int blk_file_create(struct blkdev *dev)
 void blk_file_init(void)
 {
 	struct blkdev *dev;
+
+	blk_io_cache = kmem_cache_create("blk_io", sizeof(struct blk_io), 0, NULL);
+	if (!blk_io_cache)
+		panic("blk_file_init: no memory for the blk_io cache");
 
 	for (int i = 0; (dev = blkdev_nth(i)); i++)
 		blk_file_create(dev);

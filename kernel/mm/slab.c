@@ -50,7 +50,11 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align)
 		if ((PAGE_SIZE << c->order) / c->size >= SLAB_MIN_OBJS)
 			break;
 	c->objs_per_slab = (PAGE_SIZE << c->order) / c->size;
-	return c->objs_per_slab ? 0 : -EINVAL;
+	if (!c->objs_per_slab)
+		return -EINVAL;
+	c->keep_free = MAX(1u, MIN(DIV_ROUND_UP(SLAB_KEEP_FREE_OBJS, c->objs_per_slab),
+				   SLAB_KEEP_FREE_PAGES >> c->order));
+	return 0;
 }
 
 static int cache_setup(struct kmem_cache *c, const char *name, size_t size,
@@ -236,7 +240,7 @@ static void cache_free(struct kmem_cache *c, void *obj, u32 caller)
 	slab_relist(c, page, page->slab_inuse + 1);
 	c->objs_in_use--;
 	c->frees++;
-	if (!page->slab_inuse && c->nr_free_slabs > SLAB_KEEP_FREE) {
+	if (!page->slab_inuse && c->nr_free_slabs > c->keep_free) {
 		slab_detach(c, page);
 		release = page;
 	}

@@ -87,7 +87,7 @@ static void mixed_alloc_free(struct ktest *t)
 	for (i = NR_OBJS - 1; i < NR_OBJS; i -= 2)
 		kmem_cache_free(c, objs[i]);
 	EXPECT_EQ(t, c->objs_in_use, 0);
-	EXPECT_LE(t, c->nr_free_slabs, SLAB_KEEP_FREE);
+	EXPECT_LE(t, c->nr_free_slabs, c->keep_free);
 	kmem_cache_shrink(c);
 	EXPECT_EQ(t, c->pages, 0);
 	EXPECT_EQ(t, c->allocs, c->frees);

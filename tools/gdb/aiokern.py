@@ -673,7 +673,7 @@ def show_requests(t, mm, ctx):
         cancel = symbolize(ptr(req['ki_cancel'])) or '-'
         gdb.write('  %4d %#010x %-6s %-11s %#010x %5d %-12s %-10s %10s %10s %s\n' %
                   (int(req['ki_key']), int(req['ki_user_obj']), opcode_name(int(req['ki_opcode'])),
-                   fd, filp, int(req['ki_users']), kif_flags(int(req['ki_flags'])), buf, nbytes,
+                   fd, filp, int(req['ki_users']['counter']), kif_flags(int(req['ki_flags'])), buf, nbytes,
                    off, cancel))
 
 
