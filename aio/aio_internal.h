@@ -47,6 +47,9 @@ struct kiocb *aio_get_req(struct kioctx *ctx);
  * or leave it to its completion (-EIOCBQUEUED); then drop the submitter's
  * reference. Process context. */
 void aio_submit_end(struct kiocb *req, long ret);
+/* The submitter ends req at once with the error err as its event (RWF_NOWAIT's
+ * -EAGAIN): post it, drop both references; returns 0 (io_submit accepted it). */
+long aio_submit_end_error(struct kiocb *req, long err);
 /* Drop one reference to req (any context). */
 void aio_put_req(struct kiocb *req);
 /* Find an active request by (user iocb address, key) and take a reference. */

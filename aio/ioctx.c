@@ -38,7 +38,11 @@ static struct aio_mm *aio_mm_get(struct mm *mm)
 	memset(am, 0, sizeof(*am));
 	spin_lock_init(&am->lock, "aio_mm");	/* process context only: no irqsave */
 	INIT_LIST_HEAD(&am->contexts);
-	mm->aio = am;			/* only this mm's tasks get here: no race on UP */
+	/* Threads of mm may race here: the first table in wins. */
+	if (__sync_val_compare_and_swap(&mm->aio, NULL, am) != NULL) {
+		kfree(am);
+		am = mm->aio;
+	}
 	return am;
 }
 
@@ -62,6 +66,8 @@ void put_ioctx(struct kioctx *ctx)
 {
 	if (atomic_dec_and_test(&ctx->users))
 		ioctx_free(ctx);
+	else if (READ_ONCE(ctx->dead))
+		wake_up_all(&ctx->wait);	/* a system call of another thread let go: ioctx_end waits */
 }
 
 static int reserve_aio_nr(u32 nr)
@@ -165,8 +171,16 @@ static bool ioctx_unlink(struct kioctx *ctx)
  * cancelled, wait for the rest, drop the table's reference. Process context. */
 static void ioctx_end(struct kioctx *ctx, bool unmap)
 {
+	u32 flags;
+
 	if (!ioctx_unlink(ctx))
 		return;
+	/* dead is read by aio_get_req under ctx_lock: once this section is
+	 * past, no submit adds a request that aio_cancel_all would miss. */
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	ctx->dead = true;
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+	wake_up_all(&ctx->wait);		/* other threads' waits end: -EINVAL */
 	if (unmap) {
 		BUG_ON(ctx->mm != current->mm);	/* only the owner edits its mappings */
 		aio_ring_unmap(ctx);
@@ -198,4 +212,24 @@ void exit_aio(struct mm *mm)
 	}
 	mm->aio = NULL;
 	kfree(am);
+}
+
+void aio_ring_moved(struct mm *mm, u32 old, u32 new)
+{
+	struct aio_mm *am = mm->aio;
+	struct kioctx *ctx, **pp;
+
+	if (!am)
+		return;
+	spin_lock(&am->lock);
+	for (pp = &am->hash[hash_id(old)]; (ctx = *pp); pp = &ctx->hash_next)
+		if (ctx->ring.user_base == old && !ctx->dead)
+			break;
+	if (ctx) {
+		*pp = ctx->hash_next;
+		ctx->ring.user_base = new;
+		ctx->hash_next = am->hash[hash_id(new)];
+		am->hash[hash_id(new)] = ctx;
+	}
+	spin_unlock(&am->lock);
 }

@@ -4,12 +4,14 @@
  * cancel method withdraws it and io_cancel gets its -ECANCELED event. */
 #include "aio_internal.h"
 #include "errno.h"
+#include "eventfd.h"
 #include "fs.h"
 #include "irq.h"
 #include "panic.h"
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
+#include "uapi/uio.h"
 
 static struct kmem_cache *kiocb_cache;
 atomic_t aio_nr_kiocbs = ATOMIC_INIT(0);
@@ -85,6 +87,8 @@ static void req_free(struct kioctx *ctx, struct kiocb *req)
 
 	if (req->ki_filp)
 		fput_any(req->ki_filp);	/* deferred when in interrupt context */
+	if (req->ki_eventfd)
+		fput_any(req->ki_eventfd);
 	kmem_cache_free(kiocb_cache, req);
 	atomic_dec(&aio_nr_kiocbs);
 	flags = local_irq_save();
@@ -179,6 +183,9 @@ static bool complete_req(struct kiocb *req, long res, long res2, int nr)
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	if (waitqueue_active(&ctx->wait))
 		wake_up(&ctx->wait);
+	/* The event is in the ring: now the eventfd (req still holds it). */
+	if (req->ki_eventfd)
+		eventfd_signal(req->ki_eventfd, 1);
 	if (last)
 		req_free(ctx, req);
 	return last;
@@ -228,6 +235,29 @@ void aio_submit_end(struct kiocb *req, long ret)
 		put_req_nr(req, 2);		/* refused: it never was in flight */
 }
 
+long aio_submit_end_error(struct kiocb *req, long err)
+{
+	complete_req(req, err, 0, 2);
+	return 0;
+}
+
+bool kiocb_is_append(const struct kiocb *req)
+{
+	return (req->ki_rw_flags & RWF_APPEND) || (req->ki_filp->f_flags & O_APPEND);
+}
+
+bool kiocb_nowait(const struct kiocb *req)
+{
+	if (is_sync_kiocb(req))
+		return req->ki_filp->f_flags & O_NONBLOCK;
+	return req->ki_rw_flags & RWF_NOWAIT;
+}
+
+bool kiocb_dsync(const struct kiocb *req)
+{
+	return (req->ki_rw_flags & (RWF_DSYNC | RWF_SYNC)) || (req->ki_filp->f_flags & O_DSYNC);
+}
+
 struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key)
 {
 	struct kiocb *req = NULL;
@@ -268,15 +298,20 @@ int aio_cancel_req(struct kiocb *req, struct io_event *ev)
 	err = cancel(req);		/* a completion may run meanwhile: it posts */
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	req->ki_flags &= ~KIF_CANCELLING;
-	if (!err) {
+	if (err >= 0) {
 		/* Withdrawn: nobody else will complete it; its one event is ours. */
 		BUG_ON((req->ki_flags & KIF_COMPLETED) || atomic_read(&req->ki_users) < 2);
 		req->ki_flags |= KIF_CANCELLED;
-		fill_event(ev, req, -ECANCELED, 0);
+		fill_event(ev, req, err ? err : -ECANCELED, 0);
 		atomic_dec(&req->ki_users);	/* the in-flight one; the caller's stays */
 	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	return err ? -EAGAIN : 0;
+	return err >= 0 ? 0 : -EAGAIN;
+}
+
+bool aio_ctx_dying(const struct kiocb *req)
+{
+	return req->ki_ctx && READ_ONCE(req->ki_ctx->dead);
 }
 
 void aio_cancel_all(struct kioctx *ctx)

@@ -45,7 +45,9 @@ static int ring_alloc_pages(struct aio_ring_info *r)
 	return 0;
 }
 
-static int ring_map(struct kioctx *ctx)
+/* Under the mm's map_mutex: no other thread's mmap takes the range between
+ * the search and the mapping. */
+static int ring_map_locked(struct kioctx *ctx)
 {
 	struct aio_ring_info *r = &ctx->ring;
 	u32 size = r->nr_pages * PAGE_SIZE, base;
@@ -63,6 +65,16 @@ static int ring_map(struct kioctx *ctx)
 	}
 	r->user_base = base;
 	return 0;
+}
+
+static int ring_map(struct kioctx *ctx)
+{
+	int err;
+
+	mutex_lock(&ctx->mm->map_mutex);
+	err = ring_map_locked(ctx);
+	mutex_unlock(&ctx->mm->map_mutex);
+	return err;
 }
 
 int aio_ring_setup(struct kioctx *ctx)

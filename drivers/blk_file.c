@@ -4,11 +4,15 @@
  * methods are the only path: read, write and fsync run them on a synchronous
  * kiocb and wait (do_sync_read, ...).
  *
- * Rules: offset, length and buffer address must be multiples of 512 (-EINVAL);
+ * Rules: offset, length and buffer address (each segment's, for the vectored
+ * IOCB_CMD_PREADV/PWRITEV) must be multiples of 512 (-EINVAL);
  * a request reaching past the end of the device is -EINVAL at submit. A
  * request that fits one driver request (max_segs / max_sectors) can be
  * cancelled while the driver still has it queued; a larger one is split and
- * cannot be cancelled.
+ * cannot be cancelled. A write with RWF_DSYNC/RWF_SYNC (or on an O_DSYNC file)
+ * is followed by a flush of the device's write cache before its event.
+ * O_APPEND and RWF_APPEND are ignored: a device has no end to append to (as
+ * Linux 5.x and later, whose block devices write at the offset given).
  *
  * Lifetime of a struct blk_io: refs counts its driver requests not finished
  * plus one for the submitter, who drops it once every part is with the driver
@@ -40,10 +44,12 @@
 struct blk_io {
 	struct blkdev *dev;
 	struct kiocb *iocb;
-	struct pinned_buf buf;
+	struct pinned_vec buf;		/* the user's segments, pinned */
 	u32 nr_parts;			/* driver requests */
 	atomic_t refs;			/* parts not finished + the submitter's */
 	bool withdrawn;			/* a cancel took the part back */
+	bool flush_after;		/* RWF_DSYNC write: a flush before the event */
+	long written;			/* its bytes, while the flush runs */
 	struct blk_request *parts;
 	struct blk_seg *segs;
 	/* Room for a request of up to BLK_IO_INLINE pages in one driver request,
@@ -60,6 +66,8 @@ struct blk_io {
 
 static struct kmem_cache *blk_io_cache;
 atomic_t blk_io_live = ATOMIC_INIT(0);	/* read by aiok_stat for init's leak check */
+atomic_t blk_file_requests = ATOMIC_INIT(0);
+atomic_t blk_file_pages_pinned = ATOMIC_INIT(0);
 
 /* Free io; a use after free then follows poison, not a live pointer. */
 static void blk_io_free(struct blk_io *io)
@@ -72,7 +80,7 @@ static void blk_io_free(struct blk_io *io)
 	io->iocb = (void *)BLK_IO_POISON;
 	io->parts = (void *)BLK_IO_POISON;
 	io->segs = (void *)BLK_IO_POISON;
-	io->buf.pages = (void *)BLK_IO_POISON;
+	io->buf.bufs = (void *)BLK_IO_POISON;
 	atomic_set(&io->refs, (int)BLK_IO_POISON);
 	io->part_inline.private = (void *)BLK_IO_POISON;
 	io->part_inline.dev = (void *)BLK_IO_POISON;
@@ -83,7 +91,7 @@ static void blk_io_free(struct blk_io *io)
 /* Unpin the user pages and free io, which no driver holds any part of. */
 static void blk_io_discard(struct blk_io *io)
 {
-	unpin_user_buf(&io->buf);
+	unpin_user_vec(&io->buf);
 	blk_io_free(io);
 }
 
@@ -100,8 +108,12 @@ static long blk_io_result(const struct blk_io *io)
 	return bytes;
 }
 
+static int blk_io_flush(struct blk_io *io, long written);
+
 /* Drop a reference; the last one ends the io: free it, then report to the
- * kiocb (gone when its event can be seen). Any context. */
+ * kiocb (gone when its event can be seen). A write that asked for a flush
+ * (RWF_DSYNC/RWF_SYNC/O_DSYNC) first sends it, and reports when it is done.
+ * Any context. */
 static void blk_io_put(struct blk_io *io)
 {
 	struct kiocb *iocb;
@@ -113,6 +125,13 @@ static void blk_io_put(struct blk_io *io)
 	iocb = io->iocb;
 	report = !io->withdrawn;
 	res = blk_io_result(io);
+	if (io->flush_after && report && res >= 0) {
+		if (!blk_io_flush(io, res))
+			return;			/* the flush's completion reports */
+		res = -EIO;			/* the flush was refused */
+	} else if (io->written && res >= 0) {
+		res = io->written;		/* the flush went well: the write's bytes */
+	}
 	blk_io_discard(io);
 	if (report)
 		aio_complete(iocb, res, 0);
@@ -124,13 +143,41 @@ static void blk_part_done(struct blk_request *req, int result)
 	blk_io_put(req->private);
 }
 
+/* The scatter list: one entry per pinned page of every range, in order
+ * (every range is 512-aligned, so every entry is whole sectors). */
+static void blk_io_fill_segs(struct blk_io *io)
+{
+	u32 k = 0;
+
+	for (u32 r = 0; r < io->buf.nr; r++) {
+		struct pinned_buf *pb = &io->buf.bufs[r];
+		size_t off = 0;
+		for (u32 i = 0; i < pb->nr_pages; i++, k++) {
+			u32 in = i ? 0 : pb->offset, len = MIN(PAGE_SIZE - in, pb->len - off);
+			io->segs[k] = (struct blk_seg){ page_to_phys(pb->pages[i]) + in, len,
+							pb->pages[i], in };
+			off += len;
+		}
+	}
+}
+
+static u32 blk_io_nr_pages(const struct blk_io *io)
+{
+	u32 n = 0;
+
+	for (u32 r = 0; r < io->buf.nr; r++)
+		n += io->buf.bufs[r].nr_pages;
+	return n;
+}
+
 /* Cut the pinned buffer into driver requests of at most max_segs pages and
- * max_sectors sectors. */
+ * max_sectors sectors: the device range is one contiguous run, so segments
+ * from several user ranges share a request as long as the limits allow. */
 static int blk_io_build(struct blk_io *io, enum blk_op op, u64 sector)
 {
 	struct blkdev *dev = io->dev;
 	u32 per = MAX(1u, MIN(dev->max_segs, dev->max_sectors / (PAGE_SIZE / BLK_SECTOR_SIZE)));
-	u32 nsegs = MAX(io->buf.nr_pages, 1u), off = 0;
+	u32 pages = blk_io_nr_pages(io), nsegs = MAX(pages, 1u);
 
 	io->nr_parts = op == BLK_FLUSH ? 1 : DIV_ROUND_UP(nsegs, per);
 	io->parts = io->nr_parts == 1 ? &io->part_inline :
@@ -140,17 +187,12 @@ static int blk_io_build(struct blk_io *io, enum blk_op op, u64 sector)
 	if (!io->parts || !io->segs)
 		return -ENOMEM;
 	memset(io->parts, 0, io->nr_parts * sizeof(*io->parts));
-	for (u32 i = 0; i < io->buf.nr_pages; i++) {
-		u32 in = i ? 0 : io->buf.offset, len = MIN(PAGE_SIZE - in, io->buf.len - off);
-		io->segs[i] = (struct blk_seg){ page_to_phys(io->buf.pages[i]) + in, len,
-						io->buf.pages[i], in };
-		off += len;
-	}
+	blk_io_fill_segs(io);
 	for (u32 p = 0, s = 0; p < io->nr_parts; p++) {
 		struct blk_request *r = &io->parts[p];
 		r->op = op;
 		r->seg = &io->segs[s];
-		r->nr_seg = op == BLK_FLUSH ? 0 : MIN(per, io->buf.nr_pages - s);
+		r->nr_seg = op == BLK_FLUSH ? 0 : MIN(per, pages - s);
 		for (u32 k = 0; k < r->nr_seg; k++)
 			r->nr_sectors += r->seg[k].len / BLK_SECTOR_SIZE;
 		r->sector = sector;
@@ -162,14 +204,46 @@ static int blk_io_build(struct blk_io *io, enum blk_op op, u64 sector)
 	return 0;
 }
 
-static struct blk_io *blk_io_new(struct kiocb *iocb, enum blk_op op, char *ubuf, size_t n,
-				 loff_t pos)
+/* The write is done (written bytes, the last reference gone, any context):
+ * unpin its pages and send one flush with the io's first part. 0 when sent;
+ * else the caller reports the write's result as it is. */
+static int blk_io_flush(struct blk_io *io, long written)
+{
+	struct blk_request *r = &io->parts[0];
+
+	unpin_user_vec(&io->buf);
+	io->flush_after = false;
+	io->written = written;
+	io->nr_parts = 1;
+	memset(r, 0, sizeof(*r));
+	r->op = BLK_FLUSH;
+	r->done = blk_part_done;
+	r->private = io;
+	atomic_set(&io->refs, 1);
+	if (blkdev_submit(io->dev, r))
+		return -EIO;
+	blkdev_kick(io->dev);
+	return 0;
+}
+
+/* Every segment 512-aligned in address and length (-EINVAL). */
+static bool blk_iov_aligned(const struct iovec *iov, u32 nr)
+{
+	for (u32 i = 0; i < nr; i++)
+		if (((u32)iov[i].iov_base | iov[i].iov_len) & SECTOR_MASK)
+			return false;
+	return true;
+}
+
+static struct blk_io *blk_io_new(struct kiocb *iocb, enum blk_op op, const struct iovec *iov,
+				 u32 nr, loff_t pos)
 {
 	struct blkdev *dev = kiocb_file(iocb)->f_inode->private;
+	size_t n = iov_total(iov, nr);
 	struct blk_io *io;
 	int err;
 
-	if (op != BLK_FLUSH && (((u32)ubuf | (u32)pos | n) & SECTOR_MASK))
+	if (op != BLK_FLUSH && (!blk_iov_aligned(iov, nr) || ((u32)pos & SECTOR_MASK)))
 		return ERR_PTR(-EINVAL);
 	if (op != BLK_FLUSH && (pos < 0 || (u64)pos + n > dev->nr_sectors * BLK_SECTOR_SIZE))
 		return ERR_PTR(-EINVAL);
@@ -180,9 +254,10 @@ static struct blk_io *blk_io_new(struct kiocb *iocb, enum blk_op op, char *ubuf,
 	atomic_inc(&blk_io_live);
 	io->dev = dev;
 	io->iocb = iocb;
+	io->flush_after = op == BLK_WRITE && (dev->flags & BLKDEV_F_FLUSH) && kiocb_dsync(iocb);
 	err = op == BLK_FLUSH || !n ? 0 :
-		pin_user_buf_into(current->mm, (u32)ubuf, n, op == BLK_READ, &io->buf,
-				  io->page_inline, BLK_IO_INLINE);
+		pin_user_iov(current->mm, iov, nr, op == BLK_READ, &io->buf,
+			     io->page_inline, BLK_IO_INLINE);
 	if (!err)
 		err = blk_io_build(io, op, (u64)pos / BLK_SECTOR_SIZE);
 	if (err) {
@@ -207,6 +282,10 @@ static int blk_io_start(struct blk_io *io)
 			break;
 	if (err && i == 0)
 		return err;
+	if (io->parts[0].op != BLK_FLUSH) {
+		atomic_add(&blk_file_requests, i);
+		atomic_add(&blk_file_pages_pinned, blk_io_nr_pages(io));
+	}
 	for (u32 k = i; k < io->nr_parts; k++) {
 		io->parts[k].result = err;
 		blk_io_put(io);		/* never the last: ours is still held */
@@ -237,21 +316,23 @@ static int blk_aio_cancel(struct kiocb *iocb)
 	return 0;
 }
 
-static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, char *ubuf, size_t n, loff_t pos)
+static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, const struct iovec *iov,
+			      u32 nr, loff_t pos)
 {
 	struct blk_io *io;
 	int err;
 
-	if (op != BLK_FLUSH && !n)
+	if (op != BLK_FLUSH && !iov_total(iov, nr))
 		return 0;
-	io = blk_io_new(iocb, op, ubuf, n, pos);
+	io = blk_io_new(iocb, op, iov, nr, pos);
 	if (IS_ERR(io))
 		return PTR_ERR(io);
 	if ((err = blk_io_start(io))) {
 		blk_io_discard(io);
 		return err;
 	}
-	if (io->nr_parts == 1)
+	/* One part can be withdrawn; not a write whose flush may follow it. */
+	if (io->nr_parts == 1 && !io->flush_after)
 		kiocb_set_cancel_fn(iocb, blk_aio_cancel);
 	blk_io_put(io);				/* the submitter's reference */
 	return -EIOCBQUEUED;
@@ -259,12 +340,28 @@ static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, char *ubuf, si
 
 static ssize_t blk_aio_read(struct kiocb *iocb, char *ubuf, size_t n, loff_t pos)
 {
-	return blk_aio_submit(iocb, BLK_READ, ubuf, n, pos);
+	struct iovec one = { ubuf, n };
+
+	return blk_aio_submit(iocb, BLK_READ, &one, 1, pos);
 }
 
 static ssize_t blk_aio_write(struct kiocb *iocb, const char *ubuf, size_t n, loff_t pos)
 {
-	return blk_aio_submit(iocb, BLK_WRITE, (char *)ubuf, n, pos);
+	struct iovec one = { (void *)ubuf, n };
+
+	return blk_aio_submit(iocb, BLK_WRITE, &one, 1, pos);
+}
+
+/* Vectored: the segments go to consecutive sectors from pos, zero-copy like
+ * the plain ones (each segment 512-aligned in address and length). */
+static ssize_t blk_aio_readv(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos)
+{
+	return blk_aio_submit(iocb, BLK_READ, iov, nr, pos);
+}
+
+static ssize_t blk_aio_writev(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos)
+{
+	return blk_aio_submit(iocb, BLK_WRITE, iov, nr, pos);
 }
 
 static int blk_aio_fsync(struct kiocb *iocb, int datasync)
@@ -284,6 +381,8 @@ static const struct file_operations blk_file_ops = {
 	.aio_read = blk_aio_read,
 	.aio_write = blk_aio_write,
 	.aio_fsync = blk_aio_fsync,
+	.aio_readv = blk_aio_readv,
+	.aio_writev = blk_aio_writev,
 };
 
 int blk_file_create(struct blkdev *dev)

@@ -55,7 +55,10 @@ struct page;
 #define KIF_CANCELLED	0x4	/* the cancel method withdrew it */
 
 /* A file's cancel method: 0 when it withdrew req (never to be completed by
- * anyone), -EAGAIN when too late. Process context, no lock held. */
+ * anyone; its event says -ECANCELED), a positive count when it withdrew a
+ * request that had already moved that many bytes (its event carries the
+ * count: a pipe write that only the process's own reader could finish,
+ * issue 14 finding 3), -EAGAIN when too late. Process context, no lock held. */
 typedef int kiocb_cancel_fn(struct kiocb *req);
 
 struct kiocb {
@@ -68,6 +71,9 @@ struct kiocb {
 	u64 ki_user_obj;		/* user address of the iocb */
 	u64 ki_user_data;		/* iocb->aio_data, returned in the event */
 	u16 ki_opcode;
+	u32 ki_rw_flags;		/* iocb aio_rw_flags (RWF_*), for the file's method */
+	struct file *ki_eventfd;	/* IOCB_FLAG_RESFD: signalled after the event is
+					 * posted (a reference, dropped with the request) */
 	struct task *ki_waiter;		/* synchronous kiocb: who waits */
 	long ki_sync_res;		/* synchronous kiocb: the result */
 	/* The file method's, set only through the helpers below: */
@@ -128,6 +134,10 @@ bool aio_complete(struct kiocb *req, long res, long res2);
 static inline struct file *kiocb_file(struct kiocb *req) { return req->ki_filp; }
 static inline bool is_sync_kiocb(const struct kiocb *req) { return !req->ki_ctx; }
 
+/* For a cancel method: is req's context being torn down (io_destroy, exit,
+ * exec)? Then nobody waits for the request's result any more. */
+bool aio_ctx_dying(const struct kiocb *req);
+
 /* For a file's aio method: its private data in req (the file's own lock
  * orders it with its cancel method). */
 static inline void kiocb_set_private(struct kiocb *req, void *priv) { req->ki_private = priv; }
@@ -135,6 +145,15 @@ static inline void *kiocb_private(const struct kiocb *req) { return req->ki_priv
 /* Make req cancellable by io_cancel / io_destroy from now on (the method may
  * run as soon as this returns). Process context. */
 void kiocb_set_cancel_fn(struct kiocb *req, kiocb_cancel_fn *fn);
+
+/* Should a write of req append (O_APPEND on its file, or RWF_APPEND)? */
+bool kiocb_is_append(const struct kiocb *req);
+/* Should req report -EAGAIN instead of waiting (RWF_NOWAIT, or O_NONBLOCK on
+ * a synchronous kiocb's file)? */
+bool kiocb_nowait(const struct kiocb *req);
+/* Must a write of req reach stable storage before its event (RWF_DSYNC,
+ * RWF_SYNC, O_DSYNC)? */
+bool kiocb_dsync(const struct kiocb *req);
 
 /* Synchronous kiocbs: req on the caller's stack runs f's aio methods. */
 void init_sync_kiocb(struct kiocb *req, struct file *f);
@@ -147,15 +166,18 @@ ssize_t do_sync_read(struct file *f, char *ubuf, size_t n, loff_t *pos);
 ssize_t do_sync_write(struct file *f, const char *ubuf, size_t n, loff_t *pos);
 int do_sync_fsync(struct file *f, int datasync);
 
-/* Tear down every context of mm as the last task using it leaves it: process
- * exit (do_exit) and exec (the old image's address space), in that task's
- * process context, before mm_put. Cancels what can be cancelled and waits for
- * the rest; the rings are not unmapped (the address space goes next).
- * Today each address space has one task. With threads (clone with CLONE_VM),
- * contexts belong to the address space: do_exit then calls this only for the
- * last thread of mm (a count of the tasks sharing it, not mm->users, which
- * also counts borrowed references), and exec first ends the other threads. */
+/* Tear down every context of mm as the last task using it leaves it: the
+ * exit of that task (kernel/proc.c proc_mm_leave) or its exec (the old
+ * image's address space), in its process context, before mm_put. The last
+ * task is counted by mm->tasks (threads and a vfork child share an mm), never
+ * mm->users: so the first thread's exit leaves the contexts to the others.
+ * No other task uses mm by then, so the table is walked without its lock.
+ * Cancels what can be cancelled and waits for the rest; the rings are not
+ * unmapped (the address space goes next). */
 void exit_aio(struct mm *mm);
+/* mremap moved the AIO ring at old to new (whole, in mm's owner's process
+ * context): the context's id becomes new, as on Linux. */
+void aio_ring_moved(struct mm *mm, u32 old, u32 new);
 void aio_init(void);
 
 /* Counters for tests and gdb helpers. */

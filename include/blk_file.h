@@ -12,5 +12,8 @@ int blk_file_create(struct blkdev *dev);
 /* A /dev node for every registered block device. Boot, after fs_init. */
 void blk_file_init(void);
 extern atomic_t blk_io_live;		/* struct blk_io alive (leak checks) */
+/* Since boot, for /proc/aiok/blk: driver requests sent (reads and writes),
+ * and user pages they moved in place (pinned, never copied). */
+extern atomic_t blk_file_requests, blk_file_pages_pinned;
 
 #endif

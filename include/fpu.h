@@ -16,4 +16,13 @@ void fpu_init_state(u8 *area);
 void fpu_save(u8 *area);
 void fpu_restore(const u8 *area);
 
+/* The FPU image in a signal frame: its size (fxsave 512, fnsave 108). */
+u32 fpu_user_size(void);
+/* Save the live registers into area (16-byte aligned) for a signal frame,
+ * then give the handler the initial state. Process context. */
+void fpu_save_for_signal(u8 *area);
+/* Load an image that came from user space (rt_sigreturn): reserved MXCSR
+ * bits are cleared first, so fxrstor cannot fault. NULL: the initial state. */
+void fpu_load_from_user(u8 *area);
+
 #endif

@@ -17,6 +17,8 @@
 #include "types.h"
 #include "uapi/fcntl.h"
 #include "uapi/stat.h"
+#include "uapi/uio.h"
+#include "uapi/resource.h"
 
 #define NAME_MAX	60
 #define PATH_MAX	256
@@ -29,6 +31,7 @@
 
 
 struct file;
+struct iovec;
 struct kiocb;
 struct page;
 struct poll_table;
@@ -80,6 +83,13 @@ struct file_operations {
 	ssize_t (*aio_read)(struct kiocb *req, char *ubuf, size_t n, loff_t pos);
 	ssize_t (*aio_write)(struct kiocb *req, const char *ubuf, size_t n, loff_t pos);
 	int (*aio_fsync)(struct kiocb *req, int datasync);
+	/* Vectored (IOCB_CMD_PREADV/PWRITEV): nr segments of a kernel copy of
+	 * the user's iovec array, checked with access_ok, total <= INT_MAX; the
+	 * array is the caller's and gone when the method returns. Without
+	 * them the core runs one segment through aio_read/aio_write and refuses
+	 * more (-EINVAL). */
+	ssize_t (*aio_readv)(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos);
+	ssize_t (*aio_writev)(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos);
 	int (*open)(struct inode *inode, struct file *f);
 	void (*release)(struct inode *inode, struct file *f);
 	/* The POLL* events ready now (never sleeps); with pt, also queue the
@@ -90,6 +100,16 @@ struct file_operations {
 	 * (kernel/fs/fd_syscalls.c) answer. Process context. */
 	long (*ioctl)(struct file *f, unsigned cmd, unsigned long arg);
 };
+
+/* The bytes of nr segments (the AIO core checked the sum fits a result). */
+static inline size_t iov_total(const struct iovec *iov, u32 nr)
+{
+	size_t n = 0;
+
+	for (u32 i = 0; i < nr; i++)
+		n += iov[i].iov_len;
+	return n;
+}
 
 #define ENOIOCTLCMD	515		/* kernel-internal: not this file's request */
 
@@ -105,6 +125,7 @@ struct files_struct {
 	u32 cloexec[NR_OPEN / 32];	/* FD_CLOEXEC, one bit per descriptor */
 	struct inode *cwd;		/* working directory (a reference); NULL: the root */
 	u32 umask;			/* bits cleared from the mode of new files */
+	struct kernel_rlimit64 rlim[RLIM_NLIMITS];	/* resource limits (kernel/resource.c) */
 };
 
 /* Files */
@@ -199,6 +220,11 @@ ssize_t ramfs_write_kernel(struct inode *inode, const void *buf, size_t n, loff_
 /* Read up to n bytes at pos into a kernel buffer; returns the count. */
 ssize_t ramfs_read_kernel(struct inode *inode, void *buf, size_t n, loff_t pos);
 int ramfs_truncate(struct inode *inode, loff_t size);
+/* The file's page idx (made, zeroed, if it has none), with a reference, for
+ * a mapping's fault; NULL without memory or past the most a file holds.
+ * Process context (takes inode->lock). A page past the end stays the
+ * file's: it reads as zeros and a truncate frees it like any other. */
+struct page *ramfs_get_page(struct inode *inode, u32 idx);
 extern atomic_t ramfs_pages;		/* pages holding file data */
 
 /* Devices (kernel/fs/devices.c) */

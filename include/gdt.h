@@ -9,8 +9,14 @@
 #define USER_CS		0x1B	/* index 3, RPL 3 */
 #define USER_DS		0x23	/* index 4, RPL 3 */
 #define TSS_SEL		0x28
+#define GDT_TLS_MIN	6	/* per-thread TLS descriptors: entries 6, 7, 8 (kernel/tls.c) */
+#define GDT_TLS_COUNT	3
+#define GDT_ENTRIES	(GDT_TLS_MIN + GDT_TLS_COUNT)
 
 void gdt_init(void);
+/* Write / read one GDT descriptor (the TLS entries; interrupts off). */
+void gdt_set_entry(int entry, u64 desc);
+u64 gdt_get_entry(int entry);
 /* Stack the CPU switches to on a trap from ring 3 (and SYSENTER's entry). */
 void tss_set_kernel_stack(u32 esp0);
 

@@ -52,6 +52,26 @@ static inline void list_del_init(struct list_head *e)
 	INIT_LIST_HEAD(e);
 }
 
+/* n takes old's place in its list; old is left empty. */
+static inline void list_replace_init(struct list_head *old, struct list_head *n)
+{
+	n->next = old->next;
+	n->next->prev = n;
+	n->prev = old->prev;
+	n->prev->next = n;
+	INIT_LIST_HEAD(old);
+}
+
+/* Move every entry of list to the tail of head; list is left empty. */
+static inline void list_splice_init(struct list_head *list, struct list_head *head)
+{
+	while (list->next != list) {
+		struct list_head *e = list->next;
+		list_del(e);
+		__list_add(e, head->prev, head);
+	}
+}
+
 static inline void list_move_tail(struct list_head *e, struct list_head *head)
 {
 	e->next->prev = e->prev;

@@ -56,6 +56,10 @@ void mutex_lock(struct mutex *m);
 /* The same, but a pending signal ends the wait: 0 when taken, -EINTR (not
  * taken) when a signal is pending, -EDEADLK on a recursive lock. */
 int mutex_lock_interruptible(struct mutex *m);
+/* The same for a fatal signal only (SIGKILL, a group exit): 0, or -EINTR.
+ * For a wait that may last on another process but must not end for an
+ * ordinary signal. */
+int mutex_lock_killable(struct mutex *m);
 /* Take m if it is free: 1 taken, 0 not. Never sleeps; not in interrupts. */
 int mutex_trylock(struct mutex *m);
 /* Release m (held by the caller), handing it to the first waiter if any.

@@ -6,6 +6,7 @@
 #include "highmem.h"
 #include "types.h"
 
+struct iovec;
 struct mm;
 struct page;
 
@@ -31,5 +32,26 @@ void unpin_user_buf(struct pinned_buf *pb);
 /* Copy between a kernel buffer and the pinned buffer at off, through slot km. */
 void pinned_copy_to(struct pinned_buf *pb, size_t off, const void *src, size_t n, enum km_type km);
 void pinned_copy_from(struct pinned_buf *pb, size_t off, void *dst, size_t n, enum km_type km);
+
+/* Several user ranges (an iovec) pinned as one buffer of len bytes. */
+struct pinned_vec {
+	u32 nr;				/* ranges */
+	size_t len;			/* bytes in all of them */
+	struct pinned_buf *bufs;	/* [nr]: &one, or allocated */
+	struct pinned_buf one;
+};
+
+/* Pin nr ranges of mm (a kernel copy of the user's iovec); the first range
+ * keeps its page pointers in room when it is the only one and fits. 0,
+ * -EFAULT or -ENOMEM (nothing left pinned). */
+int pin_user_iov(struct mm *mm, const struct iovec *iov, u32 nr, bool write,
+		 struct pinned_vec *pv, struct page **room_pages, u32 room);
+/* Drop the references (any context). */
+void unpin_user_vec(struct pinned_vec *pv);
+/* Copy at byte off of the whole vector, across its ranges (any context). */
+void pinned_vec_copy_to(struct pinned_vec *pv, size_t off, const void *src, size_t n,
+			enum km_type km);
+void pinned_vec_copy_from(struct pinned_vec *pv, size_t off, void *dst, size_t n,
+			  enum km_type km);
 
 #endif

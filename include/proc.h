@@ -16,18 +16,21 @@ bool proc_is_init(const struct task *t);
 /* Is t a user process (forked, or init), not a kernel thread? Still true
  * while it exits (its mm and files already gone), until it is reaped. */
 bool task_is_process(const struct task *t);
-/* End the current process with a wait status (exit code << 8, or a signal). */
+/* End the current thread with a wait status (exit code << 8, or a signal);
+ * the last thread of a group ends the process, and its parent is told. */
 void do_exit(int wait_status) __noreturn;
-/* Queue a signal for t; a fatal one ends it at its next return to user mode,
- * and any signal interrupts an interruptible sleep. A signal for init is
- * dropped (there are no handlers, so init handles none: Linux's rule for a
- * signal sent to init from inside its namespace, SIGKILL included).
+/* Queue a thread-directed signal for t from the kernel (SIGPIPE): see
+ * include/signal.h send_signal. A signal init has no handler for is dropped.
  * 0 (also when dropped) or -EINVAL. */
 int signal_send(struct task *t, int sig);
 /* On the way back to user mode: act on pending signals (may not return). */
 void signal_deliver(struct trap_frame *tf);
-/* A fault in user mode that is not resolvable: report and kill (no return). */
-void user_fault_kill(struct trap_frame *tf, u32 addr, int sig) __noreturn;
+/* Wake the tasks waiting in wait4 for children of parent's group. */
+void proc_wake_waiters(struct task *parent);
+/* End the calling thread / its whole group with a wait status. */
+void do_exit_group(int wait_status) __noreturn;
+/* Release a task's signal state (kthread.c's task_release calls it). */
+void signal_task_release(struct task *t);
 /* The trap frame of the current process's entry from user mode. */
 struct trap_frame *current_user_frame(void);
 void syscall_init(void);

@@ -22,6 +22,9 @@
 #include "types.h"
 
 struct mm;				/* user address space: the vm layer's */
+struct sighand_struct;
+struct signal_struct;
+struct completion;
 struct blk_plug;
 struct files_struct;
 struct trap_frame;
@@ -30,6 +33,10 @@ struct trap_frame;
 #define TASK_INTERRUPTIBLE	0x1
 #define TASK_UNINTERRUPTIBLE	0x2
 #define TASK_ZOMBIE		0x4
+#define TASK_STOPPED		0x8	/* group stop (SIGSTOP ...): SIGCONT or SIGKILL wakes it */
+#define TASK_DEAD		0x10	/* a thread that reaps itself: freed after its last switch */
+#define TASK_WAKEKILL		0x20	/* with UNINTERRUPTIBLE: a fatal signal wakes it too */
+#define TASK_KILLABLE		(TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
 #define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
 
 #define TASK_COMM_LEN		16
@@ -60,7 +67,9 @@ struct task {
 	int preempt_depth;		/* preempt_count while switched out */
 	int mutexes_held;		/* mutexes it holds (mutex.c; 0 in user mode) */
 	struct mm *mm;			/* NULL for kernel threads */
-	volatile u32 sigpending;	/* pending signals (filled by the process layer) */
+	volatile u32 sigpending;	/* something for signal_deliver: an unblocked signal
+					 * pending, a group exit or stop (kernel/signal.c) */
+	volatile bool fatal_pending;	/* SIGKILL or a group exit: ends KILLABLE sleeps */
 	void *wait_channel;		/* what it sleeps on (a queue, a function), for k-ps */
 	bool on_rq;			/* on the run queue (never the current task) */
 	bool should_stop;		/* kthread_stop() asked it to exit */
@@ -77,6 +86,30 @@ struct task {
 	struct list_head children;	/* under family_lock */
 	struct list_head sibling;	/* in parent->children */
 	struct blk_plug *plug;		/* the io_submit batch being built (its stack) */
+	/* Threads and signals (kernel/clone.c, kernel/signal.c); see include/signal.h. */
+	int tgid;			/* the thread group's id: the leader's pid */
+	struct task *group_leader;
+	struct list_head thread_node;	/* in signal->threads, under the sighand lock */
+	struct signal_struct *signal;	/* shared by the thread group */
+	struct sighand_struct *sighand;	/* shared under CLONE_SIGHAND */
+	u64 blocked;			/* this thread's mask (bit n-1: signal n) */
+	u64 saved_blocked;		/* rt_sigsuspend's mask to restore */
+	u64 sigwait_set;		/* rt_sigtimedwait's set: unblocked to wake it, not fatal */
+	bool restore_blocked;		/* ... after the handler (or now, if none runs) */
+	u64 pending;			/* thread-directed signals (tgkill, faults) */
+	struct list_head pending_q;	/* their struct sigqueue entries */
+	u32 sas_sp, sas_size;		/* sigaltstack (size 0: none) */
+	int exit_signal;		/* sent to the parent when the group ends */
+	bool nr_threads_done;		/* left signal->threads (signal_thread_exit) */
+	u32 set_child_tid;		/* CLONE_CHILD_SETTID: the tid goes there first thing */
+	u32 clear_child_tid;		/* user address: 0 and a futex wake at exit */
+	struct completion *vfork_done;	/* the vfork parent waits on it */
+	u64 tls[3];			/* GDT TLS descriptors 6..8 (kernel/tls.c) */
+	struct restart_block {		/* -ERESTART_RESTARTBLOCK's continuation */
+		long (*fn)(struct restart_block *rb);
+		u64 deadline_ns;
+		u32 urem;
+	} restart;
 };
 
 /* The running task. */
@@ -122,8 +155,20 @@ static inline bool signal_pending(const struct task *t)
 {
 	return t->sigpending != 0;
 }
-/* Wake t if it sleeps interruptibly, after the caller set a sigpending bit. */
-void signal_wake_up(struct task *t);
+static inline bool fatal_signal_pending(const struct task *t)
+{
+	return t->fatal_pending;
+}
+/* Should a sleep in state end now for a signal? (INTERRUPTIBLE: any pending;
+ * WAKEKILL: a fatal one.) */
+static inline bool signal_pending_state(long state, const struct task *t)
+{
+	return ((state & TASK_INTERRUPTIBLE) && signal_pending(t)) ||
+	       ((state & TASK_WAKEKILL) && fatal_signal_pending(t));
+}
+/* Wake t after the caller set sigpending: from an interruptible sleep, and
+ * with fatal also from a killable or stopped one. */
+void signal_wake_up(struct task *t, bool fatal);
 
 void preempt_disable(void);
 /* Re-enable preemption; switches now if a reschedule became due meanwhile. */
@@ -167,6 +212,9 @@ void task_exit_notify(int code, struct wait_queue_head *notify) __noreturn;
 struct task *task_find(int pid);
 /* Free a zombie (or a never-started) task: its stack and struct. Its reaper only. */
 void task_release(struct task *t);
+/* A thread's end: TASK_DEAD, freed by the next task that runs after the
+ * final switch (nobody reaps it). */
+void task_exit_dead(int code) __noreturn;
 /* Like kthread_create, but the top of the kernel stack is kept free for the
  * user-mode trap frame: fn may then enter user mode with enter_user(). */
 struct task *kthread_create_user(int (*fn)(void *arg), void *arg, const char *name);

@@ -51,23 +51,28 @@ static inline bool in_atomic_context(void)
  * The run goes on; the counters are what the test suites check. */
 void lock_bug_report(u32 *count, u32 caller, const char *fmt, ...) __printf(3, 4);
 
+/* spinlocks_held counts up before the lock is taken and down after it is
+ * released: a preemption (an interrupt's exit looks at the count) can never
+ * find the lock held by a task that may be switched away. */
 static inline void spin_lock(spinlock_t *l)
 {
+	spinlocks_held++;
+	__asm__ volatile("" ::: "memory");
 	if (unlikely(l->locked))
 		spin_lock_fail(l, "recursive acquire (uniprocessor: it would spin forever)");
 	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
 		cpu_relax();
 	l->owner_pc = (u32)__builtin_return_address(0);
-	spinlocks_held++;
 }
 
 static inline void spin_unlock(spinlock_t *l)
 {
 	if (unlikely(!l->locked))
 		spin_lock_fail(l, "unlock of a lock not held");
-	spinlocks_held--;
 	l->owner_pc = 0;
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	__asm__ volatile("" ::: "memory");
+	spinlocks_held--;
 }
 
 static inline bool spin_is_locked(const spinlock_t *l) { return l->locked; }

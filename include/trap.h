@@ -53,9 +53,10 @@ struct exception_entry {
 };
 u32 search_exception_table(u32 eip);
 
-/* The process layer's hooks (kernel/proc.c): an exception in user mode that
- * nobody handled (kills the process), and the way back to user mode. */
-void user_exception(struct trap_frame *tf) __noreturn;
+/* The process layer's hooks (kernel/signal.c): an exception in user mode that
+ * nobody handled (queues SIGSEGV, SIGFPE, ... for the current thread), and the
+ * way back to user mode (delivers signals). */
+void user_exception(struct trap_frame *tf);
 void user_return(struct trap_frame *tf);	/* returns with interrupts off */
 
 #endif

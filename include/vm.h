@@ -4,6 +4,7 @@
 
 #include "atomic.h"
 #include "list.h"
+#include "mutex.h"
 #include "spinlock.h"
 #include "paging.h"
 #include "types.h"
@@ -23,23 +24,34 @@
 struct page;
 struct aio_mm;
 
+struct file;
+
 struct vm_area {
 	u32 start, end;			/* [start, end), page aligned */
 	u32 flags;
 	struct list_head list;		/* in mm->vmas, sorted by start */
+	struct file *file;		/* a mapped ramfs file (a reference), or NULL */
+	u32 pgoff;			/* the file page mapped at start */
 };
 
 struct mm {
-	atomic_t users;			/* tasks sharing this address space */
+	atomic_t users;			/* references: one per task using it */
+	atomic_t tasks;			/* tasks using it (threads, a vfork child): the
+					 * last one out ends its AIO contexts */
 	u32 *pgdir;
 	spinlock_t lock;		/* guards vmas, the page tables and nr_pages;
 					 * process context only (no irqsave) */
 	struct list_head vmas;
-	u32 brk_start, brk;		/* heap: [brk_start, brk); written by the owning
-					 * task without lock (sys_brk, exec), read
+	struct mutex map_mutex;		/* serialises brk, mmap2 and munmap of the threads
+					 * sharing the mm (a free range found and mapped
+					 * in one step); outside mm->lock */
+	u32 brk_start, brk;		/* heap: [brk_start, brk); written under map_mutex
+					 * (sys_brk) or by exec before any thread, read
 					 * by fork under lock */
 	u32 nr_pages;			/* user pages mapped (for k-mem / leaks) */
 	struct aio_mm *aio;		/* AIO contexts; NULL until io_setup */
+	struct list_head dead_vmas;	/* regions with a file, cut under lock: their
+					 * fput waits for vm_reap (mm->lock) */
 };
 
 struct mm *mm_create(void);
@@ -51,6 +63,10 @@ void mm_put(struct mm *mm);
 /* Add a region [start, start+len) with flags; -EINVAL on overlap, -EPERM
  * below VM_MIN_ADDR. */
 int vm_map(struct mm *mm, u32 start, u32 len, u32 flags);
+/* Add a region mapping file (a ramfs regular file; the region takes its own
+ * reference) from page pgoff: faults map the file's own pages (VM_SHARED) or
+ * copy them on the first write (private). -EINVAL on overlap. */
+int vm_map_file(struct mm *mm, u32 start, u32 len, u32 flags, struct file *file, u32 pgoff);
 /* Remove [start, start+len): unmaps and frees the pages in it. */
 int vm_unmap(struct mm *mm, u32 start, u32 len);
 /* Find a free range of len bytes at or above hint; 0 if none. */
@@ -75,6 +91,27 @@ struct page *get_user_page(struct mm *mm, u32 addr, bool write);
  * VM_WRITE for write, else VM_READ)? Holes do not count: a copy finds them.
  * Takes mm->lock. */
 bool vm_range_forbids(struct mm *mm, u32 addr, u32 len, bool write);
+
+/* Is all of [start, start+len) inside regions? */
+bool vm_range_mapped(struct mm *mm, u32 start, u32 len);
+/* Bytes of all regions (RLIMIT_AS). */
+u32 vm_total(struct mm *mm);
+/* mprotect: give [start, start+len) (page aligned) the access bits prot_flags
+ * (VM_READ/VM_WRITE/VM_EXEC), splitting regions; PROT_NONE keeps the pages
+ * out of reach. -ENOMEM when part of the range is not mapped, -EACCES to
+ * make a shared mapping of a file not open for writing writable. */
+int vm_protect(struct mm *mm, u32 start, u32 len, u32 prot_flags);
+/* MADV_DONTNEED: drop the private pages of the range (they read as zeros
+ * again); shared ones keep their data. -ENOMEM unmapped, -EINVAL a ring. */
+int vm_dontneed(struct mm *mm, u32 start, u32 len);
+/* mremap of [old, old+old_len) to new_len bytes: shrink or grow in place, or
+ * move (may_move) to a free range or to fixed (non-zero: MREMAP_FIXED, what
+ * is there is unmapped first). The new address or -errno (-EFAULT: not one
+ * region; -ENOMEM: no room; -EINVAL: part of an AIO ring or a ring resized).
+ * *ring_flag tells whether the region was an AIO ring (the caller moves the
+ * context's id with it). */
+long vm_mremap(struct mm *mm, u32 old, u32 old_len, u32 new_len, bool may_move, u32 fixed,
+	       u32 *ring_flag);
 
 /* Load mm's page directory (the kernel's for NULL); nothing to do when it is
  * the one loaded. mm_put moves off a directory it is about to free. */

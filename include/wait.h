@@ -32,6 +32,9 @@ struct wait_queue_entry {
 typedef struct wait_queue_head {
 	spinlock_t lock;
 	struct list_head head;
+	unsigned long key;		/* during a wake-up (lock held): what the waker
+					 * said happened (POLL* of wake_up_poll), 0 if
+					 * it did not say */
 } wait_queue_head_t;
 
 int default_wake_function(wait_queue_entry_t *w, unsigned int mode);
@@ -39,7 +42,7 @@ int default_wake_function(wait_queue_entry_t *w, unsigned int mode);
 int autoremove_wake_function(wait_queue_entry_t *w, unsigned int mode);
 
 #define __WAIT_QUEUE_HEAD_INITIALIZER(name) \
-	{ SPINLOCK_INIT(#name), LIST_HEAD_INIT((name).head) }
+	{ SPINLOCK_INIT(#name), LIST_HEAD_INIT((name).head), 0 }
 #define DECLARE_WAIT_QUEUE_HEAD(name) \
 	wait_queue_head_t name = __WAIT_QUEUE_HEAD_INITIALIZER(name)
 #define init_waitqueue_head(q)	__init_waitqueue_head((q), #q)
@@ -53,6 +56,7 @@ static inline void __init_waitqueue_head(wait_queue_head_t *q, const char *name)
 {
 	spin_lock_init(&q->lock, name);
 	INIT_LIST_HEAD(&q->head);
+	q->key = 0;
 }
 
 /* Is anyone queued? A hint for wakers that may skip wake_up(); the waker must
@@ -70,6 +74,10 @@ void remove_wait_queue(wait_queue_head_t *q, wait_queue_entry_t *w);
 /* Wake waiters sleeping in a state in mode: all non-exclusive ones and up to
  * nr_exclusive exclusive ones (0: all). Any context. */
 void __wake_up(wait_queue_head_t *q, unsigned int mode, int nr_exclusive);
+/* ... telling the wake functions (through q->key) which POLL* events became
+ * ready: an IOCB_CMD_POLL request completes with them without looking again. */
+void __wake_up_key(wait_queue_head_t *q, unsigned int mode, int nr_exclusive, unsigned long key);
+#define wake_up_poll(q, mask)		__wake_up_key((q), TASK_NORMAL, 0, (mask))
 #define wake_up(q)			__wake_up((q), TASK_NORMAL, 1)
 #define wake_up_nr(q, nr)		__wake_up((q), TASK_NORMAL, (nr))
 #define wake_up_all(q)			__wake_up((q), TASK_NORMAL, 0)
@@ -99,7 +107,7 @@ void finish_wait(wait_queue_head_t *q, wait_queue_entry_t *w);
 				__ret = 1;					\
 			break;							\
 		}								\
-		if ((state) == TASK_INTERRUPTIBLE && signal_pending(current)) {	\
+		if (signal_pending_state((state), current)) {			\
 			__ret = -EINTR;						\
 			break;							\
 		}								\
@@ -129,6 +137,14 @@ void finish_wait(wait_queue_head_t *q, wait_queue_entry_t *w);
 	long __r = 0;								\
 	if (!(cond))								\
 		__r = ___wait_event(wq, cond, TASK_INTERRUPTIBLE, 1, MAX_SCHEDULE_TIMEOUT); \
+	__r < 0 ? (int)__r : 0; })
+/* ... or until a fatal signal (SIGKILL, a group exit): 0, or -EINTR. For
+ * waits that may last on another process or user space but must not end
+ * for an ordinary signal. */
+#define wait_event_killable(wq, cond) ({					\
+	long __r = 0;								\
+	if (!(cond))								\
+		__r = ___wait_event(wq, cond, TASK_KILLABLE, 0, MAX_SCHEDULE_TIMEOUT); \
 	__r < 0 ? (int)__r : 0; })
 /* ... for at most timeout jiffies: jiffies left (>= 1) if cond, 0 on timeout. */
 #define wait_event_timeout(wq, cond, timeout) ({				\
@@ -166,6 +182,8 @@ void complete_all(struct completion *x);
 bool try_wait_for_completion(struct completion *x);
 /* Sleep until completed. Thread context. */
 void wait_for_completion(struct completion *x);
+/* ... or until a fatal signal: 0, or -EINTR. */
+int wait_for_completion_killable(struct completion *x);
 /* ... at most timeout jiffies: jiffies left (>= 1), or 0 on timeout. */
 long wait_for_completion_timeout(struct completion *x, long timeout);
 

@@ -27,6 +27,11 @@ static inline u32 read_eflags(void)
 #define EFLAGS_TF	0x100		/* single-step trap */
 #define EFLAGS_IF	0x200		/* interrupts enabled */
 #define EFLAGS_NT	0x4000		/* nested task: iret would switch tasks */
+#define EFLAGS_DF	0x400		/* string direction */
+#define EFLAGS_IOPL	0x3000		/* I/O privilege level */
+#define EFLAGS_RF	0x10000		/* resume flag */
+#define EFLAGS_VM	0x20000		/* virtual-8086 mode */
+#define EFLAGS_AC	0x40000		/* alignment check */
 
 static inline u32 cpuid_edx(u32 leaf)
 {

@@ -1,6 +1,9 @@
 /* exec.c: execve: load a static ELF32 program into a new address space and start it. */
 #include "aio.h"
 #include "elf.h"
+#include "proc_internal.h"
+#include "signal.h"
+#include "tls.h"
 #include "errno.h"
 #include "syscall_table.h"
 #include "fs.h"
@@ -200,13 +203,23 @@ static int exec_image(struct inode *inode, struct exec_args *a)
 		mm_put(mm);
 		return err;
 	}
+	err = proc_exec_single();	/* the other threads end first */
+	if (err) {
+		mm_put(mm);
+		return err;
+	}
 	old = current->mm;
-	if (old)
-		exit_aio(old);		/* the old image's contexts end with it */
+	if (old) {
+		proc_mm_release(current);	/* clear-tid wake, the vfork parent goes on */
+		if (atomic_dec_and_test(&old->tasks))
+			exit_aio(old);	/* the old image's contexts end with it */
+	}
 	current->mm = mm;
 	mm_activate(mm);
 	if (old)
 		mm_put(old);
+	signal_exec();			/* caught signals back to SIG_DFL */
+	tls_clear(current);
 	if (current->files)
 		files_close_on_exec(current->files);	/* O_CLOEXEC, FD_CLOEXEC */
 	start_user(current_user_frame(), entry, sp);

@@ -13,7 +13,12 @@
 #define CPUID_EDX_SSE	(1u << 25)
 
 static bool fpu_has_fxsr;
+#define FX_MXCSR	24		/* fxsave image: MXCSR, then MXCSR_MASK */
+#define FX_MXCSR_MASK	28
+#define MXCSR_MASK_DEFAULT 0xFFBF	/* when the CPU stores 0 there */
+
 static u8 fpu_initial[FPU_STATE_SIZE] __aligned(FPU_ALIGN);
+static u32 fpu_mxcsr_mask = MXCSR_MASK_DEFAULT;
 
 void fpu_init(void)
 {
@@ -25,6 +30,30 @@ void fpu_init(void)
 		write_cr4(read_cr4() | CR4_OSFXSR | ((edx & CPUID_EDX_SSE) ? CR4_OSXMMEXCPT : 0));
 	asm volatile("fninit" ::: "memory");
 	fpu_save(fpu_initial);
+	if (fpu_has_fxsr && *(u32 *)(fpu_initial + FX_MXCSR_MASK))
+		fpu_mxcsr_mask = *(u32 *)(fpu_initial + FX_MXCSR_MASK);
+}
+
+u32 fpu_user_size(void)
+{
+	return fpu_has_fxsr ? FPU_STATE_SIZE : 108;
+}
+
+void fpu_save_for_signal(u8 *area)
+{
+	fpu_save(area);
+	fpu_restore(fpu_initial);
+}
+
+void fpu_load_from_user(u8 *area)
+{
+	if (!area) {
+		fpu_restore(fpu_initial);
+		return;
+	}
+	if (fpu_has_fxsr)
+		*(u32 *)(area + FX_MXCSR) &= fpu_mxcsr_mask;
+	fpu_restore(area);
 }
 
 void fpu_init_state(u8 *area)

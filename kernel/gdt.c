@@ -1,4 +1,4 @@
-/* gdt.c: flat kernel and user segments, and the TSS that holds the ring-0 stack. */
+/* gdt.c: flat kernel and user segments, the TSS that holds the ring-0 stack, and the three per-thread TLS entries (6-8). */
 #include "gdt.h"
 #include "string.h"
 #include "x86.h"
@@ -18,7 +18,7 @@ struct tss {
 #define SEG_TSS32	0x09	/* available 32-bit TSS */
 #define GRAN_4K_32	0xC0	/* 4 KiB granularity, 32-bit */
 
-static u64 gdt[6];
+static u64 gdt[GDT_ENTRIES];
 static struct tss tss;
 struct sysenter_stack sysenter_stack;
 
@@ -38,6 +38,16 @@ void tss_set_kernel_stack(u32 esp0)
 {
 	tss.esp0 = esp0;
 	sysenter_stack.esp0 = esp0;
+}
+
+void gdt_set_entry(int entry, u64 desc)
+{
+	gdt[entry] = desc;
+}
+
+u64 gdt_get_entry(int entry)
+{
+	return gdt[entry];
 }
 
 void gdt_init(void)

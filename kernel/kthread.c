@@ -8,6 +8,7 @@
 #include "mm.h"
 #include "slab.h"
 #include "panic.h"
+#include "proc.h"
 #include "spinlock.h"
 #include "string.h"
 #include "trap.h"
@@ -84,6 +85,8 @@ struct task *kthread_create(int (*fn)(void *arg), void *arg, const char *name)
 	flags = local_irq_save();
 	t->pid = next_pid++;
 	local_irq_restore(flags);
+	t->tgid = t->pid;			/* its own group until clone says otherwise */
+	t->group_leader = t;
 	task_link(t);
 	return t;
 }
@@ -130,6 +133,17 @@ void task_exit_notify(int code, struct wait_queue_head *notify)
 	panic("task_exit: zombie %s ran again", current->name);
 }
 
+void task_exit_dead(int code)
+{
+	cli();
+	current->exit_code = code;
+	current->state = TASK_DEAD;
+	current->wait_channel = NULL;
+	wake_up_all(&task_exit_wait);
+	schedule();
+	panic("task_exit: dead %s ran again", current->name);
+}
+
 void task_exit(int code)
 {
 	task_exit_notify(code, NULL);
@@ -139,6 +153,8 @@ void task_release(struct task *t)
 {
 	u32 flags;
 
+	if (t->signal)
+		signal_task_release(t);		/* the process layer's part */
 	spin_lock_irqsave(&tasklist_lock, flags);
 	list_del(&t->tasks);
 	nr_tasks--;

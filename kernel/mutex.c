@@ -90,7 +90,8 @@ static bool mutex_take_or_flag(struct mutex *m)
 }
 
 /* wait.lock held, m flagged: queue at the tail and sleep until the owner hands
- * m over (0), or a signal comes first in TASK_INTERRUPTIBLE (-EINTR, unqueued).
+ * m over (0), or a signal comes first in TASK_INTERRUPTIBLE, a fatal one in
+ * TASK_KILLABLE (-EINTR, unqueued).
  * Returns with the lock held again. */
 static int mutex_wait(struct mutex *m, long state, u32 *flags)
 {
@@ -107,7 +108,7 @@ static int mutex_wait(struct mutex *m, long state, u32 *flags)
 		spin_lock_irqsave(&m->wait.lock, *flags);
 		if (mutex_owner(m) == current)
 			break;			/* handed over: already unqueued */
-		if (state == TASK_INTERRUPTIBLE && signal_pending(current)) {
+		if (signal_pending_state(state, current)) {
 			list_del_init(&w.entry);
 			if (list_empty(&m->wait.head))
 				WRITE_ONCE(m->owner, m->owner & ~MUTEX_FLAG_WAITERS);
@@ -146,6 +147,11 @@ void mutex_lock(struct mutex *m)
 int mutex_lock_interruptible(struct mutex *m)
 {
 	return __mutex_lock(m, TASK_INTERRUPTIBLE, CALLER());
+}
+
+int mutex_lock_killable(struct mutex *m)
+{
+	return __mutex_lock(m, TASK_KILLABLE, CALLER());
 }
 
 int mutex_trylock(struct mutex *m)

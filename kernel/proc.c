@@ -1,128 +1,134 @@
-/* proc.c: processes: fork (copy-on-write), exit, wait, and the first process. */
+/* proc.c: processes and threads: exit of a thread and of its group, wait4 (exits, stops, continues), getpid/getppid/gettid, and the first process. Creation is kernel/clone.c. */
 #include "aio.h"
 #include "errno.h"
 #include "syscall_table.h"
 #include "panic.h"
 #include "fs.h"
-#include "gdt.h"
-#include "paging.h"
+#include "futex.h"
 #include "printk.h"
 #include "proc.h"
+#include "proc_internal.h"
 #include "sched.h"
+#include "signal.h"
 #include "slab.h"
 #include "string.h"
 #include "test_hooks.h"
 #include "trap.h"
 #include "uaccess.h"
+#include "uapi/signal.h"
 #include "uapi/wait.h"
 #include "vm.h"
 #include "wait.h"
 
-static DEFINE_SPINLOCK(family_lock);	/* parent, children, sibling of every task */
+#define WUNTRACED	2
+#define WCONTINUED	8
+#define WALL_FLAGS	0xC0000000u	/* __WALL, __WCLONE: accepted, no meaning here */
+
+DEFINE_SPINLOCK(family_lock);		/* parent, children, sibling of every task */
 static struct task *init_task;
-static DECLARE_WAIT_QUEUE_HEAD(child_exit_wait);	/* a child became a zombie: do_exit */
-extern char ret_from_fork[];
+static DECLARE_WAIT_QUEUE_HEAD(child_exit_wait);	/* a child's group ended, stopped or went on */
 
 struct trap_frame *current_user_frame(void)
 {
 	return (struct trap_frame *)(current->kstack_top - sizeof(struct trap_frame));
 }
 
-/* Lay the child's kernel stack out so that its first switch-in returns to user
- * mode through trap_return with a copy of the parent's frame (eax = 0). */
-static void fork_build_stack(struct task *child, const struct trap_frame *ptf)
-{
-	struct trap_frame *tf = (struct trap_frame *)(child->kstack_top - sizeof(*tf));
-	u32 *sp = (u32 *)tf;
-
-	*tf = *ptf;
-	tf->eax = 0;
-	*--sp = (u32)ret_from_fork;	/* switch_context's ret */
-	*--sp = 0;			/* ebp: the backtrace ends */
-	*--sp = 0;			/* ebx */
-	*--sp = 0;			/* esi */
-	*--sp = 0;			/* edi */
-	child->esp = (u32)sp;
-}
-
-static void family_link(struct task *parent, struct task *child)
-{
-	u32 flags;
-
-	spin_lock_irqsave(&family_lock, flags);
-	child->parent = parent;
-	list_add_tail(&child->sibling, &parent->children);
-	spin_unlock_irqrestore(&family_lock, flags);
-}
-
-static int fork_unused(void *arg)
-{
-	return 0;			/* never runs: fork_build_stack replaces it */
-}
-
-long sys_fork(void)
-{
-	struct task *child = kthread_create(fork_unused, NULL, current->name);
-
-	if (IS_ERR(child))
-		return PTR_ERR(child);
-	child->mm = mm_dup(current->mm);
-	child->files = files_dup(current->files);
-	if (!child->mm || !child->files) {
-		if (child->mm)
-			mm_put(child->mm);
-		if (child->files)
-			files_put(child->files);
-		task_release(child);
-		return -ENOMEM;
-	}
-	memcpy(child->fpu, current->fpu, FPU_STATE_SIZE);
-	fork_build_stack(child, current_user_frame());
-	family_link(current, child);
-	wake_up_process(child);
-	return child->pid;
-}
-
 bool task_is_process(const struct task *t)
 {
-	return t->parent || proc_is_init(t);
+	return t->signal != NULL;
 }
 
-/* Hand the exiting task's children to init (family_lock held). Init itself
- * never gets here: do_exit stops it first. */
-static void reparent_children(struct task *t)
+void proc_wake_waiters(struct task *parent)
 {
-	while (!list_empty(&t->children)) {
-		struct task *c = list_first_entry(&t->children, struct task, sibling);
+	wake_up_all(&child_exit_wait);
+}
+
+/* Hand the group's children to init (family_lock held). Init itself never
+ * gets here: its group never ends. */
+static void reparent_children(struct task *leader)
+{
+	while (!list_empty(&leader->children)) {
+		struct task *c = list_first_entry(&leader->children, struct task, sibling);
 		list_del(&c->sibling);
 		c->parent = init_task;
 		list_add_tail(&c->sibling, &init_task->children);
 	}
 }
 
+/* What the thread leaves behind in user memory: the clear-tid word (0 and a
+ * futex wake, for pthread_join) and a vfork parent's wait. Before the mm goes. */
+void proc_mm_release(struct task *t)
+{
+	if (t->clear_child_tid) {
+		u32 uaddr = t->clear_child_tid;
+		t->clear_child_tid = 0;
+		if (!put_user(0, (int *)uaddr))
+			futex_wake(uaddr, 1, true, ~0u);
+	}
+	if (t->vfork_done) {		/* interrupts off: see clone.c vfork_wait */
+		u32 flags = local_irq_save();
+		struct completion *c = t->vfork_done;
+		t->vfork_done = NULL;
+		if (c)
+			complete(c);
+		local_irq_restore(flags);
+	}
+}
+
+/* The task stops using mm: the last task of it ends its AIO contexts first. */
+void proc_mm_leave(struct task *t, struct mm *mm)
+{
+	if (atomic_dec_and_test(&mm->tasks))
+		exit_aio(mm);			/* waits for its I/O */
+	t->mm = NULL;
+	mm_activate(NULL);			/* off the address space we may free */
+	mm_put(mm);
+}
+
+static int exit_why(int status)
+{
+	if (!(status & 0x7f))
+		return CLD_EXITED;
+	return (status & 0x80) ? CLD_DUMPED : CLD_KILLED;
+}
+
 void do_exit(int wait_status)
 {
-	struct task *t = current;
+	struct task *t = current, *leader = t->group_leader;
 	struct mm *mm = t->mm;
+	int status;
 	u32 flags;
 
-	if (proc_is_init(t))		/* its orphans would have no one to go to */
+	if (proc_is_init(leader) && t->signal->nr_threads <= 1)
 		panic("init (pid %d) exits: wait status %#x", t->pid, wait_status);
+	if (mm)
+		proc_mm_release(t);
 	if (t->files) {
 		files_put(t->files);
 		t->files = NULL;
 	}
-	if (mm) {
-		exit_aio(mm);			/* waits for its I/O; see exit_aio for threads */
-		t->mm = NULL;
-		mm_activate(NULL);		/* off the address space we free */
-		mm_put(mm);
+	if (mm)
+		proc_mm_leave(t, mm);
+	status = signal_thread_exit(t, wait_status);
+	if (status >= 0) {			/* the group is gone */
+		spin_lock_irqsave(&family_lock, flags);
+		reparent_children(leader);
+		spin_unlock_irqrestore(&family_lock, flags);
+		signal_notify_parent(leader, exit_why(status),
+				     exit_why(status) == CLD_EXITED ? WEXITSTATUS(status) : status & 0x7f);
 	}
-	spin_lock_irqsave(&family_lock, flags);
-	reparent_children(t);
-	spin_unlock_irqrestore(&family_lock, flags);
 	ktest_exit_yield();		/* test kernel: a preemption at the last moment */
-	task_exit_notify(wait_status, &child_exit_wait);	/* wakes the parent once a zombie */
+	if (t == leader) {		/* reaped by the parent once the group is gone */
+		local_irq_save();	/* the last thread may set exit_code: read it with */
+		task_exit_notify(t->exit_code, &child_exit_wait);	/* nobody else running */
+	}
+	task_exit_dead(wait_status);	/* a thread frees itself after its last switch */
+}
+
+void do_exit_group(int wait_status)
+{
+	signal_group_exit(wait_status);
+	do_exit(current->signal->group_exit_code);
 }
 
 long sys_exit(int code)
@@ -132,34 +138,57 @@ long sys_exit(int code)
 
 long sys_exit_group(int code)
 {
-	do_exit(WAIT_EXITED(code));
+	do_exit_group(WAIT_EXITED(code));
 }
 
-/* A zombie child matching pid (-1: any), or NULL; *any tells if one matches at all. */
-static struct task *find_zombie(int pid, bool *any)
+/* A report for wait4 from child c (family_lock held): its status, or -1. */
+static int child_report(struct task *c, int options)
+{
+	struct signal_struct *s = c->signal;
+
+	if (c->state == TASK_ZOMBIE && s->nr_threads == 0)
+		return c->exit_code;
+	if ((options & WUNTRACED) && (s->flags & SIGNAL_REPORT_STOP)) {
+		s->flags &= ~SIGNAL_REPORT_STOP;
+		return (s->stop_sig << 8) | 0x7f;
+	}
+	if ((options & WCONTINUED) && (s->flags & SIGNAL_REPORT_CONT)) {
+		s->flags &= ~SIGNAL_REPORT_CONT;
+		return 0xffff;
+	}
+	return -1;
+}
+
+/* A child matching pid (-1: any) with something to report, or NULL; *any
+ * tells whether one matches at all (family_lock held). */
+static struct task *find_report(int pid, int options, bool *any, int *status)
 {
 	struct task *c;
 
 	*any = false;
-	list_for_each_entry(c, &current->children, sibling) {
+	list_for_each_entry(c, &current->group_leader->children, sibling) {
 		if (pid != -1 && c->pid != pid)
 			continue;
 		*any = true;
-		if (c->state == TASK_ZOMBIE)
+		*status = child_report(c, options);
+		if (*status >= 0)
 			return c;
 	}
 	return NULL;
 }
 
-static long reap(struct task *c, int *ustatus)
+static long reap(struct task *c, int status, int *ustatus)
 {
-	int pid = c->pid, status = c->exit_code;
+	int pid = c->pid;
+	bool dead = c->state == TASK_ZOMBIE && c->signal->nr_threads == 0;
 	u32 flags;
 
-	spin_lock_irqsave(&family_lock, flags);
-	list_del(&c->sibling);
-	spin_unlock_irqrestore(&family_lock, flags);
-	task_release(c);
+	if (dead) {
+		spin_lock_irqsave(&family_lock, flags);
+		list_del(&c->sibling);
+		spin_unlock_irqrestore(&family_lock, flags);
+		task_release(c);
+	}
 	if (ustatus && put_user(status, ustatus))
 		return -EFAULT;
 	return pid;
@@ -170,26 +199,25 @@ long sys_wait4(int pid, int *ustatus, int options, void *rusage)
 	struct task *c;
 	bool any;
 	u32 flags;
-	long err;
+	int status;
 
-	if (pid < -1 || pid == 0 || (options & ~WNOHANG) || rusage)
+	if (pid < -1 || pid == 0 || (options & ~(WNOHANG | WUNTRACED | WCONTINUED | WALL_FLAGS)) ||
+	    rusage)
 		return -EINVAL;
 	if (ustatus && !access_ok(ustatus, sizeof(int)))
 		return -EFAULT;
 	for (;;) {
 		spin_lock_irqsave(&family_lock, flags);
-		c = find_zombie(pid, &any);
+		c = find_report(pid, options, &any, &status);
 		spin_unlock_irqrestore(&family_lock, flags);
 		if (c)
-			return reap(c, ustatus);
+			return reap(c, status, ustatus);
 		if (!any)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		err = wait_event_interruptible(child_exit_wait,
-					       child_has_exited(current, pid));
-		if (err)
-			return -EINTR;
+		if (wait_event_interruptible(child_exit_wait, child_has_exited(current, pid)))
+			return -ERESTARTSYS;
 	}
 }
 
@@ -200,10 +228,28 @@ long sys_waitpid(int pid, int *ustatus, int options)
 
 long sys_getpid(void)
 {
+	return current->tgid;
+}
+
+long sys_gettid(void)
+{
 	return current->pid;
 }
 
-/* Has a child matching pid become a zombie (or gone)? For the wait loop. */
+/* The parent's pid (init's after a reparent), read with interrupts off: a
+ * parent that exits hands its children to init before its task can go, and
+ * cannot run meanwhile (UP; family_lock on SMP). */
+long sys_getppid(void)
+{
+	u32 flags = local_irq_save();
+	struct task *p = current->group_leader->parent;
+	long ppid = p ? p->tgid : 0;
+
+	local_irq_restore(flags);
+	return ppid;
+}
+
+/* Has a child matching pid something for wait4 (an end, a stop, a continue)? */
 bool child_has_exited(struct task *t, int pid)
 {
 	struct task *c;
@@ -211,8 +257,10 @@ bool child_has_exited(struct task *t, int pid)
 	u32 flags;
 
 	spin_lock_irqsave(&family_lock, flags);
-	list_for_each_entry(c, &t->children, sibling)
-		if ((pid == -1 || c->pid == pid) && c->state == TASK_ZOMBIE)
+	list_for_each_entry(c, &t->group_leader->children, sibling)
+		if ((pid == -1 || c->pid == pid) &&
+		    ((c->state == TASK_ZOMBIE && c->signal->nr_threads == 0) ||
+		     (c->signal->flags & (SIGNAL_REPORT_STOP | SIGNAL_REPORT_CONT))))
 			found = true;
 	spin_unlock_irqrestore(&family_lock, flags);
 	return found;
@@ -254,13 +302,19 @@ int proc_start_init(const char *path, char *const argv[])
 {
 	static struct init_args ia;
 	struct task *t;
+	int err;
 
 	ia.path = path;
 	ia.argv = argv;
 	t = kthread_create_user(init_thread, &ia, "init");
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	t->pid = PID_INIT;		/* reserved for it (sched.h); not yet visible to anyone */
+	t->pid = t->tgid = PID_INIT;	/* reserved for it (sched.h); not yet visible to anyone */
+	err = signal_task_init(t, NULL, 0);
+	if (err) {
+		task_release(t);
+		return err;
+	}
 	init_task = t;
 	wake_up_process(t);
 	return 0;

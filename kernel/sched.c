@@ -16,6 +16,7 @@
 #include "softirq.h"
 #include "spinlock.h"
 #include "timer.h"
+#include "tls.h"
 #include "trap.h"
 #include "vm.h"
 #include "x86.h"
@@ -38,6 +39,7 @@ static LIST_HEAD(run_queue);
 static DEFINE_SPINLOCK(rq_lock);
 int preempt_count;
 u32 sched_atomic_bugs;
+static struct task *sched_dead;	/* a TASK_DEAD thread just switched away from (UP) */
 
 static void enqueue(struct task *t)
 {
@@ -75,6 +77,7 @@ static void context_switch(struct task *prev, struct task *next)
 	check_stack(prev);
 	switch_mm(prev, next);
 	tss_set_kernel_stack(next->kstack_top);
+	tls_switch(next);
 	fpu_save(prev->fpu);
 	fpu_restore(next->fpu);
 	prev->lock_depth = spinlocks_held;
@@ -86,6 +89,8 @@ static void context_switch(struct task *prev, struct task *next)
 	switch_context(&prev->esp, next->esp);
 }
 
+static void sched_finish_dead(void);
+
 /* The core of schedule, interrupts off. A preempted task stays runnable
  * whatever its state: it may be between setting its state and sleeping. */
 static void __schedule(bool preempt)
@@ -93,8 +98,10 @@ static void __schedule(bool preempt)
 	struct task *prev = current, *next;
 
 	spin_lock(&rq_lock);
-	if (prev->state == TASK_INTERRUPTIBLE && signal_pending(prev))
+	if (signal_pending_state(prev->state, prev))
 		prev->state = TASK_RUNNING;
+	if (prev->state == TASK_DEAD)
+		sched_dead = prev;		/* freed by whoever runs next */
 	if ((preempt || prev->state == TASK_RUNNING) && prev != idle_task && !prev->on_rq)
 		enqueue(prev);
 	next = pick_next();
@@ -102,12 +109,26 @@ static void __schedule(bool preempt)
 	if (next != prev)
 		context_switch(prev, next);
 	spin_unlock(&rq_lock);
+	sched_finish_dead();
+}
+
+/* A self-reaping thread is off its stack once another task runs: free it
+ * (task_release frees without sleeping; interrupts may be off). */
+static void sched_finish_dead(void)
+{
+	struct task *d = sched_dead;
+
+	if (d) {
+		sched_dead = NULL;
+		task_release(d);
+	}
 }
 
 /* First C code of a new task: finish the switch that brought it here. */
 void sched_tail(void)
 {
 	spin_unlock(&rq_lock);
+	sched_finish_dead();
 	sti();
 }
 
@@ -175,9 +196,9 @@ int wake_up_process(struct task *t)
 	return wake_up_state(t, TASK_NORMAL);
 }
 
-void signal_wake_up(struct task *t)
+void signal_wake_up(struct task *t, bool fatal)
 {
-	wake_up_state(t, TASK_INTERRUPTIBLE);
+	wake_up_state(t, TASK_INTERRUPTIBLE | (fatal ? TASK_WAKEKILL | TASK_STOPPED : 0));
 }
 
 /* Hard irq context, interrupts off: nothing else touches the queue now. */

@@ -37,9 +37,13 @@ kthread_entry:
 ; A forked process's first switch-in lands here (proc.c builds the stack):
 ; finish the switch, then return to user mode through the copied trap frame.
 extern trap_return
+extern user_return
 global ret_from_fork
 ret_from_fork:
         call sched_tail
+        push esp                        ; the child's trap frame: signals first
+        call user_return                ; (CLONE_CHILD_SETTID, a signal sent meanwhile)
+        add esp, 4
         jmp trap_return
 
 ; void enter_user(struct trap_frame *tf): leave for user mode through tf.

@@ -3,6 +3,8 @@
 #include "blk_file.h"
 #include "clock.h"
 #include "errno.h"
+#include "futex.h"
+#include "signal.h"
 #include "fs.h"
 #include "mm.h"
 #include "mutex.h"
@@ -58,16 +60,15 @@ long sys_time(long *tloc)
 	return ts.tv_sec;
 }
 
-long sys_nanosleep(const struct kernel_timespec *ureq, struct kernel_timespec *urem)
-{
-	struct kernel_timespec req, rem;
-	u64 end, now;
+static long nanosleep_restart(struct restart_block *rb);
 
-	if (copy_from_user(&req, ureq, sizeof(req)))
-		return -EFAULT;
-	if (req.tv_sec < 0 || req.tv_nsec < 0 || req.tv_nsec >= 1000000000L)
-		return -EINVAL;
-	end = ktime_get_ns() + timespec_to_ns(&req);
+/* Sleep until end_ns (CLOCK_MONOTONIC); on a signal store the time left at
+ * urem and ask for a restart with it (restart_syscall) when no handler runs. */
+static long nanosleep_until(u64 end, struct kernel_timespec *urem)
+{
+	struct kernel_timespec rem;
+	u64 now;
+
 	while ((now = ktime_get_ns()) < end) {
 		schedule_timeout_interruptible(MAX(1ul, nsecs_to_jiffies(end - now)));
 		if (signal_pending(current)) {
@@ -75,10 +76,39 @@ long sys_nanosleep(const struct kernel_timespec *ureq, struct kernel_timespec *u
 			ns_to_timespec(end > now ? end - now : 0, &rem);
 			if (urem && copy_to_user(urem, &rem, sizeof(rem)))
 				return -EFAULT;
-			return -EINTR;
+			current->restart.fn = nanosleep_restart;
+			current->restart.deadline_ns = end;
+			current->restart.urem = (u32)urem;
+			return -ERESTART_RESTARTBLOCK;
 		}
 	}
 	return 0;
+}
+
+static long nanosleep_restart(struct restart_block *rb)
+{
+	return nanosleep_until(rb->deadline_ns, (struct kernel_timespec *)rb->urem);
+}
+
+long sys_nanosleep(const struct kernel_timespec *ureq, struct kernel_timespec *urem)
+{
+	struct kernel_timespec req;
+
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (req.tv_sec < 0 || req.tv_nsec < 0 || req.tv_nsec >= 1000000000L)
+		return -EINVAL;
+	return nanosleep_until(ktime_get_ns() + timespec_to_ns(&req), urem);
+}
+
+/* A call interrupted by a signal that ran no handler goes on where it was. */
+long sys_restart_syscall(void)
+{
+	struct restart_block *rb = &current->restart;
+	long (*fn)(struct restart_block *) = rb->fn;
+
+	rb->fn = NULL;
+	return fn ? fn(rb) : -EINTR;
 }
 
 long sys_sched_yield(void)
@@ -142,6 +172,9 @@ long sys_aiok_stat(struct aiok_stat *ust)
 		.atomic_bugs = sched_atomic_bugs,
 		.mutex_bugs = mutex_bugs,
 		.uaccess_atomic = uaccess_atomic_bugs,
+		.thread_groups = atomic_read(&nr_signal_structs),
+		.sigqueues = atomic_read(&nr_sigqueues),
+		.futex_waiters = futex_waiters,
 	};
 
 	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;

@@ -1,6 +1,7 @@
 /* syscall.c: the one system-call dispatcher, shared by the int 0x80 gate
  * (here) and the SYSENTER entry (sysenter.c), through the generated table. */
 #include "errno.h"
+#include "futex.h"
 #include "mutex.h"
 #include "proc.h"
 #include "sched.h"
@@ -14,6 +15,7 @@ void syscall_dispatch(struct trap_frame *tf)
 {
 	u32 nr = tf->eax;
 
+	tf->err = nr;			/* orig eax: a restart after a signal needs it */
 	if (likely(nr < NR_SYSCALLS))
 		tf->eax = syscall_table[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
 	else
@@ -30,6 +32,7 @@ static void syscall_entry(struct trap_frame *tf)
 
 void syscall_init(void)
 {
+	futex_init();
 	trap_set_handler(T_SYSCALL, syscall_entry, 3);
 	sysenter_init();
 }

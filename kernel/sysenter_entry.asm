@@ -23,8 +23,12 @@ section .rodata
 global vsys_sysenter_start, vsys_sysenter_end, vsys_int80_start, vsys_int80_end
 vsys_sysenter_start:
         push ebp                        ; the sixth argument, and the caller's ebp
+.enter:
         mov ebp, esp                    ; SYSENTER keeps no user esp: the kernel finds it here
         sysenter
+        jmp short .enter                ; a restarted call (signal(7)) comes back here:
+                                        ; SYSENTER_RETURN - 2, as int $0x80's restart
+                                        ; rewinds eip by the 2 bytes of the int
 vsys_sysenter_return:                   ; SYSEXIT (or iret) comes back here
         pop ebp
         ret

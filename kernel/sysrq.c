@@ -16,6 +16,9 @@ static char task_state_char(const struct task *t)
 	case TASK_INTERRUPTIBLE:	return 'S';
 	case TASK_UNINTERRUPTIBLE:	return 'D';
 	case TASK_ZOMBIE:		return 'Z';
+	case TASK_STOPPED:		return 'T';	/* group stop (SIGSTOP) */
+	case TASK_KILLABLE:		return 'K';	/* D that SIGKILL ends */
+	case TASK_DEAD:			return 'X';
 	default:			return '?';
 	}
 }

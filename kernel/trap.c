@@ -97,8 +97,10 @@ static void exception(struct trap_frame *tf)
 		tf->eip = fixup;
 		return;
 	}
-	if (trap_from_user(tf))
-		user_exception(tf);		/* kills the process; no return */
+	if (trap_from_user(tf)) {
+		user_exception(tf);		/* a signal; the way out delivers it */
+		return;
+	}
 	panic_trap(tf, "unexpected %s in %s mode", trap_name(tf->vector),
 		   trap_from_user(tf) ? "user" : "kernel");
 }

@@ -48,10 +48,16 @@ void remove_wait_queue(wait_queue_head_t *q, wait_queue_entry_t *w)
 
 void __wake_up(wait_queue_head_t *q, unsigned int mode, int nr_exclusive)
 {
+	__wake_up_key(q, mode, nr_exclusive, 0);
+}
+
+void __wake_up_key(wait_queue_head_t *q, unsigned int mode, int nr_exclusive, unsigned long key)
+{
 	struct list_head *pos, *n;
 	u32 flags;
 
 	spin_lock_irqsave(&q->lock, flags);
+	q->key = key;			/* for the wake functions, under the lock */
 	list_for_each_safe(pos, n, &q->head) {
 		wait_queue_entry_t *w = list_entry(pos, wait_queue_entry_t, entry);
 		unsigned int exclusive = w->flags & WQ_FLAG_EXCLUSIVE;
@@ -152,4 +158,14 @@ long wait_for_completion_timeout(struct completion *x, long timeout)
 		left = ___wait_event(x->wait, try_wait_for_completion(x),
 				     TASK_UNINTERRUPTIBLE, 1, timeout);
 	return left ? left : 0;
+}
+
+int wait_for_completion_killable(struct completion *x)
+{
+	long r = 0;
+
+	if (!try_wait_for_completion(x))
+		r = ___wait_event(x->wait, try_wait_for_completion(x), TASK_KILLABLE, 1,
+				  MAX_SCHEDULE_TIMEOUT);
+	return r < 0 ? -EINTR : 0;
 }

@@ -103,7 +103,8 @@ $(BENCH_LX)/init.o: user/linux/init.c $(GEN_USER) | $(USER_UAPI)
 	@echo "  UCC     $<"
 	$(Q)$(USER_CC) $(USER_CFLAGS) -DTARGET_LINUX -c $< -o $@
 
-$(BENCH_LX)/bench $(BENCH_LX)/init: %: %.o $(USER_INT80) $(USER_CRT0) $(USER_LIBS) user/user.ld
+$(BENCH_LX)/bench $(BENCH_LX)/init: %: %.o $(USER_INT80) $(USER_CRT0) $(USER_LIBS) $(USER_PTHREAD) \
+		user/user.ld
 	$(call user_link,$< $(USER_INT80))
 
 $(BENCH_LX)/%.stripped: $(BENCH_LX)/%

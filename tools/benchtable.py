@@ -21,6 +21,8 @@ KERNELS = ["aiokern", "linux"]
 DISKS = ["virtio", "ide"]
 METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "seq64k_qd8_MBps",
            "submit_ebadf_ns", "getevents_idle_ns", "setup_destroy_us", "null_syscall_ns",
+           "thread_create_join_us", "mutex_uncontended_ns", "futex_wake_to_run_us",
+           "signal_round_trip_us",
            "noop_submit_reap_ns", "noop_qd32_ops_per_s", "ring_reap_ns",
            "io_errors", "verify_errors"]
 ERROR_METRICS = ("io_errors", "verify_errors")

@@ -35,7 +35,7 @@ RULES = [
     (r"char \*", r"path", "FA_PATH"),
     (r"\*", r"^(buf|tv|tp|st|status|fds|tz|rusage|result|events|ust)$", "FA_BUF"),
     (r"^int$", r"fd$", "FA_FD"),
-    (r"^int$", r"^pid$", "FA_PID"),
+    (r"^int$", r"^(pid|tgid|tid)$", "FA_PID"),
     (r"^int$", r"^sig$", "FA_SIG"),
     (r"^int$", r"^prot$", "FA_PROT"),
     (r"^int$", r"^(flags|options)$", "FA_FLAGS"),

@@ -320,7 +320,7 @@ m = re.search(r'^  eip (0x[0-9a-f]+) esp', ku, re.M)
 # The stub entered by the vsyscall page's SYSENTER trampoline: eip in the page,
 # and above the ebp it pushed, the return address into __sys_io_submit.
 check('user_eip_symbol', m and len(frames) > 1 and int(frames[0][1], 16) == int(m.group(1), 16) and
-      frames[0][2] == 'vsyscall+0x5' and
+      frames[0][2] == 'vsyscall+0x7' and
       re.search(r'^No symbol matches \$user_eip', sec('s4-user-eip'), re.M) and
       re.search(r'^__sys_io_submit \+ \d+ in section \.text of \S+/aiodemo$', sec('s4-user-eip'), re.M),
       'info symbol $user_eip: %r' % sec('s4-user-eip')[:200])

@@ -96,7 +96,7 @@ int main(void)
 		if (!syscall_names[i] && syscall_nargs[i])
 			bad = 1;
 	}
-	bad |= __NR_io_setup != 244 || __NR_io_cancel != 248 || NR_SYSCALLS != 503 ||
+	bad |= __NR_io_setup != 244 || __NR_io_cancel != 248 || NR_SYSCALLS != 504 ||
 	       strcmp(syscall_names[3], "read") || syscall_nargs[192] != 6;
 	if (bad)
 		printf("table check failed\n");

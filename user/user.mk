@@ -37,7 +37,7 @@ USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
-GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o err.o getopt.o \
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_mm.o err.o getopt.o \
 	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
 # Threads and signals in every program: thread 0's TLS and newlib's __getreent,
@@ -50,7 +50,7 @@ USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*
 USER_HOST_PROGS := $(USER_OUT)/host/hello $(USER_OUT)/host/init
 # Programs that use threads (user/bin and user/test): linked with -lpthread; the
 # user/bin ones run on the host too.
-PTHREAD_PROGS := test_pthread test_signal
+PTHREAD_PROGS := test_pthread test_signal test_thread test_futex test_posix_aio test_aio
 PTHREAD_TESTS := ulib_pthread ulib_signal
 USER_HOST_PROGS += $(PTHREAD_PROGS:%=$(USER_OUT)/host/%)
 # Helpers linked into every host-side test (the mock kernel's AIO calls, ...).
@@ -112,22 +112,26 @@ $(USER_PTHREAD): $(PTHREAD_OBJ)
 	$(Q)rm -f $@ && $(USER_AR) rcs $@ $^
 
 # Static link: crt0, the program, our libraries (libaio by -laio, as programs
-# written for Linux name it), then newlib and libgcc.
+# written for Linux name it), then newlib and libgcc. libpthread sits in the
+# final group for librt's notifier thread (SIGEV_SIGNAL, SIGEV_THREAD): only
+# what is used is linked.
 define user_link
 	@mkdir -p $(@D)
 	@echo "  ULD     $@"
 	$(Q)$(USER_CC) $(USER_LDFLAGS) -L$(USER_LIBDIR) -o $@ $(USER_CRT0) $(1) $(USER_UTEST) $(USER_PAIO) -laio \
-	  -Wl,--start-group $(USER_GLUE) $(USER_SYSROOT)/lib/libc.a $(USER_SYSROOT)/lib/libm.a \
-	  -lgcc -Wl,--end-group
+	  -Wl,--start-group $(USER_GLUE) $(USER_PTHREAD) $(USER_SYSROOT)/lib/libc.a \
+	  $(USER_SYSROOT)/lib/libm.a -lgcc -Wl,--end-group
 endef
 
-$(USER_OUT)/bin/%: $(USER_OUT)/bin/%.o $(USER_CRT0) $(USER_LIBS) user/user.ld
+$(USER_OUT)/bin/%: $(USER_OUT)/bin/%.o $(USER_CRT0) $(USER_LIBS) $(USER_PTHREAD) user/user.ld
 	$(call user_link,$<)
 
-$(USER_OUT)/test/%: $(USER_OUT)/test/%.o $(TEST_LIB) $(USER_INT80) $(USER_CRT0) $(USER_LIBS) user/user.ld
+$(USER_OUT)/test/%: $(USER_OUT)/test/%.o $(TEST_LIB) $(USER_INT80) $(USER_CRT0) $(USER_LIBS) \
+		$(USER_PTHREAD) user/user.ld
 	$(call user_link,$< $(TEST_LIB) $(USER_INT80))
 
-$(USER_OUT)/host/%: $(USER_OUT)/bin/%.o $(USER_INT80) $(USER_CRT0) $(USER_LIBS) user/user.ld
+$(USER_OUT)/host/%: $(USER_OUT)/bin/%.o $(USER_INT80) $(USER_CRT0) $(USER_LIBS) $(USER_PTHREAD) \
+		user/user.ld
 	$(call user_link,$< $(USER_INT80))
 
 # The same three kinds of program, with -lpthread.

@@ -17,7 +17,7 @@ struct aiok_stat {
 	__u32	slab_objects;	/* slab objects in use, all caches */
 	__u32	aio_nr;		/* io_setup reservations outstanding (sum of nr_reqs) */
 	__u32	aio_reqs;	/* AIO requests allocated */
-	__u32	nr_tasks;	/* live processes */
+	__u32	nr_tasks;	/* tasks: processes, their threads, zombies, kernel threads */
 	__u32	open_files;	/* open file objects */
 	__u32	nr_mms;		/* user address spaces alive */
 	__u32	blk_ios;	/* block I/Os (struct blk_io) not yet freed */
@@ -26,7 +26,11 @@ struct aiok_stat {
 	__u32	atomic_bugs;	/* sleeping (or might_sleep) in atomic context */
 	__u32	mutex_bugs;	/* mutex rules broken (see the kernel's mutex.h) */
 	__u32	uaccess_atomic;	/* user memory accessed in atomic context */
+	/* Threads and signals (issue 15): */
+	__u32	thread_groups;	/* signal_structs alive: processes, zombies included */
+	__u32	sigqueues;	/* queued siginfo entries (pending signals) */
+	__u32	futex_waiters;	/* tasks queued in futex waits */
 };
-UAPI_ASSERT_SIZE(struct aiok_stat, 56);
+UAPI_ASSERT_SIZE(struct aiok_stat, 68);
 
 #endif

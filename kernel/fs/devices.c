@@ -57,6 +57,32 @@ static ssize_t zero_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos
 	return zero_read(NULL, ubuf, n, &pos);
 }
 
+static ssize_t null_aio_readv(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos)
+{
+	return 0;
+}
+
+static ssize_t null_aio_writev(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos)
+{
+	return iov_total(iov, nr);
+}
+
+/* Zeros into each segment in turn; stops at the first that faults. */
+static ssize_t zero_aio_readv(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos)
+{
+	ssize_t done = 0, r;
+
+	for (u32 i = 0; i < nr; i++) {
+		r = zero_read(NULL, iov[i].iov_base, iov[i].iov_len, &pos);
+		if (r < 0)
+			return done ? done : r;
+		done += r;
+		if ((size_t)r < iov[i].iov_len)
+			break;
+	}
+	return done;
+}
+
 static int nop_fsync(struct file *f, int datasync)
 {
 	return 0;
@@ -70,11 +96,13 @@ static int nop_aio_fsync(struct kiocb *req, int datasync)
 static const struct file_operations null_ops = {
 	.read = null_read, .write = null_write, .fsync = nop_fsync,
 	.aio_read = null_aio_read, .aio_write = null_aio_write, .aio_fsync = nop_aio_fsync,
+	.aio_readv = null_aio_readv, .aio_writev = null_aio_writev,
 };
 
 static const struct file_operations zero_ops = {
 	.read = zero_read, .write = null_write, .fsync = nop_fsync,
 	.aio_read = zero_aio_read, .aio_write = null_aio_write, .aio_fsync = nop_aio_fsync,
+	.aio_readv = zero_aio_readv, .aio_writev = null_aio_writev,
 };
 
 /* The console: writes go to the serial port (and the log ring is not used:

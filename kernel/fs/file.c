@@ -1,6 +1,7 @@
 /* file.c: struct file reference counting and per-process descriptor tables (with close-on-exec, the working directory and the umask). */
 #include "errno.h"
 #include "fs.h"
+#include "resource.h"
 #include "irq.h"
 #include "panic.h"
 #include "sched.h"
@@ -127,6 +128,7 @@ struct files_struct *files_alloc(void)
 	atomic_set(&files->count, 1);
 	spin_lock_init(&files->lock, "files");	/* process context only: no irqsave */
 	files->umask = 022;
+	rlimit_init(files->rlim);
 	return files;
 }
 
@@ -145,6 +147,7 @@ struct files_struct *files_dup(struct files_struct *old)
 	if (files->cwd)
 		iget(files->cwd);
 	files->umask = old->umask;
+	memcpy(files->rlim, old->rlim, sizeof(files->rlim));
 	spin_unlock(&old->lock);
 	return files;
 }
@@ -179,19 +182,20 @@ static bool cloexec_test(struct files_struct *files, int fd)
 
 int fd_install_from(struct files_struct *files, struct file *f, int min, bool cloexec)
 {
-	int fd;
+	int fd, limit;
 
 	if (min < 0)
 		return -EINVAL;
 	spin_lock(&files->lock);
-	for (fd = min; fd < NR_OPEN && files->fd[fd]; fd++)
+	limit = MIN((u64)NR_OPEN, files->rlim[RLIMIT_NOFILE].rlim_cur);
+	for (fd = min; fd < limit && files->fd[fd]; fd++)
 		;
-	if (fd < NR_OPEN) {
+	if (fd < limit) {
 		files->fd[fd] = f;
 		cloexec_assign(files, fd, cloexec);
 	}
 	spin_unlock(&files->lock);
-	return fd < NR_OPEN ? fd : -EMFILE;
+	return fd < limit ? fd : -EMFILE;
 }
 
 int fd_install(struct files_struct *files, struct file *f)
@@ -206,6 +210,11 @@ int fd_replace(struct files_struct *files, int fd, struct file *f, bool cloexec)
 	if (fd < 0 || fd >= NR_OPEN)
 		return -EBADF;
 	spin_lock(&files->lock);
+	if ((u64)fd >= files->rlim[RLIMIT_NOFILE].rlim_cur) {	/* dup2/dup3 past RLIMIT_NOFILE */
+		spin_unlock(&files->lock);
+		fput(f);			/* the reference we were given */
+		return -EBADF;
+	}
 	old = files->fd[fd];
 	files->fd[fd] = f;
 	cloexec_assign(files, fd, cloexec);

@@ -2,6 +2,7 @@
 #include "clock.h"
 #include "errno.h"
 #include "fs.h"
+#include "procfs.h"
 #include "panic.h"
 #include "printk.h"
 #include "sched.h"
@@ -456,4 +457,5 @@ void fs_init(void)
 	vfs_mkdir("/dev");
 	vfs_mkdir("/tmp");
 	devices_init();
+	procfs_init();
 }

@@ -1,6 +1,8 @@
-/* pipe.c: pipes: a ring buffer with blocking reads and writes, EOF and EPIPE. */
+/* pipe.c: pipes: a ring buffer with blocking reads and writes, EOF and EPIPE, and
+ * queued (cancellable, vectored) AIO reads and writes. */
 #include "aio.h"
 #include "errno.h"
+#include "signal.h"
 #include "mutex.h"
 #include "pin.h"
 #include "fs.h"
@@ -39,7 +41,7 @@ struct pipe {
 struct pipe_aio {
 	struct list_head list;		/* in aio_readers / aio_writers, under p->lock */
 	struct kiocb *req;
-	struct pinned_buf buf;
+	struct pinned_vec buf;		/* the user's segments */
 	size_t done;			/* bytes moved so far (writes) */
 	long res;			/* result once taken off the list */
 };
@@ -82,7 +84,8 @@ static ssize_t pipe_copy_in(struct pipe *p, const char *ubuf, size_t n)
 
 /* --- AIO: queued requests are served by the other side's read/write/close. --- */
 
-static struct pipe_aio *pipe_aio_alloc(struct kiocb *req, const char *ubuf, size_t n, bool write)
+static struct pipe_aio *pipe_aio_alloc(struct kiocb *req, const struct iovec *iov, u32 nr,
+				       bool write)
 {
 	struct pipe_aio *pa = kmalloc(sizeof(*pa), GFP_KERNEL);
 	int err;
@@ -91,7 +94,7 @@ static struct pipe_aio *pipe_aio_alloc(struct kiocb *req, const char *ubuf, size
 		return ERR_PTR(-ENOMEM);
 	memset(pa, 0, sizeof(*pa));
 	pa->req = req;
-	err = pin_user_buf(current->mm, (u32)ubuf, n, !write, &pa->buf);
+	err = pin_user_iov(current->mm, iov, nr, !write, &pa->buf, NULL, 0);
 	if (err) {
 		kfree(pa);
 		return ERR_PTR(err);
@@ -104,7 +107,7 @@ static void pipe_aio_finish(struct pipe_aio *pa)
 	struct kiocb *req = pa->req;
 	long res = pa->res;
 
-	unpin_user_buf(&pa->buf);
+	unpin_user_vec(&pa->buf);
 	kfree(pa);
 	aio_complete(req, res, 0);
 }
@@ -116,8 +119,8 @@ static void serve_aio_readers(struct pipe *p, struct list_head *done)
 	while (!list_empty(&p->aio_readers) && (p->len || !p->writers)) {
 		struct pipe_aio *pa = list_first_entry(&p->aio_readers, struct pipe_aio, list);
 		size_t n = MIN(pa->buf.len, p->len), first = MIN(n, PIPE_SIZE - p->head);
-		pinned_copy_to(&pa->buf, 0, p->buf + p->head, first, KM_USER0);
-		pinned_copy_to(&pa->buf, first, p->buf, n - first, KM_USER0);
+		pinned_vec_copy_to(&pa->buf, 0, p->buf + p->head, first, KM_USER0);
+		pinned_vec_copy_to(&pa->buf, first, p->buf, n - first, KM_USER0);
 		p->head = (p->head + n) % PIPE_SIZE;
 		p->len -= n;
 		pa->res = n;			/* 0 at EOF */
@@ -140,8 +143,8 @@ static void serve_aio_writers(struct pipe *p, struct list_head *done)
 			list_move_tail(&pa->list, done);
 			continue;
 		}
-		pinned_copy_from(&pa->buf, pa->done, p->buf + tail, first, KM_USER0);
-		pinned_copy_from(&pa->buf, pa->done + first, p->buf, n - first, KM_USER0);
+		pinned_vec_copy_from(&pa->buf, pa->done, p->buf + tail, first, KM_USER0);
+		pinned_vec_copy_from(&pa->buf, pa->done + first, p->buf, n - first, KM_USER0);
 		p->len += n;
 		pa->done += n;
 		if (pa->done < pa->buf.len)
@@ -219,9 +222,12 @@ static void pipe_kick(struct pipe *p)
 }
 
 /* Cancel: withdraw the request if it is still queued and has moved nothing;
- * never complete it (the AIO core does, with -ECANCELED). The kiocb's private
- * data is the queue entry while queued; serving clears it (both under
- * p->lock), so a cancel never touches an entry being completed. */
+ * never complete it (the AIO core does, with -ECANCELED). At teardown (the
+ * context dying) a write that moved some bytes is withdrawn too, and their
+ * count returned for its event: only a reader could finish it, and that
+ * reader may be the process tearing the context down (issue 14 finding 3). The kiocb's private data is the queue entry while queued;
+ * serving clears it (both under p->lock), so a cancel never touches an entry
+ * being completed. */
 static int pipe_aio_cancel(struct kiocb *req)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
@@ -230,28 +236,31 @@ static int pipe_aio_cancel(struct kiocb *req)
 
 	spin_lock(&p->lock);
 	pa = kiocb_private(req);
-	if (pa && !pa->done) {
+	if (pa && (!pa->done || aio_ctx_dying(req))) {
 		list_del(&pa->list);
 		kiocb_set_private(req, NULL);
-		err = 0;
+		err = (int)pa->done;
 	}
 	spin_unlock(&p->lock);
-	if (!err) {
-		unpin_user_buf(&pa->buf);
+	if (err >= 0) {
+		unpin_user_vec(&pa->buf);
 		kfree(pa);
 	}
 	return err;
 }
 
-/* Pin the user buffer of an AIO read or write that must wait, and queue it
- * (lock not held; it may be served at once). -EIOCBQUEUED, or pipe_aio_alloc's
- * error. */
-static long pipe_aio_queue(struct pipe *p, struct kiocb *req, const char *ubuf, size_t n,
+/* Pin the user buffers of an AIO read or write that must wait, and queue it
+ * (lock not held; it may be served at once). -EIOCBQUEUED, -EAGAIN for one
+ * that must not wait (RWF_NOWAIT), or pipe_aio_alloc's error. */
+static long pipe_aio_queue(struct pipe *p, struct kiocb *req, const struct iovec *iov, u32 nr,
 			   bool write)
 {
-	struct pipe_aio *pa = pipe_aio_alloc(req, ubuf, n, write);
+	struct pipe_aio *pa;
 	LIST_HEAD(done);
 
+	if (kiocb_nowait(req))
+		return -EAGAIN;
+	pa = pipe_aio_alloc(req, iov, nr, write);
 	if (IS_ERR(pa))
 		return PTR_ERR(pa);
 	kiocb_set_cancel_fn(req, pipe_aio_cancel);	/* finds nothing until queued */
@@ -266,23 +275,49 @@ static long pipe_aio_queue(struct pipe *p, struct kiocb *req, const char *ubuf, 
 	return -EIOCBQUEUED;		/* may already be completed: hands off */
 }
 
-static ssize_t pipe_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)
+/* Copy buffered bytes into the segments in turn (mutex held): bytes, or
+ * -EFAULT when the first copy failed. */
+static ssize_t pipe_copy_out_vec(struct pipe *p, const struct iovec *iov, u32 nr)
+{
+	ssize_t done = 0, r;
+
+	for (u32 i = 0; i < nr && p->len; i++) {
+		if ((r = pipe_copy_out(p, iov[i].iov_base, iov[i].iov_len)) < 0)
+			return done ? done : r;
+		done += r;
+	}
+	return done;
+}
+
+static ssize_t pipe_copy_in_vec(struct pipe *p, const struct iovec *iov, u32 nr)
+{
+	ssize_t done = 0, r;
+
+	for (u32 i = 0; i < nr; i++) {
+		if ((r = pipe_copy_in(p, iov[i].iov_base, iov[i].iov_len)) < 0)
+			return done ? done : r;
+		done += r;
+	}
+	return done;
+}
+
+static ssize_t pipe_aio_readv(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
 	ssize_t ret;
 
 	mutex_lock(&p->mutex);
 	if (pipe_queue_empty(p, &p->aio_readers) && (p->len || !p->writers)) {
-		ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;
+		ret = pipe_copy_out_vec(p, iov, nr);
 		mutex_unlock(&p->mutex);
 		pipe_kick(p);			/* room for queued writers */
 		return ret;
 	}
 	mutex_unlock(&p->mutex);
-	return pipe_aio_queue(p, req, ubuf, n, false);
+	return pipe_aio_queue(p, req, iov, nr, false);
 }
 
-static ssize_t pipe_aio_write(struct kiocb *req, const char *ubuf, size_t n, loff_t pos)
+static ssize_t pipe_aio_writev(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos)
 {
 	struct pipe *p = req->ki_filp->f_inode->private;
 	ssize_t ret;
@@ -292,14 +327,28 @@ static ssize_t pipe_aio_write(struct kiocb *req, const char *ubuf, size_t n, lof
 		mutex_unlock(&p->mutex);
 		return -EPIPE;
 	}
-	if (pipe_queue_empty(p, &p->aio_writers) && PIPE_SIZE - p->len >= n) {
-		ret = pipe_copy_in(p, ubuf, n);
+	if (pipe_queue_empty(p, &p->aio_writers) && PIPE_SIZE - p->len >= iov_total(iov, nr)) {
+		ret = pipe_copy_in_vec(p, iov, nr);
 		mutex_unlock(&p->mutex);
 		pipe_kick(p);			/* data for queued readers */
 		return ret;
 	}
 	mutex_unlock(&p->mutex);
-	return pipe_aio_queue(p, req, ubuf, n, true);
+	return pipe_aio_queue(p, req, iov, nr, true);
+}
+
+static ssize_t pipe_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)
+{
+	struct iovec one = { ubuf, n };
+
+	return pipe_aio_readv(req, &one, 1, pos);
+}
+
+static ssize_t pipe_aio_write(struct kiocb *req, const char *ubuf, size_t n, loff_t pos)
+{
+	struct iovec one = { (void *)ubuf, n };
+
+	return pipe_aio_writev(req, &one, 1, pos);
 }
 
 static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
@@ -309,12 +358,14 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 
 	if (!n)
 		return 0;
-	mutex_lock(&p->mutex);
+	if (mutex_lock_killable(&p->mutex))	/* the holder may be another process */
+		return -EINTR;
 	while (!p->len && p->writers) {
 		mutex_unlock(&p->mutex);
 		if (wait_event_interruptible(p->rd_wait, p->len || !p->writers))
+			return -ERESTARTSYS;	/* restarted under SA_RESTART */
+		if (mutex_lock_killable(&p->mutex))
 			return -EINTR;
-		mutex_lock(&p->mutex);
 	}
 	ret = p->len ? pipe_copy_out(p, ubuf, n) : 0;	/* 0: EOF */
 	mutex_unlock(&p->mutex);
@@ -339,10 +390,13 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 
 	while (done < n) {
 		if (wait_event_interruptible(p->wr_wait, pipe_writable(p, n - done))) {
+			ret = -ERESTARTSYS;	/* restarted under SA_RESTART */
+			break;
+		}
+		if (mutex_lock_killable(&p->mutex)) {
 			ret = -EINTR;
 			break;
 		}
-		mutex_lock(&p->mutex);
 		if (!p->readers) {
 			mutex_unlock(&p->mutex);
 			signal_send(current, SIGPIPE);
@@ -420,6 +474,8 @@ static const struct file_operations pipe_ops = {
 	.write = pipe_write,
 	.aio_read = pipe_aio_read,
 	.aio_write = pipe_aio_write,
+	.aio_readv = pipe_aio_readv,
+	.aio_writev = pipe_aio_writev,
 	.release = pipe_release,
 	.poll = pipe_poll,
 	.ioctl = pipe_ioctl,

@@ -1,6 +1,8 @@
-/* poll.c: poll, ppoll, select (_newselect) and pselect6 over the files' ->poll methods, with relative timeouts. */
+/* poll.c: poll, ppoll, select (_newselect) and pselect6 over the files' ->poll
+ * methods, with relative timeouts; and IOCB_CMD_POLL, the AIO one-shot poll. */
 #include "clock.h"
 #include "errno.h"
+#include "signal.h"
 #include "fs.h"
 #include "poll.h"
 #include "sched.h"
@@ -10,6 +12,8 @@
 #include "uaccess.h"
 #include "uapi/time.h"
 #include "fs_internal.h"
+#include "aio.h"
+#include "workqueue.h"
 
 #define POLL_MAX_FDS	1024		/* Linux's default RLIMIT_NOFILE: more is -EINVAL */
 #define SIGSET_SIZE	8		/* the kernel's sigset_t for ppoll/pselect6 */
@@ -34,6 +38,10 @@ void poll_wait(struct file *f, wait_queue_head_t *q, struct poll_table *pt)
 
 	if (!pt || !q)
 		return;
+	if (pt->qproc) {
+		pt->qproc(f, q, pt);
+		return;
+	}
 	if (pt->nr == pt->max) {
 		pt->overflow = true;
 		return;
@@ -127,17 +135,31 @@ static void time_left(u64 deadline, struct kernel_timespec *ts)
 	ns_to_timespec(deadline != NO_WAIT && deadline > now ? deadline - now : 0, ts);
 }
 
-/* Read (and check) a signal mask; it is not applied: the kernel has no
- * blocked-signal masks yet, so any signal ends the wait (-EINTR). */
-static long sigmask_check(const void *umask, unsigned size)
+/* Read a signal mask for the wait (NULL: none, *has false). */
+static long sigmask_read(const void *umask, unsigned size, u64 *mask, bool *has)
 {
-	u32 set[SIGSET_SIZE / 4];
-
+	*has = false;
 	if (!umask)
 		return 0;
 	if (size != SIGSET_SIZE)
 		return -EINVAL;
-	return copy_from_user(set, umask, sizeof(set)) ? -EFAULT : 0;
+	if (copy_from_user(mask, umask, sizeof(*mask)))
+		return -EFAULT;
+	*has = true;
+	return 0;
+}
+
+/* The wait runs under the mask (kernel/signal_calls.c), as rt_sigsuspend. */
+static void sigmask_begin(bool has, u64 mask)
+{
+	if (has)
+		signal_set_temp_mask(mask);
+}
+
+static void sigmask_end(bool has, long ret)
+{
+	if (has)
+		signal_restore_temp_mask(ret == -EINTR);
 }
 
 /* --- poll, ppoll --- */
@@ -226,14 +248,17 @@ static void timespec_update(struct kernel_timespec *uts, u64 deadline)
 long sys_ppoll(struct pollfd *ufds, unsigned nfds, struct kernel_timespec *uts,
 	       const void *umask, unsigned sigsetsize)
 {
-	u64 deadline;
+	u64 deadline, mask;
+	bool has;
 	long n = timespec_deadline(uts, &deadline);
 
 	if (!n)
-		n = sigmask_check(umask, sigsetsize);
+		n = sigmask_read(umask, sigsetsize, &mask, &has);
 	if (n)
 		return n;
+	sigmask_begin(has, mask);
 	n = do_poll(ufds, nfds, deadline);
+	sigmask_end(has, n);
 	timespec_update(uts, deadline);
 	return n;
 }
@@ -359,16 +384,191 @@ long sys_pselect6(int n, unsigned long *uin, unsigned long *uout, unsigned long 
 		  struct kernel_timespec *uts, void *usig)
 {
 	u32 sig[2] = { 0, 0 };
-	u64 deadline;
+	u64 deadline, mask;
+	bool has = false;
 	long ret = timespec_deadline(uts, &deadline);
 
 	if (!ret && usig && copy_from_user(sig, usig, sizeof(sig)))
 		ret = -EFAULT;
 	if (!ret)
-		ret = sigmask_check((const void *)sig[0], sig[1]);
+		ret = sigmask_read((const void *)sig[0], sig[1], &mask, &has);
 	if (ret)
 		return ret;
+	sigmask_begin(has, mask);
 	ret = do_select(n, (u32 *)uin, (u32 *)uout, (u32 *)uex, deadline);
+	sigmask_end(has, ret);
 	timespec_update(uts, deadline);
 	return ret;
+}
+
+/* --- IOCB_CMD_POLL ---
+ *
+ * A request waits on its file's one wait queue through ap->wait. The wake-up
+ * (any context, the queue's lock held) only takes the entry off the queue
+ * and queues ap->work; the work function (process context: ->poll may take
+ * a mutex) looks again and completes the request, or queues it again when
+ * the wake-up was for something else. ap->lock (irq-safe, taken inside the
+ * queue's lock by the wake-up, never held while taking a queue's lock)
+ * guards state, head and cancelled:
+ *   ARMING  ->poll is registering it (start or work)
+ *   ARMED   on the queue, waiting: only now can a cancel withdraw it
+ *   WOKEN   off the queue, the work is queued
+ *   DONE    finished (or withdrawn): nobody touches it but its finisher
+ */
+enum { AP_ARMING, AP_ARMED, AP_WOKEN, AP_DONE };
+
+struct aio_poll {
+	struct poll_table pt;		/* qproc = aio_poll_queue */
+	struct kiocb *req;
+	u16 events;			/* asked, plus POLLERR | POLLHUP */
+	spinlock_t lock;
+	int state;			/* AP_* (lock) */
+	bool cancelled;			/* io_cancel came while it could not withdraw (lock) */
+	bool two_queues;		/* the file used more than one queue */
+	u16 ready;			/* events a keyed wake-up reported (lock) */
+	wait_queue_head_t *head;	/* the queue it is on (lock) */
+	wait_queue_entry_t wait;
+	struct work_struct work;
+};
+
+static void aio_poll_queue(struct file *f, wait_queue_head_t *q, struct poll_table *pt)
+{
+	struct aio_poll *ap = container_of(pt, struct aio_poll, pt);
+	u32 flags;
+
+	spin_lock_irqsave(&ap->lock, flags);
+	if (ap->head || ap->state != AP_ARMING) {
+		ap->two_queues |= ap->head != NULL && ap->head != q;
+		spin_unlock_irqrestore(&ap->lock, flags);
+		return;
+	}
+	ap->head = q;
+	spin_unlock_irqrestore(&ap->lock, flags);
+	add_wait_queue(q, &ap->wait);
+}
+
+/* The queue's lock is held (__wake_up walks it safely): off the queue, to the
+ * work. A waker that names its events (wake_up_poll) is believed: a wake-up
+ * for other events leaves the request armed, one for these completes it with
+ * them even if a reader consumed them before the work runs. */
+static int aio_poll_wake(wait_queue_entry_t *w, unsigned int mode)
+{
+	struct aio_poll *ap = container_of(w, struct aio_poll, wait);
+	u32 flags;
+
+	spin_lock_irqsave(&ap->lock, flags);
+	if ((ap->state == AP_ARMING || ap->state == AP_ARMED) &&
+	    !(ap->head->key && !(ap->head->key & ap->events))) {
+		ap->ready = ap->head->key & ap->events;	/* what the waker said, or 0 */
+		list_del_init(&w->entry);
+		ap->head = NULL;
+		ap->state = AP_WOKEN;
+		schedule_work(&ap->work);
+	}
+	spin_unlock_irqrestore(&ap->lock, flags);
+	return 0;
+}
+
+/* After ->poll registered ap and found mask: finish (true, with the result
+ * in *res), or leave it armed or to the queued work (false). */
+static bool aio_poll_settle(struct aio_poll *ap, unsigned mask, long *res)
+{
+	wait_queue_head_t *head;
+	u32 flags;
+
+	spin_lock_irqsave(&ap->lock, flags);
+	if (ap->state == AP_WOKEN) {		/* a wake-up came meanwhile */
+		spin_unlock_irqrestore(&ap->lock, flags);
+		return false;
+	}
+	mask &= ap->events;
+	if (!mask && !ap->cancelled && ap->head && !ap->two_queues) {
+		ap->state = AP_ARMED;
+		spin_unlock_irqrestore(&ap->lock, flags);
+		return false;
+	}
+	head = ap->head;
+	ap->head = NULL;
+	ap->state = AP_DONE;
+	spin_unlock_irqrestore(&ap->lock, flags);
+	if (head)
+		remove_wait_queue(head, &ap->wait);
+	*res = ap->cancelled ? -ECANCELED : ap->two_queues ? -EINVAL : (long)mask;
+	return true;
+}
+
+/* Register ap with its file and look: true when finished (*res). */
+static bool aio_poll_arm(struct aio_poll *ap, long *res)
+{
+	struct file *f = kiocb_file(ap->req);
+	u32 flags;
+
+	spin_lock_irqsave(&ap->lock, flags);
+	ap->state = AP_ARMING;
+	spin_unlock_irqrestore(&ap->lock, flags);
+	return aio_poll_settle(ap, f->f_op->poll(f, &ap->pt), res);
+}
+
+static void aio_poll_work(struct work_struct *w)
+{
+	struct aio_poll *ap = container_of(w, struct aio_poll, work);
+	struct kiocb *req = ap->req;
+	long res = ap->ready;
+
+	if (!res && !aio_poll_arm(ap, &res))
+		return;
+	kfree(ap);
+	aio_complete(req, res, 0);
+}
+
+/* Withdraw a request still on its queue; -EAGAIN otherwise (it then ends
+ * with -ECANCELED as soon as its work runs). Process context. */
+static int aio_poll_cancel(struct kiocb *req)
+{
+	struct aio_poll *ap = kiocb_private(req);
+	wait_queue_head_t *head = NULL;
+	u32 flags;
+	int err = -EAGAIN;
+
+	spin_lock_irqsave(&ap->lock, flags);
+	if (ap->state == AP_ARMED) {
+		head = ap->head;
+		ap->head = NULL;
+		ap->state = AP_DONE;
+		err = 0;
+	} else {
+		ap->cancelled = true;
+	}
+	spin_unlock_irqrestore(&ap->lock, flags);
+	if (err)
+		return err;
+	remove_wait_queue(head, &ap->wait);
+	kfree(ap);
+	return 0;
+}
+
+long aio_poll_start(struct kiocb *req, u16 events)
+{
+	struct file *f = kiocb_file(req);
+	struct aio_poll *ap;
+	long res;
+
+	if (!f->f_op || !f->f_op->poll)
+		return -EINVAL;
+	ap = kmalloc(sizeof(*ap), GFP_KERNEL);
+	if (!ap)
+		return -ENOMEM;
+	memset(ap, 0, sizeof(*ap));
+	ap->pt.qproc = aio_poll_queue;
+	ap->req = req;
+	ap->events = events | POLLERR | POLLHUP;
+	spin_lock_init(&ap->lock, "aio_poll");
+	ap->wait = (wait_queue_entry_t){ 0, NULL, aio_poll_wake, LIST_HEAD_INIT(ap->wait.entry) };
+	INIT_WORK(&ap->work, aio_poll_work);
+	kiocb_set_private(req, ap);
+	kiocb_set_cancel_fn(req, aio_poll_cancel);
+	if (!aio_poll_arm(ap, &res))
+		return -EIOCBQUEUED;	/* ap may be gone already: hands off */
+	kfree(ap);
+	return res;
 }

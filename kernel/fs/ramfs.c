@@ -8,6 +8,7 @@
 #include "fs.h"
 #include "highmem.h"
 #include "mm.h"
+#include "resource.h"
 #include "slab.h"
 #include "string.h"
 #include "uaccess.h"
@@ -66,6 +67,20 @@ static struct page *ramfs_page(struct ramfs_data *d, u32 idx, bool create)
 	kunmap_atomic(addr, KM_USER0);
 	d->pages[idx] = page;
 	atomic_inc(&ramfs_pages);
+	return page;
+}
+
+struct page *ramfs_get_page(struct inode *inode, u32 idx)
+{
+	struct page *page;
+
+	if (idx >= RAMFS_MAX_SIZE / PAGE_SIZE)
+		return NULL;
+	mutex_lock(&inode->lock);
+	page = ramfs_page(rdata(inode), idx, true);
+	if (page)
+		get_page(page);
+	mutex_unlock(&inode->lock);
 	return page;
 }
 
@@ -155,7 +170,9 @@ static ssize_t ramfs_write(struct file *f, const char *ubuf, size_t n, loff_t *p
 	mutex_lock(&inode->lock);
 	if (f->f_flags & O_APPEND)
 		*pos = inode->size;
-	ret = ramfs_write_locked(inode, (char *)ubuf, n, *pos, copy_user_chunk);
+	ret = rlimit_fsize_check(*pos, &n);
+	if (!ret)
+		ret = ramfs_write_locked(inode, (char *)ubuf, n, *pos, copy_user_chunk);
 	if (ret > 0)
 		*pos += ret;
 	mutex_unlock(&inode->lock);
@@ -185,12 +202,17 @@ ssize_t ramfs_read_kernel(struct inode *inode, void *buf, size_t n, loff_t pos)
 	return ret;
 }
 
-/* Free the pages wholly past size, and zero the tail of the last one. */
+/* Free the pages wholly past size, and zero the tail of the last one; a
+ * larger size leaves a hole that reads as zeros. -EFBIG past the most a file
+ * may hold. */
 int ramfs_truncate(struct inode *inode, loff_t size)
 {
 	struct ramfs_data *d = rdata(inode);
-	u32 first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	u32 first;
 
+	if (size < 0 || size > RAMFS_MAX_SIZE)
+		return -EFBIG;
+	first = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	mutex_lock(&inode->lock);
 	for (u32 i = first; i < d->nr_slots; i++) {
 		if (d->pages[i]) {
@@ -241,24 +263,71 @@ static int ramfs_fsync(struct file *f, int datasync)
 	return 0;			/* memory is the backing store */
 }
 
-/* AIO on ramfs completes inside io_submit: do the copy, return the count. */
+/* One segment of a vectored transfer at pos (inode->lock held): bytes or -errno. */
+static ssize_t ramfs_rw_seg(struct inode *inode, const struct iovec *v, loff_t pos, bool write)
+{
+	size_t n = v->iov_len;
+	int err;
+
+	if (write && (err = rlimit_fsize_check(pos, &n)))
+		return err;
+	if (write)
+		return ramfs_write_locked(inode, v->iov_base, n, pos, copy_user_chunk);
+	if (pos >= inode->size)
+		return 0;
+	return ramfs_rw(inode, v->iov_base, MIN((loff_t)n, inode->size - pos), pos, false,
+			copy_user_chunk);
+}
+
+/* AIO on ramfs completes inside io_submit: the segments in turn under one
+ * hold of the lock (so a write, appending or not, is atomic with respect to
+ * other writers), stopping at the first short one. A write with O_APPEND or
+ * RWF_APPEND ignores pos and goes to the end. Bytes, or the first error. */
+static ssize_t ramfs_aio_rw(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos,
+			    bool write)
+{
+	struct inode *inode = kiocb_file(req)->f_inode;
+	ssize_t done = 0, r;
+
+	mutex_lock(&inode->lock);
+	if (write && kiocb_is_append(req))
+		pos = inode->size;
+	for (u32 i = 0; i < nr; i++) {
+		r = ramfs_rw_seg(inode, &iov[i], pos + done, write);
+		if (r < 0) {
+			done = done ? done : r;
+			break;
+		}
+		done += r;
+		if ((size_t)r < iov[i].iov_len)
+			break;
+	}
+	mutex_unlock(&inode->lock);
+	return done;
+}
+
+static ssize_t ramfs_aio_readv(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos)
+{
+	return ramfs_aio_rw(req, iov, nr, pos, false);
+}
+
+static ssize_t ramfs_aio_writev(struct kiocb *req, const struct iovec *iov, u32 nr, loff_t pos)
+{
+	return ramfs_aio_rw(req, iov, nr, pos, true);
+}
+
 static ssize_t ramfs_aio_read(struct kiocb *req, char *ubuf, size_t n, loff_t pos)
 {
-	struct file *f = kiocb_file(req);
+	struct iovec one = { ubuf, n };
 
-	return ramfs_read(f, ubuf, n, &pos);
+	return ramfs_aio_rw(req, &one, 1, pos, false);
 }
 
 static ssize_t ramfs_aio_write(struct kiocb *req, const char *ubuf, size_t n, loff_t pos)
 {
-	struct file *f = kiocb_file(req);
-	struct inode *inode = f->f_inode;
-	ssize_t ret;
+	struct iovec one = { (void *)ubuf, n };
 
-	mutex_lock(&inode->lock);
-	ret = ramfs_write_locked(inode, (char *)ubuf, n, pos, copy_user_chunk);
-	mutex_unlock(&inode->lock);
-	return ret;
+	return ramfs_aio_rw(req, &one, 1, pos, true);
 }
 
 static int ramfs_aio_fsync(struct kiocb *req, int datasync)
@@ -274,4 +343,6 @@ const struct file_operations ramfs_file_ops = {
 	.aio_read = ramfs_aio_read,
 	.aio_write = ramfs_aio_write,
 	.aio_fsync = ramfs_aio_fsync,
+	.aio_readv = ramfs_aio_readv,
+	.aio_writev = ramfs_aio_writev,
 };

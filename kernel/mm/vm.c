@@ -1,5 +1,8 @@
-/* vm.c: user address spaces: regions, demand-zero pages, copy-on-write fork, teardown. */
+/* vm.c: user address spaces: regions (anonymous, AIO rings, ramfs files),
+ * demand-zero and file pages, copy-on-write fork, mprotect/madvise/mremap,
+ * teardown. */
 #include "errno.h"
+#include "fs.h"
 #include "highmem.h"
 #include "mm.h"
 #include "paging.h"
@@ -12,6 +15,18 @@
 #include "x86.h"
 
 atomic_t nr_mms = ATOMIC_INIT(0);
+
+/* Software PTE bit: the page stays while its region allows no access
+ * (PROT_NONE): the entry is not present, so every access faults, and the
+ * fault finds a region it may not touch (-EFAULT). mprotect makes it present
+ * again; teardown and fork treat it as a mapped page. */
+#define PTE_HIDDEN	0x200
+
+/* Does this PTE hold a page (present, or hidden by PROT_NONE)? */
+static bool pte_has_page(const u32 *pte)
+{
+	return pte && (*pte & (PTE_PRESENT | PTE_HIDDEN));
+}
 
 struct mm *mm_create(void)
 {
@@ -26,8 +41,11 @@ struct mm *mm_create(void)
 		return NULL;
 	}
 	atomic_set(&mm->users, 1);
+	atomic_set(&mm->tasks, 1);
+	mutex_init(&mm->map_mutex);
 	spin_lock_init(&mm->lock, "mm");
 	INIT_LIST_HEAD(&mm->vmas);
+	INIT_LIST_HEAD(&mm->dead_vmas);
 	atomic_inc(&nr_mms);
 	return mm;
 }
@@ -60,8 +78,50 @@ static struct vm_area *vma_new(u32 start, u32 end, u32 flags)
 		v->start = start;
 		v->end = end;
 		v->flags = flags;
+		v->file = NULL;
+		v->pgoff = 0;
 	}
 	return v;
+}
+
+/* Make dst the part [start, end) of src (mm->lock held): same flags, its own
+ * reference to src's file, the file page that lands at start. */
+static struct vm_area *vma_piece(struct vm_area *dst, const struct vm_area *src, u32 start,
+				 u32 end)
+{
+	dst->start = start;
+	dst->end = end;
+	dst->flags = src->flags;
+	dst->file = src->file ? get_file(src->file) : NULL;
+	dst->pgoff = src->pgoff + ((start - src->start) >> PAGE_SHIFT);
+	INIT_LIST_HEAD(&dst->list);
+	return dst;
+}
+
+/* A region unlinked under mm->lock: freed now, or, with a file (whose last
+ * fput may sleep), kept for vm_reap. */
+static void vma_free(struct mm *mm, struct vm_area *v)
+{
+	if (v->file)
+		list_add(&v->list, &mm->dead_vmas);
+	else
+		kfree(v);
+}
+
+/* Drop the files of the regions vma_free kept (mm->lock not held). */
+static void vm_reap(struct mm *mm)
+{
+	struct vm_area *v, *n;
+	LIST_HEAD(dead);
+
+	spin_lock(&mm->lock);
+	list_for_each_entry_safe(v, n, &mm->dead_vmas, list)
+		list_move_tail(&v->list, &dead);
+	spin_unlock(&mm->lock);
+	list_for_each_entry_safe(v, n, &dead, list) {
+		fput(v->file);
+		kfree(v);
+	}
 }
 
 /* Link v into the sorted list (mm->lock held). */
@@ -98,6 +158,30 @@ int vm_map(struct mm *mm, u32 start, u32 len, u32 flags)
 	return 0;
 }
 
+int vm_map_file(struct mm *mm, u32 start, u32 len, u32 flags, struct file *file, u32 pgoff)
+{
+	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area *v;
+
+	if ((start & (PAGE_SIZE - 1)) || !len || end > USER_TOP || end <= start)
+		return -EINVAL;
+	v = vma_new(start, end, flags);
+	if (!v)
+		return -ENOMEM;
+	v->file = get_file(file);
+	v->pgoff = pgoff;
+	spin_lock(&mm->lock);
+	if (!range_free(mm, start, end)) {
+		spin_unlock(&mm->lock);
+		fput(v->file);
+		kfree(v);
+		return -EINVAL;
+	}
+	vma_link(mm, v);
+	spin_unlock(&mm->lock);
+	return 0;
+}
+
 u32 vm_find_free(struct mm *mm, u32 hint, u32 len)
 {
 	u32 start = ALIGN_UP(hint, PAGE_SIZE);
@@ -108,12 +192,13 @@ u32 vm_find_free(struct mm *mm, u32 hint, u32 len)
 	list_for_each_entry(v, &mm->vmas, list) {
 		if (v->end <= start)
 			continue;
-		if (start + len <= v->start)
+		if ((u64)start + len <= v->start)
 			break;
 		start = v->end;
 	}
 	spin_unlock(&mm->lock);
-	return start + len <= USER_STACK_TOP - USER_STACK_MAX ? start : 0;
+	/* 64-bit sums: a start past the stack plus a huge len must not wrap */
+	return (u64)start + len <= USER_STACK_TOP - USER_STACK_MAX ? start : 0;
 }
 
 /* Drop the page mapped at va, if any (mm->lock held). */
@@ -121,7 +206,7 @@ static void zap_page(struct mm *mm, u32 va)
 {
 	u32 *pte = pte_lookup(mm->pgdir, va);
 
-	if (!pte || !(*pte & PTE_PRESENT))
+	if (!pte_has_page(pte))
 		return;
 	put_page(phys_to_page(*pte & PAGE_MASK));
 	*pte = 0;
@@ -141,17 +226,15 @@ static void vma_cut(struct mm *mm, struct vm_area *v, u32 s, u32 e, struct vm_ar
 	zap_range(mm, s, e);
 	if (s == v->start && e == v->end) {
 		list_del(&v->list);
-		kfree(v);
+		vma_free(mm, v);
 	} else if (s == v->start) {
+		v->pgoff += (e - v->start) >> PAGE_SHIFT;
 		v->start = e;
 	} else if (e == v->end) {
 		v->end = s;
 	} else {
-		struct vm_area *tail = *spare;
+		struct vm_area *tail = vma_piece(*spare, v, e, v->end);
 		*spare = NULL;
-		tail->start = e;
-		tail->end = v->end;
-		tail->flags = v->flags;
 		v->end = s;
 		list_add(&tail->list, &v->list);
 	}
@@ -189,6 +272,7 @@ static int unmap_range(struct mm *mm, u32 start, u32 len, u32 only_flag)
 	}
 	spin_unlock(&mm->lock);
 	kfree(spare);
+	vm_reap(mm);
 	return 0;
 }
 
@@ -240,6 +324,10 @@ static struct page *copy_user_page(struct page *src)
 struct fault_alloc {
 	struct page *fresh;		/* zeroed, or a copy of cow_src */
 	struct page *cow_src;		/* the shared page to copy (referenced) */
+	struct inode *file_inode;	/* a file page is wanted (a reference) ... */
+	u32 file_idx;			/* ... this one */
+	struct page *file_page;		/* it, referenced, once fetched */
+	bool file_only;			/* the next try needs only file_page */
 };
 
 /* The page to copy next (mm->lock held): fresh must be made again. */
@@ -255,9 +343,14 @@ static void fault_set_source(struct fault_alloc *fa, struct page *src)
 	fa->fresh = NULL;
 }
 
-/* No lock held: make fa->fresh for the next try. 0 or -ENOMEM. */
+/* No lock held: make fa->fresh (or fetch the file page) for the next try.
+ * 0 or -ENOMEM. */
 static int fault_prepare(struct fault_alloc *fa)
 {
+	if (fa->file_only) {
+		fa->file_page = ramfs_get_page(fa->file_inode, fa->file_idx);
+		return fa->file_page ? 0 : -ENOMEM;
+	}
 	fa->fresh = alloc_pages(GFP_HIGHUSER, 0);
 	if (!fa->fresh)
 		return -ENOMEM;
@@ -275,6 +368,58 @@ static void fault_alloc_done(struct fault_alloc *fa)
 		put_page(fa->fresh);
 	if (fa->cow_src)
 		put_page(fa->cow_src);
+	if (fa->file_page)
+		put_page(fa->file_page);
+	if (fa->file_inode)
+		iput(fa->file_inode);
+}
+
+/* The file page for idx of inode (mm->lock held): true when fa has it;
+ * false after asking for it (the caller returns -EAGAIN). */
+static bool fault_file_page(struct fault_alloc *fa, struct inode *inode, u32 idx)
+{
+	fa->file_only = false;
+	if (fa->file_page && fa->file_inode == inode && fa->file_idx == idx)
+		return true;
+	if (fa->file_page)
+		put_page(fa->file_page);
+	fa->file_page = NULL;
+	if (fa->file_inode != inode) {
+		if (fa->file_inode)
+			iput(fa->file_inode);	/* never the last: another fault's */
+		iget(inode);
+		fa->file_inode = inode;
+	}
+	fa->file_idx = idx;
+	fa->file_only = true;
+	return false;
+}
+
+/* A not-present page of a file region (mm->lock held): map the file's page
+ * (shared; or private, read-only until a write copies it), or a copy of it
+ * for a private write. -EAGAIN when fa must fetch or copy first. */
+static int fault_file(struct mm *mm, struct vm_area *v, u32 va, bool write,
+		      struct fault_alloc *fa)
+{
+	u32 idx = v->pgoff + ((va - v->start) >> PAGE_SHIFT);
+	bool shared = v->flags & VM_SHARED;
+
+	if (!fault_file_page(fa, v->file->f_inode, idx))
+		return -EAGAIN;
+	if (!shared && write) {
+		if (!fa->fresh || fa->cow_src != fa->file_page) {
+			fault_set_source(fa, fa->file_page);
+			return -EAGAIN;
+		}
+		if (map_new_page(mm, va, fa->fresh, true))
+			return -ENOMEM;
+		fa->fresh = NULL;
+		return 0;
+	}
+	if (map_new_page(mm, va, fa->file_page, shared && (v->flags & VM_WRITE)))
+		return -ENOMEM;
+	fa->file_page = NULL;			/* the mapping's reference now */
+	return 0;
 }
 
 /* A write to a present read-only page of a writable private region (mm->lock
@@ -324,6 +469,8 @@ static int fault_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc 
 			return 0;		/* raced with another fault: fine */
 		return do_cow(mm, va, pte, fa);
 	}
+	if (v->file)
+		return fault_file(mm, v, va, write, fa);
 	if (!fa->fresh || fa->cow_src) {	/* a zeroed page is needed */
 		fault_set_source(fa, NULL);
 		return -EAGAIN;
@@ -350,7 +497,7 @@ static int fault_in_locked(struct mm *mm, u32 addr, bool write, struct fault_all
 
 int handle_mm_fault(struct mm *mm, u32 addr, bool write)
 {
-	struct fault_alloc fa = { NULL, NULL };
+	struct fault_alloc fa = { 0 };
 	int err;
 
 	if (!mm || addr >= USER_TOP)
@@ -368,7 +515,7 @@ int handle_mm_fault(struct mm *mm, u32 addr, bool write)
 
 struct page *get_user_page(struct mm *mm, u32 addr, bool write)
 {
-	struct fault_alloc fa = { NULL, NULL };
+	struct fault_alloc fa = { 0 };
 	struct page *page = NULL;
 	int err;
 
@@ -422,6 +569,21 @@ int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable)
 	return err;
 }
 
+/* A PROT_NONE page in fork: the child holds it hidden too (both locks held;
+ * it is read-only, so mprotect back to writable copies on write as usual). */
+static int dup_hidden(struct mm *new, u32 va, const u32 *pte)
+{
+	struct page *page = phys_to_page(*pte & PAGE_MASK);
+
+	get_page(page);
+	if (map_new_page(new, va, page, false)) {
+		put_page(page);
+		return -ENOMEM;
+	}
+	*pte_lookup(new->pgdir, va) = (*pte & ~(PTE_PRESENT | PTE_WRITE)) | PTE_HIDDEN;
+	return 0;
+}
+
 /* Share or copy-on-write one region's pages into the child (both locks held).
  * The pin count is read once per page: an I/O completing in an interrupt
  * unpins at any moment, and two reads could see "pinned" (so the parent's
@@ -434,6 +596,11 @@ static int dup_area(struct mm *old, struct mm *new, struct vm_area *v)
 		u32 *pte = pte_lookup(old->pgdir, va);
 		struct page *page;
 		bool pinned;
+		if (pte_has_page(pte) && (*pte & PTE_HIDDEN)) {
+			if (dup_hidden(new, va, pte))
+				return -ENOMEM;
+			continue;
+		}
 		if (!pte || !(*pte & PTE_PRESENT))
 			continue;
 		page = phys_to_page(*pte & PAGE_MASK);
@@ -480,6 +647,7 @@ struct mm *mm_dup(struct mm *old)
 			err = -ENOMEM;
 			break;
 		}
+		vma_piece(copy, v, v->start, v->end);	/* the file too */
 		list_add_tail(&copy->list, &new->vmas);
 	}
 	spin_unlock(&old->lock);
@@ -498,9 +666,10 @@ static void mm_teardown(struct mm *mm)
 	list_for_each_entry_safe(v, n, &mm->vmas, list) {
 		zap_range(mm, v->start, v->end);
 		list_del(&v->list);
-		kfree(v);
+		vma_free(mm, v);
 	}
 	spin_unlock(&mm->lock);
+	vm_reap(mm);
 }
 
 /* Whose page directory CR3 holds; NULL: the kernel's. */
@@ -525,4 +694,287 @@ void mm_activate(struct mm *mm)
 		return;
 	switch_pgdir(mm ? mm->pgdir : kernel_pgdir);
 	active_mm = mm;
+}
+
+/* ---- mprotect, madvise, msync, mremap ---- */
+
+/* Is every byte of [start, end) in some region? (mm->lock held) */
+static bool range_covered(struct mm *mm, u32 start, u32 end)
+{
+	struct vm_area *v;
+
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (v->end <= start)
+			continue;
+		if (v->start > start)
+			return false;
+		start = v->end;
+		if (start >= end)
+			return true;
+	}
+	return false;
+}
+
+bool vm_range_mapped(struct mm *mm, u32 start, u32 len)
+{
+	bool ok;
+
+	spin_lock(&mm->lock);
+	ok = range_covered(mm, start, start + ALIGN_UP(len, PAGE_SIZE));
+	spin_unlock(&mm->lock);
+	return ok;
+}
+
+u32 vm_total(struct mm *mm)
+{
+	struct vm_area *v;
+	u32 total = 0;
+
+	spin_lock(&mm->lock);
+	list_for_each_entry(v, &mm->vmas, list)
+		total += v->end - v->start;
+	spin_unlock(&mm->lock);
+	return total;
+}
+
+/* Make [s, e) (inside v) a region of its own (mm->lock held); spares give the
+ * one or two new regions. Returns the region now covering exactly [s, e). */
+static struct vm_area *vma_isolate(struct vm_area *v, u32 s, u32 e, struct vm_area **spare)
+{
+	if (s > v->start) {
+		struct vm_area *mid = vma_piece(spare[0], v, s, v->end);
+		spare[0] = NULL;
+		v->end = s;
+		list_add(&mid->list, &v->list);
+		v = mid;
+	}
+	if (e < v->end) {
+		struct vm_area *tail = vma_piece(spare[1], v, e, v->end);
+		spare[1] = NULL;
+		v->end = e;
+		list_add(&tail->list, &v->list);
+	}
+	return v;
+}
+
+/* The PTEs of [s, e) for a region with flags (mm->lock held): no access
+ * hides the pages; access shows them again, writable only where a write
+ * needs no copy (shared) or the page already was; a private page made
+ * writable gets its write bit back from the copy-on-write fault. */
+static void protect_ptes(struct mm *mm, u32 s, u32 e, u32 flags)
+{
+	bool none = !(flags & (VM_READ | VM_WRITE | VM_EXEC));
+
+	for (u32 va = s; va < e; va += PAGE_SIZE) {
+		u32 *pte = pte_lookup(mm->pgdir, va), val;
+		if (!pte_has_page(pte))
+			continue;
+		val = *pte;
+		if (none) {
+			val = (val & ~(PTE_PRESENT | PTE_WRITE)) | PTE_HIDDEN;
+		} else {
+			bool was_hidden = val & PTE_HIDDEN;
+			val = (val & ~PTE_HIDDEN) | PTE_PRESENT;
+			if (!(flags & VM_WRITE) || (was_hidden && !(flags & VM_SHARED)))
+				val &= ~PTE_WRITE;
+			else if (flags & VM_SHARED)
+				val |= PTE_WRITE;
+		}
+		*pte = val;
+		invlpg(va);
+	}
+}
+
+/* A shared mapping of a file opened without write access never becomes
+ * writable (-EACCES, as Linux). mm->lock held. */
+static int protect_allowed(struct mm *mm, u32 start, u32 end, u32 prot_flags)
+{
+	struct vm_area *v;
+
+	list_for_each_entry(v, &mm->vmas, list)
+		if (v->start < end && v->end > start && v->file && (v->flags & VM_SHARED) &&
+		    (prot_flags & VM_WRITE) && !(v->file->f_mode & FMODE_WRITE))
+			return -EACCES;
+	return 0;
+}
+
+int vm_protect(struct mm *mm, u32 start, u32 len, u32 prot_flags)
+{
+	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area *v, *n, *spare[2] = { vma_new(0, 0, 0), vma_new(0, 0, 0) };
+	int err = 0;
+
+	if (!spare[0] || !spare[1]) {
+		err = -ENOMEM;
+		goto out;
+	}
+	spin_lock(&mm->lock);
+	err = range_covered(mm, start, end) ? protect_allowed(mm, start, end, prot_flags) : -ENOMEM;
+	if (err) {
+		spin_unlock(&mm->lock);
+		goto out;
+	}
+	list_for_each_entry_safe(v, n, &mm->vmas, list) {
+		u32 s = MAX(v->start, start), e = MIN(v->end, end);
+		if (s >= e)
+			continue;
+		v = vma_isolate(v, s, e, spare);	/* pieces go before n: not seen again */
+		v->flags = (v->flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | prot_flags;
+		protect_ptes(mm, s, e, v->flags);
+	}
+	spin_unlock(&mm->lock);
+out:
+	kfree(spare[0]);
+	kfree(spare[1]);
+	return err;
+}
+
+int vm_dontneed(struct mm *mm, u32 start, u32 len)
+{
+	u32 end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct vm_area *v;
+	int err = 0;
+
+	spin_lock(&mm->lock);
+	if (!range_covered(mm, start, end))
+		err = -ENOMEM;
+	list_for_each_entry(v, &mm->vmas, list)
+		if (!err && v->start < end && v->end > start && (v->flags & VM_RING))
+			err = -EINVAL;		/* the AIO core's pages */
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (err || v->end <= start || v->start >= end || (v->flags & VM_SHARED))
+			continue;		/* shared pages keep their data */
+		zap_range(mm, MAX(v->start, start), MIN(v->end, end));
+	}
+	spin_unlock(&mm->lock);
+	return err;
+}
+
+/* Copy the PTEs of [old, old+len) to new (free, mm->lock held), then clear
+ * the old ones; all or nothing (-ENOMEM with nothing moved). */
+static int move_ptes(struct mm *mm, u32 old, u32 new, u32 len)
+{
+	u32 off;
+
+	for (off = 0; off < len; off += PAGE_SIZE) {
+		u32 *pte = pte_lookup(mm->pgdir, old + off), val;
+		if (!pte_has_page(pte))
+			continue;
+		val = *pte;
+		if (map_page(mm->pgdir, new + off, val & PAGE_MASK, val & (PTE_USER | PTE_WRITE)))
+			goto undo;
+		*pte_lookup(mm->pgdir, new + off) = val;
+	}
+	for (off = 0; off < len; off += PAGE_SIZE) {
+		u32 *pte = pte_lookup(mm->pgdir, old + off);
+		if (pte_has_page(pte)) {
+			*pte = 0;
+			invlpg(old + off);
+		}
+	}
+	return 0;
+undo:
+	while (off) {
+		u32 *pte;
+		off -= PAGE_SIZE;
+		pte = pte_lookup(mm->pgdir, new + off);
+		if (pte) {
+			*pte = 0;
+			invlpg(new + off);
+		}
+	}
+	return -ENOMEM;
+}
+
+/* A free range of len bytes at or above USER_MMAP_BASE (mm->lock held); 0 if none. */
+static u32 find_free_locked(struct mm *mm, u32 len)
+{
+	u32 start = USER_MMAP_BASE;
+	struct vm_area *v;
+
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (v->end <= start)
+			continue;
+		if ((u64)start + len <= v->start)
+			break;
+		start = v->end;
+	}
+	return (u64)start + len <= USER_STACK_TOP - USER_STACK_MAX ? start : 0;
+}
+
+/* Move [old, old+old_len) of v to a new region [to, to+new_len) (free; mm->lock
+ * held; spare becomes the new region). The old range is cut out of v. */
+static int vma_move(struct mm *mm, struct vm_area *v, u32 old, u32 old_len, u32 to,
+		    u32 new_len, struct vm_area **spare)
+{
+	struct vm_area *nv = spare[2];
+	int err = move_ptes(mm, old, to, MIN(old_len, new_len));
+
+	if (err)
+		return err;
+	spare[2] = NULL;
+	vma_piece(nv, v, old, old + old_len);
+	nv->start = to;
+	nv->end = to + new_len;
+	vma_cut(mm, v, old, old + old_len, &spare[0]);	/* zaps what was not moved */
+	vma_link(mm, nv);
+	return 0;
+}
+
+/* mremap's work, with the target range already free (mm->lock held):
+ * the new address, or -errno. */
+static long mremap_locked(struct mm *mm, u32 old, u32 old_len, u32 new_len, bool may_move,
+			  u32 fixed, struct vm_area **spare)
+{
+	struct vm_area *v = vm_find(mm, old);
+	u32 to;
+
+	if (!v || old + old_len > v->end)
+		return -EFAULT;
+	if ((v->flags & VM_RING) && (old != v->start || old + old_len != v->end ||
+				     new_len != old_len))
+		return -EINVAL;			/* a ring moves whole or not at all */
+	if (!fixed && new_len <= old_len) {
+		if (new_len < old_len)
+			vma_cut(mm, v, old + new_len, old + old_len, &spare[0]);
+		return old;
+	}
+	if (!fixed && old + old_len == v->end && range_free(mm, v->end, old + new_len) &&
+	    old + new_len <= USER_STACK_TOP - USER_STACK_MAX && old + new_len > old) {
+		v->end = old + new_len;		/* grows in place */
+		return old;
+	}
+	if (!may_move)
+		return -ENOMEM;
+	to = fixed ? fixed : find_free_locked(mm, new_len);
+	if (!to)
+		return -ENOMEM;
+	return vma_move(mm, v, old, old_len, to, new_len, spare) ?: (long)to;
+}
+
+long vm_mremap(struct mm *mm, u32 old, u32 old_len, u32 new_len, bool may_move, u32 fixed,
+	       u32 *ring_flag)
+{
+	struct vm_area *spare[3] = { vma_new(0, 0, 0), NULL, vma_new(0, 0, 0) };
+	struct vm_area *v;
+	long ret;
+
+	old_len = ALIGN_UP(old_len, PAGE_SIZE);
+	new_len = ALIGN_UP(new_len, PAGE_SIZE);
+	if (!spare[0] || !spare[2]) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (fixed)
+		vm_unmap(mm, fixed, new_len);	/* MREMAP_FIXED replaces what is there */
+	spin_lock(&mm->lock);
+	v = vm_find(mm, old);
+	*ring_flag = v ? v->flags & VM_RING : 0;
+	ret = mremap_locked(mm, old, old_len, new_len, may_move, fixed, spare);
+	spin_unlock(&mm->lock);
+	vm_reap(mm);
+out:
+	kfree(spare[0]);
+	kfree(spare[2]);
+	return ret;
 }

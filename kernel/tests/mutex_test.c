@@ -164,7 +164,7 @@ static void interruptible_lock_returns_eintr(struct ktest *t)
 	wait_until_blocked_on(intr, &test_mutex);
 	EXPECT_EQ(t, test_mutex.owner, (unsigned long)current | MUTEX_FLAG_WAITERS);
 	intr->sigpending = 1;
-	signal_wake_up(intr);
+	signal_wake_up(intr, false);
 	EXPECT_EQ(t, kthread_stop(intr), -EINTR);	/* the only waiter left */
 	EXPECT_EQ(t, test_mutex.owner, (unsigned long)current);	/* no waiter flag */
 	plain = kthread_run(plain_locker, NULL, "mutex_plain");
@@ -174,8 +174,8 @@ static void interruptible_lock_returns_eintr(struct ktest *t)
 	last = kthread_run(interruptible_locker, NULL, "mutex_last");
 	wait_until_blocked_on(last, &test_mutex);
 	intr->sigpending = plain->sigpending = 1;	/* a signal for both */
-	signal_wake_up(intr);
-	signal_wake_up(plain);			/* asleep uninterruptibly: no effect */
+	signal_wake_up(intr, false);
+	signal_wake_up(plain, false);			/* asleep uninterruptibly: no effect */
 	EXPECT_EQ(t, kthread_stop(intr), -EINTR);	/* gave up, from the middle */
 	msleep(2);
 	EXPECT_EQ(t, plain->state, TASK_UNINTERRUPTIBLE);

@@ -182,7 +182,7 @@ static void signal_interrupts_wait(struct ktest *t)
 	EXPECT_EQ(t, th->state, TASK_INTERRUPTIBLE);
 	EXPECT_TRUE(t, th->wait_channel == &never_wq);
 	th->sigpending = 1;
-	signal_wake_up(th);
+	signal_wake_up(th, false);
 	EXPECT_EQ(t, kthread_stop(th), -EINTR);
 	current->sigpending = 1;		/* an already pending signal */
 	EXPECT_EQ(t, wait_event_interruptible_timeout(never_wq, false, 10), -EINTR);

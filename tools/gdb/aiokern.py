@@ -304,7 +304,8 @@ def task_state(t):
     c = consts()
     state = int(t['state'])
     names = [(c.TASK_RUNNING, 'R'), (c.TASK_INTERRUPTIBLE, 'S'),
-             (c.TASK_UNINTERRUPTIBLE, 'D'), (c.TASK_ZOMBIE, 'Z')]
+             (c.TASK_UNINTERRUPTIBLE, 'D'), (c.TASK_ZOMBIE, 'Z'),
+             (c.TASK_STOPPED, 'T'), (c.TASK_KILLABLE, 'K'), (c.TASK_DEAD, 'X')]
     for value, letter in names:
         if state == value:
             return letter

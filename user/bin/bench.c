@@ -1,5 +1,7 @@
-/* bench.c: the AIO benchmark (QD1 latency, QD32 IOPS, sequential MB/s, call costs), one source for aiokern and Linux i386. */
+/* bench.c: the AIO benchmark (QD1 latency, QD32 IOPS, sequential MB/s, call costs) and the thread and signal costs, one source for aiokern and Linux i386. */
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -558,6 +560,131 @@ static void run_costs(struct bench *b)
 	result_milli(b, "null_syscall_ns", cost_ns_milli(b, op_getpid, l->null_calls));
 }
 
+/* ---------------- threads, futexes, signals (issue 15) ---------------- */
+
+#define NR_FUTEX	240
+#define FUTEX_WAIT_PRIVATE	128
+#define FUTEX_WAKE_PRIVATE	129
+
+static long b_futex(volatile int *w, int op, int val)
+{
+	long r;
+
+	__asm__ volatile("int $0x80" : "=a"(r)
+			 : "a"(NR_FUTEX), "b"(w), "c"(op), "d"(val), "S"(0), "D"(0) : "memory");
+	return r;
+}
+
+static void *thread_nothing(void *arg)
+{
+	return arg;
+}
+
+static int op_thread_create_join(struct bench *b)
+{
+	pthread_t t;
+	void *r = 0;
+
+	if (pthread_create(&t, 0, thread_nothing, b) || pthread_join(t, &r) || r != b) {
+		io_error(b, "pthread_create/join", -1);
+		return -1;
+	}
+	return 0;
+}
+
+static pthread_mutex_t bench_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static int op_mutex(struct bench *b)
+{
+	(void)b;
+	pthread_mutex_lock(&bench_mutex);
+	pthread_mutex_unlock(&bench_mutex);
+	return 0;
+}
+
+/* Two threads hand a token back and forth through one futex word each: one
+ * hand-off is a wake of a sleeping waiter until that waiter runs. */
+static volatile int ping, pong, handoff_stop;
+
+static void *handoff_peer(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		while (!ping)
+			b_futex(&ping, FUTEX_WAIT_PRIVATE, 0);
+		ping = 0;
+		if (handoff_stop)
+			return 0;
+		pong = 1;
+		b_futex(&pong, FUTEX_WAKE_PRIVATE, 1);
+	}
+}
+
+static int op_handoff(struct bench *b)
+{
+	(void)b;
+	ping = 1;
+	b_futex(&ping, FUTEX_WAKE_PRIVATE, 1);
+	while (!pong)
+		b_futex(&pong, FUTEX_WAIT_PRIVATE, 0);
+	pong = 0;
+	return 0;
+}
+
+static long long handoff_cost(struct bench *b, long n)
+{
+	pthread_t t;
+	long long milli;
+
+	ping = pong = handoff_stop = 0;
+	if (pthread_create(&t, 0, handoff_peer, 0)) {
+		io_error(b, "pthread_create", -1);
+		return 0;
+	}
+	milli = cost_ns_milli(b, op_handoff, n) / 2;	/* two hand-offs per round */
+	handoff_stop = 1;
+	ping = 1;
+	b_futex(&ping, FUTEX_WAKE_PRIVATE, 1);
+	pthread_join(t, 0);
+	return milli;
+}
+
+static volatile unsigned long signals_seen;
+
+static void on_bench_signal(int sig)
+{
+	(void)sig;
+	signals_seen++;
+}
+
+/* raise: the signal to this thread, its handler, the return through the frame. */
+static int op_signal(struct bench *b)
+{
+	unsigned long before = signals_seen;
+
+	if (raise(SIGUSR1) || signals_seen != before + 1) {
+		io_error(b, "raise(SIGUSR1)", -1);
+		return -1;
+	}
+	return 0;
+}
+
+static void run_threads(struct bench *b)
+{
+	const struct limits *l = b->lim;
+	struct sigaction sa = { .sa_handler = on_bench_signal };
+
+	result_milli(b, "thread_create_join_us",
+		     cost_ns_milli(b, op_thread_create_join, l->setup) / 1000);
+	result_milli(b, "mutex_uncontended_ns", cost_ns_milli(b, op_mutex, l->null_calls));
+	result_milli(b, "futex_wake_to_run_us", handoff_cost(b, l->setup * 5) / 1000);
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, 0) == 0)
+		result_milli(b, "signal_round_trip_us", cost_ns_milli(b, op_signal, l->setup * 5) / 1000);
+	else
+		result_milli(b, "signal_round_trip_us", 0);
+}
+
 /* ---------------- aiokern only: NOOP and the mapped ring ---------------- */
 
 #ifndef TARGET_LINUX
@@ -716,6 +843,7 @@ static void run_all(struct bench *b)
 	run_qd32(b, disk_bytes);
 	run_seq(b, disk_bytes);
 	run_costs(b);
+	run_threads(b);
 	run_aiokern_only(b);
 }
 

@@ -132,6 +132,9 @@ static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a, in
 		{ "atomic_bugs", 0, a->atomic_bugs },
 		{ "mutex_bugs", 0, a->mutex_bugs },
 		{ "uaccess_atomic", 0, a->uaccess_atomic },
+		{ "thread_groups", b->thread_groups, a->thread_groups },
+		{ "sigqueues", b->sigqueues, a->sigqueues },
+		{ "futex_waiters", 0, a->futex_waiters },
 	};
 	int n = sizeof(cases) / sizeof(cases[0]), bad = 0;
 

@@ -1,4 +1,4 @@
-/* libaio_disk.c: a disk exerciser written as libaio programs are (io_queue_init, io_set_callback, io_queue_run, io_fsync, O_DIRECT); prints a KTAP suite. */
+/* libaio_disk.c: a disk exerciser written as libaio programs are (io_queue_init, io_set_callback, io_queue_run, io_fsync, O_DIRECT, vectored I/O with io_set_eventfd and an io_prep_poll on the eventfd); prints a KTAP suite. */
 #define _GNU_SOURCE		/* O_DIRECT */
 #include <err.h>
 #include <errno.h>
@@ -6,13 +6,16 @@
 #include <getopt.h>
 #include <libaio.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 
 /*
  * usage: libaio_disk [-d depth] [-b bytes] [-n blocks] [-o offset] DEVICE
@@ -20,7 +23,10 @@
  * Writes n blocks of a pattern at offset with up to depth requests in flight,
  * each completion handled by the callback io_set_callback attached (run by
  * io_queue_run, or by hand after io_getevents); flushes with io_fsync; reads
- * everything back and checks it in the read callbacks.  Nothing in here is
+ * everything back and checks it in the read callbacks. Then writes and reads
+ * blocks again as 4-segment vectors (io_prep_pwritev/preadv) whose
+ * completions signal an eventfd (io_set_eventfd), waited for with poll(2)
+ * and, through the AIO context itself, with an io_prep_poll request.  Nothing in here is
  * aiokern's own: the same source builds against Linux's libaio.
  */
 static struct {
@@ -29,7 +35,10 @@ static struct {
 	const char *dev;
 } opt = { 16, 16384, 64, 1 << 20, NULL };
 
-static int fd, failures, case_no, inflight, done_ok, done_bad;
+#define VEC_SEGS	4		/* segments per vectored block */
+#define VEC_MAX		32		/* vectored blocks at once */
+
+static int fd, failures, case_no, inflight, done_ok, done_bad, polled_mask;
 static io_context_t ctx;
 static struct iocb *cbs;
 static char *bufs;
@@ -98,6 +107,40 @@ static void synced(io_context_t c, struct iocb *iocb, long res, long res2)
 		done_bad++;
 }
 
+/* Vectored requests move a whole block (nbytes holds the segment count);
+ * their segments lie back to back in the block's buffer. */
+static void wrote_vec(io_context_t c, struct iocb *iocb, long res, long res2)
+{
+	(void)c;
+	(void)iocb;
+	inflight--;
+	if (res == opt.block && res2 == 0)
+		done_ok++;
+	else
+		done_bad++;
+}
+
+static void read_vec(io_context_t c, struct iocb *iocb, long res, long res2)
+{
+	const struct iovec *v = iocb->u.v.vec;
+
+	(void)c;
+	inflight--;
+	if (res == opt.block && res2 == 0 && matches(v[0].iov_base, iocb->u.v.offset, res))
+		done_ok++;
+	else
+		done_bad++;
+}
+
+static void polled(io_context_t c, struct iocb *iocb, long res, long res2)
+{
+	(void)c;
+	(void)iocb;
+	(void)res2;
+	inflight--;
+	polled_mask = (int)res;
+}
+
 /* Wait for at least one completion and run its callback by hand (as programs
  * do when io_queue_run alone would spin); -errno on failure. */
 static int wait_and_dispatch(void)
@@ -146,6 +189,65 @@ static int run_blocks(int write)
 			usleep(200);
 	}
 	return 0;
+}
+
+/* One batch of vectored blocks, each signalling efd, behind an io_prep_poll
+ * of efd: wait with poll(2) until efd has counted every completion, then run
+ * the callbacks. The number of blocks, or -errno. */
+static int run_vectored(int write, int efd)
+{
+	static struct iovec v[VEC_MAX][VEC_SEGS];
+	struct iocb pcb, *list[VEC_MAX + 1] = { &pcb };
+	int n = opt.depth - 1 < VEC_MAX ? opt.depth - 1 : VEC_MAX, seg = opt.block / VEC_SEGS, r;
+	uint64_t counted = 0, add;
+
+	n = n < opt.blocks ? n : opt.blocks;
+	done_ok = done_bad = 0;
+	polled_mask = 0;
+	io_prep_poll(&pcb, efd, POLLIN);
+	io_set_callback(&pcb, polled);
+	for (int i = 0; i < n; i++) {
+		char *buf = bufs + (size_t)i * opt.block;
+		long long off = opt.offset + (long long)i * opt.block;
+		for (int k = 0; k < VEC_SEGS; k++)
+			v[i][k] = (struct iovec){ buf + k * seg, (size_t)seg };
+		if (write) {
+			fill(buf, off, opt.block);
+			io_prep_pwritev(&cbs[i], fd, v[i], VEC_SEGS, off);
+		} else {
+			memset(buf, 0, opt.block);
+			io_prep_preadv(&cbs[i], fd, v[i], VEC_SEGS, off);
+		}
+		io_set_callback(&cbs[i], write ? wrote_vec : read_vec);
+		io_set_eventfd(&cbs[i], efd);
+		list[i + 1] = &cbs[i];
+	}
+	if ((r = io_submit(ctx, n + 1, list)) != n + 1)
+		return r < 0 ? r : -EAGAIN;
+	inflight += n + 1;
+	while (counted < (uint64_t)n) {
+		struct pollfd p = { efd, POLLIN, 0 };
+		if (poll(&p, 1, 5000) != 1)
+			return -ETIMEDOUT;
+		if (eventfd_read(efd, &add) == 0)
+			counted += add;
+	}
+	while (inflight > 0)
+		if ((r = wait_and_dispatch()) < 0)
+			return r;
+	return n;
+}
+
+static void case_vectored(int efd)
+{
+	char why[128];
+	int w = run_vectored(1, efd), wok = done_ok, wpoll = polled_mask;
+	int r = run_vectored(0, efd);
+
+	snprintf(why, sizeof(why), "write %d (%d good, poll %#x), read %d (%d good, %d bad, poll %#x)",
+		 w, wok, wpoll, r, done_ok, done_bad, polled_mask);
+	report("vectored_eventfd_poll", w > 0 && wok == w && (wpoll & POLLIN) && r == w &&
+	       done_ok == r && done_bad == 0 && (polled_mask & POLLIN), why);
 }
 
 static void case_open_and_size(void)
@@ -254,6 +356,7 @@ static void parse(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *idx = getenv("UTEST_INDEX");
+	int efd;
 
 	parse(argc, argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -261,13 +364,18 @@ int main(int argc, char **argv)
 	if (!cbs || posix_memalign((void **)&bufs, 4096, (size_t)opt.blocks * opt.block))
 		errx(1, "out of memory");
 	seed = (unsigned)getpid() * 0x9e3779b9u;
-	printf("    KTAP version 1\n    # Subtest: libaio_disk\n    1..9\n");
+	printf("    KTAP version 1\n    # Subtest: libaio_disk\n    1..10\n");
 	case_open_and_size();
 	case_queue_init();
 	case_blocks("write_with_callbacks", 1);
 	case_fsync();
 	case_blocks("read_back_in_callbacks", 0);
 	case_misaligned();
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (efd < 0 || opt.block % (VEC_SEGS * 512) || opt.depth < 2)
+		errx(1, "eventfd, or a block or depth too small for 4 segments");
+	case_vectored(efd);
+	close(efd);
 	case_poll_and_release();
 	report("no_requests_left", inflight == 0, "requests still in flight");
 	printf("# libaio_disk: %s, %d x %d bytes at %lld, depth %d: %s\n", opt.dev, opt.blocks,

@@ -2,6 +2,7 @@
  * ring, deadlines, cancellation, teardown, fork isolation, hostile rings, scale. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,19 +295,32 @@ static int null_deadline_waits_for_completion(void)
 	return 0;
 }
 
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* A caught signal ends the wait with -EINTR, never a restart (signal()
+ * installs with SA_RESTART); a signal ignored by default does not end it. */
 static int signal_interrupts_wait(void)
 {
 	int st;
-	pid_t pid = fork();
+	pid_t pid;
 
+	fflush(stdout);
+	pid = fork();
 	if (pid == 0) {
 		aio_context_t ctx = 0;
 		struct io_event ev;
+		signal(SIGWINCH, on_signal);
 		raw_io_setup(4, &ctx);
 		_exit(raw_io_getevents_abs(ctx, 1, &ev, NULL) == -EINTR ? 0 : 1);
 	}
 	usleep(30000);
-	CHECK_EQ(kill(pid, SIGWINCH), 0);	/* ignored by default: only wakes */
+	CHECK_EQ(kill(pid, SIGCHLD), 0);	/* ignored by default: nothing happens */
+	usleep(20000);
+	CHECK_EQ(waitpid(pid, &st, WNOHANG), 0);
+	CHECK_EQ(kill(pid, SIGWINCH), 0);	/* caught */
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK(WIFEXITED(st));
 	CHECK_EQ(WEXITSTATUS(st), 0);
@@ -711,6 +725,330 @@ static int pipe_write_waits_for_room(void)
 	return 0;
 }
 
+/* Wait up to ms for child pid: its status, or -1 if it is still there. */
+static int wait_within(pid_t pid, int ms)
+{
+	int st;
+
+	for (int i = 0; i < ms / 10; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return st;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* Issue 14 finding 3: a pipe AIO write that moved some bytes waits for room
+ * that only this process's reader could make. io_destroy, exit, and SIGKILL
+ * must not wait for it: teardown completes it with what it moved. */
+static int teardown_of_partial_pipe_write(void)
+{
+	enum { BIG = 40000 };
+	static char out[BIG];
+	int mode, st;
+
+	for (mode = 0; mode < 3; mode++) {
+		pid_t pid;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			aio_context_t ctx = 0;
+			struct iocb cb;
+			struct io_event ev;
+			int fds[2];
+
+			if (pipe(fds) || raw_io_setup(4, &ctx))
+				_exit(10);
+			prep(&cb, IOCB_CMD_PWRITE, fds[1], out, BIG, 0);
+			if (submit1(ctx, &cb) != 1 || getevents_now(ctx, 1, &ev) != 0)
+				_exit(11);		/* it moved 16 KiB and waits */
+			if (mode == 0)
+				_exit(raw_io_destroy(ctx) == 0 ? 0 : 12);
+			if (mode == 1)
+				_exit(0);		/* exit with it in flight */
+			pause();			/* mode 2: SIGKILL ends it */
+			_exit(13);
+		}
+		if (mode == 2) {
+			usleep(30000);
+			CHECK_EQ(kill(pid, SIGKILL), 0);
+		}
+		st = wait_within(pid, 3000);
+		if (st == -1) {
+			kill(pid, SIGKILL);
+			utest_log("mode %d: the process is still there after 3 s", mode);
+		}
+		CHECK(st != -1);
+		if (mode < 2)
+			CHECK_EQ(st, 0);
+		else
+			CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	}
+	return 0;
+}
+
+/* ---- threads sharing one context (issue 15) ---- */
+
+#define NWAIT	4
+
+static aio_context_t shared_ctx;
+static volatile long wait_res[8];
+static volatile unsigned long long wait_data[8];
+static volatile int waiting;
+
+static void *event_waiter(void *arg)
+{
+	long i = (long)arg;
+	struct io_event ev;
+
+	__atomic_add_fetch(&waiting, 1, __ATOMIC_SEQ_CST);
+	wait_res[i] = raw_io_getevents_abs(shared_ctx, 1, &ev, NULL);
+	wait_data[i] = ev.data;
+	return 0;
+}
+
+/* Start n waiters, each asking for one event without limit; let them sleep. */
+static int start_waiters(pthread_t *t, int n)
+{
+	waiting = 0;
+	for (long i = 0; i < n; i++) {
+		wait_res[i] = 99;
+		if (pthread_create(&t[i], 0, event_waiter, (void *)i))
+			return -1;
+	}
+	while (waiting < n)
+		usleep(1000);
+	usleep(30000);
+	return 0;
+}
+
+static int count_returned(int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += wait_res[i] != 99;
+	return k;
+}
+
+/* m NOOPs, aio_data base + i. */
+static long submit_noops(aio_context_t ctx, int m, unsigned long long base)
+{
+	struct iocb cb[16], *list[16];
+
+	for (int i = 0; i < m; i++) {
+		raw_prep(&cb[i], IOCB_CMD_NOOP, 0, 0, 0, 0, base + i);
+		list[i] = &cb[i];
+	}
+	return raw_io_submit(ctx, m, list);
+}
+
+/* N threads wait, M events arrive: exactly min(N, M) wake, each event once. */
+static int exclusive_waiters_n_m(void)
+{
+	pthread_t t[NWAIT];
+	struct io_event ev[8];
+	unsigned seen = 0;
+
+	CHECK_EQ(raw_io_setup(32, &shared_ctx), 0);
+	CHECK_EQ(start_waiters(t, NWAIT), 0);
+	CHECK_EQ(submit_noops(shared_ctx, 2, 100), 2);	/* M = 2 < N = 4 */
+	for (int i = 0; i < 300 && count_returned(NWAIT) < 2; i++)
+		usleep(10000);
+	usleep(50000);					/* time for a third, wrongly woken */
+	CHECK_EQ(count_returned(NWAIT), 2);
+	CHECK_EQ(submit_noops(shared_ctx, 5, 102), 5);	/* 5 more, 2 waiters left */
+	for (int i = 0; i < NWAIT; i++)
+		pthread_join(t[i], 0);
+	for (int i = 0; i < NWAIT; i++) {
+		CHECK_EQ(wait_res[i], 1);
+		CHECK(wait_data[i] >= 100 && wait_data[i] < 107);
+		CHECK(!(seen & (1u << (wait_data[i] - 100))));
+		seen |= 1u << (wait_data[i] - 100);
+	}
+	CHECK_EQ(getevents_now(shared_ctx, 8, ev), 3);	/* the rest stayed in the ring */
+	for (int i = 0; i < 3; i++) {
+		CHECK(!(seen & (1u << (ev[i].data - 100))));
+		seen |= 1u << (ev[i].data - 100);
+	}
+	CHECK_EQ(seen, 0x7f);
+	CHECK_EQ(raw_io_destroy(shared_ctx), 0);
+	return 0;
+}
+
+/* io_destroy by one thread ends the others' waits with -EINVAL. */
+static int destroy_wakes_other_waiters(void)
+{
+	pthread_t t[3];
+
+	CHECK_EQ(raw_io_setup(8, &shared_ctx), 0);
+	CHECK_EQ(start_waiters(t, 3), 0);
+	CHECK_EQ(raw_io_destroy(shared_ctx), 0);
+	for (int i = 0; i < 3; i++) {
+		pthread_join(t[i], 0);
+		CHECK_EQ(wait_res[i], -EINVAL);
+	}
+	return 0;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* A signal to one waiter ends that wait only (-EINTR); the others still
+ * take the events that come. */
+static int signal_to_one_waiter(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_RESTART };
+	pthread_t t[3];
+
+	sigemptyset(&sa.sa_mask);
+	CHECK_EQ(sigaction(SIGUSR1, &sa, 0), 0);
+	CHECK_EQ(raw_io_setup(8, &shared_ctx), 0);
+	CHECK_EQ(start_waiters(t, 3), 0);
+	CHECK_EQ(pthread_kill(t[1], SIGUSR1), 0);
+	pthread_join(t[1], 0);
+	CHECK_EQ(wait_res[1], -EINTR);			/* SA_RESTART: still no restart */
+	usleep(20000);
+	CHECK_EQ(count_returned(3), 1);
+	CHECK_EQ(submit_noops(shared_ctx, 2, 7), 2);
+	pthread_join(t[0], 0);
+	pthread_join(t[2], 0);
+	CHECK_EQ(wait_res[0], 1);
+	CHECK_EQ(wait_res[2], 1);
+	CHECK_EQ(raw_io_destroy(shared_ctx), 0);
+	return 0;
+}
+
+/* exit_group while threads wait on the context and a pipe read is in
+ * flight: every thread ends, the context and the request go (init's leak
+ * check counts them). */
+static int exit_group_with_waiters_and_io(void)
+{
+	int st;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		static char buf[16];
+		pthread_t t[3];
+		struct iocb cb;
+		int fds[2];
+
+		if (pipe(fds) || raw_io_setup(8, &shared_ctx))
+			_exit(10);
+		prep(&cb, IOCB_CMD_PREAD, fds[0], buf, sizeof(buf), 0);
+		if (submit1(shared_ctx, &cb) != 1 || start_waiters(t, 3))
+			_exit(11);
+		exit(5);				/* exit_group */
+	}
+	for (int i = 0; i < 300 && waitpid(pid, &st, WNOHANG) != pid; i++)
+		usleep(10000);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 5);
+	return 0;
+}
+
+static void *outliving_worker(void *arg)
+{
+	struct io_event ev[2];
+
+	(void)arg;
+	usleep(50000);				/* the first thread is gone by now */
+	if (submit_noops(shared_ctx, 2, 40) != 2 || getevents_now(shared_ctx, 2, ev) != 2)
+		_exit(1);			/* exit_group: the context went with it */
+	_exit(raw_io_destroy(shared_ctx) == 0 ? 0 : 2);
+}
+
+/* The contexts belong to the address space: the first thread's exit (exit,
+ * 1, alone) leaves them to the thread that goes on. */
+static int contexts_outlive_the_first_thread(void)
+{
+	int st;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		pthread_t t;
+
+		if (raw_io_setup(8, &shared_ctx) || pthread_create(&t, 0, outliving_worker, 0))
+			_exit(10);
+		__asm__ volatile("int $0x80" :: "a"(1), "b"(0));	/* exit: this thread only */
+	}
+	for (int i = 0; i < 300 && waitpid(pid, &st, WNOHANG) != pid; i++)
+		usleep(10000);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 0);
+	return 0;
+}
+
+#define STRESS_THREADS	8
+#define STRESS_OPS	100000
+#define STRESS_BATCH	16
+
+static volatile unsigned char stress_seen[STRESS_OPS];
+static volatile int stress_reaped, stress_dups, stress_errors;
+
+/* Submit this thread's share in batches and reap whatever comes (any
+ * thread's events): every one must come exactly once. */
+static void *stress_worker(void *arg)
+{
+	long id = (long)arg, per = STRESS_OPS / STRESS_THREADS, sent = 0;
+	struct io_event ev[STRESS_BATCH];
+
+	while (sent < per || __atomic_load_n(&stress_reaped, __ATOMIC_SEQ_CST) < STRESS_OPS) {
+		long n = per - sent < STRESS_BATCH ? per - sent : STRESS_BATCH, got;
+		if (n > 0) {
+			long r = submit_noops(shared_ctx, (int)n, id * per + sent);
+			if (r > 0)
+				sent += r;
+			else if (r != -EAGAIN)
+				stress_errors++;
+		}
+		if (n > 0) {
+			got = getevents_now(shared_ctx, STRESS_BATCH, ev);
+		} else {		/* all sent: sleep for the others' events */
+			struct kernel_timespec soon = raw_deadline_in(20 * 1000000LL);
+			got = raw_io_getevents_abs(shared_ctx, STRESS_BATCH, ev, &soon);
+		}
+		for (long i = 0; i < got; i++) {
+			unsigned long long d = ev[i].data;
+			if (d >= STRESS_OPS || __atomic_fetch_add(&stress_seen[d], 1, __ATOMIC_SEQ_CST))
+				stress_dups++;
+		}
+		if (got > 0)
+			__atomic_add_fetch(&stress_reaped, (int)got, __ATOMIC_SEQ_CST);
+		else if (got < 0)
+			stress_errors++;
+	}
+	return 0;
+}
+
+/* 8 threads, one context, 100,000 operations: each event exactly once. */
+static int threads_share_one_context(void)
+{
+	pthread_t t[STRESS_THREADS];
+	long long t0 = utest_now_ns();
+
+	CHECK_EQ(raw_io_setup(256, &shared_ctx), 0);
+	for (long i = 0; i < STRESS_THREADS; i++)
+		CHECK_EQ(pthread_create(&t[i], 0, stress_worker, (void *)i), 0);
+	for (int i = 0; i < STRESS_THREADS; i++)
+		pthread_join(t[i], 0);
+	CHECK_EQ(stress_errors, 0);
+	CHECK_EQ(stress_dups, 0);
+	CHECK_EQ(stress_reaped, STRESS_OPS);
+	for (int i = 0; i < STRESS_OPS; i++)
+		CHECK_EQ(stress_seen[i], 1);
+	CHECK_EQ(raw_io_destroy(shared_ctx), 0);
+	utest_log("%d operations by %d threads in %lld ms", STRESS_OPS, STRESS_THREADS,
+		  (utest_now_ns() - t0) / 1000000);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(errors_io_setup),
 	UTEST(errors_io_submit),
@@ -739,6 +1077,13 @@ static const struct utest_case cases[] = {
 	UTEST(requests_4096_in_flight),
 	UTEST(ramfs_read_write),
 	UTEST(pipe_write_waits_for_room),
+	UTEST(teardown_of_partial_pipe_write),
+	UTEST(exclusive_waiters_n_m),
+	UTEST(destroy_wakes_other_waiters),
+	UTEST(signal_to_one_waiter),
+	UTEST(exit_group_with_waiters_and_io),
+	UTEST(contexts_outlive_the_first_thread),
+	UTEST(threads_share_one_context),
 };
 
 int main(int argc, char **argv)

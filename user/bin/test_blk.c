@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "aio_raw.h"
+#include <sys/uio.h>
+#include "uapi/uio.h"
 #define UAPI_STRUCTS_ONLY
 #include "uapi/stat.h"
 #undef UAPI_STRUCTS_ONLY
@@ -45,6 +47,7 @@
 #define AREA_SYNC	(37LL * MIB)	/* 1 MiB */
 #define AREA_FORK	(38LL * MIB)	/* 4 MiB */
 #define AREA_UNMAP	(42LL * MIB)	/* 8 MiB */
+#define AREA_VEC	(50LL * MIB)	/* 2 MiB */
 
 #define BAD_SECTOR	1000		/* keep in step with tools/blkdebug.conf */
 
@@ -927,6 +930,102 @@ static int lba48_offsets(void)
 	return 0;
 }
 
+
+/* /proc/aiok/blk: driver requests sent and user pages moved in place. */
+static int blk_counters(unsigned long *requests, unsigned long *pages)
+{
+	char buf[128] = { 0 };
+	int fd = open("/proc/aiok/blk", O_RDONLY);
+	int n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 && sscanf(buf, "requests %lu pages_pinned %lu", requests, pages) == 2 ? 0 : -1;
+}
+
+/* One vectored request, waited for: its result, the submit error, or BAD_RES. */
+static long long aio_vec(aio_context_t ctx, int op, int fd, struct iovec *iov, int nr, long long off,
+			 unsigned rw_flags)
+{
+	struct iocb cb;
+	long long res = BAD_RES;
+	long r;
+
+	prep(&cb, op, fd, iov, nr, off, 0);
+	cb.aio_rw_flags = rw_flags;
+	r = submit_all(ctx, &cb, 1);
+	if (r != 1)
+		return r < 0 ? r : BAD_RES;
+	return reap(ctx, &cb, 1, &res) ? BAD_RES : res;
+}
+
+/* PWRITEV/PREADV: the segments go to consecutive sectors as one device
+ * request (one contiguous run), straight from the user's pages (each one
+ * pinned, none copied), and read back into a different segmentation. */
+static int vectored_zero_copy(void)
+{
+	aio_context_t ctx = new_ctx(4);
+	char *w = bigbuf(64 * KIB), *r = bigbuf(64 * KIB), *flat = bigbuf(16 * KIB);
+	struct iovec wv[3] = { { w, 4 * KIB }, { w + 8 * KIB, 8 * KIB }, { w + 20 * KIB, 4 * KIB } };
+	struct iovec rv[2] = { { r + SECTOR, SECTOR }, { r + 8 * KIB + SECTOR, 15 * KIB + SECTOR } };
+	unsigned long req0, pages0, req1, pages1;
+	int fd = open_dev();
+
+	CHECK(ctx && w && r && flat && fd >= 0);
+	pfill(w, AREA_VEC, 4 * KIB, 0x56454331);
+	pfill(w + 8 * KIB, AREA_VEC + 4 * KIB, 8 * KIB, 0x56454331);
+	pfill(w + 20 * KIB, AREA_VEC + 12 * KIB, 4 * KIB, 0x56454331);
+	CHECK_EQ(blk_counters(&req0, &pages0), 0);
+	CHECK_EQ(aio_vec(ctx, IOCB_CMD_PWRITEV, fd, wv, 3, AREA_VEC, 0), 16 * KIB);
+	CHECK_EQ(blk_counters(&req1, &pages1), 0);
+	CHECK_EQ(req1 - req0, 1);			/* one request for the run */
+	CHECK_EQ(pages1 - pages0, 4);			/* the 4 user pages, in place */
+	CHECK_EQ(pread(fd, flat, 16 * KIB, AREA_VEC), 16 * KIB);
+	CHECK_EQ(pcheck(flat, AREA_VEC, 16 * KIB, 0x56454331), -1);
+	CHECK_EQ(aio_vec(ctx, IOCB_CMD_PREADV, fd, rv, 2, AREA_VEC, 0), 16 * KIB);
+	CHECK_EQ(pcheck(r + SECTOR, AREA_VEC, SECTOR, 0x56454331), -1);
+	CHECK_EQ(pcheck(r + 8 * KIB + SECTOR, AREA_VEC + SECTOR, 15 * KIB + SECTOR, 0x56454331), -1);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+/* Many segments share requests up to the driver's limits (far fewer requests
+ * than segments); misaligned segments are -EINVAL; RWF_DSYNC writes (a flush
+ * before the event) and RWF_NOWAIT ones complete as usual. */
+static int vectored_many_and_flags(void)
+{
+	enum { NSEG = 40 };
+	aio_context_t ctx = new_ctx(4);
+	char *w = bigbuf(2 * NSEG * 4 * KIB), *flat = bigbuf(NSEG * 4 * KIB);
+	struct iovec v[NSEG];
+	unsigned long req0, pages0, req1, pages1;
+	int fd = open_dev();
+
+	CHECK(ctx && w && flat && fd >= 0);
+	for (int i = 0; i < NSEG; i++) {
+		v[i] = (struct iovec){ w + 2 * i * 4 * KIB, 4 * KIB };
+		pfill(v[i].iov_base, AREA_VEC + MIB + i * 4 * KIB, 4 * KIB, 0x56454332);
+	}
+	CHECK_EQ(blk_counters(&req0, &pages0), 0);
+	CHECK_EQ(aio_vec(ctx, IOCB_CMD_PWRITEV, fd, v, NSEG, AREA_VEC + MIB, RWF_DSYNC),
+		 NSEG * 4 * KIB);
+	CHECK_EQ(blk_counters(&req1, &pages1), 0);
+	CHECK(req1 - req0 >= 1 && req1 - req0 <= NSEG / 4);
+	CHECK_EQ(pages1 - pages0, NSEG);
+	CHECK_EQ(pread(fd, flat, NSEG * 4 * KIB, AREA_VEC + MIB), NSEG * 4 * KIB);
+	CHECK_EQ(pcheck(flat, AREA_VEC + MIB, NSEG * 4 * KIB, 0x56454332), -1);
+	CHECK_EQ(aio_vec(ctx, IOCB_CMD_PREADV, fd, v, NSEG, AREA_VEC + MIB, RWF_NOWAIT | RWF_HIPRI),
+		 NSEG * 4 * KIB);
+	v[1].iov_base = w + 100;			/* a segment off a sector boundary */
+	CHECK_EQ(aio_vec(ctx, IOCB_CMD_PREADV, fd, v, 2, AREA_VEC, 0), -EINVAL);
+	v[1] = (struct iovec){ w + 4 * KIB, 100 };	/* a length that is no sector count */
+	CHECK_EQ(aio_vec(ctx, IOCB_CMD_PREADV, fd, v, 2, AREA_VEC, 0), -EINVAL);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
 #define BLK_CASES \
 	UTEST(fstat_reports_device_size), \
 	UTEST(random_offsets_verified), \
@@ -948,7 +1047,9 @@ static int lba48_offsets(void)
 	UTEST(bad_buffers_efault), \
 	UTEST(prot_none_buffers_efault), \
 	UTEST(partial_batch), \
-	UTEST(plain_io_agrees_with_aio),
+	UTEST(plain_io_agrees_with_aio), \
+	UTEST(vectored_zero_copy), \
+	UTEST(vectored_many_and_flags),
 
 static const struct utest_case blk_cases[] = {
 	BLK_CASES

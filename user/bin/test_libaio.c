@@ -3,7 +3,11 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include "libaio.h"
@@ -645,6 +649,49 @@ static int colliding_contexts_stay_reachable(void)
 	return 0;
 }
 
+
+/* libaio's later API on the kernel's: vectored reads signalling an eventfd,
+ * io_pgetevents under a signal mask (503), io_prep_poll of the eventfd. */
+static int vectored_eventfd_pgetevents(void)
+{
+	io_context_t ctx = 0;
+	struct iocb cb, pcb, *list[1] = { &cb }, *plist[1] = { &pcb };
+	struct io_event ev;
+	struct timespec two = { 2, 0 };
+	char a[3], b[5];
+	struct iovec v[2] = { { a, 3 }, { b, 5 } };
+	sigset_t mask;
+	eventfd_t count = 0;
+	int fds[2], efd = eventfd(0, 0);
+
+	CHECK(efd >= 0);
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(io_setup(4, &ctx), 0);
+	io_prep_preadv(&cb, fds[0], v, 2, 0);
+	io_set_eventfd(&cb, efd);
+	CHECK_EQ(io_submit(ctx, 1, list), 1);
+	CHECK_EQ(write(fds[1], "abcdefgh", 8), 8);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	CHECK_EQ(io_pgetevents(ctx, 1, 1, &ev, &two, &mask), 1);
+	CHECK_EQ(ev.res, 8);
+	CHECK(!memcmp(a, "abc", 3) && !memcmp(b, "defgh", 5));
+	CHECK_EQ(eventfd_read(efd, &count), 0);
+	CHECK_EQ(count, 1);
+	io_prep_poll(&pcb, efd, POLLIN);
+	CHECK_EQ(io_submit(ctx, 1, plist), 1);
+	CHECK_EQ(io_getevents(ctx, 0, 1, &ev, NULL), 0);	/* count 0: not ready */
+	CHECK_EQ(eventfd_write(efd, 2), 0);
+	CHECK_EQ(io_pgetevents(ctx, 1, 1, &ev, &two, &mask), 1);
+	CHECK_EQ(ev.res, POLLIN);
+	CHECK_EQ(io_destroy(ctx), 0);
+	CHECK_EQ(io_pgetevents(ctx, 1, 1, &ev, &two, &mask), -EINVAL);
+	close(fds[0]);
+	close(fds[1]);
+	close(efd);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(setup_and_release),
 	UTEST(setup_passes_ctxp_through),
@@ -666,6 +713,7 @@ static const struct utest_case cases[] = {
 	UTEST(destroyed_context_is_einval),
 	UTEST(colliding_contexts_stay_reachable),
 	UTEST(forked_child_gets_einval),
+	UTEST(vectored_eventfd_pgetevents),
 };
 
 int main(int argc, char **argv)

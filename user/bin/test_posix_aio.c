@@ -2,6 +2,7 @@
 #include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -352,10 +353,10 @@ static int lio_listio_reports_failure(void)
 	return 0;
 }
 
-/* Only SIGEV_NONE: a signal or a thread as notification is EINVAL. */
-static int sigevent_none_only(void)
+/* Notifications that cannot be sent are EINVAL: no signal, no function. */
+static int sigevent_checked(void)
 {
-	struct sigevent sig = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct sigevent sig = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = 0 };
 	struct aiocb cb, *list[1] = { &cb };
 	int null = open("/dev/null", O_WRONLY);
 
@@ -363,11 +364,14 @@ static int sigevent_none_only(void)
 	CHECK_EQ(aio_write(&cb), 0);			/* SIGEV_NONE */
 	CHECK_EQ(wait_one(&cb), 1);
 	cb.aio_sigevent.sigev_notify = SIGEV_SIGNAL;
-	cb.aio_sigevent.sigev_signo = SIGUSR1;
+	cb.aio_sigevent.sigev_signo = 0;
 	CHECK_ERR(aio_write(&cb), EINVAL);
+	cb.aio_sigevent.sigev_signo = SIGEMT;		/* no kernel signal */
 	CHECK_ERR(aio_read(&cb), EINVAL);
-	cb.aio_sigevent.sigev_notify = SIGEV_THREAD;
+	cb.aio_sigevent.sigev_notify = SIGEV_THREAD;	/* no function */
 	CHECK_ERR(aio_fsync(O_SYNC, &cb), EINVAL);
+	cb.aio_sigevent.sigev_notify = 77;
+	CHECK_ERR(aio_write(&cb), EINVAL);
 	prep(&cb, null, "n", 1, 0);
 	cb.aio_lio_opcode = LIO_WRITE;
 	CHECK_ERR(lio_listio(LIO_NOWAIT, list, 1, &sig), EINVAL);
@@ -375,6 +379,168 @@ static int sigevent_none_only(void)
 	CHECK_EQ(lio_listio(LIO_WAIT, list, 1, &sig), 0);
 	CHECK_EQ(aio_return(&cb), 1);
 	close(null);
+	return 0;
+}
+
+static volatile int note_hits, note_code, note_value, note_signo;
+static volatile pthread_t note_thread;
+
+static void on_note(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	note_hits++;
+	note_signo = sig;
+	note_code = si->si_code;
+	note_value = si->si_value.sival_int;
+}
+
+static int install_note(int sig)
+{
+	struct sigaction sa = { .sa_flags = SA_SIGINFO };
+
+	sa.sa_sigaction = on_note;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, 0);
+}
+
+/* Wait up to ms for *flag to reach want. */
+static int wait_flag(volatile int *flag, int want, int ms)
+{
+	for (int i = 0; i < ms && *flag < want; i++)
+		usleep(1000);
+	return *flag >= want;
+}
+
+/* SIGEV_SIGNAL: the signal comes when the request completes, with
+ * si_code SI_ASYNCIO and the sigevent's value; never before. */
+static int sigev_signal_on_completion(void)
+{
+	struct aiocb cb;
+	char buf[8];
+	int fds[2];
+	pid_t w;
+
+	CHECK_EQ(install_note(SIGUSR1), 0);
+	CHECK_EQ(pipe(fds), 0);
+	prep(&cb, fds[0], buf, 4, 0);
+	cb.aio_sigevent.sigev_notify = SIGEV_SIGNAL;
+	cb.aio_sigevent.sigev_signo = SIGUSR1;
+	cb.aio_sigevent.sigev_value.sival_int = 4242;
+	CHECK_EQ(aio_read(&cb), 0);
+	usleep(30000);
+	CHECK_EQ(note_hits, 0);				/* nothing has arrived */
+	CHECK_EQ(aio_error(&cb), EINPROGRESS);
+	w = late_writer(fds[1], "sig!", 10);
+	CHECK(wait_flag(&note_hits, 1, 3000));
+	CHECK_EQ(note_signo, SIGUSR1);
+	CHECK_EQ(note_code, SI_ASYNCIO);
+	CHECK_EQ(note_value, 4242);
+	CHECK_EQ(aio_error(&cb), 0);			/* done before the signal */
+	CHECK_EQ(aio_return(&cb), 4);
+	CHECK(!memcmp(buf, "sig!", 4));
+	CHECK(utest_child_ok(w));
+	usleep(20000);
+	CHECK_EQ(note_hits, 1);				/* once */
+	return 0;
+}
+
+static void thread_note(union sigval v)
+{
+	note_value = v.sival_int;
+	note_thread = pthread_self();
+	__atomic_add_fetch(&note_hits, 1, __ATOMIC_SEQ_CST);
+}
+
+/* SIGEV_THREAD: the function runs in a thread of its own with the value. */
+static int sigev_thread_on_completion(void)
+{
+	struct aiocb cb;
+	int null = open("/dev/null", O_WRONLY);
+
+	prep(&cb, null, "t", 1, 0);
+	cb.aio_sigevent.sigev_notify = SIGEV_THREAD;
+	cb.aio_sigevent.sigev_notify_function = thread_note;
+	cb.aio_sigevent.sigev_value.sival_int = 77;
+	CHECK_EQ(aio_write(&cb), 0);
+	CHECK(wait_flag(&note_hits, 1, 3000));
+	CHECK_EQ(note_value, 77);
+	CHECK(!pthread_equal(note_thread, pthread_self()));
+	CHECK_EQ(wait_one(&cb), 1);
+	close(null);
+	return 0;
+}
+
+/* lio_listio(LIO_NOWAIT) with a sigevent: one signal, once every listed
+ * request is done. */
+static int lio_nowait_signal_for_the_list(void)
+{
+	struct sigevent sig = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR2 };
+	struct aiocb cb[3], *list[3] = { &cb[0], &cb[1], &cb[2] };
+	char buf[3][4];
+	int fds[2];
+
+	CHECK_EQ(install_note(SIGUSR2), 0);
+	CHECK_EQ(pipe(fds), 0);
+	for (int i = 0; i < 3; i++) {
+		prep(&cb[i], fds[0], buf[i], 2, 0);
+		cb[i].aio_lio_opcode = LIO_READ;
+	}
+	sig.sigev_value.sival_int = 99;
+	CHECK_EQ(lio_listio(LIO_NOWAIT, list, 3, &sig), 0);
+	CHECK_EQ(write(fds[1], "aabb", 4), 4);		/* two of the three */
+	usleep(50000);
+	CHECK_EQ(note_hits, 0);
+	CHECK_EQ(write(fds[1], "cc", 2), 2);
+	CHECK(wait_flag(&note_hits, 1, 3000));
+	CHECK_EQ(note_value, 99);
+	CHECK_EQ(note_code, SI_ASYNCIO);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(aio_return(&cb[i]), 2);
+	usleep(20000);
+	CHECK_EQ(note_hits, 1);
+	return 0;
+}
+
+static pthread_t main_thread;
+
+static void *poke_soon(void *arg)
+{
+	(void)arg;
+	usleep(50000);
+	pthread_kill(main_thread, SIGUSR1);
+	return 0;
+}
+
+/* aio_suspend returns -1 EINTR when a handler ran, with and without the
+ * notifier thread reaping. */
+static int suspend_interrupted_by_signal(void)
+{
+	struct aiocb cb, other;
+	const struct aiocb *list[1] = { &cb };
+	char buf[4];
+	int fds[2], null = open("/dev/null", O_WRONLY);
+	pthread_t t;
+
+	CHECK_EQ(install_note(SIGUSR1), 0);
+	CHECK_EQ(pipe(fds), 0);
+	main_thread = pthread_self();
+	for (int round = 0; round < 2; round++) {
+		if (round == 1) {			/* start the notifier */
+			prep(&other, null, "x", 1, 0);
+			other.aio_sigevent.sigev_notify = SIGEV_THREAD;
+			other.aio_sigevent.sigev_notify_function = thread_note;
+			CHECK_EQ(aio_write(&other), 0);
+			CHECK(wait_flag(&note_hits, 2, 3000));
+		}
+		prep(&cb, fds[0], buf, 1, 0);
+		CHECK_EQ(aio_read(&cb), 0);
+		CHECK_EQ(pthread_create(&t, 0, poke_soon, 0), 0);
+		CHECK_ERR(aio_suspend(list, 1, NULL), EINTR);
+		CHECK_EQ(note_hits, round + 1 + (round == 1));
+		pthread_join(t, 0);
+		CHECK_EQ(write(fds[1], "z", 1), 1);
+		CHECK_EQ(wait_one(&cb), 1);
+	}
 	return 0;
 }
 
@@ -454,7 +620,11 @@ static const struct utest_case cases[] = {
 	UTEST(lio_listio_wait),
 	UTEST(lio_listio_nowait),
 	UTEST(lio_listio_reports_failure),
-	UTEST(sigevent_none_only),
+	UTEST(sigevent_checked),
+	UTEST(sigev_signal_on_completion),
+	UTEST(sigev_thread_on_completion),
+	UTEST(lio_nowait_signal_for_the_list),
+	UTEST(suspend_interrupted_by_signal),
 	UTEST(child_after_fork_has_its_own_context),
 	UTEST(child_reuses_parents_inflight_aiocb),
 };

@@ -202,6 +202,10 @@ static unsigned weight(unsigned nr)
 	case __NR_exit: case __NR_exit_group: case __NR_poweroff: return 1;
 	case __NR_select: case __NR_pselect6: case __NR_poll: case __NR_ppoll: return 4;
 	case __NR_fork: case __NR_execve: case __NR_kill: return 2;
+	/* they may wait until a signal or another process ends them */
+	case __NR_pause: case __NR_rt_sigsuspend: case __NR_vfork: case __NR_rt_sigtimedwait:
+		return 2;
+	case __NR_futex: case __NR_wait4: case __NR_waitpid: return 4;
 	case __NR_nanosleep: case __NR_io_setup: case __NR_io_destroy: return 4;
 	case __NR_read: case __NR_write: case __NR_pread64: case __NR_pwrite64:
 	case __NR_io_submit: return 60;

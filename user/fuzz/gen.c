@@ -34,7 +34,7 @@ const struct fuzz_exclusion fuzz_exclusions[EX_COUNT] = {
 		"asks at most 1024 events (32 contexts a child); the watchdog ends every child "
 		"when free memory falls under 24 MiB (no OOM policy: innocent processes die)" },
 };
-bool fuzz_excl_on[EX_COUNT] = { true, true, true, true };
+bool fuzz_excl_on[EX_COUNT] = { true, false, true, true };	/* F3: fixed (issue 15) */
 
 /* ---- pointers ---- */
 
@@ -494,7 +494,7 @@ void fz_fill_iocb(struct fz_child *c, struct iocb *cb)
 	cb->aio_nbytes = fz_pct(&c->rng, 97) ? fz_len(c) : fz_next(&c->rng);
 	cb->aio_offset = fz_offset(c);
 	if (fz_pct(&c->rng, 3))
-		cb->aio_reserved1 = (uint32_t)fz_next(&c->rng);
+		cb->aio_rw_flags = (uint32_t)fz_next(&c->rng);
 	if (fz_pct(&c->rng, 3))
 		cb->aio_reserved2 = fz_next(&c->rng);
 }
@@ -716,16 +716,24 @@ static unsigned changing_paths(unsigned nr, const uint32_t a[6])
 	return 0;
 }
 
+/* A signal's target that is the watchdog or a pump becomes the child itself. */
+static void spare_ours(struct fz_child *c, uint32_t *pid)
+{
+	if ((int)*pid == c->watchdog_pid || (int)*pid == c->pump[0] || (int)*pid == c->pump[1])
+		*pid = c->self_pid;
+}
+
 unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6])
 {
 	bool renames = nr == __NR_rename || nr == __NR_renameat || nr == __NR_renameat2;
 	unsigned paths = changing_paths(nr, a);
 
-	if (nr == __NR_fork && c->depth >= FZ_DEPTH_MAX)
+	if ((nr == __NR_fork || nr == __NR_vfork || nr == __NR_clone) && c->depth >= FZ_DEPTH_MAX)
 		return __NR_getpid;		/* no deeper forks */
-	if (nr == __NR_kill && ((int)a[0] == c->watchdog_pid || (int)a[0] == c->pump[0] ||
-				(int)a[0] == c->pump[1]))
-		a[0] = c->self_pid;
+	if (nr == __NR_kill || nr == __NR_tkill || nr == __NR_tgkill || nr == __NR_rt_sigqueueinfo)
+		spare_ours(c, &a[0]);		/* a pid, a tid or a tgid */
+	if (nr == __NR_tgkill)
+		spare_ours(c, &a[1]);
 	if ((nr == __NR_munmap || (nr == __NR_mmap2 && (a[3] & MAP_FIXED))) &&
 	    hits_ours(c, a[0], a[1])) {
 		a[0] = 0x60000000u | (a[0] & 0x00FFF000u);

@@ -20,8 +20,12 @@
 #define LIO_NOP		2
 
 /*
- * Notification: only SIGEV_NONE.  A zero sigev_notify (a memset aiocb; newlib's
- * SIGEV_NONE is 1) is taken as SIGEV_NONE too; SIGEV_SIGNAL / SIGEV_THREAD -> EINVAL.
+ * Notification: SIGEV_NONE (a zero sigev_notify, as a memset aiocb has, too:
+ * newlib's SIGEV_NONE is 1), SIGEV_SIGNAL (a queued signal, si_code SI_ASYNCIO,
+ * si_value from the sigevent) and SIGEV_THREAD (the function runs as a new
+ * detached thread); lio_listio(LIO_NOWAIT) takes a sigevent for the whole list.
+ * The last two use a notifier thread of the library's (it reaps every
+ * completion from then on).
  */
 struct aiocb {
 	int		aio_fildes;
@@ -38,6 +42,8 @@ struct aiocb {
 	int		__error;
 	ssize_t		__return;
 	struct aiocb	*__next, *__prev;	/* in-flight list */
+	void		*__lio;			/* lio_listio's notification, or NULL */
+	int		__cancel_seen;		/* aio_cancel(fd, NULL) looked at it */
 };
 
 int aio_read(struct aiocb *cb);

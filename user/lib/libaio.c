@@ -5,6 +5,7 @@
 #include <time.h>
 #include "libaio.h"
 #include "glue.h"
+#include "signal_glue.h"
 #include "uapi/aio_ring.h"	/* after libaio.h: its struct io_event */
 
 /*
@@ -27,6 +28,13 @@ _Static_assert(offsetof(struct iocb, u.c.buf) == 24, "iocb layout");
 _Static_assert(offsetof(struct iocb, u.c.nbytes) == 32, "iocb layout");
 _Static_assert(offsetof(struct iocb, u.c.offset) == 40, "iocb layout");
 _Static_assert(offsetof(struct io_event, res) == 16, "io_event layout");
+
+/* io_pgetevents_abs' { mask, size } (include/uapi/aio_abi.h, whose iocb
+ * clashes with libaio's names). */
+struct aio_sigset {
+	uint32_t	sigmask;
+	uint32_t	sigsetsize;
+};
 
 #define KNOWN_SLOTS		1024		/* open-addressed table of our contexts */
 #define KNOWN_MASK		(KNOWN_SLOTS - 1)
@@ -257,11 +265,13 @@ static int deadline_from(const struct timespec *rel, struct kernel_timespec *abs
 	return 0;
 }
 
-/* One io_getevents_abs call; the count, 0 at the deadline, or -errno (newlib's). */
+/* One io_getevents_abs call (io_pgetevents_abs with a signal mask); the
+ * count, 0 at the deadline, or -errno (newlib's). */
 static long getevents_syscall(io_context_t ctx, long nr, struct io_event *events,
-			      const struct kernel_timespec *when)
+			      const struct kernel_timespec *when, const struct aio_sigset *sig)
 {
-	long r = __sys_io_getevents_abs((aio_context_t)ctx, nr, events, when);
+	long r = sig ? __sys_io_pgetevents_abs((aio_context_t)ctx, nr, events, when, sig)
+		     : __sys_io_getevents_abs((aio_context_t)ctx, nr, events, when);
 
 	libaio_stats.syscalls++;
 	if (GLUE_IS_ERR(r))
@@ -283,10 +293,11 @@ static int events_plausible(const struct io_event *events, long nr)
 
 /*
  * Wait for at least min_nr and at most nr events, no longer than *timeout (NULL:
- * no limit; zero: do not wait).  Events already in the ring cost no system call.
+ * no limit; zero: do not wait), under the signal mask sig if not NULL.  Events
+ * already in the ring cost no system call.
  */
-int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
-		 struct timespec *timeout)
+static int getevents_common(io_context_t ctx, long min_nr, long nr, struct io_event *events,
+			    struct timespec *timeout, const struct aio_sigset *sig)
 {
 	struct timespec zero = { 0, 0 };
 	struct kernel_timespec when;
@@ -300,7 +311,7 @@ int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events
 	if (timeout && (r = deadline_from(timeout, &when)) < 0)
 		return (int)r;
 	if (nr == 0)	/* nothing to take: only the kernel can say the context is live */
-		return (int)getevents_syscall(ctx, 0, events, NULL);
+		return (int)getevents_syscall(ctx, 0, events, NULL, sig);
 	/* the kernel answers -EFAULT for a buffer we would crash on */
 	got = events_plausible(events, nr) ? ring_reap(ctx, events, nr) : -1;
 	ring_ok = got >= 0;
@@ -309,7 +320,7 @@ int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events
 			(timeout && !timeout->tv_sec && !timeout->tv_nsec)))
 		return (int)got;
 	while (got < nr) {
-		r = getevents_syscall(ctx, nr - got, events + got, timeout ? &when : NULL);
+		r = getevents_syscall(ctx, nr - got, events + got, timeout ? &when : NULL, sig);
 		if (r == -ETIMEDOUT || r == 0)
 			break;
 		if (r < 0)
@@ -325,12 +336,26 @@ int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events
 	return (int)got;
 }
 
+int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
+		 struct timespec *timeout)
+{
+	return getevents_common(ctx, min_nr, nr, events, timeout, NULL);
+}
+
+/* As io_getevents, with sigmask (newlib's numbering, translated) blocking
+ * signals only while the kernel waits (io_pgetevents_abs, 503). */
 int io_pgetevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
 		  struct timespec *timeout, sigset_t *sigmask)
 {
-	if (sigmask)
-		return -ENOSYS;		/* no signal-mask-aware wait in the kernel yet */
-	return io_getevents(ctx, min_nr, nr, events, timeout);
+	struct kernel_sigset k;
+	struct aio_sigset sig;
+
+	if (!sigmask)
+		return getevents_common(ctx, min_nr, nr, events, timeout, NULL);
+	__sigset_to_kernel(sigmask, &k);
+	sig.sigmask = (uint32_t)(uintptr_t)&k;
+	sig.sigsetsize = sizeof(k);
+	return getevents_common(ctx, min_nr, nr, events, timeout, &sig);
 }
 
 /* As libaio's: no event is taken, so this only checks the context. */

@@ -1,4 +1,4 @@
-/* posix_io.c: POSIX I/O calls on the kernel's: readv/writev/preadv/pwritev, poll/ppoll, select/pselect, ioctl, termios, pipe2, dup3. */
+/* posix_io.c: POSIX I/O calls on the kernel's: readv/writev/preadv/pwritev, poll/ppoll, select/pselect, ioctl, termios, pipe2, dup3, eventfd. */
 #define _GNU_SOURCE		/* pipe2, dup3 */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <sys/select.h>
 #include <sys/uio.h>
+#include <sys/eventfd.h>
 #include "glue.h"
 #include "signal_glue.h"
 
@@ -169,4 +170,20 @@ int dup3(int oldfd, int newfd, int flags)
 		return -1;
 	}
 	return glue_ret(__sys_dup3(oldfd, newfd, k));
+}
+
+/* EFD_* are the kernel's values already (sys/eventfd.h): passed as they are. */
+int eventfd(unsigned int initval, int flags)
+{
+	return glue_ret(__sys_eventfd2(initval, flags));
+}
+
+int eventfd_read(int fd, eventfd_t *value)
+{
+	return read(fd, value, sizeof(*value)) == sizeof(*value) ? 0 : -1;
+}
+
+int eventfd_write(int fd, eventfd_t value)
+{
+	return write(fd, &value, sizeof(value)) == sizeof(value) ? 0 : -1;
 }

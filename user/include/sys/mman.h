@@ -1,4 +1,4 @@
-/* sys/mman.h: mmap/munmap for newlib programs (newlib has none); values from include/uapi/mman.h. */
+/* sys/mman.h: mmap, munmap, mremap, mprotect, madvise, msync for newlib programs (newlib has none); values from include/uapi/mman.h and Linux's. */
 #ifndef USER_SYS_MMAN_H
 #define USER_SYS_MMAN_H
 
@@ -7,5 +7,30 @@
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset);
 int munmap(void *addr, size_t len);
+
+#define MREMAP_MAYMOVE	1
+#define MREMAP_FIXED	2
+#define MS_ASYNC	1
+#define MS_INVALIDATE	2
+#define MS_SYNC		4
+#define MADV_NORMAL	0
+#define MADV_RANDOM	1
+#define MADV_SEQUENTIAL	2
+#define MADV_WILLNEED	3
+#define MADV_DONTNEED	4
+#define POSIX_MADV_NORMAL	MADV_NORMAL
+#define POSIX_MADV_RANDOM	MADV_RANDOM
+#define POSIX_MADV_SEQUENTIAL	MADV_SEQUENTIAL
+#define POSIX_MADV_WILLNEED	MADV_WILLNEED
+#define POSIX_MADV_DONTNEED	MADV_DONTNEED
+
+/* The new address, or MAP_FAILED and errno; with MREMAP_FIXED a fifth
+ * argument, the new address. */
+void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...);
+int mprotect(void *addr, size_t len, int prot);
+int madvise(void *addr, size_t len, int advice);
+/* As madvise, but returns the error number (POSIX). */
+int posix_madvise(void *addr, size_t len, int advice);
+int msync(void *addr, size_t len, int flags);
 
 #endif

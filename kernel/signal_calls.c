@@ -1,0 +1,371 @@
+/* signal_calls.c: the signal system calls: rt_sigaction and sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause, rt_sigtimedwait, kill, tgkill, tkill, rt_sigqueueinfo, alarm (sending and delivery are kernel/signal.c). */
+#include "errno.h"
+#include "clock.h"
+#include "proc.h"
+#include "sched.h"
+#include "signal.h"
+#include "signal_internal.h"
+#include "string.h"
+#include "syscall_table.h"
+#include "uaccess.h"
+#include "x86.h"
+
+static u64 sigset_get(const struct kernel_sigset *k)
+{
+	return (u64)k->sig[1] << 32 | k->sig[0];
+}
+
+static void sigset_put(struct kernel_sigset *k, u64 v)
+{
+	k->sig[0] = (u32)v;
+	k->sig[1] = (u32)(v >> 32);
+}
+
+/* Install act (NULL: none) for sig, the old action in *old. 0 or -EINVAL. */
+static long do_sigaction(int sig, struct kernel_sigaction *act, struct kernel_sigaction *old)
+{
+	struct sighand_struct *sh = current->sighand;
+	u32 flags;
+
+	if (!sig_valid(sig) || (act && (SIG_KERNEL_ONLY & SIGBIT(sig))))
+		return -EINVAL;
+	spin_lock_irqsave(&sh->lock, flags);
+	*old = sh->action[sig - 1];
+	if (act) {
+		sigset_put(&act->mask, sigset_get(&act->mask) & ~SIG_KERNEL_ONLY);
+		sh->action[sig - 1] = *act;
+		if (sig_ignored(current, sig)) {	/* POSIX: pending instances go */
+			struct task *th;
+			flush_sigs(&current->signal->shared_pending, &current->signal->shared_q,
+				   SIGBIT(sig), current->signal);
+			list_for_each_entry(th, &current->signal->threads, thread_node)
+				flush_sigs(&th->pending, &th->pending_q, SIGBIT(sig), current->signal);
+		}
+	}
+	spin_unlock_irqrestore(&sh->lock, flags);
+	return 0;
+}
+
+long sys_rt_sigaction(int sig, const struct kernel_sigaction *uact,
+		      struct kernel_sigaction *uoact, unsigned sigsetsize)
+{
+	struct kernel_sigaction act, old;
+	long err;
+
+	if (sigsetsize != KSIGSET_SIZE)
+		return -EINVAL;
+	if (uact && copy_from_user(&act, uact, sizeof(act)))
+		return -EFAULT;
+	err = do_sigaction(sig, uact ? &act : NULL, &old);
+	if (!err && uoact && copy_to_user(uoact, &old, sizeof(old)))
+		return -EFAULT;
+	return err;
+}
+
+/* The old sigaction (67): a 32-bit mask; the same table as rt_sigaction. */
+long sys_sigaction(int sig, const struct kernel_old_sigaction *uact,
+		   struct kernel_old_sigaction *uoact)
+{
+	struct kernel_old_sigaction o;
+	struct kernel_sigaction act, old;
+	long err;
+
+	if (uact) {
+		if (copy_from_user(&o, uact, sizeof(o)))
+			return -EFAULT;
+		act.handler = o.handler;
+		act.flags = o.flags;
+		act.restorer = o.restorer;
+		act.mask.sig[0] = o.mask;
+		act.mask.sig[1] = 0;
+	}
+	err = do_sigaction(sig, uact ? &act : NULL, &old);
+	if (err || !uoact)
+		return err;
+	o.handler = old.handler;
+	o.flags = old.flags;
+	o.restorer = old.restorer;
+	o.mask = old.mask.sig[0];
+	return copy_to_user(uoact, &o, sizeof(o)) ? -EFAULT : 0;
+}
+
+/* Set the current thread's mask; signals it unblocks may go to it now. */
+void signal_set_blocked(u64 newmask)
+{
+	struct task *t = current;
+	u32 flags;
+
+	spin_lock_irqsave(&t->sighand->lock, flags);
+	t->blocked = newmask & ~SIG_KERNEL_ONLY;
+	recalc_sigpending_tsk(t);
+	spin_unlock_irqrestore(&t->sighand->lock, flags);
+}
+
+long sys_rt_sigprocmask(int how, const struct kernel_sigset *uset, struct kernel_sigset *uoset,
+			unsigned sigsetsize)
+{
+	struct kernel_sigset k;
+	u64 old = current->blocked, set;
+
+	if (sigsetsize != KSIGSET_SIZE)
+		return -EINVAL;
+	if (uset) {
+		if (copy_from_user(&k, uset, sizeof(k)))
+			return -EFAULT;
+		set = sigset_get(&k);
+		if (how == SIG_BLOCK)
+			signal_set_blocked(old | set);
+		else if (how == SIG_UNBLOCK)
+			signal_set_blocked(old & ~set);
+		else if (how == SIG_SETMASK)
+			signal_set_blocked(set);
+		else
+			return -EINVAL;
+	}
+	sigset_put(&k, old);
+	if (uoset && copy_to_user(uoset, &k, sizeof(k)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_rt_sigpending(struct kernel_sigset *uset, unsigned sigsetsize)
+{
+	struct kernel_sigset k;
+	u32 flags;
+	u64 p;
+
+	if (sigsetsize != KSIGSET_SIZE)
+		return -EINVAL;
+	spin_lock_irqsave(&current->sighand->lock, flags);
+	p = (current->pending | current->signal->shared_pending) & current->blocked;
+	spin_unlock_irqrestore(&current->sighand->lock, flags);
+	sigset_put(&k, p);
+	return copy_to_user(uset, &k, sizeof(k)) ? -EFAULT : 0;
+}
+
+void signal_set_temp_mask(u64 mask)
+{
+	struct task *t = current;
+
+	t->saved_blocked = t->blocked;
+	t->restore_blocked = true;
+	signal_set_blocked(mask);
+}
+
+void signal_restore_temp_mask(bool interrupted)
+{
+	struct task *t = current;
+	u32 flags;
+
+	if (interrupted && signal_pending(t))
+		return;			/* after the handler: its frame holds the old mask */
+	spin_lock_irqsave(&t->sighand->lock, flags);
+	t->blocked = t->saved_blocked;
+	t->restore_blocked = false;
+	recalc_sigpending_tsk(t);
+	spin_unlock_irqrestore(&t->sighand->lock, flags);
+}
+
+long sys_rt_sigsuspend(const struct kernel_sigset *umask, unsigned sigsetsize)
+{
+	struct kernel_sigset k;
+	struct task *t = current;
+
+	if (sigsetsize != KSIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&k, umask, sizeof(k)))
+		return -EFAULT;
+	t->saved_blocked = t->blocked;
+	t->restore_blocked = true;
+	signal_set_blocked(sigset_get(&k));
+	while (!signal_pending(t)) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!signal_pending(t))
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return -ERESTARTNOHAND;
+}
+
+long sys_pause(void)
+{
+	while (!signal_pending(current)) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		current->wait_channel = (void *)sys_pause;
+		if (!signal_pending(current))
+			schedule();
+		__set_current_state(TASK_RUNNING);
+		current->wait_channel = NULL;
+	}
+	return -ERESTARTNOHAND;
+}
+
+/* Wait for one of set (thread-directed or the group's); timeout NULL: forever. */
+long sys_rt_sigtimedwait(const struct kernel_sigset *uset, void *uinfo,
+			 const struct kernel_timespec *uts, unsigned sigsetsize)
+{
+	struct task *t = current;
+	struct kernel_sigset k;
+	struct kernel_siginfo info;
+	struct kernel_timespec ts;
+	long timeout = MAX_SCHEDULE_TIMEOUT;
+	u64 want, saved;
+	u32 flags;
+	int sig;
+
+	if (sigsetsize != KSIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&k, uset, sizeof(k)) || (uts && copy_from_user(&ts, uts, sizeof(ts))))
+		return -EFAULT;
+	if (uts && (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L))
+		return -EINVAL;
+	if (uts)
+		timeout = (long)MIN((u64)MAX_SCHEDULE_TIMEOUT - 1,
+				    (u64)timespec_to_ns(&ts) / (NSEC_PER_SEC / HZ) +
+				    (ts.tv_sec || ts.tv_nsec ? 1 : 0));
+	want = sigset_get(&k) & ~SIG_KERNEL_ONLY;
+	spin_lock_irqsave(&t->sighand->lock, flags);
+	sig = dequeue_signal(t, ~want, &info);
+	if (!sig && timeout) {
+		saved = t->blocked;
+		t->sigwait_set = want;		/* taken here, never fatal meanwhile */
+		t->blocked &= ~want;		/* let them wake us */
+		recalc_sigpending_tsk(t);
+		set_current_state(TASK_INTERRUPTIBLE);
+		spin_unlock_irqrestore(&t->sighand->lock, flags);
+		timeout = schedule_timeout(timeout);
+		spin_lock_irqsave(&t->sighand->lock, flags);
+		t->blocked = saved;
+		t->sigwait_set = 0;
+		sig = dequeue_signal(t, ~want, &info);
+		recalc_sigpending_tsk(t);
+	}
+	spin_unlock_irqrestore(&t->sighand->lock, flags);
+	if (!sig)
+		return timeout ? -EINTR : -EAGAIN;
+	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return sig;
+}
+
+/* The task with this id (a thread's or a group's), alive (not a zombie, not a
+ * kernel thread), or NULL. Interrupts are off while the caller uses it: no
+ * task is released meanwhile (UP). */
+static struct task *find_live_task(int pid)
+{
+	struct task *t = pid > 0 ? task_find(pid) : NULL;
+
+	if (!t || !t->sighand || !task_is_process(t) || t->state == TASK_DEAD)
+		return NULL;
+	if (t->state == TASK_ZOMBIE && t->signal->nr_threads == 0)
+		return NULL;			/* the group is gone */
+	return t;
+}
+
+static void fill_user_info(struct kernel_siginfo *info, int sig, int code)
+{
+	memset(info, 0, sizeof(*info));
+	info->si_signo = sig;
+	info->si_code = code;
+	info->f.kill.pid = current->tgid;
+	info->f.kill.uid = 0;
+}
+
+static long kill_one(int pid, int sig, const struct kernel_siginfo *info, bool group, int tgid)
+{
+	struct task *t;
+	u32 flags = local_irq_save();
+	long err = -ESRCH;
+
+	t = find_live_task(pid);
+	if (t && (tgid <= 0 || t->tgid == tgid) && (group || t->state != TASK_ZOMBIE))
+		err = sig ? send_signal(sig, info, t, group) : 0;
+	local_irq_restore(flags);
+	return err;
+}
+
+long sys_kill(int pid, int sig)
+{
+	struct kernel_siginfo info;
+
+	if (sig < 0 || sig > KNSIG)
+		return -EINVAL;
+	fill_user_info(&info, sig, SI_USER);
+	return kill_one(pid, sig, &info, true, 0);
+}
+
+long sys_tgkill(int tgid, int tid, int sig)
+{
+	struct kernel_siginfo info;
+
+	if (sig < 0 || sig > KNSIG || tgid <= 0 || tid <= 0)
+		return -EINVAL;
+	fill_user_info(&info, sig, SI_TKILL);
+	return kill_one(tid, sig, &info, false, tgid);
+}
+
+long sys_tkill(int tid, int sig)
+{
+	struct kernel_siginfo info;
+
+	if (sig < 0 || sig > KNSIG || tid <= 0)
+		return -EINVAL;
+	fill_user_info(&info, sig, SI_TKILL);
+	return kill_one(tid, sig, &info, false, 0);
+}
+
+long sys_rt_sigqueueinfo(int tgid, int sig, void *uinfo)
+{
+	struct kernel_siginfo info;
+
+	if (copy_from_user(&info, uinfo, sizeof(info)))
+		return -EFAULT;
+	if (info.si_code >= 0 || info.si_code == SI_TKILL)
+		return -EPERM;			/* only the kernel sends those (Linux) */
+	if (sig < 0 || sig > KNSIG)
+		return -EINVAL;
+	info.si_signo = sig;
+	return kill_one(tgid, sig, &info, true, 0);
+}
+
+/* ---------------------------------------------------------------- alarm */
+
+static void alarm_fire(unsigned long data)
+{
+	struct signal_struct *s = (struct signal_struct *)data;
+	struct kernel_siginfo info;
+
+	s->alarm_expires = 0;
+	memset(&info, 0, sizeof(info));
+	info.si_signo = SIGALRM;
+	info.si_code = SI_KERNEL;
+	send_signal(SIGALRM, &info, s->leader, true);
+}
+
+void signal_alarm_cancel(struct signal_struct *s)
+{
+	del_timer_sync(&s->alarm);
+	s->alarm_expires = 0;
+}
+
+long sys_alarm(unsigned seconds)
+{
+	struct signal_struct *s = current->signal;
+	unsigned long now = jiffies, left = 0;
+
+	del_timer_sync(&s->alarm);
+	if (s->alarm_expires && time_after(s->alarm_expires, now))
+		left = (s->alarm_expires - now + HZ - 1) / HZ;
+	else if (s->alarm_expires)
+		left = 1;
+	s->alarm_expires = 0;
+	if (seconds) {
+		if (seconds > MAX_SCHEDULE_TIMEOUT / HZ)
+			seconds = MAX_SCHEDULE_TIMEOUT / HZ;
+		setup_timer(&s->alarm, alarm_fire, (unsigned long)s);
+		s->alarm_expires = now + seconds * HZ;
+		mod_timer(&s->alarm, s->alarm_expires);
+	}
+	return (long)left;
+}
+
