@@ -121,6 +121,13 @@ void aio_ring_free(struct kioctx *ctx)
 	ring_free_pages(&ctx->ring);
 }
 
+/* i (below 2 * nr) brought into the ring: a compare, not a division (a
+ * division is a helper call under TCG, and the ring moves by one). */
+static inline u32 ring_wrap(const struct aio_ring_info *r, u32 i)
+{
+	return i >= r->nr ? i - r->nr : i;
+}
+
 /* Map event idx with slot km; release with ring_event_unmap(). */
 static struct io_event *ring_event_map(struct aio_ring_info *r, u32 idx, enum km_type km)
 {
@@ -155,7 +162,7 @@ static bool ring_room_from(struct kioctx *ctx, u32 head)
 {
 	struct aio_ring_info *r = &ctx->ring;
 
-	return ctx->reqs_active + READ_ONCE(r->reading) + (r->tail + r->nr - head) % r->nr <
+	return ctx->reqs_active + READ_ONCE(r->reading) + ring_wrap(r, r->tail + r->nr - head) <
 	       r->nr - 1;
 }
 
@@ -189,7 +196,7 @@ void aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
 		ring_event_unmap(slot, KM_IRQ0);
 	}
 	smp_wmb();			/* the event is visible before the tail moves */
-	r->tail = (r->tail + 1) % r->nr;
+	r->tail = ring_wrap(r, r->tail + 1);
 	r->posted++;
 	WRITE_ONCE(hdr->tail, r->tail);
 	kunmap_atomic(hdr, KM_IRQ1);
@@ -204,7 +211,7 @@ static u32 ring_peek(struct aio_ring_info *r, struct aio_ring *hdr, u32 head,
 {
 	u32 got = 0;
 
-	for (; got < n && head != r->tail; got++, head = (head + 1) % r->nr) {
+	for (; got < n && head != r->tail; got++, head = ring_wrap(r, head + 1)) {
 		struct io_event *slot;
 		if (head < EVENTS_FIRST_PAGE) {
 			evs[got] = hdr->io_events[head];
@@ -234,7 +241,7 @@ static u32 ring_take(struct kioctx *ctx, struct io_event *evs, u32 n, u32 *headp
 		head = head < r->nr ? head : head % r->nr;	/* user-writable: clamp */
 		got = ring_peek(r, hdr, head, evs, n);
 		*headp = head;
-		r->head_seen = (head + got) % r->nr;
+		r->head_seen = ring_wrap(r, head + got);
 		if (got) {
 			r->reading = got;
 			WRITE_ONCE(hdr->head, r->head_seen);
@@ -254,7 +261,7 @@ static void ring_untake(struct kioctx *ctx, u32 head, u32 done)
 {
 	struct aio_ring_info *r = &ctx->ring;
 	struct aio_ring *hdr;
-	u32 flags, back = (head + done) % r->nr;
+	u32 flags, back = ring_wrap(r, head + done);
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	hdr = kmap_atomic(r->pages[0], KM_USER0);

@@ -35,6 +35,7 @@ struct kmem_cache {
 	u32 free_offset;		/* where a free object keeps its link */
 	u32 order;			/* a slab is 2^order pages */
 	u32 objs_per_slab;
+	u32 size_recip;			/* ceil(2^32 / size): slab_index() */
 	u32 keep_free;			/* empty slabs kept for reuse (SLAB_KEEP_FREE_*) */
 	gfp_t gfp;			/* zone flags for slab pages (__GFP_DMA) */
 	void (*ctor)(void *obj);	/* run once per object when its slab is made */

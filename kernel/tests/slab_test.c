@@ -152,6 +152,35 @@ static void empty_slabs_kept_for_a_burst(struct ktest *t)
 	}
 }
 
+/* kmem_cache_free finds an object's start by multiplication (no division):
+ * for sizes that do not divide a page, every object is accepted and a
+ * pointer one byte in, or at its last byte, is reported. */
+static void object_starts_checked_without_division(struct ktest *t)
+{
+	static const u32 sizes[] = { 12, 300, 1000, 2044, 4100, 30000 };
+
+	for (u32 k = 0; k < ARRAY_SIZE(sizes); k++) {
+		struct kmem_cache *c = kmem_cache_create("test-odd", sizes[k], 0, NULL);
+		u32 n, size;
+		int before;
+
+		ASSERT_NOT_NULL(t, c);
+		n = MIN(2 * c->objs_per_slab, 16u);	/* two slabs, or 16 objects */
+		size = c->size;
+		ASSERT_TRUE(t, alloc_n(c, n));
+		before = mm_report_mode_begin();
+		for (u32 i = 0; i < n; i++)	/* one byte in, or its last byte */
+			kmem_cache_free(c, (char *)objs[i] + (i & 1 ? size - 1 : 1));
+		EXPECT_EQ(t, mm_report_mode_end(before), (int)n);
+		EXPECT_EQ(t, c->objs_in_use, n);
+		before = mm_report_mode_begin();
+		free_n(c, n);
+		EXPECT_EQ(t, mm_report_mode_end(before), 0);
+		EXPECT_EQ(t, c->objs_in_use, 0);
+		EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
+}
+
 static void constructor_once_per_object(struct ktest *t)
 {
 	struct kmem_cache *c = kmem_cache_create("test-thing", sizeof(struct thing), 0, thing_ctor);
@@ -330,6 +359,7 @@ static void atomic_with_interrupts_off(struct ktest *t)
 static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(mixed_alloc_free),
 	KTEST_CASE(empty_slabs_kept_for_a_burst),
+	KTEST_CASE(object_starts_checked_without_division),
 	KTEST_CASE(constructor_once_per_object),
 	KTEST_CASE(kmalloc_size_classes),
 	KTEST_CASE(kmalloc_dma_and_zero),
