@@ -78,6 +78,18 @@ size_t clear_user(void __user *to, size_t n);
 int __get_user_bytes(void *dst, const void __user *src, size_t n);
 int __put_user_bytes(void __user *dst, const void *src, size_t n);
 
+/* The tail of a one-instruction user access labelled 1: a fault there
+ * resumes after it with err = -EFAULT (operands [err] and [efault]). */
+#define UACCESS_EFAULT_FIXUP						\
+	"2:\n"								\
+	".pushsection .text.fixup, \"ax\"\n"				\
+	"3:	movl %[efault], %[err]\n"					\
+	"	jmp 2b\n"							\
+	".popsection\n"							\
+	".pushsection __ex_table, \"a\"\n"					\
+	"	.long 1b, 3b\n"						\
+	".popsection"
+
 /* One 32-bit load from user address src, inline: a u32 is the common
  * get_user (a pointer, a count, a word of a timespec). 0 or -EFAULT (*v 0). */
 static inline int __get_user_4(u32 *v, const void __user *src)
@@ -88,14 +100,7 @@ static inline int __get_user_4(u32 *v, const void __user *src)
 		return __get_user_bytes(v, src, 4);
 	*v = 0;
 	asm volatile("1:	movl (%[src]), %[v]\n"
-		     "2:\n"
-		     ".pushsection .text.fixup, \"ax\"\n"
-		     "3:	movl %[efault], %[err]\n"
-		     "	jmp 2b\n"
-		     ".popsection\n"
-		     ".pushsection __ex_table, \"a\"\n"
-		     "	.long 1b, 3b\n"
-		     ".popsection"
+		     UACCESS_EFAULT_FIXUP
 		     : [v] "+r"(*v), [err] "+r"(err)
 		     : [src] "r"(src), [efault] "i"(-EFAULT) : "memory");
 	return err;
@@ -118,14 +123,7 @@ static inline int __put_user_4(u32 v, void __user *dst)
 	if (unlikely(!uaccess_fast((u32)dst, 4)))
 		return __put_user_bytes(dst, &v, 4);
 	asm volatile("1:	movl %[v], (%[dst])\n"
-		     "2:\n"
-		     ".pushsection .text.fixup, \"ax\"\n"
-		     "3:	movl %[efault], %[err]\n"
-		     "	jmp 2b\n"
-		     ".popsection\n"
-		     ".pushsection __ex_table, \"a\"\n"
-		     "	.long 1b, 3b\n"
-		     ".popsection"
+		     UACCESS_EFAULT_FIXUP
 		     : [err] "+r"(err)
 		     : [v] "r"(v), [dst] "r"(dst), [efault] "i"(-EFAULT) : "memory");
 	return err;
