@@ -245,6 +245,7 @@ gdb: $(DEBUG_KERNEL) $(GDB_CONSTANTS)
 
 include tools/bench.mk
 include tools/fuzz.mk
+include tools/trace.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -128,7 +128,7 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 		return ERR_PTR(err);
 	}
 	ioctx_link(am, ctx);
-	trace_aio(TR_AIO_SETUP, ctx->trace_id, 0, ctx->ring.user_base, 0, nr_reqs);
+	trace_aio(TR_AIO_SETUP, ctx->trace_id, 0, ctx->ring.user_base, 0, ctx->ring.nr);
 	return ctx;
 }
 

@@ -45,7 +45,7 @@ enum trace_type {
 				 * ctx, arg = first slot, size = count */
 	TR_AIO_CANCEL,		/* io_cancel / teardown: ctx, key, result (0: withdrawn), arg = 1 teardown */
 	TR_AIO_DESTROY,		/* context teardown: ctx, size = requests active, arg = 0 begin, 1 end */
-	TR_AIO_SETUP,		/* io_setup made ctx: size = its id (the ring's user address), arg = nr */
+	TR_AIO_SETUP,		/* io_setup made ctx: size = its id (the ring's user address), arg = ring events */
 	TR_NR_TYPES
 };
 

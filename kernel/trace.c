@@ -142,6 +142,8 @@ void trace_drain_final(void)
 
 /* ---- switching ---- */
 
+/* Allocate the buffers that are missing (kept until power-off). Boot or
+ * process context. */
 static int trace_alloc(void)
 {
 	for (u32 cpu = 0; cpu < TRACE_NR_CPUS; cpu++) {
@@ -190,7 +192,9 @@ int trace_parse(const char *s, size_t len)
 
 	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
 		len--;
-	if ((len == 3 && !strncmp(s, "off", 3)) || !len)
+	if (!len)
+		return -EINVAL;
+	if (len == 3 && !strncmp(s, "off", 3))
 		return 0;
 	if (len == 3 && !strncmp(s, "all", 3))
 		return TRACE_ALL;
@@ -220,6 +224,9 @@ void trace_init(void)
 	while ((PAGE_SIZE << trace_buf_order) < kb * 1024)
 		trace_buf_order++;
 	trace_buf_kb = (PAGE_SIZE << trace_buf_order) / 1024;
+	/* trace_buf= alone allocates now: /proc/trace will not need to later */
+	if (cmdline_get(&boot_cmdline, "trace_buf") && trace_alloc())
+		pr_warn("trace: no memory for %u KiB buffers\n", trace_buf_kb);
 	if (!cats)
 		return;
 	mask = trace_parse(cats, strlen(cats));
@@ -240,8 +247,9 @@ static int trace_show(char *buf, size_t size)
 	for (u32 c = 0; c < NR_CATS; c++)
 		if (trace_mask & (1u << c))
 			len += snprintf(buf + len, size - len, " %s", trace_cat_names[c]);
-	len += snprintf(buf + len, size - len, "%s\nbuffer: %u KiB per CPU, %u records\n",
-			trace_mask ? "" : " off", trace_buf_kb, trace_bufs[0].nr);
+	len += snprintf(buf + len, size - len, "%s\nbuffer: %u KiB per CPU, %u records%s\n",
+			trace_mask ? "" : " off", trace_buf_kb, trace_bufs[0].nr,
+			trace_bufs[0].recs ? "" : " (allocated when switched on)");
 	for (u32 cpu = 0; cpu < TRACE_NR_CPUS; cpu++) {
 		struct trace_buf *b = &trace_bufs[cpu];
 		len += snprintf(buf + len, size - len,
