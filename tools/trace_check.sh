@@ -15,7 +15,7 @@ logs=$BUILD/logs
 out=$BUILD/trace-check
 mkdir -p "$logs" "$out"
 
-n=0
+n=0; failed=0
 check() {	# check NAME STATUS [WHY-FILE]: STATUS 0 passes; WHY-FILE lines become diagnostics
 	n=$((n + 1))
 	if [ "$2" = 0 ]; then
@@ -24,6 +24,7 @@ check() {	# check NAME STATUS [WHY-FILE]: STATUS 0 passes; WHY-FILE lines become
 	fi
 	[ -n "$3" ] && [ -s "$3" ] && tail -25 "$3" | sed 's/^/    # /'
 	echo "    not ok $n $1"
+	failed=$((failed + 1))
 }
 
 # boot NAME CMDLINE: the demo's disks (fresh), console in $out/NAME.log, records in
@@ -103,4 +104,7 @@ grep -q '^ok 1 trace' "$out/proc.log" && grep -q '^ok 2 leaks' "$out/proc.log" &
 check proc_trace_runtime_switch "$?" "$out/proc.log"
 $PY tools/trace2json.py "$out/proc.bin" --check --allow-dropped > "$out/proc.check" 2>&1
 check runtime_records_convert "$?" "$out/proc.check"
-cat "$out/large-summary.txt" | sed 's/^/    # /'
+sed 's/^/    # /' "$out/large-summary.txt"
+echo "# trace_check: pass:$((n - failed)) fail:$failed skip:0 total:$n"
+[ $failed = 0 ] && echo "ok 1 trace_check" || echo "not ok 1 trace_check"
+[ $failed = 0 ]
