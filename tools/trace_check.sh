@@ -6,7 +6,8 @@
 # JSON has the CPU, process and device tracks and a flow per request; (2) the demo with a
 # 4 KiB buffer: overruns are counted and the converter says so; (3) the demo without trace=:
 # nothing leaves on the trace port; (4) the "trace" user suite switching /proc/trace at run
-# time. Needs the Makefile's exported QEMU, QEMU_FLAGS, KERNEL, INITRAMFS, BUILD.
+# time; (5) gdb's k-trace, stopped in the demo's first io_destroy, reads from guest memory
+# the same records the port carries later. Needs the Makefile's exported QEMU, QEMU_FLAGS, KERNEL, INITRAMFS, BUILD.
 : "${QEMU:=qemu-system-i386}" "${BUILD:=build}" "${KERNEL:=$BUILD/kernel.elf}"
 : "${INITRAMFS:=$BUILD/initramfs.cpio}"
 : "${QEMU_FLAGS:=-accel tcg -m 256M -display none -no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04}"
@@ -48,7 +49,7 @@ echo "KTAP version 1"
 echo "1..1"
 echo "    KTAP version 1"
 echo "    # Subtest: trace_check"
-echo "    1..9"
+echo "    1..10"
 
 # (1) a buffer large enough for the whole run
 rc=$(boot large "lowmem=128M run=aiodemo trace=all trace_buf=4096")
@@ -104,6 +105,37 @@ grep -q '^ok 1 trace' "$out/proc.log" && grep -q '^ok 2 leaks' "$out/proc.log" &
 check proc_trace_runtime_switch "$?" "$out/proc.log"
 $PY tools/trace2json.py "$out/proc.bin" --check --allow-dropped > "$out/proc.check" 2>&1
 check runtime_records_convert "$?" "$out/proc.check"
+# (5) k-trace at a breakpoint: its records are the port's, index for index
+. "$(dirname "$0")/gdb_qemu.sh"
+rm -f "$out/gdb.bin" "$out/kgdb.bin"
+truncate -s 16M "$out/gdb-vd.img" "$out/gdb-hd.img"
+gdbq_start "$out/gdb.log" -kernel "$KERNEL" -initrd "$INITRAMFS" \
+	-chardev file,id=tr0,path="$out/gdb.bin" -device isa-debugcon,iobase=0xe9,chardev=tr0 \
+	-drive file="$out/gdb-vd.img",format=raw,if=none,id=d0 -device virtio-blk-pci,drive=d0,queue-size=256 \
+	-drive file="$out/gdb-hd.img",format=raw,if=ide,index=0 \
+	-append "lowmem=128M run=aiodemo trace=aio,blk trace_buf=4096"
+gdbq_gdb "$out/gdb.out" -ex 'break sys_io_destroy' -ex 'continue' -ex "k-trace $out/kgdb.bin" \
+	-ex 'delete' -ex 'detach'
+gdbq_wait
+$PY - "$out/kgdb.bin" "$out/gdb.bin" > "$out/gdb.check" 2>&1 <<'EOF'
+import sys
+sys.path.insert(0, 'tools')
+import trace2json as t
+h = t.load_header('include/trace.h')
+k = t.Stream(open(sys.argv[1], 'rb').read(), h)
+p = t.Stream(open(sys.argv[2], 'rb').read(), h)
+kr, pr = k.cpus.get(0, {}), p.cpus.get(0, {})
+fields = lambda r: (r.tsc, r.type, r.pid, r.tid, r.ctx, r.key, r.size, r.result, r.arg)
+same = sum(1 for i, r in kr.items() if i in pr and fields(r) == fields(pr[i]))
+accepts = sum(1 for r in kr.values() if r.type == h['TR_AIO_ACCEPT'])
+print('k-trace: %d records (%d accepts), %d the same in the port stream of %d' % (len(kr), accepts, same, len(pr)))
+sys.exit(0 if kr and accepts and same == len(kr) and not k.errors else 1)
+EOF
+krc=$?
+cat "$out/gdb.out" >> "$out/gdb.check"
+[ $krc = 0 ] && [ "$grc" = 0 ] && [ "$qrc" = 33 ] && grep -q 'aiodemo: PASS' "$out/gdb.log"
+check gdb_k_trace_matches_port "$?" "$out/gdb.check"
+
 sed 's/^/    # /' "$out/large-summary.txt"
 echo "# trace_check: pass:$((n - failed)) fail:$failed skip:0 total:$n"
 [ $failed = 0 ] && echo "ok 1 trace_check" || echo "not ok 1 trace_check"
