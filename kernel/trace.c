@@ -8,9 +8,10 @@
  *
  * Locks: none. The writer fills its own CPU's buffer with interrupts off
  * around the reservation and the fill (one CPU: nothing else can run), so a
- * record below head is always whole. A drain sends whole chunks with
- * interrupts off too, so a chunk is never cut by another drain or by a
- * writer. docs/locking.md says what SMP needs.
+ * record below head is always whole. A drain sends 16 bytes at a time with
+ * interrupts off and keeps its place in the chunk (struct drain), so drains
+ * that interrupt each other still send whole chunks in order.
+ * docs/locking.md says what SMP needs.
  */
 #include "clock.h"
 #include "cmdline.h"
@@ -26,7 +27,8 @@
 #include "uaccess.h"
 #include "x86.h"
 
-#define DRAIN_STEP	8	/* records per chunk sent from idle (interrupts off) */
+#define DRAIN_CHUNK	64	/* records per chunk sent from idle */
+#define DRAIN_PIECE	16	/* bytes sent per step with interrupts off */
 
 struct trace_buf {
 	struct trace_rec *recs;
@@ -89,27 +91,62 @@ void __trace_comm(u32 tid, const char *name)
 
 /* ---- drains ---- */
 
+/* The chunk being sent: a drain may stop between any two pieces (the idle task
+ * is preempted), and the next drain goes on from here, so the stream never
+ * holds half a chunk followed by another. Interrupts off while it changes. */
+static struct {
+	struct trace_chunk hdr;
+	bool active;
+	u32 hdr_sent;		/* bytes of hdr sent */
+	u32 left;		/* records of the chunk not sent yet */
+	u32 rec_sent;		/* bytes of the current record sent */
+} drain;
+
 static void port_write(const void *p, u32 n)
 {
 	asm volatile("rep outsb" : "+S"(p), "+c"(n) : "d"(TRACE_PORT) : "memory");
 }
 
-/* Send the next n buffered records of b as one chunk (interrupts off). */
-static void drain_chunk(struct trace_buf *b, u32 cpu, u32 n, u32 flags)
+static void drain_begin(struct trace_buf *b, u32 cpu, u32 n, u32 flags)
 {
-	struct trace_chunk c = {
+	drain.hdr = (struct trace_chunk){
 		.magic = TRACE_MAGIC, .version = TRACE_VERSION, .cpu = cpu, .first = b->tail,
 		.nr = n, .written = b->head, .overruns = b->overruns, .tsc_khz = tsc_khz,
 		.flags = flags,
 	};
+	drain.hdr_sent = drain.rec_sent = 0;
+	drain.left = n;
+	drain.active = true;
+}
 
-	port_write(&c, sizeof(c));
-	while (n) {
-		u32 run = MIN(n, b->nr - b->rpos);	/* up to the ring's end */
-		port_write(&b->recs[b->rpos], run * sizeof(struct trace_rec));
-		b->rpos = b->rpos + run == b->nr ? 0 : b->rpos + run;
-		b->tail += run;
-		n -= run;
+/* Send up to budget bytes of the active chunk (interrupts off); a record
+ * leaves the ring (tail moves) once its last byte is out. */
+static void drain_piece(u32 budget)
+{
+	struct trace_buf *b = &trace_bufs[drain.hdr.cpu];
+	u32 n;
+
+	while (budget && drain.active) {
+		if (drain.hdr_sent < sizeof(drain.hdr)) {
+			n = MIN(budget, (u32)sizeof(drain.hdr) - drain.hdr_sent);
+			port_write((u8 *)&drain.hdr + drain.hdr_sent, n);
+			drain.hdr_sent += n;
+		} else if (drain.left) {
+			n = MIN(budget, (u32)sizeof(struct trace_rec) - drain.rec_sent);
+			port_write((u8 *)&b->recs[b->rpos] + drain.rec_sent, n);
+			drain.rec_sent += n;
+			if (drain.rec_sent == sizeof(struct trace_rec)) {
+				drain.rec_sent = 0;
+				b->rpos = b->rpos + 1 == b->nr ? 0 : b->rpos + 1;
+				b->tail++;
+				drain.left--;
+			}
+		} else {
+			n = 0;
+		}
+		budget -= n;
+		if (drain.hdr_sent == sizeof(drain.hdr) && !drain.left)
+			drain.active = false;
 	}
 }
 
@@ -119,24 +156,30 @@ bool trace_drain_step(void)
 	bool more;
 	u32 flags;
 
-	if (!trace_mask || !b->recs || b->head - b->tail < b->nr / 4)
+	if (!drain.active && (!trace_mask || !b->recs || b->head - b->tail < b->nr / 4))
 		return false;
 	flags = local_irq_save();
-	drain_chunk(b, trace_cpu(), MIN(b->head - b->tail, (u32)DRAIN_STEP), 0);
-	more = b->head - b->tail >= b->nr / 4;
+	if (!drain.active)
+		drain_begin(b, trace_cpu(), MIN(b->head - b->tail, (u32)DRAIN_CHUNK), 0);
+	drain_piece(DRAIN_PIECE);
+	more = drain.active || b->head - b->tail >= b->nr / 4;
 	local_irq_restore(flags);
 	return more;
 }
 
 void trace_drain_final(void)
 {
+	drain_piece(~0u);			/* the chunk a drain left half sent */
 	for (u32 cpu = 0; cpu < TRACE_NR_CPUS; cpu++) {
 		struct trace_buf *b = &trace_bufs[cpu];
 		if (!b->recs)
 			continue;
-		while (b->head != b->tail)
-			drain_chunk(b, cpu, MIN(b->head - b->tail, 4096u), 0);
-		drain_chunk(b, cpu, 0, TRACE_CHUNK_FINAL);
+		while (b->head != b->tail) {
+			drain_begin(b, cpu, MIN(b->head - b->tail, 4096u), 0);
+			drain_piece(~0u);
+		}
+		drain_begin(b, cpu, 0, TRACE_CHUNK_FINAL);
+		drain_piece(~0u);
 	}
 }
 
