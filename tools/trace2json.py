@@ -277,131 +277,146 @@ def percentile(vals, p):
     return vals[min(len(vals) - 1, max(0, -(-len(vals) * p // 100) - 1))]
 
 
-def build_json(stream, a, h, sysnames):
-    T = {v: k for k, v in h.items() if k.startswith('TR_')}
-    recs = a.recs
-    t0 = recs[0].tsc if recs else 0
-    ts = lambda r: us(stream, t0, r.tsc)
-    ev = []
-    pname = lambda pid: a.names.get(pid, 'pid %d' % pid)
-    procs, threads = set(), set()
+class JsonTrace:
+    """The Chrome JSON events of one analysed trace."""
+    CPU_PID, DEV_PID = 100000, 200000   # pseudo processes: CPUs, devices
 
-    def thread(pid, tid):
-        procs.add(pid)
-        threads.add((pid, tid))
+    def __init__(self, stream, a, h, sysnames):
+        self.stream, self.a, self.sysnames = stream, a, sysnames
+        self.T = {v: k for k, v in h.items() if k.startswith('TR_')}
+        self.t0 = a.recs[0].tsc if a.recs else 0
+        self.ev, self.threads = [], set()
 
-    # CPU tracks: the task running (from the switches) and interrupts.
-    for cpu in sorted(stream.cpus):
-        cpid = 100000 + cpu
-        ev.append({'ph': 'M', 'name': 'process_name', 'pid': cpid, 'args': {'name': 'CPU %d' % cpu}})
-        ev.append({'ph': 'M', 'name': 'process_sort_index', 'pid': cpid, 'args': {'sort_index': cpu}})
-        for tid, n in ((0, 'running'), (1, 'irq')):
-            ev.append({'ph': 'M', 'name': 'thread_name', 'pid': cpid, 'tid': tid, 'args': {'name': n}})
-        mine = [r for r in recs if r.cpu == cpu]
-        run = (mine[0].tid, mine[0].pid, ts(mine[0])) if mine else None
-        irqs = {}
+    def ts(self, r):
+        return us(self.stream, self.t0, r.tsc)
+
+    def tname(self, tid):
+        return '%s %d' % (self.a.names.get(tid, '?'), tid)
+
+    def meta(self, what, pid, tid, **args):
+        e = {'ph': 'M', 'name': what, 'pid': pid, 'args': args}
+        if tid is not None:
+            e['tid'] = tid
+        self.ev.append(e)
+
+    def slice(self, pid, tid, start, end, name, **args):
+        self.ev.append({'ph': 'X', 'pid': pid, 'tid': tid, 'ts': start, 'dur': end - start,
+                        'name': name, 'args': args})
+
+    def cpu_tracks(self):
+        """Per CPU: the task running (from the switches), interrupts, wake-ups."""
+        for cpu in sorted(self.stream.cpus):
+            pid = self.CPU_PID + cpu
+            self.meta('process_name', pid, None, name='CPU %d' % cpu)
+            self.meta('process_sort_index', pid, None, sort_index=cpu)
+            self.meta('thread_name', pid, 0, name='running')
+            self.meta('thread_name', pid, 1, name='irq')
+            mine = [r for r in self.a.recs if r.cpu == cpu]
+            if mine:
+                self.cpu_records(pid, mine)
+
+    def cpu_records(self, pid, mine):
+        run, irqs = (mine[0].tid, self.ts(mine[0])), {}
         for r in mine:
-            t = T.get(r.type)
+            t = self.T.get(r.type)
             if t == 'TR_SWITCH':
-                tid, pid, start = run
-                ev.append({'ph': 'X', 'pid': cpid, 'tid': 0, 'ts': start, 'dur': ts(r) - start,
-                           'name': '%s %d' % (a.names.get(tid, '?'), tid), 'args': {'pid': pid, 'tid': tid}})
-                run = (r.arg, r.size, ts(r))
+                self.slice(pid, 0, run[1], self.ts(r), self.tname(run[0]), task=run[0])
+                run = (r.arg, self.ts(r))
             elif t == 'TR_IRQ_ENTER':
-                irqs[r.arg] = ts(r)
+                irqs[r.arg] = self.ts(r)
             elif t == 'TR_IRQ_EXIT' and r.arg in irqs:
-                start = irqs.pop(r.arg)
-                ev.append({'ph': 'X', 'pid': cpid, 'tid': 1, 'ts': start, 'dur': ts(r) - start,
-                           'name': 'IRQ %d' % r.arg})
+                self.slice(pid, 1, irqs.pop(r.arg), self.ts(r), 'IRQ %d' % r.arg)
             elif t == 'TR_WAKEUP':
-                ev.append({'ph': 'i', 's': 't', 'pid': cpid, 'tid': 0, 'ts': ts(r),
-                           'name': 'wake %s %d' % (a.names.get(r.arg, '?'), r.arg)})
-        if run and mine:
-            ev.append({'ph': 'X', 'pid': cpid, 'tid': 0, 'ts': run[2], 'dur': ts(mine[-1]) - run[2],
-                       'name': '%s %d' % (a.names.get(run[0], '?'), run[0])})
+                self.ev.append({'ph': 'i', 's': 't', 'pid': pid, 'tid': 0, 'ts': self.ts(r),
+                                'name': 'wake ' + self.tname(r.arg)})
+        self.slice(pid, 0, run[1], self.ts(mine[-1]), self.tname(run[0]), task=run[0])
 
-    # Threads: system calls.
-    open_sc = {}
-    for r in recs:
-        t = T.get(r.type)
-        if t == 'TR_SYSCALL_ENTER':
-            key = (r.pid, r.tid)
-            if key in open_sc:          # exec or exit: it never returned
-                s = open_sc.pop(key)
-                ev.append({'ph': 'X', 'pid': r.pid, 'tid': r.tid, 'ts': ts(s), 'dur': ts(r) - ts(s),
-                           'name': sysnames.get(s.arg, 'syscall %d' % s.arg)})
-            open_sc[key] = r
-            thread(r.pid, r.tid)
-        elif t == 'TR_SYSCALL_EXIT' and (r.pid, r.tid) in open_sc:
-            s = open_sc.pop((r.pid, r.tid))
-            ev.append({'ph': 'X', 'pid': r.pid, 'tid': r.tid, 'ts': ts(s), 'dur': ts(r) - ts(s),
-                       'name': sysnames.get(r.arg, 'syscall %d' % r.arg), 'args': {'result': r.result}})
+    def syscalls(self):
+        """Per thread: a slice per system call (one that never returned, exec or
+        exit, ends at the thread's next call)."""
+        pending = {}
+        for r in self.a.recs:
+            t, key = self.T.get(r.type), (r.pid, r.tid)
+            if t == 'TR_SYSCALL_ENTER':
+                if key in pending:
+                    s = pending.pop(key)
+                    self.slice(r.pid, r.tid, self.ts(s), self.ts(r), self.sysnames.get(s.arg, 'syscall %d' % s.arg))
+                pending[key] = r
+                self.threads.add(key)
+            elif t == 'TR_SYSCALL_EXIT' and key in pending:
+                s = pending.pop(key)
+                self.slice(r.pid, r.tid, self.ts(s), self.ts(r), self.sysnames.get(r.arg, 'syscall %d' % r.arg),
+                           result=r.result)
 
-    # Devices: each part on the device, in lanes so that parallel parts do not overlap.
-    DEVPID = 200000
-    ev.append({'ph': 'M', 'name': 'process_name', 'pid': DEVPID, 'args': {'name': 'devices'}})
-    lanes, started, devs = defaultdict(list), {}, []
-    for r in recs:
-        t = T.get(r.type)
-        if t not in ('TR_BLK_START', 'TR_BLK_DONE'):
-            continue
-        d = devname(r.arg)
-        if d not in devs:
-            devs.append(d)
-        k = (d, r.ctx, r.key) if r.ctx else None
-        if t == 'TR_BLK_START' and k:
-            free = [i for i, busy in enumerate(lanes[d]) if not busy]
-            lane = free[0] if free else len(lanes[d])
-            if not free:
-                lanes[d].append(0)
-            lanes[d][lane] += 1
-            started.setdefault(k, []).append((lane, r))
-        elif t == 'TR_BLK_DONE' and k and started.get(k):
-            lane, s = started[k].pop(0)
-            lanes[d][lane] -= 1
-            tid = devs.index(d) * 1000 + lane
-            req = a.part_req.get(s.order)
-            ev.append({'ph': 'X', 'pid': DEVPID, 'tid': tid, 'ts': ts(s), 'dur': ts(r) - ts(s),
-                       'name': req.name() if req else 'part', 'args': {'bytes': s.size, 'result': r.result,
-                                                                       'request': req.rid if req else None}})
-            if req:
-                ev.append({'ph': 't', 'cat': 'aio', 'name': 'request', 'id': req.rid, 'pid': DEVPID,
-                           'tid': tid, 'ts': ts(s), 'bp': 'e'})
-    for d in devs:
-        for lane in range(max(1, len(lanes[d]))):
-            ev.append({'ph': 'M', 'name': 'thread_name', 'pid': DEVPID, 'tid': devs.index(d) * 1000 + lane,
-                       'args': {'name': '%s #%d' % (d, lane)}})
+    def devices(self):
+        """Per device: each part from its start to its end, in lanes so that
+        parts in flight together do not overlap; a flow step on each."""
+        self.meta('process_name', self.DEV_PID, None, name='devices')
+        lanes, started, devs = defaultdict(list), {}, []
+        for r in self.a.recs:
+            t = self.T.get(r.type)
+            if t not in ('TR_BLK_START', 'TR_BLK_DONE') or not r.ctx:
+                continue
+            d = devname(r.arg)
+            if d not in devs:
+                devs.append(d)
+            k = (d, r.ctx, r.key)
+            if t == 'TR_BLK_START':
+                busy = lanes[d]
+                lane = busy.index(0) if 0 in busy else len(busy)
+                busy.append(0) if lane == len(busy) else None
+                busy[lane] += 1
+                started.setdefault(k, []).append((lane, r))
+            elif started.get(k):
+                lane, s = started[k].pop(0)
+                lanes[d][lane] -= 1
+                self.part(devs.index(d) * 1000 + lane, s, r)
+        for i, d in enumerate(devs):
+            for lane in range(max(1, len(lanes[d]))):
+                self.meta('thread_name', self.DEV_PID, i * 1000 + lane, name='%s #%d' % (d, lane))
 
-    # Requests: an async slice from submit to reap in the submitter's process,
-    # its stages as instants, and a flow submit -> device -> reap.
-    for q in a.reqs:
-        if q.n['refuse']:
-            continue
-        end = q.t.get('reap') or q.t.get('post') or q.t.get('complete') or q.t['accept']
-        base = {'cat': 'aio', 'id': q.rid, 'pid': q.pid, 'tid': q.tid}
-        args = {'ctx': '0x%x' % a.ctxs.get(q.ctx, (0,))[0], 'key': q.key, 'bytes': q.size,
-                'result': q.result, 'reaped': q.reap_kind}
-        ev.append(dict(base, ph='b', name=q.name(), ts=ts(q.t['accept']), args=args))
-        for stage in ('queue', 'start', 'done', 'complete', 'post'):
-            if stage in q.t:
-                ev.append(dict(base, ph='n', name=stage, ts=ts(q.t[stage])))
-        ev.append(dict(base, ph='e', name=q.name(), ts=ts(end)))
-        ev.append({'ph': 's', 'cat': 'aio', 'name': 'request', 'id': q.rid, 'pid': q.pid, 'tid': q.tid,
-                   'ts': ts(q.t['accept'])})
-        if 'reap' in q.t:
-            r = q.t['reap']
-            ev.append({'ph': 'f', 'bp': 'e', 'cat': 'aio', 'name': 'request', 'id': q.rid,
-                       'pid': r.pid, 'tid': r.tid, 'ts': ts(r)})
-            thread(r.pid, r.tid)
-        thread(q.pid, q.tid)
+    def part(self, tid, s, r):
+        req = self.a.part_req.get(s.order)
+        self.slice(self.DEV_PID, tid, self.ts(s), self.ts(r), req.name() if req else 'part',
+                   bytes=s.size, result=r.result, request=req.rid if req else None)
+        if req:
+            self.ev.append({'ph': 't', 'cat': 'aio', 'name': 'request', 'id': req.rid,
+                            'pid': self.DEV_PID, 'tid': tid, 'ts': self.ts(s), 'bp': 'e'})
 
-    for pid in sorted(procs):
-        ev.append({'ph': 'M', 'name': 'process_name', 'pid': pid, 'args': {'name': '%s %d' % (pname(pid), pid)}})
-    for pid, tid in sorted(threads):
-        ev.append({'ph': 'M', 'name': 'thread_name', 'pid': pid, 'tid': tid,
-                   'args': {'name': '%s %d' % (a.names.get(tid, '?'), tid)}})
-    return {'traceEvents': ev, 'displayTimeUnit': 'ns',
-            'otherData': {'source': 'aiokern trace (tools/trace2json.py)', 'tsc_khz': stream.khz}}
+    def requests(self):
+        """Per request: an async slice from submit to reap in the submitter's
+        process, its stages as instants, a flow submit -> device -> reap."""
+        for q in self.a.reqs:
+            if q.n['refuse']:
+                continue
+            end = q.t.get('reap') or q.t.get('post') or q.t.get('complete') or q.t['accept']
+            base = {'cat': 'aio', 'id': q.rid, 'pid': q.pid, 'tid': q.tid}
+            args = {'ctx': '0x%x' % self.a.ctxs.get(q.ctx, (0,))[0], 'key': q.key, 'bytes': q.size,
+                    'result': q.result, 'reaped': q.reap_kind}
+            self.ev.append(dict(base, ph='b', name=q.name(), ts=self.ts(q.t['accept']), args=args))
+            for stage in ('queue', 'start', 'done', 'complete', 'post'):
+                if stage in q.t:
+                    self.ev.append(dict(base, ph='n', name=stage, ts=self.ts(q.t[stage])))
+            self.ev.append(dict(base, ph='e', name=q.name(), ts=self.ts(end)))
+            self.ev.append(dict(base, ph='s', name='request', ts=self.ts(q.t['accept'])))
+            self.threads.add((q.pid, q.tid))
+            if 'reap' in q.t:
+                r = q.t['reap']
+                self.ev.append({'ph': 'f', 'bp': 'e', 'cat': 'aio', 'name': 'request', 'id': q.rid,
+                                'pid': r.pid, 'tid': r.tid, 'ts': self.ts(r)})
+                self.threads.add((r.pid, r.tid))
+
+    def build(self):
+        self.cpu_tracks()
+        self.syscalls()
+        self.devices()
+        self.requests()
+        for pid in sorted({p for p, t in self.threads}):
+            self.meta('process_name', pid, None, name='%s %d' % (self.a.names.get(pid, 'pid'), pid))
+        for pid, tid in sorted(self.threads):
+            self.meta('thread_name', pid, tid, name=self.tname(tid))
+        return {'traceEvents': self.ev, 'displayTimeUnit': 'ns',
+                'otherData': {'source': 'aiokern trace (tools/trace2json.py)', 'tsc_khz': self.stream.khz}}
 
 
 def summary(stream, a, h):
@@ -491,7 +506,7 @@ def main():
         open(args.summary, 'w').write(text)
     if args.json:
         with open(args.json, 'w') as f:
-            json.dump(build_json(stream, a, h, load_syscalls(args.syscalls)), f)
+            json.dump(JsonTrace(stream, a, h, load_syscalls(args.syscalls)).build(), f)
     if args.check:
         fails = check(stream, a, args)
         for m in fails:
