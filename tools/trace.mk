@@ -7,7 +7,8 @@
 #   TRACE=aio,blk TRACE_BUF=1024        categories and KiB per CPU (trace=, trace_buf=)
 #
 # The records leave the guest through QEMU's isa-debugcon (port 0xe9) into
-# build/trace.bin, apart from the serial console (build/trace-console.log).
+# build/trace.bin, apart from the serial console (build/trace-console.log). The trace is
+# converted whatever the run's end; make fails when the kernel did not power off cleanly.
 
 TRACE     ?= all
 TRACE_BUF ?= 4096
@@ -21,6 +22,7 @@ trace: $(KERNEL) $(INITRAMFS) $(DEMO_VD) $(DEMO_HD)
 	$(Q)rm -f $(TRACE_BIN) $(BUILD)/trace.json $(BUILD)/trace-summary.txt
 	@echo "  TRACE   $(CMDLINE) trace=$(TRACE) trace_buf=$(TRACE_BUF)"
 	$(Q)timeout 300 $(TRACE_QEMU) -append "$(CMDLINE) trace=$(TRACE) trace_buf=$(TRACE_BUF)"; \
-	  rc=$$?; [ $$rc -eq 33 ] || echo "make trace: QEMU exit status $$rc (console: $(BUILD)/trace-console.log)"
-	$(Q)$(PYTHON) tools/trace2json.py $(TRACE_BIN) -o $(BUILD)/trace.json -s $(BUILD)/trace-summary.txt
-	@echo "make trace: $(BUILD)/trace.json (open it in ui.perfetto.dev), $(BUILD)/trace-summary.txt"
+	  rc=$$?; $(PYTHON) tools/trace2json.py $(TRACE_BIN) -o $(BUILD)/trace.json \
+	    -s $(BUILD)/trace-summary.txt || exit 1; \
+	  echo "make trace: $(BUILD)/trace.json (open it in ui.perfetto.dev), $(BUILD)/trace-summary.txt"; \
+	  [ $$rc -eq 33 ] || { echo "make trace: QEMU exit status $$rc (console: $(BUILD)/trace-console.log)"; exit 1; }
