@@ -106,6 +106,9 @@ static int switch_on_and_off(void)
 	CHECK_EQ(noop_round(4), 0);
 	after = trace_written();
 	utest_log("aio on: %ld records for a round of 4 NOOPs", after - before);
+	CHECK(trace_read(buf, sizeof(buf)) > 0);
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		utest_log("/proc/trace: %s", line);
 	CHECK(after - before >= 16);
 	CHECK_EQ(trace_write("off"), 3);
 	before = trace_written();
