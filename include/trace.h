@@ -159,7 +159,8 @@ void trace_init(void);
 /* /proc/trace (after fs_init). */
 void trace_proc_init(void);
 /* Switch categories to mask (0: off), allocating the buffers first when
- * needed. 0 or -ENOMEM. Process context. */
+ * needed. 0 or -ENOMEM. Boot, or process context with /proc/trace's mutex
+ * held (kernel/trace.c). */
 int trace_set(u32 mask);
 /* Parse a category list ("aio,blk", "all", "off"): the mask, or -EINVAL. */
 int trace_parse(const char *s, size_t len);

@@ -19,6 +19,7 @@
 #include "fs.h"
 #include "irq.h"
 #include "mm.h"
+#include "mutex.h"
 #include "printk.h"
 #include "sched.h"
 #include "spinlock.h"
@@ -43,6 +44,10 @@ u32 trace_mask;
 static struct trace_buf trace_bufs[TRACE_NR_CPUS];
 static u32 trace_buf_kb = TRACE_BUF_KB_DEFAULT;
 static unsigned trace_buf_order;	/* alloc_pages order of each buffer */
+
+/* /proc/trace's writers, one at a time: two first switch-ons would both
+ * allocate (the boot's trace_init runs alone, without it). */
+static DEFINE_MUTEX(trace_switch_mutex);
 
 static const char *const trace_cat_names[] = { "aio", "blk", "irq", "sched", "syscall" };
 #define NR_CATS	(sizeof(trace_cat_names) / sizeof(trace_cat_names[0]))
@@ -329,7 +334,9 @@ static ssize_t trace_proc_write(struct file *f, const char *ubuf, size_t n, loff
 	mask = trace_parse(text, n);
 	if (mask < 0)
 		return mask;
+	mutex_lock(&trace_switch_mutex);
 	err = trace_set(mask);
+	mutex_unlock(&trace_switch_mutex);
 	return err ? err : (ssize_t)n;
 }
 
