@@ -260,6 +260,7 @@ replay:
 
 include tools/bench.mk
 include tools/fuzz.mk
+include tools/trace.mk
 
 clean:
 	rm -rf $(BUILD)

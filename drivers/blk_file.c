@@ -159,6 +159,15 @@ static u32 blk_io_nr_pages(const struct blk_io *io)
 	return n;
 }
 
+/* Tag a driver request with the AIO request it serves, for the trace. */
+static void blk_io_tag(const struct blk_io *io, struct blk_request *r)
+{
+	if (io->iocb->ki_ctx) {
+		r->trace_ctx = io->iocb->ki_ctx->trace_id;
+		r->trace_key = io->iocb->ki_key;
+	}
+}
+
 /* Cut the pinned buffer into driver requests of at most max_segs pages and
  * max_sectors sectors: the device range is one contiguous run, so segments
  * from several user ranges share a request as long as the limits allow. */
@@ -189,6 +198,7 @@ static int blk_io_build(struct blk_io *io, enum blk_op op, u64 sector)
 		s += r->nr_seg;
 		r->done = blk_part_done;
 		r->private = io;
+		blk_io_tag(io, r);
 	}
 	return 0;
 }
@@ -208,6 +218,7 @@ static int blk_io_flush(struct blk_io *io, long written)
 	r->op = BLK_FLUSH;
 	r->done = blk_part_done;
 	r->private = io;
+	blk_io_tag(io, r);
 	atomic_set(&io->refs, 1);
 	if (blkdev_submit(io->dev, r))
 		return -EIO;
@@ -395,4 +406,35 @@ void blk_file_init(void)
 
 	for (int i = 0; (dev = blkdev_nth(i)); i++)
 		blk_file_create(dev);
+}
+
+/* Flush dev's volatile cache through its /dev node (a synchronous kiocb,
+ * as fsync on the node): 0 or -errno. A node renamed away is skipped. */
+static int blk_file_sync(struct blkdev *dev)
+{
+	char path[PATH_MAX];
+	struct inode *inode;
+	struct file *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/dev/%s", dev->name);
+	inode = namei(path);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	if (inode->fops == &blk_file_ops && inode->private == dev) {
+		f = vfs_open_inode(inode, FMODE_WRITE, O_WRONLY);
+		err = IS_ERR(f) ? PTR_ERR(f) : f->f_op->fsync(f, 0);
+		if (!IS_ERR(f))
+			fput(f);
+	}
+	iput(inode);
+	return err;
+}
+
+void blk_file_sync_all(void)
+{
+	struct blkdev *dev;
+
+	for (int i = 0; (dev = blkdev_nth(i)); i++)
+		blk_file_sync(dev);
 }

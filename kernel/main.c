@@ -22,6 +22,7 @@
 #include "serial.h"
 #include "test_hooks.h"
 #include "timer.h"
+#include "trace.h"
 #include "trap.h"
 #include "version.h"
 #include "virtio_blk.h"
@@ -127,6 +128,7 @@ void kmain(u32 magic, u32 mbi)
 	boot_mark("mm");
 	time_init();
 	boot_mark("time");
+	trace_init();			/* trace= and trace_buf= */
 	timer_init();
 	sched_init();
 	workqueue_init();
@@ -139,6 +141,7 @@ void kmain(u32 magic, u32 mbi)
 	file_init();
 	blk_file_init();
 	aio_init();
+	trace_proc_init();
 	syscall_init();
 	serial_rx_init();
 	unpack_initramfs();
