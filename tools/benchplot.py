@@ -72,8 +72,8 @@ def curves(data, panel):
     return [(k, d) for d in (panel, panel + "_null") for k in KERNELS if (k, d) in data]
 
 
-def panels(title):
-    fig, axes = plt.subplots(1, len(PANELS), figsize=(10, 4), sharey=True)
+def panels(title, sharey=True):
+    fig, axes = plt.subplots(1, len(PANELS), figsize=(10, 4), sharey=sharey)
     fig.suptitle(title)
     return fig, axes
 
@@ -129,7 +129,8 @@ def finish_latency_axes(ax, panel, ylabel):
 
 
 def plot_sweep(sweeps, path):
-    fig, axes = panels("Random 4 KiB reads: IOPS against queue depth (median, min-max bars)")
+    fig, axes = panels("Random 4 KiB reads: IOPS against queue depth (median, min-max bars)",
+                       sharey=False)     # IDE's IOPS are a fraction of virtio's
     for ax, panel in zip(axes, PANELS):
         for kernel, disk in curves(sweeps, panel):
             runs = sweeps[(kernel, disk)]
@@ -145,6 +146,7 @@ def plot_sweep(sweeps, path):
         ax.set_xlabel("requests in flight")
         ax.set_title(panel)
         ax.grid(True, alpha=0.3)
+        ax.set_ylim(bottom=0)
         if panel == PANELS[0]:
             ax.set_ylabel("IOPS")
         if ax.lines:
