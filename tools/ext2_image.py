@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""ext2_image.py: ext2 test images made and checked with Debian's e2fsprogs.
+
+    tools/ext2_image.py make IMG BLOCK_SIZE SIZE_MB   # mke2fs -t ext2 -d <seed tree>
+    tools/ext2_image.py check IMG [IMG ...]            # after test_ext2 ran on them
+    tools/ext2_image.py fuzz OUT COUNT SEED            # COUNT mutated small images, end to end
+
+The seed tree (below) is what user/bin/test_ext2.c expects to find; the files it
+writes are filled with pattern() (the same function as the C side's ext2_pat),
+so `check` can compare what debugfs dumps byte for byte. `check` also runs
+`e2fsck -fn`, which must find nothing to fix.
+"""
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+SBIN = "/usr/sbin:/sbin:" + os.environ.get("PATH", "")
+ENV = dict(os.environ, PATH=SBIN, E2FSPROGS_FAKE_TIME="1700000000")
+FUZZ_IMAGE_KB = 256		# each fuzz variant (1 KiB blocks)
+
+
+def pattern(seed, off, n):
+    """Byte i of a pattern file is (i * 7 + seed + (i >> 9) * 13) & 0xff (ext2_pat in C)."""
+    return bytes(((i * 7 + seed + (i >> 9) * 13) & 0xff) for i in range(off, off + n))
+
+
+def run(*cmd, ok=(0,)):
+    p = subprocess.run(cmd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode not in ok:
+        sys.exit(f"ext2_image: {' '.join(cmd)}: status {p.returncode}\n{p.stdout.decode()}")
+    return p.stdout
+
+
+def seed_tree(root):
+    """The files the guest reads (test_ext2's case host_files checks each)."""
+    def put(rel, data):
+        path = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    put("hello.txt", b"hello from the host\n")
+    put("small.bin", pattern(1, 0, 3000))
+    put("big.bin", pattern(2, 0, 300 * 1024))	# double indirect with 1 KiB blocks
+    put("sub/dir/deep.txt", b"deep\n")
+    for i in range(300):			# a directory of several blocks
+        put(f"many/f{i:04d}", b"%d\n" % i)
+    with open(os.path.join(root, "sparse.bin"), "wb") as f:
+        f.write(b"head")
+        f.seek(200 * 1024)
+        f.write(b"tail")
+    os.link(os.path.join(root, "hello.txt"), os.path.join(root, "hard.txt"))
+    os.symlink("hello.txt", os.path.join(root, "short_link"))
+    os.symlink("sub/" + "./" * 40 + "dir/deep.txt", os.path.join(root, "long_link"))
+    os.makedirs(os.path.join(root, "empty"))
+
+
+def make(img, block_size, size_mb):
+    tmp = tempfile.mkdtemp(prefix="ext2seed")
+    try:
+        seed_tree(tmp)
+        if os.path.exists(img):
+            os.unlink(img)
+        run("mke2fs", "-q", "-F", "-t", "ext2", "-b", str(block_size), "-d", tmp, img,
+            f"{size_mb}M")
+        # -D: index the large directories (htree; the kernel reads them as linear)
+        run("e2fsck", "-fyD", img, ok=(0, 1))
+        run("e2fsck", "-fn", img)
+    finally:
+        shutil.rmtree(tmp)
+
+
+def debugfs(img, req):
+    return run("debugfs", "-R", req, img)
+
+
+def dump(img, path):
+    with tempfile.NamedTemporaryFile() as t:
+        out = debugfs(img, f"dump {path} {t.name}")
+        if b"not found" in out.lower():
+            return None
+        with open(t.name, "rb") as f:
+            return f.read()
+
+
+# What test_ext2 leaves on the image (its cases write these; keep both in step).
+EXPECT = [
+    ("/new.bin", lambda: pattern(7, 0, 200 * 1024 + 123)),
+    ("/newdir/inner.bin", lambda: pattern(9, 0, 5000)),
+    ("/moved.txt", lambda: b"rename me\n"),
+    ("/holes.bin", lambda: b"A" + bytes(100 * 1024 - 1) + b"B" + bytes(4095) + b"C"),
+    ("/trunc.bin", lambda: pattern(11, 0, 1500)),
+    ("/hello.txt", lambda: b"hello from the host\n"),
+    ("/big.bin", lambda: pattern(2, 0, 300 * 1024)),
+]
+GONE = ["/to_remove.txt", "/rmdir_me", "/rename_src.txt"]
+
+
+def check(img):
+    bad = 0
+    out = run("e2fsck", "-fn", img, ok=(0, 1, 4, 8))
+    clean = b"clean" in out or (b"Pass 5" in out and b"Fix?" not in out)
+    if b"Fix?" in out or b"***" in out or not clean:
+        print(f"ext2_check: {img}: e2fsck -fn is not clean:\n{out.decode()}")
+        bad += 1
+    for path, want in EXPECT:
+        got = dump(img, path)
+        if got != want():
+            where = "missing" if got is None else f"{len(got)} bytes differ from {len(want())}"
+            print(f"ext2_check: {img}: {path}: {where}")
+            bad += 1
+    for path in GONE:
+        if b"not found" not in debugfs(img, f"stat {path}").lower():
+            print(f"ext2_check: {img}: {path} still there")
+            bad += 1
+    link = debugfs(img, "stat /new_link")
+    if b"Fast link dest: \"new.bin\"" not in link:
+        print(f"ext2_check: {img}: /new_link is not a fast symlink to new.bin")
+        bad += 1
+    return bad
+
+
+def mutate(img, rng, data):
+    """One corruption of a small image: random bytes of metadata, or a targeted field."""
+    b = bytearray(data)
+    kind = rng.randrange(10)
+    if kind == 0:				# superblock magic
+        b[1024 + 56] ^= 0xff
+    elif kind == 1:				# impossible counts
+        off = 1024 + rng.choice([0, 4, 20, 24, 32, 40])	# inodes, blocks, first, log_bs, bpg, ipg
+        struct.pack_into("<I", b, off, rng.choice([0, 0xffffffff, 0x7fffffff, 3, 1 << 20]))
+    else:					# bytes of the used (nonzero) blocks: bitmaps,
+        used = [i for i in range(2, len(b) // 1024) if any(b[i * 1024:i * 1024 + 1024])]
+        for _ in range(rng.randint(1, 16)):	# inode table, directories, indirect blocks
+            blk = rng.choice(used)
+            pos = blk * 1024 + rng.randrange(1024)
+            b[pos] = rng.randrange(256) if rng.random() < 0.7 else b[pos] ^ (1 << rng.randrange(8))
+    return bytes(b)
+
+
+def fuzz(out, count, seed):
+    """count variants of one small populated image, back to back (FUZZ_IMAGE_KB each)."""
+    rng = random.Random(seed)
+    tmp = tempfile.mkdtemp(prefix="ext2fuzz")
+    try:
+        root = os.path.join(tmp, "root")
+        os.makedirs(os.path.join(root, "d1/d2"))
+        for i in range(20):
+            with open(os.path.join(root, f"d1/f{i}"), "wb") as f:
+                f.write(pattern(i, 0, 100 * i))
+        with open(os.path.join(root, "ind.bin"), "wb") as f:
+            f.write(pattern(3, 0, 40 * 1024))	# single indirect
+        os.symlink("d1/f3", os.path.join(root, "sl"))
+        img = os.path.join(tmp, "base.img")
+        run("mke2fs", "-q", "-F", "-t", "ext2", "-b", "1024", "-N", "64", "-d", root, img,
+            f"{FUZZ_IMAGE_KB}K")
+        with open(img, "rb") as f:
+            base = f.read()
+        with open(out, "wb") as f:
+            f.write(base)			# variant 0 is intact
+            for _ in range(count - 1):
+                f.write(mutate(img, rng, base))
+    finally:
+        shutil.rmtree(tmp)
+
+
+def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "make":
+        make(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif len(sys.argv) >= 3 and sys.argv[1] == "check":
+        bad = sum(check(img) for img in sys.argv[2:])
+        print(f"ext2_check: {len(sys.argv) - 2} images, {bad} problems")
+        sys.exit(1 if bad else 0)
+    elif len(sys.argv) == 5 and sys.argv[1] == "fuzz":
+        fuzz(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
