@@ -43,7 +43,7 @@ KTEST_SRC   := kernel/ktest.c kernel/crash.c kernel/test_hooks.c $(wildcard kern
 
 # Per-folder object lists: every other source in these folders is part of both kernels.
 BOOT_SRC    := $(wildcard boot/*.asm)
-KERNEL_SRC  := $(filter-out $(KTEST_SRC),$(wildcard kernel/*.c kernel/*.asm kernel/*/*.c))
+KERNEL_SRC  := $(filter-out $(KTEST_SRC),$(wildcard kernel/*.c kernel/*.asm kernel/*/*.c kernel/*/*/*.c))
 AIO_SRC     := $(wildcard aio/*.c)
 DRIVERS_SRC := $(wildcard drivers/*.c)
 SRC := $(BOOT_SRC) $(KERNEL_SRC) $(AIO_SRC) $(DRIVERS_SRC)
