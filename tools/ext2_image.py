@@ -2,7 +2,8 @@
 """ext2_image.py: ext2 test images made and checked with Debian's e2fsprogs.
 
     tools/ext2_image.py make IMG BLOCK_SIZE SIZE_MB   # mke2fs -t ext2 -d <seed tree>
-    tools/ext2_image.py check IMG [IMG ...]            # after test_ext2 ran on them
+    tools/ext2_image.py check IMG... [--boot IMG]      # after test_ext2 ran: KTAP
+                                                       # suite ext2_host_check
     tools/ext2_image.py fuzz OUT COUNT SEED            # COUNT mutated small images, end to end
 
 The seed tree (below) is what user/bin/test_ext2.c expects to find; the files it
@@ -17,6 +18,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blk_image  # noqa: E402  (the KTAP report)
 
 SBIN = "/usr/sbin:/sbin:" + os.environ.get("PATH", "")
 ENV = dict(os.environ, PATH=SBIN, E2FSPROGS_FAKE_TIME="1700000000")
@@ -99,28 +103,43 @@ EXPECT = [
 GONE = ["/to_remove.txt", "/rmdir_me", "/rename_src.txt"]
 
 
+def fsck_case(img):
+    """e2fsck -fn must find nothing to fix (exit status 0)."""
+    name = os.path.basename(img)
+    p = subprocess.run(["e2fsck", "-fn", img], env=ENV, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    err = None
+    if p.returncode != 0 or b"Fix?" in p.stdout:
+        lines = [l for l in p.stdout.decode().splitlines() if l.strip()]
+        err = f"e2fsck -fn status {p.returncode}: " + " | ".join(lines[-12:])
+    return (f"{name}_e2fsck", err)
+
+
 def check(img):
-    bad = 0
-    out = run("e2fsck", "-fn", img, ok=(0, 1, 4, 8))
-    clean = b"clean" in out or (b"Pass 5" in out and b"Fix?" not in out)
-    if b"Fix?" in out or b"***" in out or not clean:
-        print(f"ext2_check: {img}: e2fsck -fn is not clean:\n{out.decode()}")
-        bad += 1
+    """KTAP cases for one image test_ext2 ran on: e2fsck, then its files."""
+    name = os.path.basename(img).replace(".img", "")
+    cases = [fsck_case(img)]
     for path, want in EXPECT:
         got = dump(img, path)
+        err = None
         if got != want():
-            where = "missing" if got is None else f"{len(got)} bytes differ from {len(want())}"
-            print(f"ext2_check: {img}: {path}: {where}")
-            bad += 1
+            err = "missing" if got is None else f"{len(got)} bytes, want {len(want())}" + (
+                "" if len(got) != len(want()) else " (contents differ)")
+        cases.append((f"{name}{path.replace('/', '_')}", err))
     for path in GONE:
-        if b"not found" not in debugfs(img, f"stat {path}").lower():
-            print(f"ext2_check: {img}: {path} still there")
-            bad += 1
+        gone = b"not found" in debugfs(img, f"stat {path}").lower()
+        cases.append((f"{name}_gone{path.replace('/', '_')}", None if gone else "still there"))
     link = debugfs(img, "stat /new_link")
-    if b"Fast link dest: \"new.bin\"" not in link:
-        print(f"ext2_check: {img}: /new_link is not a fast symlink to new.bin")
-        bad += 1
-    return bad
+    fast = b'Fast link dest: "new.bin"' in link
+    cases.append((f"{name}_new_link", None if fast else "not a fast symlink to new.bin"))
+    return cases
+
+
+def check_boot(img):
+    """The image the mount= boot parameter mounted: e2fsck, and the file test_ext2 wrote."""
+    got = dump(img, "/boot.bin")
+    ok = got == pattern(21, 0, 10000)
+    return [fsck_case(img), ("boot_bin", None if ok else "boot.bin differs or is missing")]
 
 
 def mutate(img, rng, data):
@@ -171,9 +190,13 @@ def main():
     if len(sys.argv) == 5 and sys.argv[1] == "make":
         make(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "check":
-        bad = sum(check(img) for img in sys.argv[2:])
-        print(f"ext2_check: {len(sys.argv) - 2} images, {bad} problems")
-        sys.exit(1 if bad else 0)
+        cases, boot = [], False
+        for arg in sys.argv[2:]:
+            if arg == "--boot":
+                boot = True
+                continue
+            cases += check_boot(arg) if boot else check(arg)
+        sys.exit(blk_image.report("ext2_host_check", cases))
     elif len(sys.argv) == 5 and sys.argv[1] == "fuzz":
         fuzz(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:

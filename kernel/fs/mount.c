@@ -189,6 +189,23 @@ long sys_sync(void)
 	return 0;
 }
 
+/* mkdir -p: every directory of path, quietly (do_mount says what is missing). */
+static void mount_mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t n = strnlen(path, PATH_MAX - 1);
+
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		vfs_mkdir(buf);
+		buf[i] = i < n ? '/' : '\0';
+	}
+}
+
 void mount_boot(void)
 {
 	const char *arg = cmdline_get(&boot_cmdline, "mount");
@@ -204,9 +221,7 @@ void mount_boot(void)
 	memcpy(dev, arg, dir - arg);
 	dev[dir - arg] = '\0';
 	dir++;
-	err = vfs_mkdir(dir);
-	if (err && err != -EEXIST)
-		printk("mount=%s: mkdir %s: %d\n", arg, dir, err);
+	mount_mkdirs(dir);
 	err = do_mount(dev, dir, "ext2", 0, opts);
 	printk("mount: ext2 %s on %s: %s (%d)\n", dev, dir, err ? "failed" : "mounted", err);
 }

@@ -188,7 +188,14 @@ static int ext2_fsync(struct file *f, int datasync)
 	return err;
 }
 
+/* Opening for writing needs a writable file system. */
+static int ext2_open(struct inode *inode, struct file *f)
+{
+	return (f->f_mode & FMODE_WRITE) && EXT2_SB(inode)->rdonly ? -EROFS : 0;
+}
+
 const struct file_operations ext2_file_ops = {
+	.open = ext2_open,
 	.llseek = generic_llseek,
 	.read = ext2_read,
 	.write = ext2_write,
