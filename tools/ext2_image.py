@@ -160,8 +160,55 @@ def mutate(img, rng, data):
     return bytes(b)
 
 
+def patch(data, off, fmt, value):
+    b = bytearray(data)
+    struct.pack_into(fmt, b, off, value)
+    return bytes(b)
+
+
+def debugfs_w(base, tmp, req):
+    """base with one debugfs -w request applied."""
+    img = os.path.join(tmp, "variant.img")
+    with open(img, "wb") as f:
+        f.write(base)
+    run("debugfs", "-w", "-R", req, img)
+    with open(img, "rb") as f:
+        return f.read()
+
+
+def block_of(img, path, which):
+    """A block number debugfs shows for path: "(0)", "(IND)", ... """
+    out = debugfs(img, f"stat {path}").decode()
+    tail = out[out.index("BLOCKS:"):].split()[1]
+    for part in out[out.index("BLOCKS:"):].replace(",", " ").split():
+        if part.startswith(which + ":"):
+            return int(part.split(":")[1].split("-")[0])
+    sys.exit(f"ext2_image: no {which} block in {path}: {tail}")
+
+
+def targeted(base, img, tmp):
+    """Variants 1-10: one known corruption each; test_ext2's fuzz_expect[] says
+    what the kernel must answer to each (keep the two in step)."""
+    sb = 1024
+    root_blk = block_of(img, "/", "(0)")
+    ind_blk = block_of(img, "/ind.bin", "(IND)")
+    return [
+        patch(base, sb + 56, "<H", 0),				# 1 magic
+        patch(base, sb + 4, "<I", 0xffffffff),			# 2 blocks_count
+        patch(base, sb + 40, "<I", 0),				# 3 inodes_per_group
+        patch(base, sb + 96, "<I", 0x8002),			# 4 unknown INCOMPAT
+        patch(base, sb + 100, "<I", 0x8003),			# 5 unknown RO_COMPAT
+        patch(base, root_blk * 1024 + 4, "<H", 0),		# 6 "." rec_len 0
+        patch(base, ind_blk * 1024, "<I", ind_blk),		# 7 indirect block loop
+        debugfs_w(base, tmp, "sif /ind.bin block[0] 16777215"),	# 8 block past the device
+        debugfs_w(base, tmp, "link /d1 /d1/d2/loop"),		# 9 directory loop
+        debugfs_w(base, tmp, "sif / mode 0100644"),		# 10 root not a directory
+    ]
+
+
 def fuzz(out, count, seed):
-    """count variants of one small populated image, back to back (FUZZ_IMAGE_KB each)."""
+    """count variants of one small populated image, back to back (FUZZ_IMAGE_KB each):
+    0 intact, 1-10 targeted, the rest random."""
     rng = random.Random(seed)
     tmp = tempfile.mkdtemp(prefix="ext2fuzz")
     try:
@@ -178,9 +225,11 @@ def fuzz(out, count, seed):
             f"{FUZZ_IMAGE_KB}K")
         with open(img, "rb") as f:
             base = f.read()
+        variants = [base] + targeted(base, img, tmp)
         with open(out, "wb") as f:
-            f.write(base)			# variant 0 is intact
-            for _ in range(count - 1):
+            for v in variants:
+                f.write(v)
+            for _ in range(count - len(variants)):
                 f.write(mutate(img, rng, base))
     finally:
         shutil.rmtree(tmp)
