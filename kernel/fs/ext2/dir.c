@@ -22,7 +22,7 @@ static bool ext2_dirent_ok(const struct ext2_sb *sb, const struct ext2_dir_entry
 	       off + rl <= sb->block_size && de->inode <= sb->inodes_count;
 }
 
-/* The block of dir holding byte pos, read: a hole or a bad entry is -EUCLEAN. */
+/* Block lblk of dir, read: a hole in a directory is -EUCLEAN. */
 static struct ext2_buf *ext2_dir_block(struct inode *dir, u32 lblk)
 {
 	long nr = ext2_bmap(dir, lblk, false, NULL);

@@ -25,6 +25,7 @@
 #include "spinlock.h"
 
 #define EXT2_CACHE_MAX	256		/* cached blocks per file system (a page each) */
+#define EXT2_LINK_MAX	32000		/* links of an inode (a directory's subdirectories + 2) */
 
 /* One cached block (sb->lock). */
 struct ext2_buf {
@@ -109,6 +110,8 @@ void ext2_put(struct inode *inode);
 void ext2_drop_inode(struct inode *inode);
 bool ext2_busy(struct inode *root);
 void ext2_getattr(struct inode *inode, struct kstat *k);
+/* Is di a symlink whose target lives in i_block (no data block)? */
+bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di);
 
 /* bmap.c: file block lblk's block number: 0 for a hole (create false), a new
  * zeroed block when create (*fresh set), or -EUCLEAN/-EIO/-ENOSPC/-EFBIG. */
@@ -135,6 +138,10 @@ int ext2_dir_set(struct inode *dir, const char *name, size_t len, u32 ino, u32 m
 int ext2_dir_empty(struct inode *dir);
 int ext2_dir_init(struct inode *dir, u32 parent_ino);
 int ext2_readdir(struct file *f, struct dir_context *ctx);
+
+/* namei.c: is anc dir itself or one of its ancestors (through the parent
+ * references of directories in memory)? */
+bool ext2_is_ancestor(struct inode *anc, struct inode *dir);
 
 /* rename.c */
 int ext2_rename(struct inode *odir, const char *oname, size_t olen, struct inode *ndir,

@@ -224,8 +224,7 @@ struct inode *ext2_new_inode(struct inode *dir, u32 mode)
 	return inode;
 }
 
-/* Is inode a symlink whose target lives in i_block? */
-static bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di)
+bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di)
 {
 	u32 acl = di->i_file_acl ? sb->block_size / 512 : 0;
 

@@ -6,11 +6,8 @@
 #include "string.h"
 #include "ext2.h"
 
-#define EXT2_LINK_MAX	32000
-
-/* Is anc dir itself or one of its ancestors (through the parent references
- * of directories in memory)? A directory entry naming one would make a loop. */
-static bool ext2_is_ancestor(struct inode *anc, struct inode *dir)
+/* A directory entry naming one of these would make a loop. */
+bool ext2_is_ancestor(struct inode *anc, struct inode *dir)
 {
 	for (struct inode *p = dir; p; p = p->parent)
 		if (p == anc)
@@ -257,11 +254,6 @@ static int ext2_link(struct inode *old, struct inode *dir, const char *name, siz
 	return err;
 }
 
-static bool ext2_fast_link(const struct ext2_sb *sb, const struct ext2_inode *di)
-{
-	return di->i_blocks == (di->i_file_acl ? sb->block_size / 512 : 0);
-}
-
 static int ext2_readlink(struct inode *inode, char *buf, size_t size)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
@@ -273,7 +265,7 @@ static int ext2_readlink(struct inode *inode, char *buf, size_t size)
 	if (n + 1 > size)
 		return -ENAMETOOLONG;
 	mutex_lock(&sb->lock);
-	if (ext2_fast_link(sb, di)) {
+	if (ext2_fast_symlink(sb, di)) {
 		if (n > EXT2_FAST_SYMLINK_MAX)
 			nr = ext2_corrupt(sb, "fast symlink size", inode->ino);
 		else

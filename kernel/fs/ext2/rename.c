@@ -6,22 +6,12 @@
 #include "string.h"
 #include "ext2.h"
 
-#define EXT2_LINK_MAX	32000
-
 struct ext2_rename {
 	struct inode *odir, *ndir, *old, *target;
 	const char *oname, *nname;
 	size_t olen, nlen;
 	struct inode *drop[3];		/* references to put after unlocking */
 };
-
-static bool ext2_within(struct inode *dir, struct inode *anc)
-{
-	for (struct inode *p = dir; p; p = p->parent)
-		if (p == anc)
-			return true;
-	return false;
-}
 
 /* May old replace target? 0 or -errno (sb->lock held). */
 static int ext2_rename_target_ok(struct ext2_rename *r, u32 flags)
@@ -93,7 +83,7 @@ static int ext2_rename_find(struct ext2_rename *r, u32 flags)
 	tino = ext2_dir_find(r->ndir, r->nname, r->nlen);
 	if (tino < 0 || tino == oino)
 		return tino < 0 ? tino : 1;	/* 1: the same file, nothing to do */
-	if (S_ISDIR(r->old->mode) && ext2_within(r->ndir, r->old))
+	if (S_ISDIR(r->old->mode) && ext2_is_ancestor(r->old, r->ndir))
 		return -EINVAL;			/* into itself */
 	if (!r->ndir->nlink)
 		return -ENOENT;

@@ -221,11 +221,8 @@ static struct inode *ext2_fill_super(struct ext2_sb *sb)
 		err = -EUCLEAN;
 	if (!err && !IS_ERR(root))
 		err = ext2_mark_mounted(sb);
-	if (err && !IS_ERR(root)) {
-		root->nlink = 1;		/* dropped from memory only: nothing freed */
-		sb->rdonly = true;
-		ext2_drop_inode(root);
-	}
+	if (err && !IS_ERR(root))
+		ext2_drop_inode(root);		/* from memory only: nothing written */
 	return err ? ERR_PTR(err) : root;
 }
 
