@@ -480,3 +480,34 @@ void blk_file_init(void)
 	for (int i = 0; (dev = blkdev_nth(i)); i++)
 		blk_file_create(dev);
 }
+
+/* Flush dev's volatile cache through its /dev node (a synchronous kiocb,
+ * as fsync on the node): 0 or -errno. A node renamed away is skipped. */
+static int blk_file_sync(struct blkdev *dev)
+{
+	char path[PATH_MAX];
+	struct inode *inode;
+	struct file *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/dev/%s", dev->name);
+	inode = namei(path);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	if (inode->fops == &blk_file_ops && inode->private == dev) {
+		f = vfs_open_inode(inode, FMODE_WRITE, O_WRONLY);
+		err = IS_ERR(f) ? PTR_ERR(f) : f->f_op->fsync(f, 0);
+		if (!IS_ERR(f))
+			fput(f);
+	}
+	iput(inode);
+	return err;
+}
+
+void blk_file_sync_all(void)
+{
+	struct blkdev *dev;
+
+	for (int i = 0; (dev = blkdev_nth(i)); i++)
+		blk_file_sync(dev);
+}

@@ -34,6 +34,9 @@ int blk_file_kernel_sync(struct file *f, enum blk_op op, struct page *page, u32 
 			 loff_t pos);
 /* The device behind f when f is a block-device file, else NULL. */
 struct blkdev *blk_file_dev(struct file *f);
+/* sync(2): flush every block device's volatile write cache and wait.
+ * Thread context, may sleep. */
+void blk_file_sync_all(void);
 extern atomic_t blk_io_live;		/* struct blk_io alive (leak checks) */
 /* Since boot, for /proc/aiok/blk: driver requests sent (reads and writes),
  * and user pages they moved in place (pinned, never copied). */

@@ -319,6 +319,8 @@ ssize_t ramfs_write_kernel(struct inode *inode, const void *buf, size_t n, loff_
 /* Read up to n bytes at pos into a kernel buffer; returns the count. */
 ssize_t ramfs_read_kernel(struct inode *inode, void *buf, size_t n, loff_t pos);
 int ramfs_truncate(struct inode *inode, loff_t size);
+/* Grow a regular ramfs file to size if it is shorter (fallocate): 0 or -EFBIG. */
+int ramfs_extend(struct inode *inode, loff_t size);
 /* The file's page idx (made, zeroed, if it has none), with a reference, for
  * a mapping's fault; NULL without memory or past the most a file holds.
  * Process context (takes inode->lock). A page past the end stays the

@@ -23,6 +23,9 @@ extern u32 irq_count[NR_IRQS];		/* interrupts handled per line */
 extern u32 irq_spurious_count;		/* spurious IRQ 7 / 15 seen */
 extern int irq_nesting;			/* > 0 while in an interrupt handler */
 
+/* The frame the innermost interrupt being handled saved (NULL outside one). */
+struct trap_frame *get_irq_regs(void);
+
 static inline bool in_interrupt(void)
 {
 	return irq_nesting > 0;

@@ -12,6 +12,9 @@ int do_mount(const char *dev, const char *dir, const char *type, u32 flags, char
 /* Write back and detach the file system mounted at dir: -EINVAL when none,
  * -EBUSY while any of its files, directories (a working directory) is in use. */
 int do_umount(const char *dir);
+/* sync(2)'s first half: write back every mounted file system (errors are
+ * not reported, as sync(2) says). Process context. */
+void mount_sync_all(void);
 /* mount=/dev/DEV:/DIR on the command line: make DIR if needed and mount
  * DEV's ext2 there (boot, after the initramfs; a failure is printed). */
 void mount_boot(void);

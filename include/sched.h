@@ -75,6 +75,7 @@ struct task {
 	bool should_stop;		/* kthread_stop() asked it to exit */
 	int exit_code;
 	u64 ticks;			/* ticks it was running when they struck */
+	u64 utime, stime;		/* ... of them in user and in kernel mode */
 	u32 nr_switches;		/* times it was switched in */
 	struct list_head run_list;	/* run queue link, under rq_lock */
 	struct list_head tasks;		/* task_list link, under tasklist_lock */
@@ -180,7 +181,7 @@ void preempt_enable_no_resched(void);
 void __might_sleep(const char *file, int line);
 
 /* Timer interrupt: account the tick to current, end its slice. Hard irq. */
-void scheduler_tick(void);
+void scheduler_tick(bool user);
 /* From irq_exit, interrupts off, outermost level: preempt if due and safe. */
 void preempt_irq_return(struct trap_frame *tf);
 

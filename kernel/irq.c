@@ -109,18 +109,28 @@ static void irq_eoi(int irq)
 	outb(PIC1_CMD, OCW2_EOI);
 }
 
+static struct trap_frame *irq_regs;
+
+struct trap_frame *get_irq_regs(void)
+{
+	return irq_regs;
+}
+
 void irq_dispatch(struct trap_frame *tf)
 {
 	int irq = tf->vector - T_IRQ_BASE;
+	struct trap_frame *outer = irq_regs;
 
 	if (irq_is_spurious(irq)) {
 		irq_spurious_count++;
 		return;
 	}
 	irq_nesting++;
+	irq_regs = tf;
 	irq_count[irq]++;
 	for (int i = 0; i < MAX_SHARED && actions[irq][i].fn; i++)
 		actions[irq][i].fn(irq, actions[irq][i].data);
+	irq_regs = outer;
 	irq_nesting--;
 	irq_eoi(irq);
 	irq_exit(tf);

@@ -8,6 +8,7 @@
 #include "printk.h"
 #include "proc.h"
 #include "proc_internal.h"
+#include "rusage.h"
 #include "sched.h"
 #include "signal.h"
 #include "slab.h"
@@ -177,13 +178,17 @@ static struct task *find_report(int pid, int options, bool *any, int *status)
 	return NULL;
 }
 
-static long reap(struct task *c, int status, int *ustatus)
+static long reap(struct task *c, int status, int *ustatus, struct kernel_rusage *uru)
 {
 	int pid = c->pid;
 	bool dead = c->state == TASK_ZOMBIE && c->signal->nr_threads == 0;
+	struct kernel_rusage ru;
 	u32 flags;
 
+	if (uru)
+		rusage_of_child(c, &ru);
 	if (dead) {
+		rusage_reap(current, c);
 		spin_lock_irqsave(&family_lock, flags);
 		list_del(&c->sibling);
 		spin_unlock_irqrestore(&family_lock, flags);
@@ -191,27 +196,30 @@ static long reap(struct task *c, int status, int *ustatus)
 	}
 	if (ustatus && put_user(status, ustatus))
 		return -EFAULT;
+	if (uru && copy_to_user(uru, &ru, sizeof(ru)))
+		return -EFAULT;
 	return pid;
 }
 
-long sys_wait4(int pid, int *ustatus, int options, void *rusage)
+/* rusage: the child's times and its reaped children's (kernel/rusage.c). */
+long sys_wait4(int pid, int *ustatus, int options, struct kernel_rusage *rusage)
 {
 	struct task *c;
 	bool any;
 	u32 flags;
 	int status;
 
-	if (pid < -1 || pid == 0 || (options & ~(WNOHANG | WUNTRACED | WCONTINUED | WALL_FLAGS)) ||
-	    rusage)
+	if (pid < -1 || pid == 0 || (options & ~(WNOHANG | WUNTRACED | WCONTINUED | WALL_FLAGS)))
 		return -EINVAL;
-	if (ustatus && !access_ok(ustatus, sizeof(int)))
+	if ((ustatus && !access_ok(ustatus, sizeof(int))) ||
+	    (rusage && !access_ok(rusage, sizeof(*rusage))))
 		return -EFAULT;
 	for (;;) {
 		spin_lock_irqsave(&family_lock, flags);
 		c = find_report(pid, options, &any, &status);
 		spin_unlock_irqrestore(&family_lock, flags);
 		if (c)
-			return reap(c, status, ustatus);
+			return reap(c, status, ustatus, rusage);
 		if (!any)
 			return -ECHILD;
 		if (options & WNOHANG)

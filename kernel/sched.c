@@ -202,11 +202,15 @@ void signal_wake_up(struct task *t, bool fatal)
 }
 
 /* Hard irq context, interrupts off: nothing else touches the queue now. */
-void scheduler_tick(void)
+void scheduler_tick(bool user)
 {
 	struct task *p = current;
 
 	p->ticks++;
+	if (p != idle_task && user)
+		p->utime++;			/* getrusage, times (kernel/rusage.c) */
+	else if (p != idle_task)
+		p->stime++;
 	if (p == idle_task) {
 		if (!list_empty(&run_queue))
 			p->need_resched = 1;

@@ -16,6 +16,7 @@
 #include "printk.h"
 #include "proc.h"
 #include "sched.h"
+#include "rusage.h"
 #include "signal.h"
 #include "signal_internal.h"
 #include "slab.h"
@@ -126,6 +127,7 @@ int signal_thread_exit(struct task *t, int status)
 	t->nr_threads_done = true;
 	spin_lock_irqsave(&sh->lock, flags);
 	list_del_init(&t->thread_node);
+	rusage_thread_exit(t, s);
 	if (t == leader)
 		leader->exit_code = status;
 	if (--s->nr_threads == 0) {

@@ -1,4 +1,4 @@
-/* sys_misc.c: small system calls: time, sleeping, yielding, uname, sysinfo, user ids, resource counters, poweroff. */
+/* sys_misc.c: small system calls: time and clocks, sleeping (nanosleep, clock_nanosleep), yielding, uname, sysinfo, user ids, resource counters, poweroff. */
 #include "aio.h"
 #include "blk_file.h"
 #include "clock.h"
@@ -11,6 +11,7 @@
 #include "power.h"
 #include "printk.h"
 #include "proc.h"
+#include "rusage.h"
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
@@ -31,6 +32,8 @@ long sys_clock_gettime(int clock, struct kernel_timespec *utp)
 		ktime_get_real_ts(&ts);
 	else if (clock == CLOCK_MONOTONIC)
 		ktime_get_ts(&ts);
+	else if (clock == CLOCK_PROCESS_CPUTIME_ID || clock == CLOCK_THREAD_CPUTIME_ID)
+		ns_to_timespec(rusage_cpu_ns(clock == CLOCK_THREAD_CPUTIME_ID), &ts);
 	else
 		return -EINVAL;
 	return copy_to_user(utp, &ts, sizeof(ts)) ? -EFAULT : 0;
@@ -99,6 +102,46 @@ long sys_nanosleep(const struct kernel_timespec *ureq, struct kernel_timespec *u
 	if (req.tv_sec < 0 || req.tv_nsec < 0 || req.tv_nsec >= 1000000000L)
 		return -EINVAL;
 	return nanosleep_until(ktime_get_ns() + timespec_to_ns(&req), urem);
+}
+
+/* The wall clocks read the TSC through ktime: a nanosecond's resolution;
+ * the CPU-time clocks count ticks. */
+long sys_clock_getres(int clock, struct kernel_timespec *ures)
+{
+	struct kernel_timespec res = { 0, 1 };
+
+	if (clock == CLOCK_PROCESS_CPUTIME_ID || clock == CLOCK_THREAD_CPUTIME_ID)
+		res.tv_nsec = 1000000000L / HZ;
+	else if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
+		return -EINVAL;
+	return ures && copy_to_user(ures, &res, sizeof(res)) ? -EFAULT : 0;
+}
+
+/* nanosleep on a clock; with TIMER_ABSTIME req is a time on that clock (no
+ * rem, and a time already past returns at once). CLOCK_REALTIME cannot be
+ * set here, so an absolute realtime sleep is a monotonic one. */
+long sys_clock_nanosleep(int clock, int flags, const struct kernel_timespec *ureq,
+			 struct kernel_timespec *urem)
+{
+	struct kernel_timespec req, now;
+	u64 end;
+
+	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
+		return -EINVAL;
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (req.tv_sec < 0 || req.tv_nsec < 0 || req.tv_nsec >= 1000000000L)
+		return -EINVAL;
+	if (!(flags & TIMER_ABSTIME))
+		return nanosleep_until(ktime_get_ns() + timespec_to_ns(&req), urem);
+	if (clock == CLOCK_REALTIME)
+		ktime_get_real_ts(&now);
+	else
+		ktime_get_ts(&now);
+	if (timespec_to_ns(&req) <= timespec_to_ns(&now))
+		return 0;
+	end = ktime_get_ns() + (timespec_to_ns(&req) - timespec_to_ns(&now));
+	return nanosleep_until(end, NULL);
 }
 
 /* A call interrupted by a signal that ran no handler goes on where it was. */

@@ -24,6 +24,7 @@
 #include "softirq.h"
 #include "spinlock.h"
 #include "test_hooks.h"
+#include "trap.h"
 #include "x86.h"
 
 #define PIT_CH0		0x40	/* channel 0 data: the system tick */
@@ -203,7 +204,7 @@ static void timer_interrupt(int irq, void *data)
 
 	jiffies_64 += n;
 	jiffies += n;
-	scheduler_tick();
+	scheduler_tick(trap_from_user(get_irq_regs()));
 	raise_softirq(TIMER_SOFTIRQ);
 }
 

@@ -17,7 +17,7 @@ USER_SYSROOT = $(eval USER_SYSROOT := $(shell tools/newlib.sh --print-sysroot))$
 
 # newlib declares clock_gettime/nanosleep and CLOCK_MONOTONIC only when the system
 # says it has them (rtems, cygwin); our glue provides them, so we say so.
-USER_POSIX  := -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L
+USER_POSIX  := -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L -D_POSIX_CPUTIME=1 -D_POSIX_THREAD_CPUTIME=1 -D_POSIX_CLOCK_SELECTION=200112L
 USER_CFLAGS = -std=gnu11 -g -O2 -Wall -Wextra -Werror -fno-omit-frame-pointer $(USER_POSIX) \
 	-isystem $(USER_SYSROOT)/include -Iuser/include -I$(USER_OUT)/uapi-root -I$(GEN) \
 	-MD -MP
@@ -37,7 +37,7 @@ USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
-GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_mm.o err.o getopt.o \
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_mm.o posix_sys.o err.o getopt.o \
 	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
 # Threads and signals in every program: thread 0's TLS and newlib's __getreent,

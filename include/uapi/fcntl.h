@@ -48,4 +48,19 @@
 #define R_OK		4
 #endif
 
+/* posix_fadvise's advice (fadvise64, fadvise64_64) */
+#define POSIX_FADV_NORMAL	0
+#define POSIX_FADV_RANDOM	1
+#define POSIX_FADV_SEQUENTIAL	2
+#define POSIX_FADV_WILLNEED	3
+#define POSIX_FADV_DONTNEED	4
+#define POSIX_FADV_NOREUSE	5
+
+/* fallocate's mode bits */
+#define FALLOC_FL_KEEP_SIZE	0x01
+#define FALLOC_FL_PUNCH_HOLE	0x02
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#define FALLOC_FL_ZERO_RANGE	0x10
+#define FALLOC_FL_INSERT_RANGE	0x20
+
 #endif

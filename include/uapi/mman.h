@@ -13,6 +13,10 @@
 #define MAP_ANONYMOUS	0x20
 #define MAP_ANON	MAP_ANONYMOUS
 
+/* mremap's flags */
+#define MREMAP_MAYMOVE	1
+#define MREMAP_FIXED	2
+
 #define MAP_FAILED	((void *)-1)
 
 /* mmap2 takes its file offset in units of this many bytes. */

@@ -21,6 +21,9 @@ UAPI_ASSERT_SIZE(struct kernel_timeval, 8);
 #ifndef UAPI_STRUCTS_ONLY
 #define CLOCK_REALTIME	0
 #define CLOCK_MONOTONIC	1
+#define CLOCK_PROCESS_CPUTIME_ID 2	/* the thread group's user + system time */
+#define CLOCK_THREAD_CPUTIME_ID	3	/* the calling thread's */
+#define TIMER_ABSTIME	1	/* clock_nanosleep: req is a time on the clock */
 #endif
 
 #endif

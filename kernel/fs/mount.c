@@ -1,4 +1,4 @@
-/* mount.c: mount (21), umount2 (52) and sync (36) for ext2 on a block device, and
+/* mount.c: mount (21) and umount2 (52) for ext2 on a block device, sync's write-back of them, and
  * the mount= boot parameter (mount=/dev/vda:/mnt, after the initramfs is unpacked).
  *
  * Mounts are kept in a small table under mount_mutex (process context), which
@@ -178,15 +178,13 @@ long sys_umount2(const char *name, int flags)
 	return err ? err : do_umount(dir);
 }
 
-/* sync: every mounted file system written back; always succeeds (as Linux). */
-long sys_sync(void)
+void mount_sync_all(void)
 {
 	mutex_lock(&mount_mutex);
 	for (int i = 0; i < MOUNT_MAX; i++)
 		if (mounts[i])
 			ext2_sync_root(mounts[i]);
 	mutex_unlock(&mount_mutex);
-	return 0;
 }
 
 /* mkdir -p: every directory of path, quietly (do_mount says what is missing). */

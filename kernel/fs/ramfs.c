@@ -205,6 +205,17 @@ ssize_t ramfs_read_kernel(struct inode *inode, void *buf, size_t n, loff_t pos)
 /* Free the pages wholly past size, and zero the tail of the last one; a
  * larger size leaves a hole that reads as zeros. -EFBIG past the most a file
  * may hold. */
+int ramfs_extend(struct inode *inode, loff_t size)
+{
+	if (size < 0 || size > RAMFS_MAX_SIZE)
+		return -EFBIG;
+	mutex_lock(&inode->lock);
+	if (size > inode->size)
+		inode->size = size;	/* the bytes past the old end are zeros */
+	mutex_unlock(&inode->lock);
+	return 0;
+}
+
 int ramfs_truncate(struct inode *inode, loff_t size)
 {
 	struct ramfs_data *d = rdata(inode);

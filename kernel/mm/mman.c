@@ -13,8 +13,6 @@
 #include "uapi/mman.h"
 #include "vm.h"
 
-#define MREMAP_MAYMOVE	1
-#define MREMAP_FIXED	2
 #define MS_ASYNC	1
 #define MS_INVALIDATE	2
 #define MS_SYNC		4

@@ -716,6 +716,25 @@ static unsigned changing_paths(unsigned nr, const uint32_t a[6])
 	return 0;
 }
 
+/* A range over our own memory moves to 0x60000000 (where nothing of ours
+ * lives) and shrinks under 16 MiB. mremap, mprotect and madvise count too: a
+ * string page moved onto the PROT_NONE page (or made readable there) would
+ * turn a name path_allowed trusts into one the sweep does not know. */
+static void move_off_ours(uint32_t *addr, uint32_t *len)
+{
+	*addr = 0x60000000u | (*addr & 0x00FFF000u);
+	*len &= 0x00FFFFFFu;
+}
+
+/* /bin/hello creates argv[2] in the working directory and removes it: a
+ * sweep's SIGKILL in between leaves a name (a random seed, say) that
+ * remove_files cannot know. It gets at most two arguments from us. */
+static void hello_argv_short(uint32_t *argv)
+{
+	if (argv[0] && argv[1])
+		argv[2] = 0;
+}
+
 /* A signal's target that is the watchdog or a pump becomes the child itself. */
 static void spare_ours(struct fz_child *c, uint32_t *pid)
 {
@@ -734,11 +753,14 @@ unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6])
 		spare_ours(c, &a[0]);		/* a pid, a tid or a tgid */
 	if (nr == __NR_tgkill)
 		spare_ours(c, &a[1]);
-	if ((nr == __NR_munmap || (nr == __NR_mmap2 && (a[3] & MAP_FIXED))) &&
-	    hits_ours(c, a[0], a[1])) {
-		a[0] = 0x60000000u | (a[0] & 0x00FFF000u);
-		a[1] &= 0x00FFFFFFu;
-	}
+	if ((nr == __NR_munmap || nr == __NR_mprotect || nr == __NR_madvise ||
+	     nr == __NR_mremap || (nr == __NR_mmap2 && (a[3] & MAP_FIXED))) &&
+	    hits_ours(c, a[0], a[1]))
+		move_off_ours(&a[0], &a[1]);
+	if (nr == __NR_mremap && (a[3] & MREMAP_FIXED) && hits_ours(c, a[4], a[2]))
+		move_off_ours(&a[4], &a[2]);
+	if (nr == __NR_execve && a[0] == POOL_AT(P_PROGS + 1) && a[1] == FZ_ARGVS)
+		hello_argv_short((uint32_t *)FZ_ARGVS);
 	for (int i = 0; i < 6; i++) {
 		a[i] = not_shared(c, a[i]);
 		if ((paths >> i & 1) && !path_allowed(a[i], renames))

@@ -287,21 +287,3 @@ int _gettimeofday(struct timeval *tv, void *tz)
 }
 GLUE_ALIAS(gettimeofday, _gettimeofday);
 
-/* No process times in the ABI: report monotonic time since the first call as user time. */
-clock_t _times(struct tms *t)
-{
-	static struct kernel_timespec start;
-	struct kernel_timespec now;
-	clock_t ticks;
-
-	if (GLUE_IS_ERR(__sys_clock_gettime(abi_clock_to_kernel(CLOCK_MONOTONIC), &now)))
-		return (clock_t)-1;
-	if (!start.tv_sec && !start.tv_nsec)
-		start = now;
-	ticks = (clock_t)((now.tv_sec - start.tv_sec) * (long long)CLOCKS_PER_SEC +
-			  (now.tv_nsec - start.tv_nsec) / (1000000000 / CLOCKS_PER_SEC));
-	if (t)
-		*t = (struct tms){ .tms_utime = ticks };
-	return ticks;
-}
-GLUE_ALIAS(times, _times);

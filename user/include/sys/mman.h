@@ -8,8 +8,6 @@
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset);
 int munmap(void *addr, size_t len);
 
-#define MREMAP_MAYMOVE	1
-#define MREMAP_FIXED	2
 #define MS_ASYNC	1
 #define MS_INVALIDATE	2
 #define MS_SYNC		4

@@ -1,6 +1,6 @@
-/* sys/resource.h: resource limits (getrlimit, setrlimit, prlimit) as glibc
- * declares them, with Linux's numbers (the kernel's own), and newlib's
- * getrusage, whose header this one replaces. */
+/* sys/resource.h: resource limits (getrlimit, setrlimit, prlimit) and usage
+ * (getrusage) as glibc declares them, with Linux's numbers (the kernel's own);
+ * it replaces newlib's header. */
 #ifndef _SYS_RESOURCE_H_
 #define _SYS_RESOURCE_H_
 
@@ -8,13 +8,17 @@
 #include <sys/types.h>
 
 #define RUSAGE_SELF	0		/* calling process */
-#define RUSAGE_CHILDREN	-1		/* terminated child processes */
+#define RUSAGE_CHILDREN	-1		/* terminated (and waited-for) child processes */
+#define RUSAGE_THREAD	1		/* calling thread (glibc: _GNU_SOURCE) */
 
+/* glibc's fields; aiokern measures the two times, the rest read 0. */
 struct rusage {
 	struct timeval ru_utime;	/* user time used */
 	struct timeval ru_stime;	/* system time used */
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss, ru_minflt, ru_majflt, ru_nswap;
+	long ru_inblock, ru_oublock, ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
 };
-int getrusage(int, struct rusage *);
+int getrusage(int who, struct rusage *usage);
 
 typedef unsigned long long rlim_t;	/* 64-bit, as glibc's with _FILE_OFFSET_BITS=64 */
 

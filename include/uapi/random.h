@@ -1,0 +1,9 @@
+/* random.h (uapi): getrandom's flags, Linux values. */
+#ifndef UAPI_RANDOM_H
+#define UAPI_RANDOM_H
+
+#define GRND_NONBLOCK	0x0001
+#define GRND_RANDOM	0x0002
+#define GRND_INSECURE	0x0004
+
+#endif

@@ -1,0 +1,350 @@
+/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, getrandom, posix_fadvise/fallocate, sync. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include "utest.h"
+
+#define MS	1000000LL
+
+/* Spin in user mode for ms of wall time. */
+static void spin_ms(long ms)
+{
+	long long end = utest_now_ns() + ms * MS;
+	volatile unsigned x = 0;
+
+	while (utest_now_ns() < end)
+		for (int i = 0; i < 1000; i++)
+			x += i;
+}
+
+static long long tv_ms(struct timeval tv)
+{
+	return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+static long long ts_ms(struct timespec ts)
+{
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* 300 ms of spinning shows as user time (ticks land on the spinner: at
+ * least half, whatever else the machine does), in times and getrusage. */
+static int user_time_counted(void)
+{
+	struct tms a, b;
+	struct rusage self, thread;
+	clock_t t0 = times(&a), t1;
+
+	spin_ms(300);
+	t1 = times(&b);
+	CHECK(t1 != (clock_t)-1 && t1 > t0);
+	CHECK((b.tms_utime - a.tms_utime) * 1000 / sysconf(_SC_CLK_TCK) >= 150);
+	CHECK(times(NULL) != (clock_t)-1);
+	CHECK_EQ(getrusage(RUSAGE_THREAD, &thread), 0);	/* first: a tick may come between */
+	CHECK_EQ(getrusage(RUSAGE_SELF, &self), 0);
+	CHECK(tv_ms(self.ru_utime) >= 150);
+	CHECK(tv_ms(thread.ru_utime) <= tv_ms(self.ru_utime));
+	CHECK(self.ru_utime.tv_usec >= 0 && self.ru_utime.tv_usec < 1000000);
+	return 0;
+}
+
+/* Time spent in system calls is system time, not user time. */
+static int system_time_counted(void)
+{
+	static char buf[65536];
+	struct rusage r;
+	long long end = utest_now_ns() + 300 * MS;
+
+	while (utest_now_ns() < end)
+		CHECK_EQ(getrandom(buf, sizeof(buf), 0), sizeof(buf));
+	CHECK_EQ(getrusage(RUSAGE_SELF, &r), 0);
+	CHECK(tv_ms(r.ru_stime) >= 60);
+	return 0;
+}
+
+static int getrusage_errors(void)
+{
+	struct rusage r;
+
+	CHECK_ERR(getrusage(5, &r), EINVAL);
+	CHECK_ERR(getrusage(RUSAGE_SELF, NULL), EFAULT);
+	return 0;
+}
+
+/* A child's time reaches the parent at the wait: in wait4's report, in
+ * RUSAGE_CHILDREN and in times' cutime, never before. */
+static int children_time_after_wait(void)
+{
+	struct rusage before, after, child;
+	struct tms t;
+	int st;
+	pid_t pid;
+
+	CHECK_EQ(getrusage(RUSAGE_CHILDREN, &before), 0);
+	pid = fork();
+	if (pid == 0) {
+		spin_ms(250);
+		_exit(0);
+	}
+	CHECK(pid > 0);
+	CHECK_EQ(wait4(pid, &st, 0, &child), pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(tv_ms(child.ru_utime) >= 120);
+	CHECK_EQ(getrusage(RUSAGE_CHILDREN, &after), 0);
+	CHECK(tv_ms(after.ru_utime) - tv_ms(before.ru_utime) >= 120);
+	CHECK(times(&t) != (clock_t)-1);
+	CHECK(t.tms_cutime * 1000 / sysconf(_SC_CLK_TCK) >= 120);
+	return 0;
+}
+
+/* wait3 is wait4 for any child; a bad rusage pointer is EFAULT. */
+static int wait3_and_bad_rusage(void)
+{
+	struct rusage r;
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(7);
+	CHECK_EQ(wait3(&st, 0, &r), pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 7);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	CHECK_ERR(wait4(pid, &st, 0, (struct rusage *)0xC0010000), EFAULT);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	return 0;
+}
+
+/* The CPU-time clocks advance with spinning, not with sleeping. */
+static int cputime_clocks(void)
+{
+	struct timespec p0, p1, t1, res;
+	struct timespec nap = { 0, 200 * MS };
+
+	CHECK_EQ(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p0), 0);
+	spin_ms(200);
+	CHECK_EQ(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1), 0);
+	CHECK_EQ(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p1), 0);
+	CHECK(ts_ms(p1) - ts_ms(p0) >= 100);
+	CHECK(ts_ms(t1) <= ts_ms(p1));		/* the thread's, read first */
+	CHECK_EQ(nanosleep(&nap, NULL), 0);
+	CHECK_EQ(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p0), 0);
+	CHECK(ts_ms(p0) - ts_ms(p1) < 100);
+	CHECK_EQ(clock_getres(CLOCK_PROCESS_CPUTIME_ID, &res), 0);
+	CHECK(res.tv_sec == 0 && res.tv_nsec > 1 && res.tv_nsec <= 10 * MS);
+	CHECK_EQ(clock_getres(CLOCK_MONOTONIC, &res), 0);
+	CHECK(res.tv_sec == 0 && res.tv_nsec == 1);
+	CHECK_EQ(clock_getres(CLOCK_REALTIME, NULL), 0);
+	CHECK_ERR(clock_getres((clockid_t)77, &res), EINVAL);
+	return 0;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* Relative and absolute sleeps on both clocks; errors are returned, not
+ * set in errno; a handler interrupts a relative sleep with the time left. */
+static int clock_nanosleep_works(void)
+{
+	struct timespec rel = { 0, 60 * MS }, abs, now, rem = { 0, 0 }, bad = { 0, 1000000000 };
+	long long t0 = utest_now_ns();
+
+	CHECK_EQ(clock_nanosleep(CLOCK_MONOTONIC, 0, &rel, NULL), 0);
+	CHECK(utest_now_ns() - t0 >= 60 * MS);
+	clock_gettime(CLOCK_MONOTONIC, &abs);
+	abs.tv_nsec += 80 * MS;
+	if (abs.tv_nsec >= 1000000000) {
+		abs.tv_sec++;
+		abs.tv_nsec -= 1000000000;
+	}
+	CHECK_EQ(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &abs, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	CHECK(ts_ms(now) >= ts_ms(abs));
+	clock_gettime(CLOCK_REALTIME, &abs);
+	abs.tv_sec -= 5;			/* already past: at once */
+	t0 = utest_now_ns();
+	CHECK_EQ(clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &abs, NULL), 0);
+	CHECK(utest_now_ns() - t0 < 50 * MS);
+	CHECK_EQ(clock_nanosleep(CLOCK_MONOTONIC, 0, &bad, NULL), EINVAL);
+	CHECK_EQ(clock_nanosleep((clockid_t)77, 0, &rel, NULL), EINVAL);
+	signal(SIGALRM, on_alarm);
+	alarm(1);
+	rel.tv_sec = 5;
+	errno = 0;
+	CHECK_EQ(clock_nanosleep(CLOCK_MONOTONIC, 0, &rel, &rem), EINTR);
+	CHECK_EQ(errno, 0);
+	CHECK(rem.tv_sec >= 2 && rem.tv_sec <= 4);
+	return 0;
+}
+
+/* One CPU: CPU 0 alone, a mask without it refused, sizes and pids checked. */
+static int cpu_affinity(void)
+{
+	cpu_set_t set, only1;
+
+	CPU_ZERO(&set);
+	CHECK_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+	CHECK(CPU_ISSET(0, &set));
+	CHECK_EQ(CPU_COUNT(&set), 1);
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	CHECK_EQ(sched_setaffinity(getpid(), sizeof(set), &set), 0);
+	CPU_ZERO(&only1);
+	CPU_SET(1, &only1);
+	CHECK_ERR(sched_setaffinity(0, sizeof(only1), &only1), EINVAL);
+	CHECK_ERR(sched_getaffinity(0, 2, &set), EINVAL);
+	CHECK_ERR(sched_getaffinity(999999, sizeof(set), &set), ESRCH);
+	CHECK_ERR(sched_setaffinity(0, sizeof(set), (cpu_set_t *)0xC0010000), EFAULT);
+	CHECK_EQ(sched_getcpu(), 0);
+	CHECK_EQ(sysconf(_SC_NPROCESSORS_ONLN), 1);
+	return 0;
+}
+
+/* Bytes that differ from call to call; flags and pointers checked. */
+static int getrandom_bytes(void)
+{
+	unsigned char a[64] = { 0 }, b[64] = { 0 }, z[64] = { 0 };
+
+	CHECK_EQ(getrandom(a, sizeof(a), 0), sizeof(a));
+	CHECK_EQ(getrandom(b, sizeof(b), GRND_NONBLOCK), sizeof(b));
+	CHECK(memcmp(a, z, sizeof(a)) != 0);
+	CHECK(memcmp(a, b, sizeof(a)) != 0);
+	CHECK_EQ(getrandom(a, 0, 0), 0);
+	CHECK_ERR(getrandom(a, sizeof(a), 0x80), EINVAL);
+	CHECK_ERR(getrandom(a, sizeof(a), GRND_RANDOM | GRND_INSECURE), EINVAL);
+	CHECK_ERR(getrandom((void *)0xC0010000, 16, 0), EFAULT);
+	CHECK_EQ(getentropy(a, 32), 0);
+	CHECK_ERR(getentropy(a, 257), EIO);
+	return 0;
+}
+
+/* Advice is checked: EBADF, ESPIPE on a pipe, EINVAL for a bad advice or length. */
+static int fadvise_checks(void)
+{
+	int fd = open("/tmp/sys_adv", O_RDWR | O_CREAT | O_TRUNC, 0644), p[2];
+
+	CHECK(fd >= 0);
+	CHECK_EQ(posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL), 0);
+	CHECK_EQ(posix_fadvise(fd, 4096, 8192, POSIX_FADV_DONTNEED), 0);
+	CHECK_EQ(posix_fadvise(fd, 0, 0, 99), EINVAL);
+	CHECK_EQ(posix_fadvise(fd, 0, -1, POSIX_FADV_NORMAL), EINVAL);
+	CHECK_EQ(posix_fadvise(77, 0, 0, POSIX_FADV_NORMAL), EBADF);
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(posix_fadvise(p[0], 0, 0, POSIX_FADV_NORMAL), ESPIPE);
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+	unlink("/tmp/sys_adv");
+	return 0;
+}
+
+static off_t size_of(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? -1 : st.st_size;
+}
+
+/* posix_fallocate grows a file with zeros and never shrinks it; KEEP_SIZE
+ * keeps the size; holes and other modes are EOPNOTSUPP; errors in order. */
+static int fallocate_ramfs(void)
+{
+	int fd = open("/tmp/sys_falloc", O_RDWR | O_CREAT | O_TRUNC, 0644), ro, p[2];
+	char buf[16];
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "abc", 3), 3);
+	CHECK_EQ(posix_fallocate(fd, 0, 10000), 0);
+	CHECK_EQ(size_of(fd), 10000);
+	CHECK_EQ(pread(fd, buf, sizeof(buf), 9990), 10);
+	CHECK(buf[0] == 0 && buf[9] == 0);
+	CHECK_EQ(pread(fd, buf, 3, 0), 3);
+	CHECK(memcmp(buf, "abc", 3) == 0);
+	CHECK_EQ(posix_fallocate(fd, 100, 100), 0);
+	CHECK_EQ(size_of(fd), 10000);
+	CHECK_EQ(fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 50000), 0);
+	CHECK_EQ(size_of(fd), 10000);
+	CHECK_ERR(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 10), EOPNOTSUPP);
+	CHECK_ERR(fallocate(fd, FALLOC_FL_ZERO_RANGE, 0, 10), EOPNOTSUPP);
+	CHECK_EQ(posix_fallocate(fd, 0, 0), EINVAL);
+	CHECK_EQ(posix_fallocate(fd, -1, 10), EINVAL);
+	ro = open("/tmp/sys_falloc", O_RDONLY);
+	CHECK_EQ(posix_fallocate(ro, 0, 20000), EBADF);
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(posix_fallocate(p[1], 0, 10), ESPIPE);
+	CHECK_EQ(posix_fallocate(77, 0, 10), EBADF);
+	close(p[0]);
+	close(p[1]);
+	close(ro);
+	close(fd);
+	unlink("/tmp/sys_falloc");
+	return 0;
+}
+
+/* RLIMIT_FSIZE applies to fallocate: EFBIG (SIGXFSZ ignored here). */
+static int fallocate_fsize_limit(void)
+{
+	struct rlimit rl = { 4096, 4096 };
+	int fd = open("/tmp/sys_fsz", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	signal(SIGXFSZ, SIG_IGN);
+	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	CHECK_EQ(posix_fallocate(fd, 0, 4096), 0);
+	CHECK_EQ(posix_fallocate(fd, 0, 4097), EFBIG);
+	CHECK_EQ(size_of(fd), 4096);
+	close(fd);
+	unlink("/tmp/sys_fsz");
+	return 0;
+}
+
+/* sync returns on a machine with or without disks, and data written before
+ * it is still there after. */
+static int sync_returns(void)
+{
+	int fd = open("/tmp/sys_sync", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	char buf[4];
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "sync", 4), 4);
+	sync();
+	CHECK_EQ(pread(fd, buf, 4, 0), 4);
+	CHECK(memcmp(buf, "sync", 4) == 0);
+	close(fd);
+	unlink("/tmp/sys_sync");
+	return 0;
+}
+
+static const struct utest_case cases[] = {
+	UTEST(user_time_counted),
+	UTEST(system_time_counted),
+	UTEST(getrusage_errors),
+	UTEST(children_time_after_wait),
+	UTEST(wait3_and_bad_rusage),
+	UTEST(cputime_clocks),
+	UTEST(clock_nanosleep_works),
+	UTEST(cpu_affinity),
+	UTEST(getrandom_bytes),
+	UTEST(fadvise_checks),
+	UTEST(fallocate_ramfs),
+	UTEST(fallocate_fsize_limit),
+	UTEST(sync_returns),
+};
+
+int main(int argc, char **argv)
+{
+	return utest_main(argc, argv, "sys", cases, sizeof(cases) / sizeof(cases[0]));
+}
