@@ -541,6 +541,48 @@ static int sequential_2m(void)
 	return 0;
 }
 
+/* One child's share of concurrent: files made, checked, renamed, removed in
+ * its own directory, while its siblings do the same and list the root. */
+static int concurrent_child(int k)
+{
+	char dir[64], a[96], b[96];
+	int dots;
+
+	snprintf(dir, sizeof(dir), MNT "/conc%d", k);
+	if (mkdir(dir, 0755))
+		return 1;
+	for (int i = 0; i < 30; i++) {
+		size_t n = 100 + (size_t)(i * 997 + k * 331) % 9000;
+		snprintf(a, sizeof(a), "%s/f%d", dir, i);
+		snprintf(b, sizeof(b), "%s/g%d", dir, i);
+		if (write_pattern(a, i + k, n, 1000) || !file_is_pattern(a, i + k, n))
+			return 2;
+		if (rename(a, b) || !file_is_pattern(b, i + k, n) || unlink(b))
+			return 3;
+		if (count_entries(MNT, "conc", &dots) < 1)
+			return 4;
+	}
+	return rmdir(dir) ? 5 : 0;
+}
+
+/* Four processes on one file system at once: every file right, nothing left. */
+static int concurrent(void)
+{
+	pid_t pids[4];
+	int dots;
+
+	for (int k = 0; k < 4; k++) {
+		pids[k] = fork();
+		CHECK(pids[k] >= 0);
+		if (!pids[k])
+			_exit(concurrent_child(k));
+	}
+	for (int k = 0; k < 4; k++)
+		CHECK(utest_child_ok(pids[k]));
+	CHECK_EQ(count_entries(MNT, "conc", &dots), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(mount_bad_args),
 	UTEST(mount_it),
@@ -557,6 +599,7 @@ static const struct utest_case cases[] = {
 	UTEST(hard_links),
 	UTEST(exec_refused),
 	UTEST(sequential_2m),
+	UTEST(concurrent),
 	UTEST(umount_remount),
 };
 

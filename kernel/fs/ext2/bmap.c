@@ -7,9 +7,12 @@
  * bounded number of times, never followed forever; freeing such a tree finds
  * the block free already and stops with -EUCLEAN. sb->lock held throughout.
  *
- * For the next increment (file AIO): ext2_bmap_path() splits a lookup into
- * the blocks it must read, so a caller can ask which indirect block is not
- * cached, read it asynchronously, and map again from the completion.
+ * For the next increment (file AIO): a lookup is ext2_bmap_path() (the slot
+ * per level, computed without I/O) and then one block read per indirect
+ * level. An asynchronous mapper walks the same path through the cache only,
+ * stops at the first indirect block that is not there (-EAGAIN and its
+ * number), reads it with blk_file_kernel_rw on the request's own kiocb, and
+ * maps again from that completion; ext2_bmap() stays the synchronous form.
  */
 #include "errno.h"
 #include "string.h"

@@ -54,8 +54,8 @@ struct ext2_sb {
 	struct list_head bufs;		/* the block cache, LRU order */
 	u32 nr_bufs;
 	spinlock_t icache_lock;		/* inodes, nr_inodes, inode counts reaching zero */
-	struct list_head inodes;	/* inodes in memory (struct ext2_inode_info) */
-	u32 nr_inodes;
+	struct list_head inodes;	/* inodes in use (struct ext2_inode_info) */
+	u32 nr_inodes;			/* in use or being freed (ext2_put) */
 	struct inode *root;
 };
 

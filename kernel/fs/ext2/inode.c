@@ -248,13 +248,20 @@ static void ext2_evict(struct inode *inode)
 	ext2_free_ino(sb, inode->ino, type == S_IFDIR);
 }
 
-/* Free the memory of an inode out of the cache; its parent reference goes too. */
+/* Free the memory of an inode already off the cache list, then stop counting
+ * it (umount waits for that: sb stays alive until then); its parent reference
+ * goes last. */
 static void ext2_inode_free(struct inode *inode)
 {
+	struct ext2_sb *sb = EXT2_SB(inode);
 	struct inode *parent = inode->parent;
+	u32 flags;
 
 	kfree(inode->private);
 	kfree(inode);
+	spin_lock_irqsave(&sb->icache_lock, flags);
+	sb->nr_inodes--;
+	spin_unlock_irqrestore(&sb->icache_lock, flags);
 	if (parent)
 		iput(parent);
 }
@@ -266,11 +273,13 @@ void ext2_drop_inode(struct inode *inode)
 
 	spin_lock_irqsave(&sb->icache_lock, flags);
 	list_del(&EXT2_I(inode)->link);
-	sb->nr_inodes--;
 	spin_unlock_irqrestore(&sb->icache_lock, flags);
 	ext2_inode_free(inode);
 }
 
+/* The last reference takes the inode off the list (no lookup finds it), frees
+ * it on disk when it has no name left, and frees it; it is counted in
+ * nr_inodes until then, so a umount cannot free sb under the eviction. */
 void ext2_put(struct inode *inode)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
@@ -282,7 +291,6 @@ void ext2_put(struct inode *inode)
 		return;
 	}
 	list_del(&EXT2_I(inode)->link);
-	sb->nr_inodes--;
 	spin_unlock_irqrestore(&sb->icache_lock, flags);
 	if (!inode->nlink && !sb->rdonly) {
 		mutex_lock(&sb->lock);
