@@ -99,6 +99,8 @@ EXPECT = [
     ("/trunc.bin", lambda: pattern(11, 0, 1500)),
     ("/hello.txt", lambda: b"hello from the host\n"),
     ("/big.bin", lambda: pattern(2, 0, 300 * 1024)),
+    ("/many/added", lambda: b"added\n"),
+    ("/many/f0150", lambda: b"150\n"),
 ]
 GONE = ["/to_remove.txt", "/rmdir_me", "/rename_src.txt"]
 

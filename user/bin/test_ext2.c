@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "lx_syscall.h"
@@ -215,6 +216,11 @@ static int host_files(void)
 	CHECK_EQ(dots, 2);
 	CHECK_EQ(get_file(MNT "/many/f0299", buf, sizeof(buf)), 4);
 	CHECK(!memcmp(buf, "299\n", 4));
+	/* a name added to the hashed directory: it becomes linear (e2fsck agrees) */
+	CHECK_EQ(put_file(MNT "/many/added", "added\n", 6), 0);
+	CHECK_EQ(count_entries(MNT "/many", "", &dots), 303);
+	CHECK_EQ(get_file(MNT "/many/f0150", buf, sizeof(buf)), 4);
+	CHECK(!memcmp(buf, "150\n", 4));
 	CHECK_EQ(stat(MNT "/hello.txt", &a), 0);
 	CHECK_EQ(stat(MNT "/hard.txt", &b), 0);
 	CHECK_EQ(a.st_ino, b.st_ino);
@@ -265,12 +271,15 @@ static int write_new(void)
 	struct stat st;
 	int fd;
 
+	time_t t0 = time(NULL);
+
 	CHECK_EQ(write_pattern(MNT "/new.bin", 7, 200 * 1024 + 123, 3001), 0);
 	CHECK(file_is_pattern(MNT "/new.bin", 7, 200 * 1024 + 123));
 	CHECK_EQ(stat(MNT "/new.bin", &st), 0);
 	CHECK_EQ(st.st_size, 200 * 1024 + 123);
 	CHECK(st.st_blocks >= (200 * 1024 + 123) / 512);
 	CHECK(S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0644);
+	CHECK(st.st_mtime >= t0 && st.st_mtime <= time(NULL) && st.st_ctime >= t0);
 	fd = open(MNT "/new.bin", O_RDWR);
 	CHECK(fd >= 0);
 	CHECK_EQ(fsync(fd), 0);
@@ -565,6 +574,35 @@ static int concurrent_child(int k)
 	return rmdir(dir) ? 5 : 0;
 }
 
+/* Write until the disk is full: a short write or ENOSPC, never more blocks
+ * than there are; removing the file gives them back (e2fsck checks the counts). */
+static int fill_disk(void)
+{
+	static unsigned char buf[65536];
+	int fd = open(MNT "/fill.bin", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	long long total = 0;
+	ssize_t w = 0;
+	struct stat st;
+
+	CHECK(fd >= 0);
+	memset(buf, 0x5a, sizeof(buf));
+	while (total < 32ll << 20 && (w = write(fd, buf, sizeof(buf))) == (ssize_t)sizeof(buf))
+		total += w;
+	if (w > 0)
+		total += w;
+	CHECK(total > (4 << 20) && total < (16 << 20));	/* a 16 MiB image */
+	CHECK_ERR(write(fd, buf, sizeof(buf)), ENOSPC);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, total);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/fill.bin"), 0);
+	CHECK_EQ(write_pattern(MNT "/after_full.bin", 5, 100000, 8192), 0);
+	CHECK(file_is_pattern(MNT "/after_full.bin", 5, 100000));
+	CHECK_EQ(unlink(MNT "/after_full.bin"), 0);
+	utest_log("%lld bytes fitted", total);
+	return 0;
+}
+
 /* Four processes on one file system at once: every file right, nothing left. */
 static int concurrent(void)
 {
@@ -600,6 +638,7 @@ static const struct utest_case cases[] = {
 	UTEST(exec_refused),
 	UTEST(sequential_2m),
 	UTEST(concurrent),
+	UTEST(fill_disk),
 	UTEST(umount_remount),
 };
 
