@@ -80,6 +80,7 @@ struct dir_context {
 #define DT_BLK		6
 #define DT_REG		8
 #define DT_LNK		10
+#define DT_SOCK		12
 
 /* What stat reports of an inode. */
 struct kstat {

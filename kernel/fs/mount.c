@@ -26,7 +26,14 @@
 #define UMOUNT_NOFOLLOW	0x8
 
 static DEFINE_MUTEX(mount_mutex);
-static struct inode *mounts[MOUNT_MAX];	/* roots of the mounted file systems */
+
+/* A mounted file system: its root, and where it lies. */
+struct mount {
+	struct inode *root;		/* NULL: a free slot */
+	struct blkdev *dev;
+	u64 start, end;			/* bytes of dev it uses */
+};
+static struct mount mounts[MOUNT_MAX];
 
 /* Where on the device the file system lies: mount data "offset=N,sizelimit=N"
  * (bytes, as losetup names them); a window to mount one of several images. */
@@ -75,6 +82,23 @@ static struct file *mount_open_dev(const char *path)
 	return f;
 }
 
+/* A free slot of the table for [start, end) of dev: its index, -EBUSY when
+ * the table is full or a mounted file system overlaps it (two would write
+ * the same blocks). mount_mutex held. */
+static int mount_slot(struct blkdev *dev, u64 start, u64 end)
+{
+	int slot = -EBUSY;
+
+	for (int i = 0; i < MOUNT_MAX; i++) {
+		struct mount *m = &mounts[i];
+		if (!m->root && slot < 0)
+			slot = i;
+		if (m->root && m->dev == dev && start < m->end && m->start < end)
+			return -EBUSY;
+	}
+	return slot;
+}
+
 /* Mount ext2 from dev at dir (mount_mutex held). */
 static int mount_locked(const char *dev, const char *dir, bool rdonly, const struct mount_opts *o)
 {
@@ -85,16 +109,20 @@ static int mount_locked(const char *dev, const char *dir, bool rdonly, const str
 
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	for (slot = 0; slot < MOUNT_MAX && mounts[slot]; slot++)
-		;
 	size = f->f_inode->size;
-	if (slot == MOUNT_MAX || o->offset >= size) {
+	if (o->offset >= size) {
 		fput(f);
-		return slot == MOUNT_MAX ? -EBUSY : -EINVAL;
+		return -EINVAL;
 	}
 	size -= o->offset;
 	if (o->sizelimit && o->sizelimit < size)
 		size = o->sizelimit;
+	slot = mount_slot(blk_file_dev(f), o->offset, o->offset + size);
+	if (slot < 0) {
+		fput(f);
+		return slot;
+	}
+	mounts[slot] = (struct mount){ NULL, blk_file_dev(f), o->offset, o->offset + size };
 	root = ext2_mount(f, o->offset, size, rdonly);
 	if (IS_ERR(root))
 		return PTR_ERR(root);
@@ -102,7 +130,7 @@ static int mount_locked(const char *dev, const char *dir, bool rdonly, const str
 		ext2_umount(root);
 		return err;
 	}
-	mounts[slot] = root;
+	mounts[slot].root = root;
 	return 0;
 }
 
@@ -135,8 +163,8 @@ int do_umount(const char *dir)
 	err = IS_ERR(root) ? PTR_ERR(root) : 0;
 	if (!err) {
 		for (int i = 0; i < MOUNT_MAX; i++)
-			if (mounts[i] == root)
-				mounts[i] = NULL;
+			if (mounts[i].root == root)
+				mounts[i].root = NULL;
 		err = ext2_umount(root);
 	}
 	mutex_unlock(&mount_mutex);
@@ -182,8 +210,8 @@ void mount_sync_all(void)
 {
 	mutex_lock(&mount_mutex);
 	for (int i = 0; i < MOUNT_MAX; i++)
-		if (mounts[i])
-			ext2_sync_root(mounts[i]);
+		if (mounts[i].root)
+			ext2_sync_root(mounts[i].root);
 	mutex_unlock(&mount_mutex);
 }
 

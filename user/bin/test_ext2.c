@@ -191,6 +191,9 @@ static int mount_it(void)
 
 	CHECK_EQ(sys_mount(dev_path, MNT, "ext2", 0, NULL), 0);
 	CHECK_EQ(sys_mount(dev_path, MNT, "ext2", 0, NULL), -K_EBUSY);
+	CHECK_EQ(mkdir("/mnt/e2", 0755), 0);	/* the same device twice: no */
+	CHECK_EQ(sys_mount(dev_path, "/mnt/e2", "ext2", 0, NULL), -K_EBUSY);
+	CHECK_EQ(rmdir("/mnt/e2"), 0);
 	CHECK_EQ(stat(MNT, &st), 0);
 	CHECK_EQ(st.st_ino, 2);			/* ext2's root */
 	CHECK(S_ISDIR(st.st_mode));

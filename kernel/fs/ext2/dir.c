@@ -279,7 +279,7 @@ int ext2_dir_init(struct inode *dir, u32 parent_ino)
 static const u8 ext2_dt[] = {
 	[EXT2_FT_UNKNOWN] = DT_UNKNOWN, [EXT2_FT_REG_FILE] = DT_REG, [EXT2_FT_DIR] = DT_DIR,
 	[EXT2_FT_CHRDEV] = DT_CHR, [EXT2_FT_BLKDEV] = DT_BLK, [EXT2_FT_FIFO] = DT_FIFO,
-	[EXT2_FT_SOCK] = 12, [EXT2_FT_SYMLINK] = DT_LNK,
+	[EXT2_FT_SOCK] = DT_SOCK, [EXT2_FT_SYMLINK] = DT_LNK,
 };
 
 struct ext2_readdir_arg {
