@@ -252,6 +252,7 @@ gdb: $(DEBUG_KERNEL) $(GDB_CONSTANTS)
 
 include tools/bench.mk
 include tools/fuzz.mk
+include tools/trace.mk
 
 clean:
 	rm -rf $(BUILD)

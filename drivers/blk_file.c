@@ -160,6 +160,15 @@ static u32 blk_io_nr_pages(const struct blk_io *io)
 	return n;
 }
 
+/* Tag a driver request with the AIO request it serves, for the trace. */
+static void blk_io_tag(const struct blk_io *io, struct blk_request *r)
+{
+	if (io->iocb->ki_ctx) {
+		r->trace_ctx = io->iocb->ki_ctx->trace_id;
+		r->trace_key = io->iocb->ki_key;
+	}
+}
+
 /* Cut the pinned buffer into driver requests of at most max_segs pages and
  * max_sectors sectors: the device range is one contiguous run, so segments
  * from several user ranges share a request as long as the limits allow. */
@@ -190,6 +199,7 @@ static int blk_io_build(struct blk_io *io, enum blk_op op, u64 sector)
 		s += r->nr_seg;
 		r->done = blk_part_done;
 		r->private = io;
+		blk_io_tag(io, r);
 	}
 	return 0;
 }
@@ -209,6 +219,7 @@ static int blk_io_flush(struct blk_io *io, long written)
 	r->op = BLK_FLUSH;
 	r->done = blk_part_done;
 	r->private = io;
+	blk_io_tag(io, r);
 	atomic_set(&io->refs, 1);
 	if (blkdev_submit(io->dev, r))
 		return -EIO;

@@ -18,6 +18,7 @@
 #include "gdt.h"
 #include "uaccess.h"
 #include "vm.h"
+#include "trace.h"
 
 #define MAX_ARGS	64		/* argv + envp entries */
 #define ARG_SPACE	16384		/* bytes of argument and environment strings */
@@ -231,6 +232,7 @@ static void set_task_name(const char *path)
 	const char *base = strrchr(path, '/');
 
 	strlcpy(current->name, base ? base + 1 : path, sizeof(current->name));
+	trace_comm(current->pid, current->name);
 }
 
 /* Load path into a new address space and make the current frame start it. */

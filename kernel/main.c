@@ -23,6 +23,7 @@
 #include "serial.h"
 #include "test_hooks.h"
 #include "timer.h"
+#include "trace.h"
 #include "trap.h"
 #include "version.h"
 #include "virtio_blk.h"
@@ -128,6 +129,7 @@ void kmain(u32 magic, u32 mbi)
 	boot_mark("mm");
 	time_init();
 	boot_mark("time");
+	trace_init();			/* trace= and trace_buf= */
 	timer_init();
 	sched_init();
 	workqueue_init();
@@ -140,6 +142,7 @@ void kmain(u32 magic, u32 mbi)
 	file_init();
 	blk_file_init();
 	aio_init();
+	trace_proc_init();
 	syscall_init();
 	serial_rx_init();
 	unpack_initramfs();
