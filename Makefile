@@ -43,7 +43,7 @@ KTEST_SRC   := kernel/ktest.c kernel/crash.c kernel/test_hooks.c $(wildcard kern
 
 # Per-folder object lists: every other source in these folders is part of both kernels.
 BOOT_SRC    := $(wildcard boot/*.asm)
-KERNEL_SRC  := $(filter-out $(KTEST_SRC),$(wildcard kernel/*.c kernel/*.asm kernel/*/*.c))
+KERNEL_SRC  := $(filter-out $(KTEST_SRC),$(wildcard kernel/*.c kernel/*.asm kernel/*/*.c kernel/*/*/*.c))
 AIO_SRC     := $(wildcard aio/*.c)
 DRIVERS_SRC := $(wildcard drivers/*.c)
 SRC := $(BOOT_SRC) $(KERNEL_SRC) $(AIO_SRC) $(DRIVERS_SRC)
@@ -213,12 +213,19 @@ TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-faul
 	disk-aio-pattern-vd disk-aio-pattern-hd disk-aio-fault-vd disk-aio-fault-hd \
 	disk-run-iso-vd disk-run-iso-hd
 TEST_DISKS_64M := disk-user-vd disk-user-hd
-test-disks:
+# ext2 images (tools/ext2_image.py, e2fsprogs): 1, 2 and 4 KiB blocks for test_ext2, one for
+# the mount= boot parameter, and the fuzz disk: EXT2_FUZZ_VARIANTS mutated 256 KiB images.
+EXT2_FUZZ_VARIANTS ?= 400
+test-disks: $(DEPS_OK)
 	@mkdir -p $(BUILD)
 	$(Q)cd $(BUILD) && rm -f disk-*.img && \
 	  for d in $(TEST_DISKS_16M); do truncate -s 16M $$d.img || exit 1; done && \
 	  for d in $(TEST_DISKS_64M); do truncate -s 64M $$d.img || exit 1; done && \
 	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
+	$(Q)for b in 1024 2048 4096; do \
+	  $(PYTHON) tools/ext2_image.py make $(BUILD)/disk-ext2-$$b.img $$b 16 || exit 1; done
+	$(Q)$(PYTHON) tools/ext2_image.py make $(BUILD)/disk-ext2-boot.img 1024 16
+	$(Q)$(PYTHON) tools/ext2_image.py fuzz $(BUILD)/disk-ext2-fuzz.img $(EXT2_FUZZ_VARIANTS) 1
 
 # make test builds both kernels, the user programs and the ISOs in parallel (one job
 # per CPU) unless make was given -j already, then runs tools/testplan.

@@ -243,7 +243,8 @@ static long do_execve(const char *path, struct exec_args *a)
 
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
-	err = S_ISREG(inode->mode) ? exec_image(inode, a) : -EACCES;
+	/* programs run from ramfs (the initramfs) only: the loader reads it directly */
+	err = S_ISREG(inode->mode) && inode->fops == &ramfs_file_ops ? exec_image(inode, a) : -EACCES;
 	iput(inode);
 	if (!err)
 		set_task_name(path);	/* and eax of the new image starts as 0 */

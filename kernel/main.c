@@ -13,6 +13,7 @@
 #include "ide.h"
 #include "irq.h"
 #include "mm.h"
+#include "mount.h"
 #include "multiboot.h"
 #include "panic.h"
 #include "pci.h"
@@ -146,6 +147,7 @@ void kmain(u32 magic, u32 mbi)
 	serial_rx_init();
 	unpack_initramfs();
 	boot_mark("initramfs");
+	mount_boot();			/* mount=/dev/vda:/mnt */
 	ktest_boot();			/* the test kernel's crash= and ktest= */
 	if (cmdline_get(&boot_cmdline, "noinit")) {
 		printk("%s: all done, powering off\n", KERNEL_NAME);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # deps.sh: check the host has what the build needs; install it with apt-get when we can.
-PKGS="qemu-system-x86 qemu-user nasm grub-pc-bin grub-common xorriso mtools gcc-multilib gdb newlib-source python3 groff-base man-db"
+PKGS="qemu-system-x86 qemu-user nasm grub-pc-bin grub-common xorriso mtools gcc-multilib gdb newlib-source python3 groff-base man-db e2fsprogs"
 # make bench's pictures (tools/benchplot.py) and the bench_smoke test draw with Debian's matplotlib;
 # make record and the replay test make qcow2 overlays with qemu-img (qemu-utils, only a
 # Recommends of qemu-system-x86).
