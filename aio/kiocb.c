@@ -11,6 +11,7 @@
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
+#include "trace.h"
 #include "uapi/uio.h"
 
 static struct kmem_cache *kiocb_cache;
@@ -172,13 +173,15 @@ static bool complete_req(struct kiocb *req, long res, long res2, int nr)
 	struct kioctx *ctx = req->ki_ctx;
 	struct io_event ev;
 	bool last;
-	u32 flags;
+	u32 flags, slot;
 
+	trace_aio(TR_AIO_COMPLETE, ctx->trace_id, req->ki_key, 0, res, 0);
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	BUG_ON(req->ki_flags & (KIF_COMPLETED | KIF_CANCELLED));
 	req->ki_flags |= KIF_COMPLETED;
 	fill_event(&ev, req, res, res2);
-	aio_ring_post(ctx, &ev);
+	slot = aio_ring_post(ctx, &ev);
+	trace_aio(TR_AIO_POST, ctx->trace_id, req->ki_key, 0, res, slot);
 	last = __put_req(ctx, req, nr);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	if (waitqueue_active(&ctx->wait))
@@ -293,11 +296,10 @@ int aio_cancel_req(struct kiocb *req, struct io_event *ev)
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	cancel = cancel_begin(req);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	if (!cancel)
-		return -EAGAIN;
-	err = cancel(req);		/* a completion may run meanwhile: it posts */
+	err = cancel ? cancel(req) : -EAGAIN;	/* a completion may run meanwhile: it posts */
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	req->ki_flags &= ~KIF_CANCELLING;
+	if (cancel)
+		req->ki_flags &= ~KIF_CANCELLING;
 	if (err >= 0) {
 		/* Withdrawn: nobody else will complete it; its one event is ours. */
 		BUG_ON((req->ki_flags & KIF_COMPLETED) || atomic_read(&req->ki_users) < 2);
@@ -306,6 +308,8 @@ int aio_cancel_req(struct kiocb *req, struct io_event *ev)
 		atomic_dec(&req->ki_users);	/* the in-flight one; the caller's stays */
 	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+	trace_aio(TR_AIO_CANCEL, ctx->trace_id, req->ki_key, 0,
+		  err >= 0 ? (s32)ev->res : -EAGAIN, READ_ONCE(ctx->dead));
 	return err >= 0 ? 0 : -EAGAIN;
 }
 

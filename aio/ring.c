@@ -8,6 +8,7 @@
 #include "paging.h"
 #include "slab.h"
 #include "string.h"
+#include "trace.h"
 #include "uaccess.h"
 #include "vm.h"
 #include "aio_internal.h"
@@ -158,6 +159,29 @@ static u32 ring_head(struct aio_ring_info *r, enum km_type km)
 	return head < r->nr ? head : head % r->nr;
 }
 
+/* The kernel read the user head (ctx_lock held): what user space consumed
+ * since it last looked is traced as one TR_AIO_USER_REAP; head_seen = head. */
+static void ring_see_head(struct kioctx *ctx, u32 head)
+{
+	struct aio_ring_info *r = &ctx->ring;
+
+	if (head != r->head_seen)
+		trace_aio(TR_AIO_USER_REAP, ctx->trace_id, ~0u, (head + r->nr - r->head_seen) % r->nr,
+			  0, r->head_seen);
+	r->head_seen = head;
+}
+
+void aio_ring_trace_head(struct kioctx *ctx)
+{
+	u32 flags;
+
+	if (!trace_on(TRACE_AIO))
+		return;
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	ring_see_head(ctx, ring_head(&ctx->ring, KM_USER0));
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+}
+
 static bool ring_room_from(struct kioctx *ctx, u32 head)
 {
 	struct aio_ring_info *r = &ctx->ring;
@@ -176,15 +200,16 @@ bool aio_ring_has_room(struct kioctx *ctx)
 	assert_spin_locked(&ctx->ctx_lock);
 	if (ring_room_from(ctx, r->head_seen))
 		return true;
-	r->head_seen = ring_head(r, KM_USER0);
+	ring_see_head(ctx, ring_head(r, KM_USER0));
 	return ring_room_from(ctx, r->head_seen);
 }
 
-void aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
+u32 aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
 {
 	struct aio_ring_info *r = &ctx->ring;
 	struct io_event *slot;
 	struct aio_ring *hdr;
+	u32 at = r->tail;
 
 	assert_spin_locked(&ctx->ctx_lock);
 	hdr = kmap_atomic(r->pages[0], KM_IRQ1);
@@ -200,6 +225,7 @@ void aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
 	r->posted++;
 	WRITE_ONCE(hdr->tail, r->tail);
 	kunmap_atomic(hdr, KM_IRQ1);
+	return at;
 }
 
 #define READ_BATCH	16		/* events copied out per pass */
@@ -240,6 +266,7 @@ static u32 ring_take(struct kioctx *ctx, struct io_event *evs, u32 n, u32 *headp
 		head = READ_ONCE(hdr->head);
 		head = head < r->nr ? head : head % r->nr;	/* user-writable: clamp */
 		got = ring_peek(r, hdr, head, evs, n);
+		ring_see_head(ctx, head);		/* what user space took itself */
 		*headp = head;
 		r->head_seen = ring_wrap(r, head + got);
 		if (got) {
@@ -295,6 +322,9 @@ static long ring_read_batch(struct kioctx *ctx, struct io_event *uevents, u32 n)
 		ring_untake(ctx, head, done);
 	else
 		WRITE_ONCE(ctx->ring.reading, 0);	/* one store: no lock needed */
+	for (u32 i = 0; trace_on(TRACE_AIO) && i < done; i++)
+		__trace_rec(TR_AIO_REAP, ctx->trace_id, ~0u, (u32)evs[i].obj, (s32)evs[i].res,
+			    ring_wrap(&ctx->ring, head + i));
 	return done ? (long)done : -EFAULT;
 }
 

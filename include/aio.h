@@ -97,6 +97,7 @@ struct aio_ring_info {
 
 struct kioctx {
 	atomic_t users;
+	u32 trace_id;			/* never reused: names it in the trace (trace.h) */
 	bool dead;			/* io_destroy or exit has begun (set under
 					 * mm->aio->lock, read under ctx_lock) */
 	struct mm *mm;

@@ -13,6 +13,7 @@
 #include "ide.h"
 #include "irq.h"
 #include "mm.h"
+#include "mount.h"
 #include "multiboot.h"
 #include "panic.h"
 #include "pci.h"
@@ -22,6 +23,7 @@
 #include "serial.h"
 #include "test_hooks.h"
 #include "timer.h"
+#include "trace.h"
 #include "trap.h"
 #include "version.h"
 #include "virtio_blk.h"
@@ -127,6 +129,7 @@ void kmain(u32 magic, u32 mbi)
 	boot_mark("mm");
 	time_init();
 	boot_mark("time");
+	trace_init();			/* trace= and trace_buf= */
 	timer_init();
 	sched_init();
 	workqueue_init();
@@ -139,10 +142,12 @@ void kmain(u32 magic, u32 mbi)
 	file_init();
 	blk_file_init();
 	aio_init();
+	trace_proc_init();
 	syscall_init();
 	serial_rx_init();
 	unpack_initramfs();
 	boot_mark("initramfs");
+	mount_boot();			/* mount=/dev/vda:/mnt */
 	ktest_boot();			/* the test kernel's crash= and ktest= */
 	if (cmdline_get(&boot_cmdline, "noinit")) {
 		printk("%s: all done, powering off\n", KERNEL_NAME);
