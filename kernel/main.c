@@ -1,4 +1,5 @@
 /* main.c: kmain, the C entry point: bring the machine up, then start init (the test kernel runs its suites first). */
+#include "acpi.h"
 #include "clock.h"
 #include "aio.h"
 #include "blk_file.h"
@@ -127,6 +128,7 @@ void kmain(u32 magic, u32 mbi)
 	multiboot_show();
 	mm_init();
 	boot_mark("mm");
+	cpu_discover();			/* ACPI MADT or MP table */
 	time_init();
 	boot_mark("time");
 	trace_init();			/* trace= and trace_buf= */
