@@ -11,10 +11,17 @@
 #define TSS_SEL		0x28
 #define GDT_TLS_MIN	6	/* per-thread TLS descriptors: entries 6, 7, 8 (kernel/tls.c) */
 #define GDT_TLS_COUNT	3
-#define GDT_ENTRIES	(GDT_TLS_MIN + GDT_TLS_COUNT)
+#define GDT_PERCPU	(GDT_TLS_MIN + GDT_TLS_COUNT)	/* 9: this CPU's struct cpu (smp.h) */
+#define PERCPU_SEL	(GDT_PERCPU << 3)	/* 0x48, RPL 0: the kernel's %fs */
+#define GDT_ENTRIES	(GDT_PERCPU + 1)
 
+/* The boot CPU's GDT and TSS; %fs = PERCPU_SEL from here on. */
 void gdt_init(void);
-/* Write / read one GDT descriptor (the TLS entries; interrupts off). */
+/* Application processor cpu's own GDT and TSS (ring-0 stack esp0), loaded on
+ * it, by it. */
+void gdt_init_ap(u32 cpu, u32 esp0);
+/* Write / read one descriptor of the boot CPU's GDT, the one tasks run on
+ * (the TLS entries; interrupts off). */
 void gdt_set_entry(int entry, u64 desc);
 u64 gdt_get_entry(int entry);
 /* Stack the CPU switches to on a trap from ring 3 (and SYSENTER's entry). */

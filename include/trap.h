@@ -39,6 +39,8 @@ static inline u32 trap_kernel_esp(const struct trap_frame *tf)
 }
 
 void trap_init(void);
+/* Load the IDT on the running CPU (trap_init does it on the boot CPU; each AP at start). */
+void trap_load_idt(void);
 void trap_dispatch(struct trap_frame *tf);
 const char *trap_name(u32 vector);
 

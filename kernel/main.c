@@ -22,6 +22,7 @@
 #include "printk.h"
 #include "sched.h"
 #include "serial.h"
+#include "smp.h"
 #include "test_hooks.h"
 #include "timer.h"
 #include "trace.h"
@@ -131,6 +132,7 @@ void kmain(u32 magic, u32 mbi)
 	cpu_discover();			/* ACPI MADT or MP table */
 	time_init();
 	boot_mark("time");
+	smp_init();			/* the local APIC; the other CPUs, halted */
 	trace_init();			/* trace= and trace_buf= */
 	timer_init();
 	sched_init();

@@ -64,13 +64,18 @@ void trap_set_handler(u32 vector, trap_handler_t fn, int dpl)
 		idt[vector].type = GATE_INTR | GATE_DPL(dpl);
 }
 
-void trap_init(void)
+void trap_load_idt(void)
 {
 	struct dtr d = { sizeof(idt) - 1, (u32)idt };
 
+	lidt(&d);
+}
+
+void trap_init(void)
+{
 	for (u32 v = 0; v < 48; v++)
 		set_gate(v, trap_stubs[v], v == T_BREAKPOINT ? 3 : 0);
-	lidt(&d);
+	trap_load_idt();
 }
 
 u32 search_exception_table(u32 eip)

@@ -1,8 +1,12 @@
-/* smp_test.c: the "smp" suite: CPU discovery (ACPI MADT, MP table) checked
- * against the CPU count the testplan booted QEMU with (smp_expect=N). */
+/* smp_test.c: the "smp" suite: CPU discovery (ACPI MADT, MP table) and the
+ * start of the other CPUs, checked against the CPU count the testplan booted
+ * QEMU with (smp_expect=N); the per-CPU segment on each CPU. */
 #include "acpi.h"
+#include "clock.h"
 #include "cmdline.h"
+#include "gdt.h"
 #include "ktest.h"
+#include "smp.h"
 #include "string.h"
 #include "x86.h"
 
@@ -63,11 +67,61 @@ static void mptable_agrees_with_madt(struct ktest *t)
 		EXPECT_TRUE(t, topo_has_apic(&madt, mp.apic_id[i]));
 }
 
+/* Every listed CPU came up and said so itself: its number as read through
+ * its own %fs, its APIC id as its own local APIC gives it. */
+static void every_cpu_reported_in(struct ktest *t)
+{
+	ASSERT_EQ(t, nr_cpus_online, cpu_topology.nr_cpus);
+	for (u32 i = 0; i < nr_cpus_online; i++) {
+		const struct cpu *c = &cpus[i];
+		EXPECT_EQ(t, __atomic_load_n(&c->online, __ATOMIC_ACQUIRE), 1);
+		EXPECT_TRUE(t, c->self == c);
+		EXPECT_EQ(t, c->id, i);
+		EXPECT_EQ(t, c->seen_id, i);
+		EXPECT_EQ(t, c->seen_apic_id, c->apic_id);
+		EXPECT_TRUE(t, topo_has_apic(&cpu_topology, c->apic_id));
+		for (u32 j = 0; j < i; j++)
+			EXPECT_NE(t, cpus[j].seen_apic_id, c->seen_apic_id);
+	}
+}
+
+/* The APs sit in hlt with interrupts off: over 20 ms their idle loops do
+ * not turn (a loop that spun instead of halting would count thousands).
+ * QEMU may end an AP's first hlt once (the second start-up IPI). */
+static void aps_stay_halted(struct ktest *t)
+{
+	u32 before[NR_CPUS];
+
+	for (u32 i = 1; i < nr_cpus_online; i++) {
+		EXPECT_NE(t, cpus[i].idle_stack_top, 0);
+		before[i] = __atomic_load_n(&cpus[i].idle_halts, __ATOMIC_RELAXED);
+		EXPECT_LE(t, before[i], 2);
+	}
+	udelay(20000);
+	for (u32 i = 1; i < nr_cpus_online; i++)
+		EXPECT_EQ(t, __atomic_load_n(&cpus[i].idle_halts, __ATOMIC_RELAXED), before[i]);
+}
+
+/* The boot CPU runs with the per-CPU segment in %fs (the suites run after
+ * interrupts and task switches: each entry and exit kept it). */
+static void boot_cpu_percpu_segment(struct ktest *t)
+{
+	u16 fs;
+
+	asm volatile("mov %%fs, %0" : "=r"(fs));
+	EXPECT_EQ(t, fs, PERCPU_SEL);
+	EXPECT_EQ(t, smp_processor_id(), 0);
+	EXPECT_TRUE(t, this_cpu() == &cpus[0]);
+}
+
 static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(discovery_counts_every_cpu),
 	KTEST_CASE(apic_ids_distinct),
 	KTEST_CASE(ioapic_found),
 	KTEST_CASE(mptable_agrees_with_madt),
+	KTEST_CASE(every_cpu_reported_in),
+	KTEST_CASE(aps_stay_halted),
+	KTEST_CASE(boot_cpu_percpu_segment),
 };
 
 KTEST_SUITE(smp_suite, "smp", smp_cases, .explicit_only = true);
