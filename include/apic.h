@@ -16,6 +16,8 @@ u32 lapic_id(void);
 /* Software-enable the running CPU's local APIC (spurious vector 0xFF) with
  * every local interrupt masked: an AP gets nothing but INIT, SIPI and NMI. */
 void lapic_enable_ap(void);
+/* End of interrupt for the running CPU's local APIC (an IPI's handler). */
+void lapic_eoi(void);
 /* Send the IPI icr (vector | APIC_ICR_*) to the CPU whose APIC id is dest and
  * wait until the APIC has sent it: 0, or -ETIMEDOUT after 10 ms. Interrupts
  * off or boot (one sender at a time). */

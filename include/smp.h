@@ -6,8 +6,9 @@
  * from user mode, restored to the user's value on the way out), so
  * %fs:offset reads the running CPU's own fields with one instruction.
  * In this increment the APs run no tasks: they load their GDT, TSS and the
- * IDT, report in and halt with interrupts off. Tasks, interrupts and every
- * lock stay on the boot CPU (docs/locking.md).
+ * IDT, report in and halt; the only interrupts they take are the IPIs of
+ * kernel/ipi.c. Tasks, device interrupts and every lock but the IPIs' own stay
+ * on the boot CPU (docs/locking.md).
  */
 #ifndef SMP_H
 #define SMP_H
@@ -26,6 +27,7 @@ struct cpu {
 	u32 idle_stack_top;	/* the AP's stack (0 for the boot CPU) */
 	volatile u32 online;	/* set by the CPU itself, release: it is up */
 	u32 idle_halts;		/* times its idle loop came out of hlt */
+	int spinlocks_held;	/* spinlock.h: locks this CPU holds now */
 };
 
 extern struct cpu cpus[NR_CPUS];
@@ -54,6 +56,24 @@ static inline struct cpu *this_cpu(void)
  * came up. Boot only, after cpu_discover and time_init (udelay), in process
  * context with the page allocator up. */
 void smp_init(void);
+/* Register the IPI handlers (call-function, stop, the APIC's spurious
+ * vector) in the IDT every CPU loads. Boot, before smp_init. */
+void ipi_init(void);
+/* Run fn(arg) on every other online CPU, in its interrupt handler
+ * (interrupts off: fn must not sleep nor take a lock an interrupted task of
+ * that CPU may hold). _start sends the IPIs and returns with the call slot
+ * held; _wait waits until every other CPU has finished fn and frees the slot.
+ * Process context, no spinlock held (two callers would wait for each other). */
+void smp_call_function_start(void (*fn)(void *arg), void *arg);
+void smp_call_function_wait(void);
+/* fn(arg) on every online CPU at once: the others by IPI, this one in the
+ * caller's context in between; returns when all have finished. */
+void on_each_cpu(void (*fn)(void *arg), void *arg);
+/* Stop every other online CPU (panic): each halts with interrupts off for
+ * good. Any context, interrupts off; waits up to 100 ms and returns how many
+ * stopped. */
+u32 smp_stop_others(void);
+
 /* /proc/cpuinfo's text: one block per online CPU, as Linux's. */
 int smp_cpuinfo_show(char *buf, size_t size);
 

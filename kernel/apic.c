@@ -7,6 +7,7 @@
 #include "x86.h"
 
 #define LAPIC_ID	0x020		/* bits 31-24: APIC id */
+#define LAPIC_EOI	0x0B0		/* write 0: end of interrupt */
 #define LAPIC_SVR	0x0F0		/* spurious-interrupt vector register */
 #define LAPIC_ESR	0x280		/* error status */
 #define LAPIC_ICR_LO	0x300		/* interrupt command: vector, mode, status */
@@ -16,7 +17,7 @@
 #define LAPIC_LVT_LINT1	0x360
 #define LAPIC_LVT_ERROR	0x370
 #define SVR_ENABLE	0x100		/* APIC software enable */
-#define SPURIOUS_VECTOR	0xFF		/* low 4 bits must be 1 on P6 */
+#define SPURIOUS_VECTOR	0xFF		/* T_APIC_SPURIOUS; low 4 bits must be 1 on P6 */
 #define LVT_MASKED	0x10000
 #define ICR_BUSY	0x1000		/* delivery status: send pending */
 #define IPI_TIMEOUT_US	10000
@@ -53,6 +54,11 @@ void lapic_enable_ap(void)
 	lapic_write(LAPIC_SVR, SVR_ENABLE | SPURIOUS_VECTOR);
 	lapic_write(LAPIC_ESR, 0);	/* back-to-back writes clear it */
 	lapic_write(LAPIC_ESR, 0);
+}
+
+void lapic_eoi(void)
+{
+	lapic_write(LAPIC_EOI, 0);
 }
 
 int lapic_send_ipi(u32 dest, u32 icr)

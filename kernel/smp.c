@@ -4,9 +4,9 @@
  *
  * The boot CPU starts the APs one at a time (smp_booting names the one being
  * started); each reports in by setting its cpus[].online with release order
- * and then halts with interrupts off. An AP takes no lock and calls nothing
- * that does (not even printk): every lock of this increment stays a
- * uniprocessor lock, held only on the boot CPU (docs/locking.md).
+ * and then halts, waking only for the IPIs of kernel/ipi.c. An AP takes no
+ * lock of its own accord and calls nothing that does (not even printk): the
+ * locks of tasks and devices stay on the boot CPU (docs/locking.md).
  */
 #include "apic.h"
 #include "clock.h"
@@ -35,12 +35,13 @@ struct cpu cpus[NR_CPUS] = { [0] = { .self = &cpus[0], .id = 0, .online = 1 } };
 u32 nr_cpus_online = 1;
 static struct cpu *smp_booting;		/* the AP being started (boot CPU writes) */
 
-/* An AP's idle loop: interrupts stay off until the next increment brings
- * IPIs, so hlt only ends for an NMI, SMI or INIT; counted all the same. */
+/* An AP's idle loop: halt with interrupts on (sti's shadow covers the hlt,
+ * so no IPI slips in between); only the IPIs of kernel/ipi.c arrive, each
+ * handled before the loop turns. */
 static void __noreturn smp_idle(struct cpu *c)
 {
 	for (;;) {
-		hlt();
+		asm volatile("sti; hlt; cli" ::: "memory");
 		c->idle_halts++;
 	}
 }
@@ -159,6 +160,7 @@ void smp_init(void)
 		printk("smp: no local APIC, one CPU\n");
 		return;
 	}
+	ipi_init();
 	cpus[0].apic_id = cpus[0].seen_apic_id = lapic_id();
 	cpus[0].seen_id = smp_processor_id();
 	if (t->nr_cpus > 1 && nr_cpus_online == 1)

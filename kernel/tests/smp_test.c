@@ -1,12 +1,14 @@
 /* smp_test.c: the "smp" suite: CPU discovery (ACPI MADT, MP table) and the
  * start of the other CPUs, checked against the CPU count the testplan booted
- * QEMU with (smp_expect=N); the per-CPU segment on each CPU. */
+ * QEMU with (smp_expect=N); the per-CPU segment on each CPU; call-function
+ * IPIs; a lock torture on every CPU at once (Linux's locktorture idea). */
 #include "acpi.h"
 #include "clock.h"
 #include "cmdline.h"
 #include "gdt.h"
 #include "ktest.h"
 #include "smp.h"
+#include "spinlock.h"
 #include "string.h"
 #include "x86.h"
 
@@ -114,6 +116,112 @@ static void boot_cpu_percpu_segment(struct ktest *t)
 	EXPECT_TRUE(t, this_cpu() == &cpus[0]);
 }
 
+static u32 call_hits[NR_CPUS];
+static u32 call_irq_off[NR_CPUS];
+
+static void record_call(void *arg)
+{
+	u32 me = smp_processor_id();
+
+	call_hits[me] += (u32)arg;
+	call_irq_off[me] += !(read_eflags() & EFLAGS_IF);
+}
+
+/* smp_call_function runs the function once on each other CPU, in its IPI
+ * handler (interrupts off), and what it wrote is visible on return. */
+static void call_function_reaches_every_ap(struct ktest *t)
+{
+	memset(call_hits, 0, sizeof(call_hits));
+	memset(call_irq_off, 0, sizeof(call_irq_off));
+	for (u32 round = 1; round <= 3; round++) {
+		smp_call_function_start(record_call, (void *)round);
+		smp_call_function_wait();
+	}
+	EXPECT_EQ(t, call_hits[0], 0);		/* not the caller */
+	for (u32 i = 1; i < nr_cpus_online; i++) {
+		EXPECT_EQ(t, call_hits[i], 1 + 2 + 3);
+		EXPECT_EQ(t, call_irq_off[i], 3);
+	}
+	memset(call_hits, 0, sizeof(call_hits));
+	on_each_cpu(record_call, (void *)1);
+	for (u32 i = 0; i < nr_cpus_online; i++)
+		EXPECT_EQ(t, call_hits[i], 1);
+}
+
+#define TORTURE_ROUNDS	1000
+#define TORTURE_NOBODY	0xFFFFFFFFu
+
+static struct torture {
+	spinlock_t lock;
+	volatile u32 holder;	/* under lock: the CPU inside, TORTURE_NOBODY */
+	u32 counter;		/* under lock: incremented non-atomically */
+	u32 violations;		/* atomic: someone else was inside */
+	u32 contended;		/* atomic: the lock was held when we came */
+	u32 rounds[NR_CPUS];	/* per CPU, its own slot */
+} torture = { .lock = SPINLOCK_INIT("torture.lock") };
+
+/* xorshift32: the hold and pause times. */
+static u32 torture_random(u32 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static void torture_spin(u32 n)
+{
+	while (n--)
+		cpu_relax();
+}
+
+/* One CPU's part: take the lock, check nobody else is inside, make a slow
+ * read-modify-write of the counter with a random hold time, leave. */
+static void torture_run(void *arg)
+{
+	u32 me = smp_processor_id(), seed = 0x9E3779B9u * (me + 1);
+
+	for (u32 i = 0; i < TORTURE_ROUNDS; i++) {
+		if (spin_is_locked(&torture.lock))
+			__atomic_fetch_add(&torture.contended, 1, __ATOMIC_RELAXED);
+		spin_lock(&torture.lock);
+		if (torture.holder != TORTURE_NOBODY)
+			__atomic_fetch_add(&torture.violations, 1, __ATOMIC_RELAXED);
+		torture.holder = me;
+		u32 c = torture.counter;
+		torture_spin(torture_random(&seed) & 15);
+		torture.counter = c + 1;
+		if (torture.holder != me)
+			__atomic_fetch_add(&torture.violations, 1, __ATOMIC_RELAXED);
+		torture.holder = TORTURE_NOBODY;
+		spin_unlock(&torture.lock);
+		torture.rounds[me]++;
+		torture_spin(torture_random(&seed) & 7);
+	}
+}
+
+/* Every CPU at once on one ticket lock: mutual exclusion holds (no CPU finds
+ * another inside, no increment is lost), every CPU finishes its rounds, and
+ * the CPUs really met (the lock was found taken). */
+static void lock_torture_all_cpus(struct ktest *t)
+{
+	u64 start = ktime_get_ns();
+
+	torture.holder = TORTURE_NOBODY;
+	on_each_cpu(torture_run, NULL);
+	ktest_log("%u CPUs x %u rounds in %llu ms, lock found taken %u times",
+		  nr_cpus_online, TORTURE_ROUNDS, (ktime_get_ns() - start) / 1000000,
+		  torture.contended);
+	EXPECT_EQ(t, torture.violations, 0);
+	EXPECT_EQ(t, torture.counter, TORTURE_ROUNDS * nr_cpus_online);
+	for (u32 i = 0; i < nr_cpus_online; i++)
+		EXPECT_EQ(t, torture.rounds[i], TORTURE_ROUNDS);
+	if (nr_cpus_online > 1)
+		EXPECT_GE(t, torture.contended, 1);
+	EXPECT_FALSE(t, spin_is_locked(&torture.lock));
+	EXPECT_EQ(t, spinlocks_held, 0);
+}
+
 static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(discovery_counts_every_cpu),
 	KTEST_CASE(apic_ids_distinct),
@@ -122,6 +230,8 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(every_cpu_reported_in),
 	KTEST_CASE(aps_stay_halted),
 	KTEST_CASE(boot_cpu_percpu_segment),
+	KTEST_CASE(call_function_reaches_every_ap),
+	KTEST_CASE(lock_torture_all_cpus),
 };
 
 KTEST_SUITE(smp_suite, "smp", smp_cases, .explicit_only = true);
