@@ -18,13 +18,17 @@
 #ifndef KERNEL_FS_EXT2_H
 #define KERNEL_FS_EXT2_H
 
+#include "atomic.h"
 #include "ext2_fs.h"
+#include "ext2_mount.h"
 #include "fs.h"
 #include "list.h"
 #include "mutex.h"
 #include "spinlock.h"
 
 #define EXT2_CACHE_MAX	256		/* cached blocks per file system (a page each) */
+#define EXT2_PC_MAX	1024		/* page-cache pages per file system (4 MiB) */
+#define EXT2_PC_HASH	16		/* hash buckets of an inode's pages */
 #define EXT2_LINK_MAX	32000		/* links of an inode (a directory's subdirectories + 2) */
 
 /* One cached block (sb->lock). */
@@ -51,8 +55,12 @@ struct ext2_sb {
 	bool rdonly;			/* MS_RDONLY, or an unknown RO_COMPAT feature */
 	bool was_valid;			/* s_state said clean at mount: say so at umount */
 	bool super_dirty;		/* es or gd changed since the last write-back */
+	bool nowait;			/* the holder of lock must not wait on the disk:
+					 * a cache miss is -EAGAIN (an AIO try in io_submit) */
 	struct list_head bufs;		/* the block cache, LRU order */
 	u32 nr_bufs;
+	struct list_head pages;		/* the page cache (struct ext2_page), LRU order */
+	u32 nr_pages;
 	spinlock_t icache_lock;		/* inodes, nr_inodes, inode counts reaching zero */
 	struct list_head inodes;	/* inodes in use (struct ext2_inode_info) */
 	u32 nr_inodes;			/* in use or being freed (ext2_put) */
@@ -64,6 +72,19 @@ struct ext2_inode_info {
 	struct ext2_inode di;		/* the on-disk inode's first 128 bytes (sb->lock) */
 	struct inode *inode;
 	struct list_head link;		/* sb->inodes (icache_lock) */
+	struct list_head pc_hash[EXT2_PC_HASH];	/* its cached pages by index (sb->lock) */
+	u32 nr_pages;
+};
+
+/* One page of a regular file's data in the page cache (sb->lock). */
+struct ext2_page {
+	u32 index;			/* file offset / PAGE_SIZE */
+	u8 dirty;			/* one bit per block of the page: newer than the disk */
+	bool uptodate;			/* read from the disk (or written whole) */
+	struct page *page;		/* may be HighMem: kmap to reach it */
+	struct inode *inode;
+	struct list_head hash;		/* ext2_inode_info.pc_hash[index % EXT2_PC_HASH] */
+	struct list_head lru;		/* sb->pages, most recently used first */
 };
 
 static inline struct ext2_sb *EXT2_SB(const struct inode *inode) { return inode->i_sb; }
@@ -80,12 +101,37 @@ static inline void ext2_bdirty(struct ext2_buf *b) { b->dirty = true; }
 /* Write every dirty block back (then the superblock and descriptors when
  * changed) and flush the device's cache: 0 or the first -EIO. */
 int ext2_sync_fs(struct ext2_sb *sb);
+/* Block nr was freed: take it out of the cache (or, still held, make it clean). */
+void ext2_bforget(struct ext2_sb *sb, u32 nr);
 /* Forget every cached block (umount, after ext2_sync_fs); a dirty one is lost. */
 void ext2_bcache_drop(struct ext2_sb *sb);
 /* Is nr a block of the file system that may hold data (not the boot block)? */
 bool ext2_block_ok(const struct ext2_sb *sb, u32 nr);
 /* Byte I/O on the device at the file system's offset (the superblock). */
-int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 len, u64 pos);
+int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 off, u32 len, u64 pos);
+
+/* pagecache.c: regular files' data (sb->lock held). */
+void ext2_pc_init(struct ext2_inode_info *ei);
+/* Page index of inode, cached: read from the disk when fill and not yet
+ * uptodate (-EAGAIN instead under sb->nowait), else zeroed when new. */
+struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill);
+void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len);
+/* Move the blocks of ep whose bit is in mask from or to the device, runs of
+ * consecutive device blocks at a time; a hole reads as zeros and is skipped
+ * on a write. 0, -errno, -EAGAIN under sb->nowait. */
+int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask);
+/* Bytes [off, off + len) of the page changed: their blocks are dirty. */
+void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len);
+/* Write back inode's dirty pages / every dirty page of sb: 0 or the first error. */
+int ext2_pc_sync_inode(struct inode *inode);
+int ext2_pc_sync_all(struct ext2_sb *sb);
+/* Forget inode's pages (its data is gone, or was written back). */
+void ext2_pc_drop(struct inode *inode);
+/* The file shrinks to size (before its blocks are freed): pages past it go,
+ * the tail of the last one is zeroed and written back later. */
+int ext2_pc_truncate(struct inode *inode, loff_t size);
+/* umount: every page of sb (none should be left). */
+void ext2_pc_drop_all(struct ext2_sb *sb);
 
 /* super.c */
 int ext2_write_super(struct ext2_sb *sb);
@@ -114,7 +160,9 @@ void ext2_getattr(struct inode *inode, struct kstat *k);
 bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di);
 
 /* bmap.c: file block lblk's block number: 0 for a hole (create false), a new
- * zeroed block when create (*fresh set), or -EUCLEAN/-EIO/-ENOSPC/-EFBIG. */
+ * block when create (*fresh set: zeroed in the block cache, except a regular
+ * file's data block, which its page holds), or -EUCLEAN/-EIO/-ENOSPC/-EFBIG
+ * (-EAGAIN under sb->nowait when an indirect block is not cached). */
 long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh);
 /* Free every block past the first keep blocks of the file. */
 int ext2_free_blocks_from(struct inode *inode, u32 keep);
@@ -147,9 +195,17 @@ bool ext2_is_ancestor(struct inode *anc, struct inode *dir);
 int ext2_rename(struct inode *odir, const char *oname, size_t olen, struct inode *ndir,
 		const char *nname, size_t nlen, u32 flags);
 
-/* file.c */
-/* Move n bytes between the file at pos and buf (user memory); bytes or -errno. */
-ssize_t ext2_file_rw(struct inode *inode, char *buf, size_t n, loff_t pos, bool write);
+/* file.c: where the bytes of a read or write are: the caller's user segments
+ * (its own address space), or pinned pages (any task: the AIO worker). */
+struct pinned_vec;
+struct ext2_xfer {
+	const struct iovec *iov;	/* nr user segments, or NULL */
+	u32 nr;
+	struct pinned_vec *pinned;	/* when iov is NULL */
+};
+/* Move n bytes between the file at pos and x; bytes or -errno (under
+ * sb->nowait: -EAGAIN when any of it needs the disk; the caller redoes all). */
+ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t pos, bool write);
 int ext2_truncate_locked(struct inode *inode, loff_t size);
 
 #endif
