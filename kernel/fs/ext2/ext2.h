@@ -25,6 +25,7 @@
 #include "list.h"
 #include "mutex.h"
 #include "spinlock.h"
+#include "workqueue.h"
 
 #define EXT2_CACHE_MAX	256		/* cached blocks per file system (a page each) */
 #define EXT2_PC_MAX	1024		/* page-cache pages per file system (4 MiB) */
@@ -61,6 +62,9 @@ struct ext2_sb {
 	u32 nr_bufs;
 	struct list_head pages;		/* the page cache (struct ext2_page), LRU order */
 	u32 nr_pages;
+	spinlock_t aio_lock;		/* aio_queue (aio.c) */
+	struct list_head aio_queue;	/* AIO requests for the worker, oldest first */
+	struct work_struct aio_work;	/* the worker's item for this file system */
 	spinlock_t icache_lock;		/* inodes, nr_inodes, inode counts reaching zero */
 	struct list_head inodes;	/* inodes in use (struct ext2_inode_info) */
 	u32 nr_inodes;			/* in use or being freed (ext2_put) */
@@ -207,5 +211,19 @@ struct ext2_xfer {
  * sb->nowait: -EAGAIN when any of it needs the disk; the caller redoes all). */
 ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t pos, bool write);
 int ext2_truncate_locked(struct inode *inode, loff_t size);
+
+/* aio.c: the AIO methods of regular files (buffered; see aio.c for what
+ * completes inside io_submit and what the worker does). */
+struct kiocb;
+ssize_t ext2_aio_read(struct kiocb *iocb, char *ubuf, size_t n, loff_t pos);
+ssize_t ext2_aio_write(struct kiocb *iocb, const char *ubuf, size_t n, loff_t pos);
+ssize_t ext2_aio_readv(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
+ssize_t ext2_aio_writev(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
+int ext2_aio_fsync(struct kiocb *iocb, int datasync);
+/* A new sb's queue and worker item: 0. */
+int ext2_aio_init(struct ext2_sb *sb);
+/* Before sb is freed: no request is queued (none can be: each holds a
+ * file); wait for a worker run that may still be ending. */
+void ext2_aio_exit(struct ext2_sb *sb);
 
 #endif

@@ -233,6 +233,11 @@ const struct file_operations ext2_file_ops = {
 	.read = ext2_read,
 	.write = ext2_write,
 	.fsync = ext2_fsync,
+	.aio_read = ext2_aio_read,
+	.aio_write = ext2_aio_write,
+	.aio_readv = ext2_aio_readv,
+	.aio_writev = ext2_aio_writev,
+	.aio_fsync = ext2_aio_fsync,
 };
 
 const struct file_operations ext2_dir_ops = {

@@ -160,6 +160,7 @@ int ext2_write_super(struct ext2_sb *sb)
 
 static void ext2_sb_free(struct ext2_sb *sb)
 {
+	ext2_aio_exit(sb);
 	ext2_pc_drop_all(sb);		/* none left: every inode is gone by now */
 	ext2_bcache_drop(sb);
 	if (sb->dev)
@@ -191,6 +192,11 @@ static struct ext2_sb *ext2_sb_alloc(struct file *dev, u64 offset, u64 bytes, bo
 	sb->dev_offset = offset;
 	sb->dev_bytes = bytes;
 	sb->rdonly = rdonly;
+	if (ext2_aio_init(sb)) {
+		__free_page(page);
+		kfree(sb);
+		return NULL;
+	}
 	/* es is at offset 1024 of its page: the page holds bytes 0-4095 of the
 	 * device, so one 512-aligned transfer of [1024, 2048) reads it */
 	sb->es = (struct ext2_super_block *)((char *)page_address(page) + EXT2_SUPER_OFFSET);
