@@ -106,6 +106,10 @@ EXPECT = [
      pattern(5, 14000, 200000 - 14000) + pattern(7, 200000, 8192) +
      pattern(5, 208192, 262144 - 208192)),
     ("/aiov.bin", lambda: pattern(8, 0, 8192)),
+    # test_file_aio direct_io: O_DIRECT AIO writes over and past a buffered file
+    ("/direct.bin", lambda: pattern(10, 0, 8192) + pattern(11, 8192, 4096) +
+     pattern(10, 12288, 65536 - 12288) + pattern(12, 65536, 65536) +
+     pattern(10, 131072, 131072) + pattern(13, 262144, 4096)),
 ]
 GONE = ["/to_remove.txt", "/rmdir_me", "/rename_src.txt"]
 

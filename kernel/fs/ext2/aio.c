@@ -13,6 +13,8 @@
  * through the pinned pages (it has no user address space), then completes it.
  * A request still in the queue can be cancelled (io_cancel, io_destroy,
  * exit); one the worker has taken runs to its end (-EAGAIN to the cancel).
+ * On an O_DIRECT file a read or write is never tried in io_submit: it goes to
+ * the worker, which moves it zero-copy (dio.c).
  *
  * Locking: sb->aio_lock (a spinlock, process context, irqsave) guards
  * sb->aio_queue, each request's queued flag and the kiocb's private pointer
@@ -41,6 +43,7 @@ struct ext2_aio {
 	struct list_head link;		/* sb->aio_queue while queued (aio_lock) */
 	bool queued;			/* aio_lock */
 	enum ext2_aio_op op;
+	bool direct;			/* O_DIRECT read or write: dio.c */
 	struct kiocb *iocb;
 	loff_t pos;
 	size_t n;
@@ -87,11 +90,16 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 	if (ea->op == EXT2_AIO_FSYNC) {
 		ret = ext2_sync_fs(sb);
 	} else if (ea->op == EXT2_AIO_READ) {
-		ret = ext2_file_rw(inode, &x, ea->n, ea->pos, false);
+		ret = ea->direct ? ext2_dio_rw(inode, &ea->buf, ea->n, ea->pos, false) :
+			ext2_file_rw(inode, &x, ea->n, ea->pos, false);
 	} else {
 		if (kiocb_is_append(ea->iocb))
 			ea->pos = inode->size;
-		ret = ext2_file_rw(inode, &x, ea->n, ea->pos, true);
+		if (ea->direct && (ea->pos & 511))
+			ret = -EINVAL;		/* appending at an unaligned end */
+		else
+			ret = ea->direct ? ext2_dio_rw(inode, &ea->buf, ea->n, ea->pos, true) :
+				ext2_file_rw(inode, &x, ea->n, ea->pos, true);
 		if (ret > 0 && kiocb_dsync(ea->iocb) && (err = ext2_sync_fs(sb)))
 			ret = err;		/* data, metadata and FLUSH before the event */
 	}
@@ -150,6 +158,7 @@ static ssize_t ext2_aio_queue(struct kiocb *iocb, enum ext2_aio_op op, const str
 		return -ENOMEM;
 	memset(ea, 0, offsetof(struct ext2_aio, room));
 	ea->op = op;
+	ea->direct = op != EXT2_AIO_FSYNC && (kiocb_file(iocb)->f_flags & O_DIRECT);
 	ea->iocb = iocb;
 	ea->pos = pos;
 	ea->n = n;
@@ -206,6 +215,13 @@ static ssize_t ext2_aio_rw(struct kiocb *iocb, const struct iovec *iov, u32 nr, 
 		return ret;
 	if (!n)
 		return 0;
+	if (kiocb_file(iocb)->f_flags & O_DIRECT) {
+		if (!ext2_dio_aligned(iov, nr, pos))
+			return -EINVAL;
+		if (kiocb_nowait(iocb))
+			return -EAGAIN;		/* direct I/O always waits on the disk */
+		return ext2_aio_queue(iocb, write ? EXT2_AIO_WRITE : EXT2_AIO_READ, iov, nr, n, pos);
+	}
 	ret = ext2_aio_try(iocb, iov, nr, n, pos, write);
 	if (ret != -EAGAIN || kiocb_nowait(iocb))
 		return ret;			/* RWF_NOWAIT: -EAGAIN is its result */

@@ -134,6 +134,8 @@ void ext2_pc_drop(struct inode *inode);
 /* The file shrinks to size (before its blocks are freed): pages past it go,
  * the tail of the last one is zeroed and written back later. */
 int ext2_pc_truncate(struct inode *inode, loff_t size);
+/* Write back and drop the pages over [pos, pos + n) (before direct I/O there). */
+int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n);
 /* umount: every page of sb (none should be left). */
 void ext2_pc_drop_all(struct ext2_sb *sb);
 
@@ -220,6 +222,11 @@ ssize_t ext2_aio_write(struct kiocb *iocb, const char *ubuf, size_t n, loff_t po
 ssize_t ext2_aio_readv(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
 ssize_t ext2_aio_writev(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
 int ext2_aio_fsync(struct kiocb *iocb, int datasync);
+/* dio.c: O_DIRECT (the worker, sb->lock held). Are offset and segments
+ * 512-aligned? Move n bytes at pos between the file and the pinned pages,
+ * zero-copy: bytes or -errno. */
+bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
+long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write);
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a

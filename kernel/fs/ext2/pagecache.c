@@ -227,6 +227,27 @@ static void ext2_pc_drop_from(struct inode *inode, u32 first)
 				ext2_pc_free(EXT2_SB(inode), ep);
 }
 
+int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	u64 first = (u64)pos >> PAGE_SHIFT, last = ((u64)pos + n - 1) >> PAGE_SHIFT;
+	struct ext2_page *ep, *nx;
+	int err;
+
+	if (!n)
+		return 0;
+	for (u32 i = 0; i < EXT2_PC_HASH; i++) {
+		list_for_each_entry_safe(ep, nx, &ei->pc_hash[i], hash) {
+			if (ep->index < first || ep->index > last)
+				continue;
+			if ((err = ext2_pc_writepage(ep)))
+				return err;
+			ext2_pc_free(EXT2_SB(inode), ep);
+		}
+	}
+	return 0;
+}
+
 void ext2_pc_drop(struct inode *inode)
 {
 	ext2_pc_drop_from(inode, 0);
