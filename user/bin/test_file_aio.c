@@ -164,7 +164,8 @@ static int miss_then_hit(void)
 	return 0;
 }
 
-/* PWRITE, PWRITEV, PREADV, FSYNC, FDSYNC and an RWF_DSYNC write, each checked. */
+/* PWRITE, PWRITEV, PREADV, FSYNC, FDSYNC, an RWF_DSYNC write and RWF_APPEND
+ * writes, each checked. */
 static int every_opcode(void)
 {
 	aio_context_t ctx = 0;
@@ -202,6 +203,26 @@ static int every_opcode(void)
 	CHECK(same(got + 208192, 5, 208192, sizeof(got) - 208192));
 	raw_prep(&cb, IOCB_CMD_PREAD, fd, got, 100, sizeof(got), 9);	/* at the end: 0 */
 	CHECK_EQ(one(ctx, &cb), 0);
+	{					/* RWF_APPEND, two in one io_submit */
+		struct iocb ap[2], *apl[2] = { &ap[0], &ap[1] };
+		struct io_event aev[2];
+		struct stat st;
+		int fa = open(MNT "/append.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+		CHECK(fa >= 0);
+		fill(v1, 14, 0, 1000);
+		raw_prep(&ap[0], IOCB_CMD_PWRITE, fa, v1, 600, 0, 11);
+		raw_prep(&ap[1], IOCB_CMD_PWRITE, fa, v1 + 600, 400, 0, 12);
+		ap[0].aio_rw_flags = ap[1].aio_rw_flags = RWF_APPEND;
+		CHECK_EQ(raw_io_submit(ctx, 2, apl), 2);
+		CHECK_EQ(wait_events(ctx, 2, aev), 2);
+		CHECK(aev[0].res == 600 || aev[0].res == 400);
+		CHECK_EQ(fstat(fa, &st), 0);
+		CHECK_EQ(st.st_size, 1000);
+		CHECK_EQ(pread(fa, r1, 1000, 0), 1000);
+		CHECK(same(r1, 14, 0, 1000));
+		close(fa);
+		CHECK_EQ(unlink(MNT "/append.bin"), 0);
+	}
 	raw_prep(&cb, IOCB_CMD_PREAD, fd, got, 100, -1, 10);
 	CHECK_EQ(raw_io_submit(ctx, 1, list), -K_EINVAL);	/* a negative offset */
 	CHECK_EQ(raw_io_destroy(ctx), 0);

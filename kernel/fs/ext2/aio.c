@@ -7,10 +7,11 @@
  * cached, or a write whose map and bitmaps are cached, completes there (its
  * event is in the ring when io_submit returns). Anything that would wait (a
  * page or indirect block to read, a dirty page to write back for room,
- * sb->lock held by someone else), and every fsync, fdatasync and RWF_DSYNC /
- * O_DSYNC write, is queued to the "ext2aio" worker thread with the user's
- * pages pinned; the worker runs it with the synchronous path and copies
- * through the pinned pages (it has no user address space), then completes it.
+ * sb->lock held by someone else), every fsync, fdatasync and RWF_DSYNC /
+ * O_DSYNC write, and every append (O_APPEND, RWF_APPEND), is queued to the
+ * "ext2aio" worker thread with the user's pages pinned; the worker runs it
+ * with the synchronous path and copies through the pinned pages (it has no
+ * user address space), then completes it.
  * A request still in the queue can be cancelled (io_cancel, io_destroy,
  * exit); one the worker has taken runs to its end (-EAGAIN to the cancel).
  * On an O_DIRECT file a read or write is never tried in io_submit: it goes to
@@ -189,11 +190,12 @@ static ssize_t ext2_aio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr,
 	struct ext2_xfer x = { iov, nr, NULL };
 	ssize_t ret;
 
-	if ((write && kiocb_dsync(iocb)) || !mutex_trylock(&sb->lock))
+	/* an append retried by the worker would go to the end the try moved */
+	if (write && (kiocb_dsync(iocb) || kiocb_is_append(iocb)))
+		return -EAGAIN;
+	if (!mutex_trylock(&sb->lock))
 		return -EAGAIN;
 	sb->nowait = true;
-	if (write && kiocb_is_append(iocb))
-		pos = inode->size;
 	ret = ext2_file_rw(inode, &x, n, pos, write);
 	sb->nowait = false;
 	mutex_unlock(&sb->lock);

@@ -154,6 +154,24 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	return ep;
 }
 
+/* Bytes of a filled page past the end of the file read as zeros, whatever
+ * the disk holds there (dirty blocks keep what was written). */
+static void ext2_pc_zero_eof(struct ext2_page *ep)
+{
+	struct ext2_sb *sb = EXT2_SB(ep->inode);
+	u64 start = (u64)ep->index << PAGE_SHIFT, size = ep->inode->size;
+	u32 from, log = sb->block_log;
+
+	if (start + PAGE_SIZE <= size)
+		return;
+	from = size > start ? size - start : 0;
+	for (u32 b = from >> log; b < ext2_pc_blocks(sb); b++) {
+		u32 lo = MAX(from, b << log);
+		if (!(ep->dirty & (1u << b)))
+			ext2_pc_zero(ep, lo, ((b + 1) << log) - lo);
+	}
+}
+
 struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
@@ -179,6 +197,7 @@ struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill)
 			ext2_pc_free(sb, ep);
 		return ERR_PTR(err);
 	}
+	ext2_pc_zero_eof(ep);
 	ep->uptodate = true;
 	return ep;
 }
