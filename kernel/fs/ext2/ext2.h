@@ -1,11 +1,15 @@
 /* ext2.h: the ext2 driver's internals shared by the files of kernel/fs/ext2: the mounted
- * file system, its block cache, inodes in memory, block mapping and allocation.
+ * file system, its block cache and page cache, inodes in memory, block mapping and
+ * allocation, file AIO (buffered and O_DIRECT).
  *
  * Locking: one mutex per mounted file system, sb->lock, is held by every
  * operation that reads or changes anything of it (the on-disk structures through
- * the block cache, the cached superblock and group descriptors, the inodes'
- * ext2 fields and size): operations on one file system run one at a time and
- * may sleep in the block device's I/O. sb->icache_lock, a spinlock taken inside
+ * the block cache, file data through the page cache, the cached superblock and
+ * group descriptors, the inodes' ext2 fields and size): operations on one file
+ * system run one at a time and may sleep in the block device's I/O, except the
+ * AIO try in io_submit, which takes it only when free and sets sb->nowait (a
+ * cache miss is then -EAGAIN, never a wait). sb->aio_lock guards the AIO
+ * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
  * the namespace lock and never around sb->lock, guards the inode cache list and
  * the transitions of an ext2 inode's reference count to and from zero.
  * Process context everywhere. No function here calls iput() with sb->lock held
