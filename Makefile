@@ -253,6 +253,21 @@ debug: $(DEBUG_KERNEL) $(GDB_CONSTANTS) $(INITRAMFS)
 gdb: $(DEBUG_KERNEL) $(GDB_CONSTANTS)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(DEBUG_KERNEL)
 
+# Record and replay (README "Record and replay"; tools/rr.sh): make record runs CMDLINE on
+# the shipped kernel under QEMU's icount record mode, with copies of the demo's disks behind
+# blkreplay; make replay replays it paused with the gdbstub on GDB_PORT, for make gdb
+# (reverse-continue, reverse-stepi, watchpoints run backwards). RR_DIR holds the recording.
+RR_DIR ?= $(BUILD)/rr
+.PHONY: record replay
+record: $(KERNEL) $(GDB_CONSTANTS) $(INITRAMFS) $(DEMO_VD) $(DEMO_HD)
+	$(Q)tools/rr.sh record $(RR_DIR) $(KERNEL) $(INITRAMFS) '$(CMDLINE)' $(DEMO_VD) $(DEMO_HD) \
+	  -serial stdio; rc=$$?; echo "make record: $(RR_DIR)/rr.bin, QEMU exit status $$rc"; [ $$rc -eq 33 ]
+
+replay:
+	@echo "QEMU replays $(RR_DIR), paused, gdbstub on port $(GDB_PORT)."
+	@echo "In another terminal: make gdb DEBUG_KERNEL=$(RR_DIR)/kernel.elf"
+	$(Q)tools/rr.sh replay $(RR_DIR) -serial stdio -gdb tcp::$(GDB_PORT) -S
+
 include tools/bench.mk
 include tools/fuzz.mk
 include tools/trace.mk

@@ -14,6 +14,7 @@
 #include "ide.h"
 #include "irq.h"
 #include "mm.h"
+#include "ext2_mount.h"
 #include "mount.h"
 #include "multiboot.h"
 #include "panic.h"
@@ -151,6 +152,7 @@ void kmain(u32 magic, u32 mbi)
 	serial_rx_init();
 	unpack_initramfs();
 	boot_mark("initramfs");
+	ext2_init();			/* its AIO worker thread */
 	mount_boot();			/* mount=/dev/vda:/mnt */
 	ktest_boot();			/* the test kernel's crash= and ktest= */
 	if (cmdline_get(&boot_cmdline, "noinit")) {

@@ -205,15 +205,15 @@ void signal_wake_up(struct task *t, bool fatal)
 }
 
 /* Hard irq context, interrupts off: nothing else touches the queue now. */
-void scheduler_tick(bool user)
+void scheduler_tick(bool user, u32 elapsed)
 {
 	struct task *p = current;
 
 	p->ticks++;
 	if (p != idle_task && user)
-		p->utime++;			/* getrusage, times (kernel/rusage.c) */
+		p->utime += elapsed;		/* getrusage, times (kernel/rusage.c) */
 	else if (p != idle_task)
-		p->stime++;
+		p->stime += elapsed;
 	if (p == idle_task) {
 		if (!list_empty(&run_queue))
 			p->need_resched = 1;
