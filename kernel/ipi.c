@@ -53,23 +53,29 @@ void ipi_init(void)
 	trap_set_handler(T_APIC_SPURIOUS, ipi_spurious_interrupt, 0);
 }
 
-/* Send vector to every online CPU but this one. */
-static void ipi_send_others(u32 vector)
+/* Send vector to every online CPU but this one; the first CPU whose IPI
+ * the local APIC did not send, or NR_CPUS when all went. */
+static u32 ipi_send_others(u32 vector)
 {
-	u32 me = smp_processor_id();
+	u32 me = smp_processor_id(), failed = NR_CPUS;
 
 	for (u32 i = 0; i < nr_cpus_online; i++)
-		if (i != me && lapic_send_ipi(cpus[i].apic_id, vector))
-			panic("ipi: CPU %u's local APIC did not take vector %#x", i, vector);
+		if (i != me && lapic_send_ipi(cpus[i].apic_id, vector) && failed == NR_CPUS)
+			failed = i;
+	return failed;
 }
 
 void smp_call_function_start(void (*fn)(void *arg), void *arg)
 {
+	u32 failed;
+
 	spin_lock(&call_lock);
 	call_slot.fn = fn;
 	call_slot.arg = arg;
 	__atomic_store_n(&call_slot.done, 0, __ATOMIC_RELEASE);
-	ipi_send_others(T_IPI_CALL);
+	failed = ipi_send_others(T_IPI_CALL);
+	if (failed != NR_CPUS)
+		panic("smp_call_function: CPU %u's IPI was not sent", failed);
 }
 
 void smp_call_function_wait(void)
@@ -98,7 +104,7 @@ u32 smp_stop_others(void)
 
 	if (!others)
 		return 0;
-	ipi_send_others(T_IPI_STOP);
+	ipi_send_others(T_IPI_STOP);		/* a CPU it misses is counted below */
 	for (u32 us = 0; us < STOP_WAIT_US; us += 10) {
 		if (__atomic_load_n(&cpus_stopped, __ATOMIC_ACQUIRE) == others)
 			break;
