@@ -3,6 +3,7 @@
 #define GDT_H
 
 #include "types.h"
+#include "x86.h"
 
 #define KERNEL_CS	0x08
 #define KERNEL_DS	0x10
@@ -11,11 +12,23 @@
 #define TSS_SEL		0x28
 #define GDT_TLS_MIN	6	/* per-thread TLS descriptors: entries 6, 7, 8 (kernel/tls.c) */
 #define GDT_TLS_COUNT	3
-#define GDT_PERCPU	(GDT_TLS_MIN + GDT_TLS_COUNT)	/* 9: this CPU's struct cpu (smp.h) */
-#define PERCPU_SEL	(GDT_PERCPU << 3)	/* 0x48, RPL 0: the kernel's %fs */
-#define GDT_ENTRIES	(GDT_PERCPU + 1)
+#define GDT_ENTRIES	(GDT_TLS_MIN + GDT_TLS_COUNT)
 
-/* The boot CPU's GDT and TSS; %fs = PERCPU_SEL from here on. */
+/* Each CPU loads its own GDT, CPU n's at cpu_gdt_first + n * CPU_GDT_STRIDE
+ * (gdt.c): sgdt, an unprivileged register read with no segment load, tells
+ * which CPU runs (smp_processor_id, include/smp.h). */
+#define CPU_GDT_STRIDE	256
+extern const u32 cpu_gdt_first;
+
+static inline u32 gdt_this_cpu(void)
+{
+	struct dtr d;
+
+	asm volatile("sgdt %0" : "=m"(d));
+	return (d.base - cpu_gdt_first) / CPU_GDT_STRIDE;
+}
+
+/* The boot CPU's GDT and TSS. */
 void gdt_init(void);
 /* Application processor cpu's own GDT and TSS (ring-0 stack esp0), loaded on
  * it, by it. */

@@ -1,10 +1,10 @@
-/* smp.h: the CPUs: per-CPU data reached through %fs, smp_processor_id(), and
- * the start of the application processors (APs).
+/* smp.h: the CPUs: per-CPU data (struct cpu), smp_processor_id(), and the start of the application processors (APs).
  *
- * Each CPU's GDT has a data segment at GDT_PERCPU whose base is that CPU's
- * struct cpu; the kernel runs with %fs = PERCPU_SEL (loaded on every entry
- * from user mode, restored to the user's value on the way out), so
- * %fs:offset reads the running CPU's own fields with one instruction.
+ * Each CPU loads its own GDT, and the GDTs lie at a fixed stride (gdt.h):
+ * sgdt, which reads a register and loads no segment, gives the running
+ * CPU's number, and cpus[] its struct cpu. No segment register is reloaded
+ * on kernel entry or exit for it (the first cut kept struct cpu in %fs and
+ * made the null system call 18 % slower: docs/benchmarks.md).
  * In this increment the APs run no tasks: they load their GDT, TSS and the
  * IDT, report in and halt; the only interrupts they take are the IPIs of
  * kernel/ipi.c. Tasks, device interrupts and every lock but the IPIs' own stay
@@ -14,15 +14,16 @@
 #define SMP_H
 
 #include "acpi.h"
+#include "gdt.h"
 #include "types.h"
 
 #define SMP_TRAMPOLINE_PHYS	0x8000	/* real-mode start page (SIPI vector 0x08) */
 
 struct cpu {
-	struct cpu *self;	/* %fs:0: this struct's address */
+	struct cpu *self;	/* this struct's address */
 	u32 id;			/* smp_processor_id(): 0 for the boot CPU */
 	u32 apic_id;		/* local APIC id, as the firmware listed it */
-	u32 seen_id;		/* what the CPU itself read through %fs */
+	u32 seen_id;		/* what the CPU itself read through its GDT */
 	u32 seen_apic_id;	/* and from its own local APIC */
 	u32 idle_stack_top;	/* the AP's stack (0 for the boot CPU) */
 	volatile u32 online;	/* set by the CPU itself, release: it is up */
@@ -36,19 +37,13 @@ extern u32 nr_cpus_online;	/* CPUs that reported in, the boot CPU included */
 /* The running CPU's number (0 .. nr_cpus_online - 1). Any context. */
 static inline u32 smp_processor_id(void)
 {
-	u32 id;
-
-	asm volatile("movl %%fs:%c1, %0" : "=r"(id) : "i"(offsetof(struct cpu, id)));
-	return id;
+	return gdt_this_cpu();
 }
 
 /* The running CPU's struct cpu. Any context. */
 static inline struct cpu *this_cpu(void)
 {
-	struct cpu *c;
-
-	asm volatile("movl %%fs:%c1, %0" : "=r"(c) : "i"(offsetof(struct cpu, self)));
-	return c;
+	return &cpus[gdt_this_cpu()];
 }
 
 /* Map the boot CPU's local APIC and start every other CPU cpu_topology

@@ -45,8 +45,8 @@ static inline void spin_lock_init(spinlock_t *l, const char *name)
 
 void spin_lock_fail(spinlock_t *l, const char *why) __attribute__((noreturn));
 /* Number of spinlocks the running CPU holds right now (sleeping with one held
- * is a bug): a field of its struct cpu, read and written through %fs. */
-#define spinlocks_held	(*(int __seg_fs *)offsetof(struct cpu, spinlocks_held))
+ * is a bug): a field of its struct cpu (this_cpu(): sgdt, smp.h). */
+#define spinlocks_held	(this_cpu()->spinlocks_held)
 extern int preempt_count;	/* sched.c (sched.h): preempt_disable() depth */
 
 /* True where the caller must not sleep (nor fault on user memory): in an

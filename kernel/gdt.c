@@ -1,4 +1,4 @@
-/* gdt.c: one GDT per CPU: flat kernel and user segments, the TSS that holds the ring-0 stack, the three per-thread TLS entries (6-8) and the per-CPU data segment (9). */
+/* gdt.c: one GDT per CPU: flat kernel and user segments, the TSS that holds the ring-0 stack, the three per-thread TLS entries (6-8); where each lies tells sgdt which CPU runs. */
 #include "gdt.h"
 #include "smp.h"
 #include "string.h"
@@ -24,7 +24,9 @@ struct tss {
 static struct cpu_gdt {
 	u64 gdt[GDT_ENTRIES];
 	struct tss tss;
-} cpu_gdt[NR_CPUS];
+} __attribute__((aligned(CPU_GDT_STRIDE))) cpu_gdt[NR_CPUS];
+_Static_assert(sizeof(struct cpu_gdt) == CPU_GDT_STRIDE, "one GDT per stride");
+const u32 cpu_gdt_first = (u32)cpu_gdt;
 static u64 *const gdt = cpu_gdt[0].gdt;
 static struct tss *const tss = &cpu_gdt[0].tss;
 struct sysenter_stack sysenter_stack;
@@ -74,18 +76,17 @@ static void gdt_fill(u32 cpu, struct cpu *c, u32 esp0)
 	t->esp0 = esp0;
 	t->iomap_base = sizeof(*t);	/* no I/O bitmap: ring 3 gets no ports */
 	g[5] = seg_desc((u32)t, sizeof(*t) - 1, SEG_PRESENT | SEG_TSS32, 0);
-	g[GDT_PERCPU] = seg_desc((u32)c, sizeof(*c) - 1, data, GRAN_1_32);
 }
 
-/* Load CPU cpu's GDT, every segment register (%fs: the per-CPU segment) and its TSS. */
+/* Load CPU cpu's GDT, every segment register and its TSS. */
 static void gdt_load(u32 cpu)
 {
 	struct dtr d = { sizeof(cpu_gdt[cpu].gdt) - 1, (u32)cpu_gdt[cpu].gdt };
 
 	lgdt(&d);
 	asm volatile("ljmp %0, $1f\n1:\n"
-		     "mov %1, %%ds\nmov %1, %%es\nmov %1, %%gs\nmov %1, %%ss\nmov %2, %%fs"
-		     :: "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(PERCPU_SEL) : "memory");
+		     "mov %1, %%ds\nmov %1, %%es\nmov %1, %%fs\nmov %1, %%gs\nmov %1, %%ss"
+		     :: "i"(KERNEL_CS), "r"(KERNEL_DS) : "memory");
 	ltr(TSS_SEL);
 }
 

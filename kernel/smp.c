@@ -1,6 +1,6 @@
 /* smp.c: bringing up the application processors: the real-mode trampoline,
  * INIT-SIPI-SIPI, each AP's GDT/TSS/IDT and idle stack, the per-CPU data
- * reached through %fs, and /proc/cpuinfo.
+ * found through each CPU's own GDT (sgdt), and /proc/cpuinfo.
  *
  * The boot CPU starts the APs one at a time (smp_booting names the one being
  * started); each reports in by setting its cpus[].online with release order
@@ -56,7 +56,7 @@ static void __noreturn __used smp_ap_entry(void)
 	gdt_init_ap(c->id, c->idle_stack_top);
 	trap_load_idt();
 	lapic_enable_ap();
-	c->seen_id = smp_processor_id();	/* through this CPU's %fs */
+	c->seen_id = smp_processor_id();	/* through this CPU's own GDT */
 	c->seen_apic_id = lapic_id();
 	__atomic_store_n(&c->online, 1, __ATOMIC_RELEASE);
 	smp_idle(c);

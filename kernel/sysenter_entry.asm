@@ -78,8 +78,6 @@ sysenter_entry:
         or ax, dx
         jnz .unusual_entry
 .entry_ok:
-        mov ax, PERCPU_SEL              ; fs: the per-CPU segment (smp.h)
-        mov fs, ax
         push esp                        ; struct trap_frame *
         call sysenter_dispatch          ; sti, the sixth argument, the call
         add esp, 4
@@ -91,7 +89,6 @@ sysenter_entry:
 ; convention does not keep across the call anyway, a data segment register
 ; that differs from the frame's) leaves through iret. One test for all of it:
 ; eax collects eip, cs and flags differences, cx the segments' (16 bits each).
-        SEG_LOAD_TLS fs, [esp + 4]      ; the user's fs back (the kernel's differs)
         mov eax, [esp + TF_EIP]
         xor eax, SYSENTER_RETURN
         mov edx, [esp + TF_CS]

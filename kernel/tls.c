@@ -110,7 +110,7 @@ void tls_switch(struct task *next)
 			changed = true;
 		}
 	if (changed)	/* drop the stale cached bases: the way out reloads from the frame */
-		asm volatile("mov %0, %%fs\n\tmov %1, %%gs" :: "r"(PERCPU_SEL), "r"(0) : "memory");
+		asm volatile("mov %0, %%fs\n\tmov %0, %%gs" :: "r"(0) : "memory");
 }
 
 bool tls_selector_ok(u32 sel)

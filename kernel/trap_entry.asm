@@ -26,9 +26,8 @@ trap_common:
         push es
         push fs
         push gs
-        SEG_ENTRY ds                    ; the kernel uses ds, es and fs
+        SEG_ENTRY ds                    ; the kernel uses only ds and es
         SEG_ENTRY es
-        SEG_ENTRY_PERCPU                ; fs: the per-CPU segment
         cld
         push esp                        ; struct trap_frame *
         call trap_dispatch

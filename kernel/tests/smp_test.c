@@ -70,7 +70,7 @@ static void mptable_agrees_with_madt(struct ktest *t)
 }
 
 /* Every listed CPU came up and said so itself: its number as read through
- * its own %fs, its APIC id as its own local APIC gives it. */
+ * its own GDT (sgdt), its APIC id as its own local APIC gives it. */
 static void every_cpu_reported_in(struct ktest *t)
 {
 	ASSERT_EQ(t, nr_cpus_online, cpu_topology.nr_cpus);
@@ -104,14 +104,14 @@ static void aps_stay_halted(struct ktest *t)
 		EXPECT_EQ(t, __atomic_load_n(&cpus[i].idle_halts, __ATOMIC_RELAXED), before[i]);
 }
 
-/* The boot CPU runs with the per-CPU segment in %fs (the suites run after
- * interrupts and task switches: each entry and exit kept it). */
-static void boot_cpu_percpu_segment(struct ktest *t)
+/* The boot CPU runs on CPU 0's GDT (the suites run after interrupts and
+ * task switches), and its lookup needs no segment register. */
+static void boot_cpu_percpu_lookup(struct ktest *t)
 {
-	u16 fs;
+	struct dtr d;
 
-	asm volatile("mov %%fs, %0" : "=r"(fs));
-	EXPECT_EQ(t, fs, PERCPU_SEL);
+	asm volatile("sgdt %0" : "=m"(d));
+	EXPECT_EQ(t, d.base, cpu_gdt_first);
 	EXPECT_EQ(t, smp_processor_id(), 0);
 	EXPECT_TRUE(t, this_cpu() == &cpus[0]);
 }
@@ -160,6 +160,7 @@ static struct torture {
 	u32 contended;		/* atomic: the lock was held when we came */
 	u32 rounds[NR_CPUS];	/* per CPU, its own slot */
 	u64 deadline_tsc;	/* set before the start: stop taking rounds */
+	u32 arrived;		/* atomic: CPUs at the start line */
 } torture = { .lock = SPINLOCK_INIT("torture.lock") };
 
 /* xorshift32: the hold and pause times. */
@@ -183,6 +184,12 @@ static void torture_run(void *arg)
 {
 	u32 me = smp_processor_id(), seed = 0x9E3779B9u * (me + 1);
 
+	/* all start together: a CPU done before the next one is scheduled
+	 * would meet nobody */
+	__atomic_fetch_add(&torture.arrived, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&torture.arrived, __ATOMIC_ACQUIRE) < nr_cpus_online &&
+	       rdtsc() < torture.deadline_tsc)
+		cpu_relax();
 	for (u32 i = 0; i < TORTURE_ROUNDS && rdtsc() < torture.deadline_tsc; i++) {
 		if (spin_is_locked(&torture.lock))
 			__atomic_fetch_add(&torture.contended, 1, __ATOMIC_RELAXED);
@@ -211,6 +218,7 @@ static void lock_torture_all_cpus(struct ktest *t)
 	u32 total = 0;
 
 	torture.holder = TORTURE_NOBODY;
+	torture.arrived = 0;
 	torture.deadline_tsc = rdtsc() + (u64)TORTURE_BUDGET_MS * tsc_khz;
 	on_each_cpu(torture_run, NULL);
 	for (u32 i = 0; i < nr_cpus_online; i++) {
@@ -235,7 +243,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(mptable_agrees_with_madt),
 	KTEST_CASE(every_cpu_reported_in),
 	KTEST_CASE(aps_stay_halted),
-	KTEST_CASE(boot_cpu_percpu_segment),
+	KTEST_CASE(boot_cpu_percpu_lookup),
 	KTEST_CASE(call_function_reaches_every_ap),
 	KTEST_CASE(lock_torture_all_cpus),
 };
