@@ -76,7 +76,10 @@ RUN_TEST_ISO := $(BUILD)/run-test.iso
 
 QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
-export QEMU QEMU_FLAGS ACCEL BUILD KERNEL KTEST_KERNEL KTEST_ONLY_OBJ ISO TEST_ISO RUN_TEST_ISO GDB_PORT INITRAMFS
+# SMP entries (tools/testplan): one host thread per vCPU (MTTCG) and 4 CPUs.
+comma := ,
+QEMU_FLAGS_SMP := $(subst -accel tcg ,-accel tcg$(comma)thread=multi ,$(QEMU_FLAGS)) -smp 4
+export QEMU QEMU_FLAGS QEMU_FLAGS_SMP ACCEL BUILD KERNEL KTEST_KERNEL KTEST_ONLY_OBJ ISO TEST_ISO RUN_TEST_ISO GDB_PORT INITRAMFS
 
 .PHONY: all kernel kernel-test iso run test test-build test-disks debug gdb clean deps FORCE
 all: $(KERNEL) $(KTEST_KERNEL) $(GDB_CONSTANTS) $(ISO)

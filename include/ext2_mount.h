@@ -2,6 +2,7 @@
 #ifndef EXT2_MOUNT_H
 #define EXT2_MOUNT_H
 
+#include "atomic.h"
 #include "types.h"
 
 struct file;
@@ -18,7 +19,11 @@ struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, bool rdonly);
  * file system whose root is root (detached from the name space, no inode of
  * it in use: vfs_umount_at checked). 0 or the write-back's -EIO. */
 int ext2_umount(struct inode *root);
-/* Write back every dirty block and flush the device's cache. */
+/* Write back every dirty page and block and flush the device's cache. */
 int ext2_sync_root(struct inode *root);
+/* Boot, before the first mount: start ext2's AIO worker thread ("ext2aio"). */
+void ext2_init(void);
+/* Pages of ext2 file data cached, all file systems (aiok_stat's ext2_pages). */
+extern atomic_t ext2_cached_pages;
 
 #endif

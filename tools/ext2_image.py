@@ -101,6 +101,15 @@ EXPECT = [
     ("/big.bin", lambda: pattern(2, 0, 300 * 1024)),
     ("/many/added", lambda: b"added\n"),
     ("/many/f0150", lambda: b"150\n"),
+    # test_file_aio: written by buffered AIO (PWRITE, RWF_DSYNC PWRITE, PWRITEV)
+    ("/aio.bin", lambda: pattern(5, 0, 4000) + pattern(6, 4000, 10000) +
+     pattern(5, 14000, 200000 - 14000) + pattern(7, 200000, 8192) +
+     pattern(5, 208192, 262144 - 208192)),
+    ("/aiov.bin", lambda: pattern(8, 0, 8192)),
+    # test_file_aio direct_io: O_DIRECT AIO writes over and past a buffered file
+    ("/direct.bin", lambda: pattern(10, 0, 8192) + pattern(11, 8192, 4096) +
+     pattern(10, 12288, 65536 - 12288) + pattern(12, 65536, 65536) +
+     pattern(10, 131072, 131072) + pattern(13, 262144, 4096)),
 ]
 GONE = ["/to_remove.txt", "/rmdir_me", "/rename_src.txt"]
 

@@ -120,6 +120,7 @@ int ext2_free_block(struct ext2_sb *sb, u32 nr)
 	} else {
 		ext2_flip_bit(b->data, bit);
 		ext2_bdirty(b);
+		ext2_bforget(sb, nr);	/* no stale copy written over its next use */
 		sb->gd[g].bg_free_blocks_count++;
 		sb->es->s_free_blocks_count++;
 		sb->super_dirty = true;

@@ -63,7 +63,8 @@ u64 ext2_max_blocks(const struct ext2_sb *sb)
 
 /* A new block for the map at *slot (in the inode, or in the indirect block
  * holder, made dirty), zeroed in the cache; the inode's block count grows. */
-static long ext2_bmap_alloc(struct inode *inode, u32 *slot, struct ext2_buf *holder, u32 goal)
+static long ext2_bmap_alloc(struct inode *inode, u32 *slot, struct ext2_buf *holder, u32 goal,
+			    bool file_data)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	long nr = ext2_alloc_block(sb, goal);
@@ -71,13 +72,15 @@ static long ext2_bmap_alloc(struct inode *inode, u32 *slot, struct ext2_buf *hol
 
 	if (nr < 0)
 		return nr;
-	b = ext2_bget(sb, nr);
-	if (IS_ERR(b)) {
-		ext2_free_block(sb, nr);
-		return PTR_ERR(b);
+	if (!file_data) {
+		b = ext2_bget(sb, nr);
+		if (IS_ERR(b)) {
+			ext2_free_block(sb, nr);
+			return PTR_ERR(b);
+		}
+		ext2_bdirty(b);		/* zeros on the disk too: no stale pointers */
+		ext2_brelse(b);
 	}
-	ext2_bdirty(b);			/* zeros on the disk too: no stale pointers */
-	ext2_brelse(b);
 	*slot = nr;
 	if (holder)
 		ext2_bdirty(holder);
@@ -119,7 +122,9 @@ long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh)
 		if (!nr && !create)
 			break;			/* a hole */
 		if (!nr) {
-			nr = ext2_bmap_alloc(inode, slot, holder, ext2_goal(inode, prev));
+			/* a regular file's data block is the page cache's to fill */
+			nr = ext2_bmap_alloc(inode, slot, holder, ext2_goal(inode, prev),
+					     level == depth - 1 && S_ISREG(inode->mode));
 			if (nr < 0)
 				break;
 			if (fresh && level == depth - 1)

@@ -1,11 +1,15 @@
 /* ext2.h: the ext2 driver's internals shared by the files of kernel/fs/ext2: the mounted
- * file system, its block cache, inodes in memory, block mapping and allocation.
+ * file system, its block cache and page cache, inodes in memory, block mapping and
+ * allocation, file AIO (buffered and O_DIRECT).
  *
  * Locking: one mutex per mounted file system, sb->lock, is held by every
  * operation that reads or changes anything of it (the on-disk structures through
- * the block cache, the cached superblock and group descriptors, the inodes'
- * ext2 fields and size): operations on one file system run one at a time and
- * may sleep in the block device's I/O. sb->icache_lock, a spinlock taken inside
+ * the block cache, file data through the page cache, the cached superblock and
+ * group descriptors, the inodes' ext2 fields and size): operations on one file
+ * system run one at a time and may sleep in the block device's I/O, except the
+ * AIO try in io_submit, which takes it only when free and sets sb->nowait (a
+ * cache miss is then -EAGAIN, never a wait). sb->aio_lock guards the AIO
+ * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
  * the namespace lock and never around sb->lock, guards the inode cache list and
  * the transitions of an ext2 inode's reference count to and from zero.
  * Process context everywhere. No function here calls iput() with sb->lock held
@@ -18,13 +22,18 @@
 #ifndef KERNEL_FS_EXT2_H
 #define KERNEL_FS_EXT2_H
 
+#include "atomic.h"
 #include "ext2_fs.h"
+#include "ext2_mount.h"
 #include "fs.h"
 #include "list.h"
 #include "mutex.h"
 #include "spinlock.h"
+#include "workqueue.h"
 
 #define EXT2_CACHE_MAX	256		/* cached blocks per file system (a page each) */
+#define EXT2_PC_MAX	1024		/* page-cache pages per file system (4 MiB) */
+#define EXT2_PC_HASH	16		/* hash buckets of an inode's pages */
 #define EXT2_LINK_MAX	32000		/* links of an inode (a directory's subdirectories + 2) */
 
 /* One cached block (sb->lock). */
@@ -51,8 +60,15 @@ struct ext2_sb {
 	bool rdonly;			/* MS_RDONLY, or an unknown RO_COMPAT feature */
 	bool was_valid;			/* s_state said clean at mount: say so at umount */
 	bool super_dirty;		/* es or gd changed since the last write-back */
+	bool nowait;			/* the holder of lock must not wait on the disk:
+					 * a cache miss is -EAGAIN (an AIO try in io_submit) */
 	struct list_head bufs;		/* the block cache, LRU order */
 	u32 nr_bufs;
+	struct list_head pages;		/* the page cache (struct ext2_page), LRU order */
+	u32 nr_pages;
+	spinlock_t aio_lock;		/* aio_queue (aio.c) */
+	struct list_head aio_queue;	/* AIO requests for the worker, oldest first */
+	struct work_struct aio_work;	/* the worker's item for this file system */
 	spinlock_t icache_lock;		/* inodes, nr_inodes, inode counts reaching zero */
 	struct list_head inodes;	/* inodes in use (struct ext2_inode_info) */
 	u32 nr_inodes;			/* in use or being freed (ext2_put) */
@@ -64,6 +80,19 @@ struct ext2_inode_info {
 	struct ext2_inode di;		/* the on-disk inode's first 128 bytes (sb->lock) */
 	struct inode *inode;
 	struct list_head link;		/* sb->inodes (icache_lock) */
+	struct list_head pc_hash[EXT2_PC_HASH];	/* its cached pages by index (sb->lock) */
+	u32 nr_pages;
+};
+
+/* One page of a regular file's data in the page cache (sb->lock). */
+struct ext2_page {
+	u32 index;			/* file offset / PAGE_SIZE */
+	u8 dirty;			/* one bit per block of the page: newer than the disk */
+	bool uptodate;			/* read from the disk (or written whole) */
+	struct page *page;		/* may be HighMem: kmap to reach it */
+	struct inode *inode;
+	struct list_head hash;		/* ext2_inode_info.pc_hash[index % EXT2_PC_HASH] */
+	struct list_head lru;		/* sb->pages, most recently used first */
 };
 
 static inline struct ext2_sb *EXT2_SB(const struct inode *inode) { return inode->i_sb; }
@@ -80,12 +109,39 @@ static inline void ext2_bdirty(struct ext2_buf *b) { b->dirty = true; }
 /* Write every dirty block back (then the superblock and descriptors when
  * changed) and flush the device's cache: 0 or the first -EIO. */
 int ext2_sync_fs(struct ext2_sb *sb);
+/* Block nr was freed: take it out of the cache (or, still held, make it clean). */
+void ext2_bforget(struct ext2_sb *sb, u32 nr);
 /* Forget every cached block (umount, after ext2_sync_fs); a dirty one is lost. */
 void ext2_bcache_drop(struct ext2_sb *sb);
 /* Is nr a block of the file system that may hold data (not the boot block)? */
 bool ext2_block_ok(const struct ext2_sb *sb, u32 nr);
 /* Byte I/O on the device at the file system's offset (the superblock). */
-int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 len, u64 pos);
+int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 off, u32 len, u64 pos);
+
+/* pagecache.c: regular files' data (sb->lock held). */
+void ext2_pc_init(struct ext2_inode_info *ei);
+/* Page index of inode, cached: read from the disk when fill and not yet
+ * uptodate (-EAGAIN instead under sb->nowait), else zeroed when new. */
+struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill);
+void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len);
+/* Move the blocks of ep whose bit is in mask from or to the device, runs of
+ * consecutive device blocks at a time; a hole reads as zeros and is skipped
+ * on a write. 0, -errno, -EAGAIN under sb->nowait. */
+int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask);
+/* Bytes [off, off + len) of the page changed: their blocks are dirty. */
+void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len);
+/* Write back inode's dirty pages / every dirty page of sb: 0 or the first error. */
+int ext2_pc_sync_inode(struct inode *inode);
+int ext2_pc_sync_all(struct ext2_sb *sb);
+/* Forget inode's pages (its data is gone, or was written back). */
+void ext2_pc_drop(struct inode *inode);
+/* The file shrinks to size (before its blocks are freed): pages past it go,
+ * the tail of the last one is zeroed and written back later. */
+int ext2_pc_truncate(struct inode *inode, loff_t size);
+/* Write back and drop the pages over [pos, pos + n) (before direct I/O there). */
+int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n);
+/* umount: every page of sb (none should be left). */
+void ext2_pc_drop_all(struct ext2_sb *sb);
 
 /* super.c */
 int ext2_write_super(struct ext2_sb *sb);
@@ -114,7 +170,9 @@ void ext2_getattr(struct inode *inode, struct kstat *k);
 bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di);
 
 /* bmap.c: file block lblk's block number: 0 for a hole (create false), a new
- * zeroed block when create (*fresh set), or -EUCLEAN/-EIO/-ENOSPC/-EFBIG. */
+ * block when create (*fresh set: zeroed in the block cache, except a regular
+ * file's data block, which its page holds), or -EUCLEAN/-EIO/-ENOSPC/-EFBIG
+ * (-EAGAIN under sb->nowait when an indirect block is not cached). */
 long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh);
 /* Free every block past the first keep blocks of the file. */
 int ext2_free_blocks_from(struct inode *inode, u32 keep);
@@ -147,9 +205,36 @@ bool ext2_is_ancestor(struct inode *anc, struct inode *dir);
 int ext2_rename(struct inode *odir, const char *oname, size_t olen, struct inode *ndir,
 		const char *nname, size_t nlen, u32 flags);
 
-/* file.c */
-/* Move n bytes between the file at pos and buf (user memory); bytes or -errno. */
-ssize_t ext2_file_rw(struct inode *inode, char *buf, size_t n, loff_t pos, bool write);
+/* file.c: where the bytes of a read or write are: the caller's user segments
+ * (its own address space), or pinned pages (any task: the AIO worker). */
+struct pinned_vec;
+struct ext2_xfer {
+	const struct iovec *iov;	/* nr user segments, or NULL */
+	u32 nr;
+	struct pinned_vec *pinned;	/* when iov is NULL */
+};
+/* Move n bytes between the file at pos and x; bytes or -errno (under
+ * sb->nowait: -EAGAIN when any of it needs the disk; the caller redoes all). */
+ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t pos, bool write);
 int ext2_truncate_locked(struct inode *inode, loff_t size);
+
+/* aio.c: the AIO methods of regular files (buffered; see aio.c for what
+ * completes inside io_submit and what the worker does). */
+struct kiocb;
+ssize_t ext2_aio_read(struct kiocb *iocb, char *ubuf, size_t n, loff_t pos);
+ssize_t ext2_aio_write(struct kiocb *iocb, const char *ubuf, size_t n, loff_t pos);
+ssize_t ext2_aio_readv(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
+ssize_t ext2_aio_writev(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
+int ext2_aio_fsync(struct kiocb *iocb, int datasync);
+/* dio.c: O_DIRECT (the worker, sb->lock held). Are offset and segments
+ * 512-aligned? Move n bytes at pos between the file and the pinned pages,
+ * zero-copy: bytes or -errno. */
+bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
+long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write);
+/* A new sb's queue and worker item: 0. */
+int ext2_aio_init(struct ext2_sb *sb);
+/* Before sb is freed: no request is queued (none can be: each holds a
+ * file); wait for a worker run that may still be ending. */
+void ext2_aio_exit(struct ext2_sb *sb);
 
 #endif

@@ -92,6 +92,7 @@ static struct inode *ext2_inode_make(struct ext2_sb *sb, u32 ino, const struct e
 	}
 	ei->di = *di;
 	ei->inode = inode;
+	ext2_pc_init(ei);
 	inode->ino = ino;
 	inode->nlink = di->i_links_count;
 	inode->size = di->i_size;
@@ -239,6 +240,7 @@ static void ext2_evict(struct inode *inode)
 	struct ext2_inode *di = &EXT2_I(inode)->di;
 	u32 type = inode->mode & S_IFMT;
 
+	ext2_pc_drop(inode);		/* its data goes with it: nothing to write */
 	if (type == S_IFREG || type == S_IFDIR || (type == S_IFLNK && !ext2_fast_symlink(sb, di)))
 		ext2_free_blocks_from(inode, 0);
 	memset(di->i_block, 0, sizeof(di->i_block));
@@ -295,6 +297,11 @@ void ext2_put(struct inode *inode)
 	if (!inode->nlink && !sb->rdonly) {
 		mutex_lock(&sb->lock);
 		ext2_evict(inode);
+		mutex_unlock(&sb->lock);
+	} else if (EXT2_I(inode)->nr_pages) {
+		mutex_lock(&sb->lock);
+		ext2_pc_sync_inode(inode);	/* an error leaves the rest to e2fsck */
+		ext2_pc_drop(inode);
 		mutex_unlock(&sb->lock);
 	}
 	ext2_inode_free(inode);

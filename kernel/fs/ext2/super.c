@@ -112,7 +112,7 @@ static int ext2_load_groups(struct ext2_sb *sb)
 static int ext2_read_super(struct ext2_sb *sb)
 {
 	struct ext2_super_block *es = sb->es;
-	int err = ext2_dev_rw(sb, false, virt_to_page(es), 2 * EXT2_SUPER_OFFSET, 0);
+	int err = ext2_dev_rw(sb, false, virt_to_page(es), 0, 2 * EXT2_SUPER_OFFSET, 0);
 
 	if (err)
 		return err;
@@ -155,11 +155,13 @@ int ext2_write_super(struct ext2_sb *sb)
 	sb->super_dirty = false;
 	/* the superblock lives in a page of its own, at 1024 as on the disk:
 	 * bytes 0-2047 go back whole (the boot block as it was read) */
-	return ext2_dev_rw(sb, true, virt_to_page(sb->es), 2 * EXT2_SUPER_OFFSET, 0);
+	return ext2_dev_rw(sb, true, virt_to_page(sb->es), 0, 2 * EXT2_SUPER_OFFSET, 0);
 }
 
 static void ext2_sb_free(struct ext2_sb *sb)
 {
+	ext2_aio_exit(sb);
+	ext2_pc_drop_all(sb);		/* none left: every inode is gone by now */
 	ext2_bcache_drop(sb);
 	if (sb->dev)
 		fput(sb->dev);
@@ -184,11 +186,17 @@ static struct ext2_sb *ext2_sb_alloc(struct file *dev, u64 offset, u64 bytes, bo
 	mutex_init(&sb->lock);
 	spin_lock_init(&sb->icache_lock, "ext2_icache");
 	INIT_LIST_HEAD(&sb->bufs);
+	INIT_LIST_HEAD(&sb->pages);
 	INIT_LIST_HEAD(&sb->inodes);
 	sb->dev = dev;
 	sb->dev_offset = offset;
 	sb->dev_bytes = bytes;
 	sb->rdonly = rdonly;
+	if (ext2_aio_init(sb)) {
+		__free_page(page);
+		kfree(sb);
+		return NULL;
+	}
 	/* es is at offset 1024 of its page: the page holds bytes 0-4095 of the
 	 * device, so one 512-aligned transfer of [1024, 2048) reads it */
 	sb->es = (struct ext2_super_block *)((char *)page_address(page) + EXT2_SUPER_OFFSET);
