@@ -43,7 +43,7 @@ KTEST_SRC   := kernel/ktest.c kernel/crash.c kernel/test_hooks.c $(wildcard kern
 
 # Per-folder object lists: every other source in these folders is part of both kernels.
 BOOT_SRC    := $(wildcard boot/*.asm)
-KERNEL_SRC  := $(filter-out $(KTEST_SRC),$(wildcard kernel/*.c kernel/*.asm kernel/*/*.c))
+KERNEL_SRC  := $(filter-out $(KTEST_SRC),$(wildcard kernel/*.c kernel/*.asm kernel/*/*.c kernel/*/*/*.c))
 AIO_SRC     := $(wildcard aio/*.c)
 DRIVERS_SRC := $(wildcard drivers/*.c)
 SRC := $(BOOT_SRC) $(KERNEL_SRC) $(AIO_SRC) $(DRIVERS_SRC)
@@ -76,7 +76,10 @@ RUN_TEST_ISO := $(BUILD)/run-test.iso
 
 QEMU_FLAGS := -accel $(ACCEL) -m $(MEM) -display none -no-reboot -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
-export QEMU QEMU_FLAGS ACCEL BUILD KERNEL KTEST_KERNEL KTEST_ONLY_OBJ ISO TEST_ISO RUN_TEST_ISO GDB_PORT INITRAMFS
+# SMP entries (tools/testplan): one host thread per vCPU (MTTCG) and 4 CPUs.
+comma := ,
+QEMU_FLAGS_SMP := $(subst -accel tcg ,-accel tcg$(comma)thread=multi ,$(QEMU_FLAGS)) -smp 4
+export QEMU QEMU_FLAGS QEMU_FLAGS_SMP ACCEL BUILD KERNEL KTEST_KERNEL KTEST_ONLY_OBJ ISO TEST_ISO RUN_TEST_ISO GDB_PORT INITRAMFS
 
 .PHONY: all kernel kernel-test iso run test test-build test-disks debug gdb clean deps FORCE
 all: $(KERNEL) $(KTEST_KERNEL) $(GDB_CONSTANTS) $(ISO)
@@ -213,12 +216,19 @@ TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-faul
 	disk-aio-pattern-vd disk-aio-pattern-hd disk-aio-fault-vd disk-aio-fault-hd \
 	disk-run-iso-vd disk-run-iso-hd
 TEST_DISKS_64M := disk-user-vd disk-user-hd
-test-disks:
+# ext2 images (tools/ext2_image.py, e2fsprogs): 1, 2 and 4 KiB blocks for test_ext2, one for
+# the mount= boot parameter, and the fuzz disk: EXT2_FUZZ_VARIANTS mutated 256 KiB images.
+EXT2_FUZZ_VARIANTS ?= 400
+test-disks: $(DEPS_OK)
 	@mkdir -p $(BUILD)
 	$(Q)cd $(BUILD) && rm -f disk-*.img && \
 	  for d in $(TEST_DISKS_16M); do truncate -s 16M $$d.img || exit 1; done && \
 	  for d in $(TEST_DISKS_64M); do truncate -s 64M $$d.img || exit 1; done && \
 	  truncate -s 8M disk-virtio2.img && truncate -s 130G disk-ide48.img
+	$(Q)for b in 1024 2048 4096; do \
+	  $(PYTHON) tools/ext2_image.py make $(BUILD)/disk-ext2-$$b.img $$b 16 || exit 1; done
+	$(Q)$(PYTHON) tools/ext2_image.py make $(BUILD)/disk-ext2-boot.img 1024 16
+	$(Q)$(PYTHON) tools/ext2_image.py fuzz $(BUILD)/disk-ext2-fuzz.img $(EXT2_FUZZ_VARIANTS) 1
 
 # make test builds both kernels, the user programs and the ISOs in parallel (one job
 # per CPU) unless make was given -j already, then runs tools/testplan.
@@ -243,8 +253,24 @@ debug: $(DEBUG_KERNEL) $(GDB_CONSTANTS) $(INITRAMFS)
 gdb: $(DEBUG_KERNEL) $(GDB_CONSTANTS)
 	$(Q)gdb -q -x tools/gdb/gdbinit -ex 'target remote :$(GDB_PORT)' $(DEBUG_KERNEL)
 
+# Record and replay (README "Record and replay"; tools/rr.sh): make record runs CMDLINE on
+# the shipped kernel under QEMU's icount record mode, with copies of the demo's disks behind
+# blkreplay; make replay replays it paused with the gdbstub on GDB_PORT, for make gdb
+# (reverse-continue, reverse-stepi, watchpoints run backwards). RR_DIR holds the recording.
+RR_DIR ?= $(BUILD)/rr
+.PHONY: record replay
+record: $(KERNEL) $(GDB_CONSTANTS) $(INITRAMFS) $(DEMO_VD) $(DEMO_HD)
+	$(Q)tools/rr.sh record $(RR_DIR) $(KERNEL) $(INITRAMFS) '$(CMDLINE)' $(DEMO_VD) $(DEMO_HD) \
+	  -serial stdio; rc=$$?; echo "make record: $(RR_DIR)/rr.bin, QEMU exit status $$rc"; [ $$rc -eq 33 ]
+
+replay:
+	@echo "QEMU replays $(RR_DIR), paused, gdbstub on port $(GDB_PORT)."
+	@echo "In another terminal: make gdb DEBUG_KERNEL=$(RR_DIR)/kernel.elf"
+	$(Q)tools/rr.sh replay $(RR_DIR) -serial stdio -gdb tcp::$(GDB_PORT) -S
+
 include tools/bench.mk
 include tools/fuzz.mk
+include tools/trace.mk
 
 clean:
 	rm -rf $(BUILD)

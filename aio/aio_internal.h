@@ -18,7 +18,11 @@ void aio_ring_unmap(struct kioctx *ctx);
  * holds its own references, dropped by that address space's teardown. */
 void aio_ring_free(struct kioctx *ctx);
 bool aio_ring_has_room(struct kioctx *ctx);
-void aio_ring_post(struct kioctx *ctx, const struct io_event *ev);
+/* Post ev at the tail (ctx_lock held); returns the ring slot it took. */
+u32 aio_ring_post(struct kioctx *ctx, const struct io_event *ev);
+/* Tracing: note how far user space has consumed the ring (TR_AIO_USER_REAP).
+ * Process context, no lock held. */
+void aio_ring_trace_head(struct kioctx *ctx);
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr);
 /* The ring's head as user space left it, clamped (any process context; the
  * aio_core tests read it, the kernel paths keep head_seen instead). */

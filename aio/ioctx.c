@@ -7,6 +7,7 @@
 #include "slab.h"
 #include "string.h"
 #include "test_hooks.h"
+#include "trace.h"
 #include "vm.h"
 
 atomic_t aio_nr = ATOMIC_INIT(0);
@@ -92,6 +93,8 @@ static void ioctx_link(struct aio_mm *am, struct kioctx *ctx)
 	spin_unlock(&am->lock);
 }
 
+static atomic_t ioctx_serial = ATOMIC_INIT(0);	/* the last context's trace_id */
+
 struct kioctx *ioctx_alloc(u32 nr_reqs)
 {
 	struct mm *mm = current->mm;
@@ -112,6 +115,7 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 	atomic_set(&ctx->users, 1);		/* the mm's table */
 	ctx->mm = mm;
 	ctx->max_reqs = nr_reqs;
+	ctx->trace_id = atomic_inc_return(&ioctx_serial);
 	spin_lock_init(&ctx->ctx_lock, "kioctx");
 	mutex_init(&ctx->ring_lock);
 	init_waitqueue_head(&ctx->wait);
@@ -130,6 +134,7 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 	mutex_unlock(&mm->map_mutex);
 	if (err)
 		goto out_free;
+	trace_aio(TR_AIO_SETUP, ctx->trace_id, 0, ctx->ring.user_base, 0, ctx->ring.nr);
 	return ctx;
 out_free:
 	ioctx_free(ctx);
@@ -234,6 +239,8 @@ static void ioctx_end(struct kioctx *ctx, bool unmap)
 		mutex_unlock(&mm->map_mutex);
 	if (!live)
 		return;
+	trace_aio(TR_AIO_DESTROY, ctx->trace_id, 0, READ_ONCE(ctx->reqs_active), 0, 0);
+	aio_ring_trace_head(ctx);		/* what user space reaped from the ring */
 	/* dead is read by aio_get_req under ctx_lock: once this section is
 	 * past, no submit adds a request that aio_cancel_all would miss. */
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
@@ -242,6 +249,7 @@ static void ioctx_end(struct kioctx *ctx, bool unmap)
 	wake_up_all(&ctx->wait);		/* other threads' waits end: -EINVAL */
 	aio_cancel_all(ctx);
 	wait_event(ctx->wait, atomic_read(&ctx->users) == 2);
+	trace_aio(TR_AIO_DESTROY, ctx->trace_id, 0, 0, 0, 1);
 	put_ioctx(ctx);				/* the table's reference */
 }
 

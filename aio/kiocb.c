@@ -11,6 +11,7 @@
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
+#include "trace.h"
 #include "uapi/uio.h"
 
 static struct kmem_cache *kiocb_cache;
@@ -61,7 +62,7 @@ struct kiocb *aio_get_req(struct kioctx *ctx)
 	list_add_tail(&req->ki_list, &ctx->active_reqs);
 	ctx->reqs_active++;
 	req->ki_ctx = ctx;
-	req->ki_users = 2;		/* in flight, and the submitter's */
+	atomic_set(&req->ki_users, 2);	/* in flight, and the submitter's */
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	get_ioctx(ctx);
 	atomic_inc(&aio_nr_kiocbs);
@@ -102,15 +103,24 @@ static void req_free(struct kioctx *ctx, struct kiocb *req)
 	ioctx_free(ctx);		/* never reached while a table holds it */
 }
 
-/* Drop a reference with ctx_lock held; true if the caller must req_free(). */
+/* Drop nr references with ctx_lock held; true if the caller must req_free(). */
 static bool __put_req(struct kioctx *ctx, struct kiocb *req, int nr)
 {
-	BUG_ON(req->ki_users < nr);
-	req->ki_users -= nr;
-	if (req->ki_users)
+	int left = atomic_add_return(&req->ki_users, -nr);
+
+	BUG_ON(left < 0);
+	if (left)
 		return false;
 	req_unlink(ctx, req);
 	return true;
+}
+
+/* Take a reference to a request found in its slot (ctx_lock held); false when
+ * its count already reached zero (a submitter dropping the last one without
+ * the lock is about to unlink it): it is as good as gone. */
+static bool __get_req(struct kiocb *req)
+{
+	return atomic_inc_not_zero(&req->ki_users);
 }
 
 /* Drop nr references at once (any context). */
@@ -148,10 +158,10 @@ static void sync_kiocb_complete(struct kiocb *req, long res)
 	struct task *waiter = req->ki_waiter;
 	u32 flags = local_irq_save();
 
-	BUG_ON(req->ki_users != 1);
+	BUG_ON(atomic_read(&req->ki_users) != 1);
 	req->ki_sync_res = res;
 	smp_wmb();
-	WRITE_ONCE(req->ki_users, 0);
+	atomic_set(&req->ki_users, 0);
 	wake_up_process(waiter);
 	local_irq_restore(flags);
 }
@@ -163,13 +173,15 @@ static bool complete_req(struct kiocb *req, long res, long res2, int nr)
 	struct kioctx *ctx = req->ki_ctx;
 	struct io_event ev;
 	bool last;
-	u32 flags;
+	u32 flags, slot;
 
+	trace_aio(TR_AIO_COMPLETE, ctx->trace_id, req->ki_key, 0, res, 0);
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	BUG_ON(req->ki_flags & (KIF_COMPLETED | KIF_CANCELLED));
 	req->ki_flags |= KIF_COMPLETED;
 	fill_event(&ev, req, res, res2);
-	aio_ring_post(ctx, &ev);
+	slot = aio_ring_post(ctx, &ev);
+	trace_aio(TR_AIO_POST, ctx->trace_id, req->ki_key, 0, res, slot);
 	last = __put_req(ctx, req, nr);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	if (waitqueue_active(&ctx->wait))
@@ -191,26 +203,39 @@ bool aio_complete(struct kiocb *req, long res, long res2)
 	return complete_req(req, res, res2, 1);
 }
 
+/* One aligned store, which cancel_begin reads once under ctx_lock: it sees
+ * either no method (too early: -EAGAIN) or this one. No lock needed. */
 void kiocb_set_cancel_fn(struct kiocb *req, kiocb_cancel_fn *fn)
+{
+	if (!is_sync_kiocb(req))	/* else nobody can name it to cancel it */
+		WRITE_ONCE(req->ki_cancel, fn);
+}
+
+/* Drop the submitter's reference of a request left in flight. Usually the
+ * completion has not run yet and this is a bare atomic decrement; when it was
+ * the last, unlink under ctx_lock (lookups meanwhile see a count of zero and
+ * leave the request alone). */
+static void put_req_submitter(struct kiocb *req)
 {
 	struct kioctx *ctx = req->ki_ctx;
 	u32 flags;
 
-	if (is_sync_kiocb(req))
-		return;			/* nobody can name it to cancel it */
+	if (!atomic_dec_and_test(&req->ki_users))
+		return;
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	req->ki_cancel = fn;
+	req_unlink(ctx, req);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+	req_free(ctx, req);
 }
 
 void aio_submit_end(struct kiocb *req, long ret)
 {
-	if (ret >= 0)
+	if (ret == -EIOCBQUEUED)
+		put_req_submitter(req);		/* the common case: in flight */
+	else if (ret >= 0)
 		complete_req(req, ret, 0, 2);	/* finished inside the method */
-	else if (ret != -EIOCBQUEUED)
-		put_req_nr(req, 2);		/* refused: it never was in flight */
 	else
-		put_req_nr(req, 1);		/* the submitter's reference */
+		put_req_nr(req, 2);		/* refused: it never was in flight */
 }
 
 long aio_submit_end_error(struct kiocb *req, long err)
@@ -243,10 +268,8 @@ struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key)
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	if (key < ctx->max_reqs && ctx->slots[key] &&
-	    ctx->slots[key]->ki_user_obj == user_iocb) {
+	    ctx->slots[key]->ki_user_obj == user_iocb && __get_req(ctx->slots[key]))
 		req = ctx->slots[key];
-		req->ki_users++;
-	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	return req;
 }
@@ -255,10 +278,12 @@ struct kiocb *aio_lookup_req(struct kioctx *ctx, u32 user_iocb, u32 key)
  * run now (none set, completed, withdrawn, or another cancel running). */
 static kiocb_cancel_fn *cancel_begin(struct kiocb *req)
 {
-	if (!req->ki_cancel || (req->ki_flags & (KIF_COMPLETED | KIF_CANCELLING | KIF_CANCELLED)))
+	kiocb_cancel_fn *fn = READ_ONCE(req->ki_cancel);
+
+	if (!fn || (req->ki_flags & (KIF_COMPLETED | KIF_CANCELLING | KIF_CANCELLED)))
 		return NULL;
 	req->ki_flags |= KIF_CANCELLING;
-	return req->ki_cancel;
+	return fn;
 }
 
 int aio_cancel_req(struct kiocb *req, struct io_event *ev)
@@ -271,19 +296,20 @@ int aio_cancel_req(struct kiocb *req, struct io_event *ev)
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	cancel = cancel_begin(req);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-	if (!cancel)
-		return -EAGAIN;
-	err = cancel(req);		/* a completion may run meanwhile: it posts */
+	err = cancel ? cancel(req) : -EAGAIN;	/* a completion may run meanwhile: it posts */
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	req->ki_flags &= ~KIF_CANCELLING;
+	if (cancel)
+		req->ki_flags &= ~KIF_CANCELLING;
 	if (err >= 0) {
 		/* Withdrawn: nobody else will complete it; its one event is ours. */
-		BUG_ON((req->ki_flags & KIF_COMPLETED) || req->ki_users < 2);
+		BUG_ON((req->ki_flags & KIF_COMPLETED) || atomic_read(&req->ki_users) < 2);
 		req->ki_flags |= KIF_CANCELLED;
 		fill_event(ev, req, err ? err : -ECANCELED, 0);
-		req->ki_users--;		/* the in-flight one; the caller's stays */
+		atomic_dec(&req->ki_users);	/* the in-flight one; the caller's stays */
 	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+	trace_aio(TR_AIO_CANCEL, ctx->trace_id, req->ki_key, 0,
+		  err >= 0 ? (s32)ev->res : -EAGAIN, READ_ONCE(ctx->dead));
 	return err >= 0 ? 0 : -EAGAIN;
 }
 
@@ -300,10 +326,8 @@ void aio_cancel_all(struct kioctx *ctx)
 	for (u32 key = 0; key < ctx->max_reqs; key++) {
 		struct kiocb *req = NULL;
 		spin_lock_irqsave(&ctx->ctx_lock, flags);
-		if (ctx->slots[key]) {
+		if (ctx->slots[key] && __get_req(ctx->slots[key]))
 			req = ctx->slots[key];
-			req->ki_users++;
-		}
 		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 		if (!req)
 			continue;
@@ -318,7 +342,7 @@ void init_sync_kiocb(struct kiocb *req, struct file *f)
 {
 	memset(req, 0, sizeof(*req));
 	req->ki_filp = f;		/* the caller's reference, not the request's */
-	req->ki_users = 1;
+	atomic_set(&req->ki_users, 1);
 	req->ki_waiter = current;
 }
 
@@ -327,7 +351,7 @@ ssize_t wait_on_sync_kiocb(struct kiocb *req, ssize_t ret)
 	if (ret == -EIOCBQUEUED) {
 		for (;;) {
 			set_current_state(TASK_UNINTERRUPTIBLE);
-			if (!READ_ONCE(req->ki_users))
+			if (!atomic_read(&req->ki_users))
 				break;
 			schedule();
 		}

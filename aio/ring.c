@@ -8,6 +8,7 @@
 #include "paging.h"
 #include "slab.h"
 #include "string.h"
+#include "trace.h"
 #include "uaccess.h"
 #include "vm.h"
 #include "aio_internal.h"
@@ -132,6 +133,13 @@ void aio_ring_free(struct kioctx *ctx)
 	ring_free_pages(&ctx->ring);
 }
 
+/* i (below 2 * nr) brought into the ring: a compare, not a division (a
+ * division is a helper call under TCG, and the ring moves by one). */
+static inline u32 ring_wrap(const struct aio_ring_info *r, u32 i)
+{
+	return i >= r->nr ? i - r->nr : i;
+}
+
 /* Map event idx with slot km; release with ring_event_unmap(). */
 static struct io_event *ring_event_map(struct aio_ring_info *r, u32 idx, enum km_type km)
 {
@@ -162,11 +170,35 @@ static u32 ring_head(struct aio_ring_info *r, enum km_type km)
 	return head < r->nr ? head : head % r->nr;
 }
 
+/* The kernel read the user head (ctx_lock held): what user space consumed
+ * since it last looked is traced as one TR_AIO_USER_REAP; head_seen = head. */
+static void ring_see_head(struct kioctx *ctx, u32 head)
+{
+	struct aio_ring_info *r = &ctx->ring;
+
+	if (head != r->head_seen)
+		trace_aio(TR_AIO_USER_REAP, ctx->trace_id, ~0u, (head + r->nr - r->head_seen) % r->nr,
+			  0, r->head_seen);
+	r->head_seen = head;
+}
+
+void aio_ring_trace_head(struct kioctx *ctx)
+{
+	u32 flags;
+
+	if (!trace_on(TRACE_AIO))
+		return;
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	ring_see_head(ctx, ring_head(&ctx->ring, KM_USER0));
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+}
+
 static bool ring_room_from(struct kioctx *ctx, u32 head)
 {
 	struct aio_ring_info *r = &ctx->ring;
 
-	return ctx->reqs_active + (r->tail + r->nr - head) % r->nr < r->nr - 1;
+	return ctx->reqs_active + READ_ONCE(r->reading) + ring_wrap(r, r->tail + r->nr - head) <
+	       r->nr - 1;
 }
 
 /* Room for one more request's event? The user head only moves towards the
@@ -179,15 +211,16 @@ bool aio_ring_has_room(struct kioctx *ctx)
 	assert_spin_locked(&ctx->ctx_lock);
 	if (ring_room_from(ctx, r->head_seen))
 		return true;
-	r->head_seen = ring_head(r, KM_USER0);
+	ring_see_head(ctx, ring_head(r, KM_USER0));
 	return ring_room_from(ctx, r->head_seen);
 }
 
-void aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
+u32 aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
 {
 	struct aio_ring_info *r = &ctx->ring;
 	struct io_event *slot;
 	struct aio_ring *hdr;
+	u32 at = r->tail;
 
 	assert_spin_locked(&ctx->ctx_lock);
 	hdr = kmap_atomic(r->pages[0], KM_IRQ1);
@@ -199,10 +232,11 @@ void aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
 		ring_event_unmap(slot, KM_IRQ0);
 	}
 	smp_wmb();			/* the event is visible before the tail moves */
-	r->tail = (r->tail + 1) % r->nr;
+	r->tail = ring_wrap(r, r->tail + 1);
 	r->posted++;
 	WRITE_ONCE(hdr->tail, r->tail);
 	kunmap_atomic(hdr, KM_IRQ1);
+	return at;
 }
 
 #define READ_BATCH	16		/* events copied out per pass */
@@ -214,7 +248,7 @@ static u32 ring_peek(struct aio_ring_info *r, struct aio_ring *hdr, u32 head,
 {
 	u32 got = 0;
 
-	for (; got < n && head != r->tail; got++, head = (head + 1) % r->nr) {
+	for (; got < n && head != r->tail; got++, head = ring_wrap(r, head + 1)) {
 		struct io_event *slot;
 		if (head < EVENTS_FIRST_PAGE) {
 			evs[got] = hdr->io_events[head];
@@ -227,62 +261,82 @@ static u32 ring_peek(struct aio_ring_info *r, struct aio_ring *hdr, u32 head,
 	return got;
 }
 
-/* Under ctx_lock, copy up to n events from the user head into evs, reading
- * the header through hdr (kmapped by the caller); *headp gets that head.
- * Returns the number copied (0: the ring is empty). */
-static u32 ring_snapshot(struct kioctx *ctx, struct aio_ring *hdr, struct io_event *evs,
-			 u32 n, u32 *headp)
+/* Under ctx_lock and one mapping of the header: copy up to n events from the
+ * user head into evs and move the head past them at once, keeping their slots
+ * reserved (r->reading) until the caller's copy to user space is over.
+ * *headp gets the head they start at. Returns the number taken (0: empty). */
+static u32 ring_take(struct kioctx *ctx, struct io_event *evs, u32 n, u32 *headp)
 {
 	struct aio_ring_info *r = &ctx->ring;
+	struct aio_ring *hdr;
 	u32 flags, head, got = 0;
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	if (r->posted != r->empty_at) {		/* else: nothing posted since found empty */
+		hdr = kmap_atomic(r->pages[0], KM_USER0);
 		head = READ_ONCE(hdr->head);
 		head = head < r->nr ? head : head % r->nr;	/* user-writable: clamp */
 		got = ring_peek(r, hdr, head, evs, n);
-		if (head == r->tail)
-			r->empty_at = r->posted;
-		r->head_seen = head;
+		ring_see_head(ctx, head);		/* what user space took itself */
 		*headp = head;
+		r->head_seen = ring_wrap(r, head + got);
+		if (got) {
+			r->reading = got;
+			WRITE_ONCE(hdr->head, r->head_seen);
+		}
+		if (r->head_seen == r->tail)
+			r->empty_at = r->posted;
+		kunmap_atomic(hdr, KM_USER0);
 	}
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	return got;
 }
 
-/* Under ctx_lock, consume the done events that follow head. */
-static void ring_consume(struct kioctx *ctx, struct aio_ring *hdr, u32 head, u32 done)
+/* A copy out failed after done of the events taken from head: give the rest
+ * back (the head returns to the first one not copied, unless user space moved
+ * it meanwhile). Rare: a bad or unmapped event buffer. */
+static void ring_untake(struct kioctx *ctx, u32 head, u32 done)
 {
 	struct aio_ring_info *r = &ctx->ring;
-	u32 flags;
+	struct aio_ring *hdr;
+	u32 flags, back = ring_wrap(r, head + done);
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	r->head_seen = (head + done) % r->nr;
-	WRITE_ONCE(hdr->head, r->head_seen);
+	hdr = kmap_atomic(r->pages[0], KM_USER0);
+	if (READ_ONCE(hdr->head) == r->head_seen) {
+		WRITE_ONCE(hdr->head, back);
+		r->head_seen = back;
+		r->empty_at = r->posted - 1;	/* not empty: look again */
+	}
+	r->reading = 0;
+	kunmap_atomic(hdr, KM_USER0);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 }
 
-/* One pass (ring_lock held): copy up to n events to uevents, consuming only
- * those whose copy succeeded. Returns the number consumed, or -EFAULT if the
- * first copy failed. The copy to user space runs with no spinlock held (it may
- * fault and sleep): the events stay in the ring meanwhile, since only
- * ring_lock's holder consumes and completions only add at the tail. */
-static long ring_read_batch(struct kioctx *ctx, struct aio_ring *hdr,
-			    struct io_event *uevents, u32 n)
+/* One pass (ring_lock held): copy up to n events to uevents; those whose copy
+ * failed go back into the ring. Returns the number delivered, or -EFAULT if
+ * the first copy failed. The copy to user space runs with no spinlock held (it
+ * may fault and sleep) from a kernel copy of the events: their slots stay
+ * reserved meanwhile, and only ring_lock's holder moves the head. */
+static long ring_read_batch(struct kioctx *ctx, struct io_event *uevents, u32 n)
 {
 	struct io_event evs[READ_BATCH];
 	u32 head = 0, got, done;
 
 	mutex_assert_held(&ctx->ring_lock);
-	got = ring_snapshot(ctx, hdr, evs, n, &head);
+	got = ring_take(ctx, evs, n, &head);
 	if (!got)
 		return 0;
 	done = (got * sizeof(evs[0]) - copy_to_user(uevents, evs, got * sizeof(evs[0])))
 		/ sizeof(evs[0]);
-	if (!done)
-		return -EFAULT;
-	ring_consume(ctx, hdr, head, done);
-	return done;
+	if (done < got)
+		ring_untake(ctx, head, done);
+	else
+		WRITE_ONCE(ctx->ring.reading, 0);	/* one store: no lock needed */
+	for (u32 i = 0; trace_on(TRACE_AIO) && i < done; i++)
+		__trace_rec(TR_AIO_REAP, ctx->trace_id, ~0u, (u32)evs[i].obj, (s32)evs[i].res,
+			    ring_wrap(&ctx->ring, head + i));
+	return done ? (long)done : -EFAULT;
 }
 
 bool aio_ring_maybe_ready(struct kioctx *ctx)
@@ -294,15 +348,13 @@ bool aio_ring_maybe_ready(struct kioctx *ctx)
  * succeeded, so a bad pointer never loses one. Returns the count or -EFAULT. */
 long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 {
-	struct aio_ring *hdr;
 	long got = 0, n;
 
 	if (!aio_ring_maybe_ready(ctx))
 		return 0;
 	mutex_lock(&ctx->ring_lock);
-	hdr = kmap(ctx->ring.pages[0]);		/* one mapping for every pass */
 	while (got < nr) {
-		n = ring_read_batch(ctx, hdr, uevents + got, MIN((long)READ_BATCH, nr - got));
+		n = ring_read_batch(ctx, uevents + got, MIN((long)READ_BATCH, nr - got));
 		if (n <= 0) {
 			if (n < 0 && !got)
 				got = n;
@@ -312,7 +364,6 @@ long aio_ring_read(struct kioctx *ctx, struct io_event *uevents, long nr)
 		if (n < MIN((long)READ_BATCH, nr - got + n))
 			break;			/* the ring is empty, or a copy failed */
 	}
-	kunmap(ctx->ring.pages[0]);
 	mutex_unlock(&ctx->ring_lock);
 	return got;
 }

@@ -15,6 +15,7 @@
 #include "eventfd.h"
 #include "poll.h"
 #include "slab.h"
+#include "trace.h"
 #include "uapi/uio.h"
 
 /* An absurd size: a ring of more than 256 MiB (Linux's bound); -EINVAL. Sizes
@@ -264,12 +265,17 @@ static long io_submit_one(struct kioctx *ctx, struct iocb *ucb, const struct ioc
 	req->ki_user_data = cb->aio_data;
 	req->ki_opcode = cb->aio_lio_opcode;
 	req->ki_rw_flags = cb->aio_rw_flags;
+	trace_aio(TR_AIO_ACCEPT, ctx->trace_id, req->ki_key, cb->aio_nbytes, 0,
+		  cb->aio_lio_opcode);
 	ret = iocb_start(req, ucb, cb);
 	/* RWF_NOWAIT: "it would block" is the request's result, not io_submit's */
-	if (ret == -EAGAIN && (cb->aio_rw_flags & RWF_NOWAIT))
+	if (ret == -EAGAIN && (cb->aio_rw_flags & RWF_NOWAIT)) {
 		ret = aio_submit_end_error(req, ret);
-	else
+	} else {
+		if (ret < 0 && ret != -EIOCBQUEUED)
+			trace_aio(TR_AIO_REFUSE, ctx->trace_id, req->ki_key, 0, ret, 0);
 		aio_submit_end(req, ret);	/* our reference kept req alive until here */
+	}
 	return ret == -EIOCBQUEUED || ret >= 0 ? 0 : ret;
 }
 
@@ -284,6 +290,7 @@ long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
 	ctx = ioctx_lookup(id);
 	if (!ctx)
 		return -EINVAL;
+	trace_aio(TR_AIO_SUBMIT, ctx->trace_id, 0, nr, 0, id);
 	if ((unsigned long)nr > SUBMIT_MAX_NR || !access_ok(iocbpp, nr * sizeof(*iocbpp))) {
 		put_ioctx(ctx);
 		return -EFAULT;

@@ -29,6 +29,7 @@
 #include "errno.h"
 #include "fs.h"
 #include "mm.h"
+#include "panic.h"
 #include "pin.h"
 #include "printk.h"
 #include "sched.h"
@@ -47,6 +48,7 @@ struct blk_io {
 	u32 nr_parts;			/* driver requests */
 	atomic_t refs;			/* parts not finished + the submitter's */
 	bool withdrawn;			/* a cancel took the part back */
+	bool kernel;			/* the kernel's own pages (blk_file_kernel_rw) */
 	bool flush_after;		/* RWF_DSYNC write: a flush before the event */
 	long written;			/* its bytes, while the flush runs */
 	struct blk_request *parts;
@@ -58,22 +60,32 @@ struct blk_io {
 	struct page *page_inline[BLK_IO_INLINE];
 };
 
-/* The part of a blk_io zeroed when made and poisoned when freed: all but the
- * inline segment and page arrays (blk_io_build fills what it uses). */
-#define BLK_IO_HEAD_SIZE	offsetof(struct blk_io, seg_inline)
+/* The part of a blk_io zeroed when made: the fields before the inline
+ * request and arrays (blk_io_build zeroes the parts and fills what it uses). */
+#define BLK_IO_HEAD_SIZE	offsetof(struct blk_io, part_inline)
+#define BLK_IO_POISON		0x6b6b6b6bu
 
+static struct kmem_cache *blk_io_cache;
 atomic_t blk_io_live = ATOMIC_INIT(0);	/* read by aiok_stat for init's leak check */
 atomic_t blk_file_requests = ATOMIC_INIT(0);
 atomic_t blk_file_pages_pinned = ATOMIC_INIT(0);
 
+/* Free io; a use after free then follows poison, not a live pointer. */
 static void blk_io_free(struct blk_io *io)
 {
 	if (io->parts != &io->part_inline)
 		kfree(io->parts);
 	if (io->segs != io->seg_inline)
 		kfree(io->segs);
-	memset(io, 0x6b, BLK_IO_HEAD_SIZE);	/* a use after free reads poison */
-	kfree(io);
+	io->dev = (void *)BLK_IO_POISON;
+	io->iocb = (void *)BLK_IO_POISON;
+	io->parts = (void *)BLK_IO_POISON;
+	io->segs = (void *)BLK_IO_POISON;
+	io->buf.bufs = (void *)BLK_IO_POISON;
+	atomic_set(&io->refs, (int)BLK_IO_POISON);
+	io->part_inline.private = (void *)BLK_IO_POISON;
+	io->part_inline.dev = (void *)BLK_IO_POISON;
+	kmem_cache_free(blk_io_cache, io);
 	atomic_dec(&blk_io_live);
 }
 
@@ -159,6 +171,15 @@ static u32 blk_io_nr_pages(const struct blk_io *io)
 	return n;
 }
 
+/* Tag a driver request with the AIO request it serves, for the trace. */
+static void blk_io_tag(const struct blk_io *io, struct blk_request *r)
+{
+	if (io->iocb->ki_ctx) {
+		r->trace_ctx = io->iocb->ki_ctx->trace_id;
+		r->trace_key = io->iocb->ki_key;
+	}
+}
+
 /* Cut the pinned buffer into driver requests of at most max_segs pages and
  * max_sectors sectors: the device range is one contiguous run, so segments
  * from several user ranges share a request as long as the limits allow. */
@@ -189,6 +210,7 @@ static int blk_io_build(struct blk_io *io, enum blk_op op, u64 sector)
 		s += r->nr_seg;
 		r->done = blk_part_done;
 		r->private = io;
+		blk_io_tag(io, r);
 	}
 	return 0;
 }
@@ -208,6 +230,7 @@ static int blk_io_flush(struct blk_io *io, long written)
 	r->op = BLK_FLUSH;
 	r->done = blk_part_done;
 	r->private = io;
+	blk_io_tag(io, r);
 	atomic_set(&io->refs, 1);
 	if (blkdev_submit(io->dev, r))
 		return -EIO;
@@ -224,19 +247,19 @@ static bool blk_iov_aligned(const struct iovec *iov, u32 nr)
 	return true;
 }
 
-static struct blk_io *blk_io_new(struct kiocb *iocb, enum blk_op op, const struct iovec *iov,
-				 u32 nr, loff_t pos)
+/* A blk_io for n bytes at pos of iocb's device, nothing pinned yet: checks
+ * the alignment rules and the device's end (-EINVAL). */
+static struct blk_io *blk_io_alloc(struct kiocb *iocb, enum blk_op op, size_t n, loff_t pos,
+				   bool aligned)
 {
 	struct blkdev *dev = kiocb_file(iocb)->f_inode->private;
-	size_t n = iov_total(iov, nr);
 	struct blk_io *io;
-	int err;
 
-	if (op != BLK_FLUSH && (!blk_iov_aligned(iov, nr) || ((u32)pos & SECTOR_MASK)))
+	if (op != BLK_FLUSH && (!aligned || ((u32)pos & SECTOR_MASK)))
 		return ERR_PTR(-EINVAL);
 	if (op != BLK_FLUSH && (pos < 0 || (u64)pos + n > dev->nr_sectors * BLK_SECTOR_SIZE))
 		return ERR_PTR(-EINVAL);
-	io = kmalloc(sizeof(*io), GFP_KERNEL);
+	io = kmem_cache_alloc(blk_io_cache, GFP_KERNEL);
 	if (!io)
 		return ERR_PTR(-ENOMEM);
 	memset(io, 0, BLK_IO_HEAD_SIZE);	/* the arrays are filled before use */
@@ -244,9 +267,13 @@ static struct blk_io *blk_io_new(struct kiocb *iocb, enum blk_op op, const struc
 	io->dev = dev;
 	io->iocb = iocb;
 	io->flush_after = op == BLK_WRITE && (dev->flags & BLKDEV_F_FLUSH) && kiocb_dsync(iocb);
-	err = op == BLK_FLUSH || !n ? 0 :
-		pin_user_iov(current->mm, iov, nr, op == BLK_READ, &io->buf,
-			     io->page_inline, BLK_IO_INLINE);
+	return io;
+}
+
+/* Cut io into driver requests and count the submitter's reference; on an
+ * error io is gone. */
+static struct blk_io *blk_io_ready(struct blk_io *io, enum blk_op op, loff_t pos, int err)
+{
 	if (!err)
 		err = blk_io_build(io, op, (u64)pos / BLK_SECTOR_SIZE);
 	if (err) {
@@ -255,6 +282,44 @@ static struct blk_io *blk_io_new(struct kiocb *iocb, enum blk_op op, const struc
 	}
 	atomic_set(&io->refs, io->nr_parts + 1);	/* + the submitter's */
 	return io;
+}
+
+static struct blk_io *blk_io_new(struct kiocb *iocb, enum blk_op op, const struct iovec *iov,
+				 u32 nr, loff_t pos)
+{
+	size_t n = iov_total(iov, nr);
+	struct blk_io *io = blk_io_alloc(iocb, op, n, pos, blk_iov_aligned(iov, nr));
+	int err;
+
+	if (IS_ERR(io))
+		return io;
+	err = op == BLK_FLUSH || !n ? 0 :
+		pin_user_iov(current->mm, iov, nr, op == BLK_READ, &io->buf,
+			     io->page_inline, BLK_IO_INLINE);
+	return blk_io_ready(io, op, pos, err);
+}
+
+/* The kernel's page range as the io's one pinned range: a page reference
+ * and a pin, dropped by unpin_user_vec as for user pages. */
+static struct blk_io *blk_io_new_kernel(struct kiocb *iocb, enum blk_op op, struct page *page,
+					u32 offset, u32 len, loff_t pos)
+{
+	bool aligned = !((offset | len) & SECTOR_MASK) && offset + len <= PAGE_SIZE;
+	struct blk_io *io = blk_io_alloc(iocb, op, len, pos, aligned);
+	struct pinned_buf *pb;
+
+	if (IS_ERR(io))
+		return io;
+	io->kernel = true;
+	if (op != BLK_FLUSH) {
+		pb = &io->buf.one;
+		io->buf = (struct pinned_vec){ .nr = 1, .len = len, .bufs = pb };
+		*pb = (struct pinned_buf){ 1, offset, len, io->page_inline, false };
+		io->page_inline[0] = page;
+		get_page(page);
+		atomic_inc(&page->pincount);
+	}
+	return blk_io_ready(io, op, pos, 0);
 }
 
 /* Hand every part to the driver and note the device in the plug (kicked now
@@ -271,7 +336,7 @@ static int blk_io_start(struct blk_io *io)
 			break;
 	if (err && i == 0)
 		return err;
-	if (io->parts[0].op != BLK_FLUSH) {
+	if (io->parts[0].op != BLK_FLUSH && !io->kernel) {
 		atomic_add(&blk_file_requests, i);
 		atomic_add(&blk_file_pages_pinned, blk_io_nr_pages(io));
 	}
@@ -279,7 +344,10 @@ static int blk_io_start(struct blk_io *io)
 		io->parts[k].result = err;
 		blk_io_put(io);		/* never the last: ours is still held */
 	}
-	blk_plug_add(io->dev);
+	if (io->kernel)
+		blkdev_kick(io->dev);	/* its caller may wait inside a plug */
+	else
+		blk_plug_add(io->dev);
 	return 0;
 }
 
@@ -305,15 +373,13 @@ static int blk_aio_cancel(struct kiocb *iocb)
 	return 0;
 }
 
-static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, const struct iovec *iov,
-			      u32 nr, loff_t pos)
+static const struct file_operations blk_file_ops;
+
+/* Start io: -EIOCBQUEUED, or -errno with nothing started. */
+static ssize_t blk_io_go(struct kiocb *iocb, struct blk_io *io)
 {
-	struct blk_io *io;
 	int err;
 
-	if (op != BLK_FLUSH && !iov_total(iov, nr))
-		return 0;
-	io = blk_io_new(iocb, op, iov, nr, pos);
 	if (IS_ERR(io))
 		return PTR_ERR(io);
 	if ((err = blk_io_start(io))) {
@@ -321,10 +387,50 @@ static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, const struct i
 		return err;
 	}
 	/* One part can be withdrawn; not a write whose flush may follow it. */
-	if (io->nr_parts == 1 && !io->flush_after)
+	if (io->nr_parts == 1 && !io->flush_after && !io->kernel)
 		kiocb_set_cancel_fn(iocb, blk_aio_cancel);
 	blk_io_put(io);				/* the submitter's reference */
 	return -EIOCBQUEUED;
+}
+
+static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, const struct iovec *iov,
+			      u32 nr, loff_t pos)
+{
+	if (op != BLK_FLUSH && !iov_total(iov, nr))
+		return 0;
+	return blk_io_go(iocb, blk_io_new(iocb, op, iov, nr, pos));
+}
+
+ssize_t blk_file_kernel_rw(struct kiocb *iocb, enum blk_op op, struct page *page, u32 offset,
+			   u32 len, loff_t pos)
+{
+	struct blkdev *dev = kiocb_file(iocb)->f_inode->private;
+
+	if (op == BLK_FLUSH && !(dev->flags & BLKDEV_F_FLUSH))
+		return 0;			/* no volatile cache: already durable */
+	if (op != BLK_FLUSH && !len)
+		return 0;
+	return blk_io_go(iocb, blk_io_new_kernel(iocb, op, page, offset, len, pos));
+}
+
+int blk_file_kernel_sync(struct file *f, enum blk_op op, struct page *page, u32 offset, u32 len,
+			 loff_t pos)
+{
+	struct kiocb req;
+	ssize_t ret;
+
+	init_sync_kiocb(&req, f);
+	ret = wait_on_sync_kiocb(&req, blk_file_kernel_rw(&req, op, page, offset, len, pos));
+	if (ret < 0)
+		return ret;
+	return op == BLK_FLUSH || (size_t)ret == len ? 0 : -EIO;
+}
+
+struct blkdev *blk_file_dev(struct file *f)
+{
+	struct inode *inode = f->f_inode;
+
+	return inode && inode->fops == &blk_file_ops ? inode->private : NULL;
 }
 
 static ssize_t blk_aio_read(struct kiocb *iocb, char *ubuf, size_t n, loff_t pos)
@@ -392,6 +498,10 @@ int blk_file_create(struct blkdev *dev)
 void blk_file_init(void)
 {
 	struct blkdev *dev;
+
+	blk_io_cache = kmem_cache_create("blk_io", sizeof(struct blk_io), 0, NULL);
+	if (!blk_io_cache)
+		panic("blk_file_init: no memory for the blk_io cache");
 
 	for (int i = 0; (dev = blkdev_nth(i)); i++)
 		blk_file_create(dev);

@@ -124,8 +124,11 @@ int blkdev_submit(struct blkdev *dev, struct blk_request *req)
 	req->state = BLK_REQ_QUEUED;
 	atomic_inc(&dev->submitted);
 	atomic_inc(&dev->in_flight);
+	trace_blk(TR_BLK_QUEUE, req->trace_ctx, req->trace_key,
+		  req->nr_sectors * BLK_SECTOR_SIZE, 0, dev->name);
 	err = dev->ops->submit(dev, req);
 	if (err) {
+		trace_blk(TR_BLK_DONE, req->trace_ctx, req->trace_key, 0, err, dev->name);
 		req->state = BLK_REQ_NEW;
 		atomic_dec(&dev->in_flight);
 		atomic_dec(&dev->submitted);
@@ -165,6 +168,8 @@ void blkdev_complete(struct blk_request *req, int result)
 	atomic_dec(&dev->in_flight);
 	req->result = result;
 	req->state = BLK_REQ_DONE;
+	trace_blk(TR_BLK_DONE, req->trace_ctx, req->trace_key, req->nr_sectors * BLK_SECTOR_SIZE,
+		  result, dev->name);
 	req->done(req, result);
 }
 

@@ -358,6 +358,7 @@ static void ide_merge(struct ide_channel *ch, struct blk_request *r)
 	       (more = ide_prd_add(NULL, prds, IDE_PRD_TABLE, nx)) >= 0) {
 		blk_queue_pop(&ch->queue);
 		nx->state = BLK_REQ_ACTIVE;
+		blk_trace_start(nx);
 		*tail = nx;
 		tail = &nx->next;
 		ch->cmd_count += nx->nr_sectors;
@@ -393,6 +394,7 @@ static void ide_start(struct ide_channel *ch, struct blk_queue *done)
 	assert_spin_locked(&ch->lock);
 	while (!ch->active && (r = blk_queue_pop(&ch->queue))) {
 		r->state = BLK_REQ_ACTIVE;
+		blk_trace_start(r);
 		ch->active = r;
 		ide_merge(ch, r);
 		if (!ide_issue(ch, r))

@@ -112,6 +112,7 @@ static bool virtio_blk_feed_one(struct virtio_blk *vb, struct blk_request *r)
 	if (virtqueue_add(&vb->vq, bufs, n, s))
 		return false;
 	r->state = BLK_REQ_ACTIVE;
+	blk_trace_start(r);
 	return true;
 }
 

@@ -2,7 +2,7 @@
  *
  * Locking and lifetimes:
  *  - ctx->ctx_lock (irq-safe) guards the request slots and free keys, the
- *    active list and count, each request's ki_users/ki_flags/ki_cancel, the
+ *    active list and count, each request's ki_flags, the
  *    trusted ring tail, posted, empty_at, head_seen and the ring event slots.
  *    aio_complete() takes it, possibly in interrupt context, and reaches the
  *    ring only through kmap_atomic(KM_IRQ0/KM_IRQ1). Nothing nests inside it.
@@ -15,8 +15,11 @@
  *    completion, or by a successful cancel), one held by io_submit until the
  *    file's method has returned, and one per cancel attempt running. The last
  *    reference frees it: its slot, its file (fput deferred out of interrupt
- *    context) and its context reference. Each accepted request ends exactly
- *    once: one event in the ring, or one event returned by io_cancel.
+ *    context) and its context reference. ki_users is atomic: a drop that is
+ *    not the last needs no lock (the submitter's, usually); the last one
+ *    unlinks the request under ctx_lock, and a lookup under ctx_lock takes a
+ *    reference only while the count is not zero. Each accepted request ends
+ *    exactly once: one event in the ring, or one event returned by io_cancel.
  *  - Cancel: a file's cancel method either withdraws the request, so that
  *    nobody will ever complete it, and returns 0 (the core then completes it
  *    once with -ECANCELED into io_cancel's result), or returns -EAGAIN and the
@@ -62,7 +65,7 @@ struct kiocb {
 	struct list_head ki_list;	/* ctx->active_reqs while in flight */
 	struct file *ki_filp;
 	struct kioctx *ki_ctx;		/* NULL for a synchronous kiocb */
-	int ki_users;			/* references, under ctx_lock (sync: 1 until done) */
+	atomic_t ki_users;		/* references (sync: 1 until done); see above */
 	u32 ki_flags;			/* KIF_*, under ctx_lock */
 	u32 ki_key;			/* slot index: O(1) lookup for io_cancel */
 	u64 ki_user_obj;		/* user address of the iocb */
@@ -74,7 +77,7 @@ struct kiocb {
 	struct task *ki_waiter;		/* synchronous kiocb: who waits */
 	long ki_sync_res;		/* synchronous kiocb: the result */
 	/* The file method's, set only through the helpers below: */
-	kiocb_cancel_fn *ki_cancel;	/* under ctx_lock */
+	kiocb_cancel_fn *ki_cancel;	/* one store; read once under ctx_lock */
 	void *ki_private;
 };
 
@@ -88,10 +91,13 @@ struct aio_ring_info {
 	u32 empty_at;			/* posted when a reader last found the ring empty */
 	u32 head_seen;			/* the user head as last read (ctx_lock): it only
 					 * lags, so room computed from it is a lower bound */
+	u32 reading;			/* events a reader took and is copying out: their
+					 * slots stay reserved until the copy is over */
 };
 
 struct kioctx {
 	atomic_t users;
+	u32 trace_id;			/* never reused: names it in the trace (trace.h) */
 	bool dead;			/* io_destroy or exit has begun (set under
 					 * mm->aio->lock, read under ctx_lock) */
 	struct mm *mm;

@@ -3,6 +3,12 @@
 #define BLK_FILE_H
 
 #include "atomic.h"
+#include "blkdev.h"
+#include "types.h"
+
+struct file;
+struct kiocb;
+struct page;
 
 struct blkdev;
 
@@ -11,6 +17,23 @@ struct blkdev;
 int blk_file_create(struct blkdev *dev);
 /* A /dev node for every registered block device. Boot, after fs_init. */
 void blk_file_init(void);
+/* The kernel's own I/O on a block-device file f (a file system's metadata
+ * and data: the one block path, as user AIO takes). op BLK_READ/BLK_WRITE moves
+ * [offset, offset + len) of page (lowmem or HighMem; 512-aligned, inside the
+ * page) to or from byte pos of the device; BLK_FLUSH writes back the device's
+ * cache (0 at once without one). The device is kicked at once, never left to
+ * a plug. blk_file_kernel_rw starts it on iocb (any kiocb of f: a synchronous
+ * one, or later a file system's asynchronous request) and returns
+ * -EIOCBQUEUED, 0 (nothing to do) or -EINVAL/-ENOMEM/-EIO with nothing
+ * started; aio_complete(iocb) reports the bytes or -EIO. Process context. */
+ssize_t blk_file_kernel_rw(struct kiocb *iocb, enum blk_op op, struct page *page, u32 offset,
+			   u32 len, loff_t pos);
+/* The same, waited for (uninterruptibly): 0 when all of it moved, else -EIO
+ * or the submit's error. Process context, no spinlock held. */
+int blk_file_kernel_sync(struct file *f, enum blk_op op, struct page *page, u32 offset, u32 len,
+			 loff_t pos);
+/* The device behind f when f is a block-device file, else NULL. */
+struct blkdev *blk_file_dev(struct file *f);
 /* sync(2): flush every block device's volatile write cache and wait.
  * Thread context, may sleep. */
 void blk_file_sync_all(void);

@@ -24,6 +24,7 @@
 #define BLKDEV_H
 
 #include "atomic.h"
+#include "trace.h"
 #include "types.h"
 
 #define BLK_SECTOR_SIZE		512
@@ -71,6 +72,7 @@ struct blk_request {
 	 * bytes transferred or -EIO. May submit new requests; must not wait. */
 	void (*done)(struct blk_request *req, int result);
 	void *private;			/* the submitter's */
+	u32 trace_ctx, trace_key;	/* the AIO request it serves (trace.h), 0 for none */
 	/* Owned by the core and the driver from submit to done: */
 	enum blk_req_state state;
 	int result;
@@ -161,6 +163,13 @@ void blk_plug_add(struct blkdev *dev);
 void *blk_dma_alloc(u32 size, u32 *phys);
 /* Give back what blk_dma_alloc(size) returned (NULL: nothing). */
 void blk_dma_free(void *virt, u32 size);
+
+/* For drivers: req goes onto the device now (trace point, any context). */
+static inline void blk_trace_start(const struct blk_request *req)
+{
+	trace_blk(TR_BLK_START, req->trace_ctx, req->trace_key,
+		  req->nr_sectors * BLK_SECTOR_SIZE, 0, req->dev->name);
+}
 
 /* Queue helpers; the caller holds the lock that guards q. */
 static inline void blk_queue_push(struct blk_queue *q, struct blk_request *r)

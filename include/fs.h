@@ -36,6 +36,10 @@ struct kiocb;
 struct page;
 struct poll_table;
 
+struct dir_context;
+struct inode_operations;
+struct kstat;
+
 struct inode {
 	u32 ino;
 	u32 mode;
@@ -51,9 +55,73 @@ struct inode {
 					 * held across user copies */
 	/* name space (ramfs): guarded by the namespace lock */
 	char name[NAME_MAX + 1];
-	struct inode *parent;
+	struct inode *parent;		/* ramfs: not counted; a disk directory: a
+					 * reference (NULL at its file system's root) */
 	struct list_head children;
 	struct list_head sibling;
+	struct inode *mounted;		/* a ramfs directory: the root of the file
+					 * system mounted on it (ns lock) */
+	struct inode *covered;		/* a file system's root: its mount point */
+	/* A file system on a disk (NULL for ramfs, devices, pipes): */
+	const struct inode_operations *i_op;
+	void *i_sb;			/* the file system's own superblock */
+};
+
+/* One entry for getdents: false when the caller's buffer is full (the
+ * entry is then not consumed: the position stays before it). */
+struct dir_context {
+	bool (*emit)(struct dir_context *ctx, const char *name, size_t len, u32 ino, u32 type);
+};
+/* type: the DT_* of getdents64 */
+#define DT_UNKNOWN	0
+#define DT_FIFO		1
+#define DT_CHR		2
+#define DT_DIR		4
+#define DT_BLK		6
+#define DT_REG		8
+#define DT_LNK		10
+#define DT_SOCK		12
+
+/* What stat reports of an inode. */
+struct kstat {
+	u32 dev, ino, mode, nlink, rdev;
+	u32 atime_sec, atime_nsec, mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
+	u64 size, blocks;
+	u32 blksize;
+};
+
+/*
+ * Inode operations of a file system on a disk (ext2). Each runs in process
+ * context and may sleep (it reads and writes the device); the file system
+ * takes its own lock. Directory methods get the directory with the caller's
+ * reference and one path component (name, len: not NUL-terminated, never "."
+ * or ".."). 0 / a referenced inode, or -errno / ERR_PTR.
+ */
+struct inode_operations {
+	/* The child named name, or ERR_PTR(-ENOENT); -EIO / -EUCLEAN on a bad disk. */
+	struct inode *(*lookup)(struct inode *dir, const char *name, size_t len);
+	/* A new empty regular file (mode: permissions): -EEXIST, -ENOSPC, ... */
+	struct inode *(*create)(struct inode *dir, const char *name, size_t len, u32 mode);
+	int (*mkdir)(struct inode *dir, const char *name, size_t len, u32 mode);
+	int (*unlink)(struct inode *dir, const char *name, size_t len);
+	int (*rmdir)(struct inode *dir, const char *name, size_t len);
+	/* rename(2) within one file system (flags: RENAME_NOREPLACE). */
+	int (*rename)(struct inode *odir, const char *oname, size_t olen, struct inode *ndir,
+		      const char *nname, size_t nlen, u32 flags);
+	int (*symlink)(struct inode *dir, const char *name, size_t len, const char *target);
+	int (*link)(struct inode *old, struct inode *dir, const char *name, size_t len);
+	/* A symlink's target into buf (kernel memory, NUL-terminated): its length. */
+	int (*readlink)(struct inode *inode, char *buf, size_t size);
+	/* Set a regular file's size (holes read as zeros): 0, -EFBIG, -ENOSPC. */
+	int (*truncate)(struct inode *inode, loff_t size);
+	void (*getattr)(struct inode *inode, struct kstat *k);
+	/* The file system's iput: drop a reference; the last one takes the inode
+	 * out of its cache (and frees it on disk when no name is left). */
+	void (*put)(struct inode *inode);
+	/* A file system's root, at umount: is any of its inodes in use besides
+	 * the mount's reference on the root? Called under the namespace lock
+	 * (a spinlock): must not sleep. */
+	bool (*busy)(struct inode *root);
 };
 
 struct file {
@@ -99,6 +167,10 @@ struct file_operations {
 	/* A request for this kind of file; -ENOIOCTLCMD lets the generic ones
 	 * (kernel/fs/fd_syscalls.c) answer. Process context. */
 	long (*ioctl)(struct file *f, unsigned cmd, unsigned long arg);
+	/* Directory entries from f->f_pos on, through ctx->emit until it says
+	 * full; f_pos becomes the position after the last entry taken. 0 or
+	 * -errno. Process context. */
+	int (*readdir)(struct file *f, struct dir_context *ctx);
 };
 
 /* The bytes of nr segments (the AIO core checked the sum fits a result). */
@@ -180,9 +252,37 @@ void iput(struct inode *inode);
  * (the root for kernel threads). An absolute path ignores base. A base that
  * was removed finds nothing (-ENOENT).
  */
-/* Look a path up ("." and ".." handled); returns the inode with a reference,
- * or an ERR_PTR (-ENOENT, -ENOTDIR, -ENAMETOOLONG). */
+/* Look a path up ("." and ".." handled, symbolic links followed, mount
+ * points crossed); returns the inode with a reference, or an ERR_PTR
+ * (-ENOENT, -ENOTDIR, -ENAMETOOLONG, -ELOOP, -EIO). May sleep. */
 struct inode *namei_at(struct inode *base, const char *path);
+/* The same, but a symbolic link as the last component is returned itself (lstat). */
+struct inode *namei_at_nofollow(struct inode *base, const char *path);
+/* open(O_CREAT)'s new regular file at path (ramfs, or the file system the
+ * parent directory is on): the inode with a reference, or ERR_PTR(-EEXIST, ...). */
+struct inode *vfs_create_file_at(struct inode *base, const char *path, u32 mode);
+/* symlink(2) and link(2): -EPERM where the file system has no such thing (ramfs),
+ * -EXDEV across file systems. */
+int vfs_symlink_at(struct inode *base, const char *path, const char *target);
+int vfs_link_at(struct inode *obase, const char *opath, struct inode *nbase, const char *npath);
+/* A symlink's target (kernel buf of size bytes, NUL-terminated): its length,
+ * -EINVAL when inode is no symlink. */
+int vfs_readlink(struct inode *inode, char *buf, size_t size);
+/* Set a regular file's size (ramfs or disk): -EINVAL for other files. */
+int vfs_truncate(struct inode *inode, loff_t size);
+/* A directory's entries from f->f_pos (ramfs, or its file system's readdir). */
+int vfs_readdir(struct file *f, struct dir_context *ctx);
+/* Mount points (kernel/fs/namei.c, for kernel/fs/mount.c). Attach root (a
+ * file system's root, the caller's reference moves to the mount) on the ramfs
+ * directory at path: -ENOTDIR, -EBUSY (mounted already, or the ramfs root),
+ * -EINVAL (not a ramfs directory). Detach gives the root back with its reference. */
+int vfs_mount_at(const char *path, struct inode *root);
+struct inode *vfs_umount_at(const char *path);
+/* For a disk file system's directories (getcwd, ".."): name dir `name` in
+ * parent (whose new reference moves in); returns the old parent reference
+ * for the caller to iput (NULL when none). */
+struct inode *vfs_set_dir_name(struct inode *dir, struct inode *parent, const char *name,
+			       size_t len);
 static inline struct inode *namei(const char *path) { return namei_at(NULL, path); }
 /* Create a node at path (parent must exist); ERR_PTR(-EEXIST) if present. */
 struct inode *vfs_create_at(struct inode *base, const char *path, u32 mode,

@@ -3,6 +3,7 @@
 #define GDT_H
 
 #include "types.h"
+#include "x86.h"
 
 #define KERNEL_CS	0x08
 #define KERNEL_DS	0x10
@@ -13,8 +14,27 @@
 #define GDT_TLS_COUNT	3
 #define GDT_ENTRIES	(GDT_TLS_MIN + GDT_TLS_COUNT)
 
+/* Each CPU loads its own GDT, CPU n's at cpu_gdt_first + n * CPU_GDT_STRIDE
+ * (gdt.c): sgdt, an unprivileged register read with no segment load, tells
+ * which CPU runs (smp_processor_id, include/smp.h). */
+#define CPU_GDT_STRIDE	256
+extern const u32 cpu_gdt_first;
+
+static inline u32 gdt_this_cpu(void)
+{
+	struct dtr d;
+
+	asm volatile("sgdt %0" : "=m"(d));
+	return (d.base - cpu_gdt_first) / CPU_GDT_STRIDE;
+}
+
+/* The boot CPU's GDT and TSS. */
 void gdt_init(void);
-/* Write / read one GDT descriptor (the TLS entries; interrupts off). */
+/* Application processor cpu's own GDT and TSS (ring-0 stack esp0), loaded on
+ * it, by it. */
+void gdt_init_ap(u32 cpu, u32 esp0);
+/* Write / read one descriptor of the boot CPU's GDT, the one tasks run on
+ * (the TLS entries; interrupts off). */
 void gdt_set_entry(int entry, u64 desc);
 u64 gdt_get_entry(int entry);
 /* Stack the CPU switches to on a trap from ring 3 (and SYSENTER's entry). */

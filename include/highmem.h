@@ -7,6 +7,9 @@
  * mapped twice, unmapped with another slot's address or not mapped, a
  * process-context slot used in an interrupt, an interrupt slot used with
  * interrupts enabled. They report both call sites through mm_bug().
+ * kunmap_atomic leaves the slot's PTE in place in the shipped kernel (a later
+ * map of the same page costs nothing); the test kernel clears it, so that a
+ * stale user faults (highmem.c).
  */
 #ifndef HIGHMEM_H
 #define HIGHMEM_H
@@ -44,5 +47,11 @@ void *kmap_atomic(struct page *page, enum km_type type);
 void kunmap_atomic(void *addr, enum km_type type);
 /* The page mapped at a kmap_atomic or direct-map address. */
 struct page *kmap_atomic_to_page(void *addr);
+
+#ifdef CONFIG_KTEST
+/* Test kernel: kunmap_atomic clears the PTE (true, the default); a test sets
+ * it false to run the shipped kernel's way. */
+extern bool km_clear_on_unmap;
+#endif
 
 #endif

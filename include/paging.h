@@ -4,7 +4,7 @@
  *   0x00000000-0xBFFFFFFF  user space (page 0 is never mapped)
  *   0xC0000000-...         direct map of low memory, phys + KERNEL_BASE, up to
  *                          the low-memory limit (896 MiB at most, lowmem=)
- *   VMALLOC_START-         unused for now (room for vmalloc)
+ *   VMALLOC_START-         ioremap: the local APIC, ACPI tables (ioremap.c)
  *   PKMAP_BASE             the persistent kmap area (highmem.c)
  *   FIXADDR_START-TOP      fixed mappings: the kmap_atomic slots (fixmap.h)
  * The page tables of the whole kernel half are allocated at boot, so a new
@@ -95,6 +95,12 @@ void switch_pgdir(u32 *pgdir);
 u32 *current_pgdir(void);
 /* Invalidate va in the TLB when pgdir is live (current, or a kernel address). */
 void flush_tlb_page(u32 *pgdir, u32 va);
+
+/* Map firmware or device memory at phys (size bytes) into the kernel half and
+ * return its address, NULL when there is no room; uncached for device
+ * registers. Boot only. (kernel/mm/ioremap.c) */
+void *ioremap_flags(u32 phys, u32 size, bool uncached);
+static inline void *ioremap(u32 phys, u32 size) { return ioremap_flags(phys, size, true); }
 
 /* Register the page-fault handler (part of mm_init). */
 void paging_fault_init(void);

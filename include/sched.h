@@ -180,8 +180,10 @@ void preempt_enable_no_resched(void);
 #define might_sleep()	__might_sleep(__FILE__, __LINE__)
 void __might_sleep(const char *file, int line);
 
-/* Timer interrupt: account the tick to current, end its slice. Hard irq. */
-void scheduler_tick(bool user);
+/* Timer interrupt: charge the elapsed ticks (more than one when the host
+ * delivered the interrupt late, 0 when early) to current's user or system
+ * time, end its slice. Hard irq. */
+void scheduler_tick(bool user, u32 elapsed);
 /* From irq_exit, interrupts off, outermost level: preempt if due and safe. */
 void preempt_irq_return(struct trap_frame *tf);
 

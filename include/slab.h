@@ -19,7 +19,11 @@
 
 #define SLAB_MAX_ORDER		3	/* slabs of at most 8 pages */
 #define SLAB_MIN_OBJS		8	/* grow the slab order until this many fit */
-#define SLAB_KEEP_FREE		1	/* empty slabs a cache keeps for reuse */
+/* Empty slabs a cache keeps for reuse: enough for SLAB_KEEP_FREE_OBJS objects
+ * (a burst of completions frees a queue's worth, and the next submits take
+ * them again), at least one slab and at most SLAB_KEEP_FREE_PAGES pages. */
+#define SLAB_KEEP_FREE_OBJS	64u
+#define SLAB_KEEP_FREE_PAGES	8u
 #define KMALLOC_MIN_SIZE	8
 #define KMALLOC_MAX_CACHE_SIZE	2048	/* larger kmallocs come from the page allocator */
 
@@ -31,6 +35,8 @@ struct kmem_cache {
 	u32 free_offset;		/* where a free object keeps its link */
 	u32 order;			/* a slab is 2^order pages */
 	u32 objs_per_slab;
+	u32 size_recip;			/* ceil(2^32 / size): slab_index() */
+	u32 keep_free;			/* empty slabs kept for reuse (SLAB_KEEP_FREE_*) */
 	gfp_t gfp;			/* zone flags for slab pages (__GFP_DMA) */
 	void (*ctor)(void *obj);	/* run once per object when its slab is made */
 	struct list_head list;		/* in kmem_caches, under kmem_caches_lock */

@@ -1,44 +1,64 @@
-/* spinlock.h: named spinlocks, real test-and-set locks with debug checks.
+/* spinlock.h: named spinlocks: ticket locks (first come, first served across
+ * CPUs) with debug checks.
  *
- * On this uniprocessor kernel a lock also disables interrupts when taken with
- * the _irq / _irqsave forms; a lock taken from interrupt context must always be
- * taken with one of them elsewhere. Checks: a recursive acquire panics, unlock
- * of a lock not held panics, assert_spin_locked() panics when not held.
+ * The _irq / _irqsave forms also disable interrupts on the local CPU; a lock
+ * taken from interrupt context must always be taken with one of them
+ * elsewhere. Checks, always on: taking a lock this CPU already holds panics
+ * ("recursive acquire": it would spin forever), unlock by a CPU that does not
+ * hold the lock panics, assert_spin_locked() panics unless this CPU holds it.
+ * A lock held by another CPU is waited for, in ticket order.
  * Every lock, its order and its contexts: docs/locking.md.
  */
 #ifndef SPINLOCK_H
 #define SPINLOCK_H
 
 #include "irq.h"
+#include "smp.h"
 #include "types.h"
 #include "x86.h"
 
+#define SPIN_NO_OWNER	0xFFFFFFFFu	/* owner_cpu of a free lock */
+
 typedef struct spinlock {
-	volatile u32 locked;
+	union {
+		volatile u32 tickets;	/* both halves, for the fetch-and-add */
+		struct {
+			volatile u16 serving;	/* the ticket that holds the lock */
+			volatile u16 next;	/* the next ticket handed out */
+		};
+	};
 	const char *name;
 	u32 owner_pc;		/* where it was taken, for the debug report */
+	volatile u32 owner_cpu;	/* the holder's smp_processor_id(), SPIN_NO_OWNER */
 } spinlock_t;
 
-#define SPINLOCK_INIT(n)	{ 0, n, 0 }
+#define SPINLOCK_INIT(n)	{ { 0 }, n, 0, SPIN_NO_OWNER }
 #define DEFINE_SPINLOCK(x)	spinlock_t x = SPINLOCK_INIT(#x)
 
 static inline void spin_lock_init(spinlock_t *l, const char *name)
 {
-	l->locked = 0;
+	l->tickets = 0;
 	l->name = name;
 	l->owner_pc = 0;
+	l->owner_cpu = SPIN_NO_OWNER;
 }
 
 void spin_lock_fail(spinlock_t *l, const char *why) __attribute__((noreturn));
-/* Number of spinlocks held right now (sleeping with one held is a bug). */
-extern int spinlocks_held;
+/* Number of spinlocks the running CPU holds right now (sleeping with one held
+ * is a bug): a field of its struct cpu (this_cpu(): sgdt, smp.h). */
+#define spinlocks_held	(this_cpu()->spinlocks_held)
 extern int preempt_count;	/* sched.c (sched.h): preempt_disable() depth */
 
-/* True where the caller must not sleep (nor fault on user memory): in an
- * interrupt, with a spinlock held, with preemption or interrupts off. */
+/* Non-zero where the caller must not sleep (nor fault on user memory): in an
+ * interrupt, with a spinlock held, with preemption or interrupts off. One
+ * word and no branch, for checks that fold it into another test. */
+static inline u32 atomic_context_bits(void)
+{
+	return (u32)(spinlocks_held | preempt_count | irq_nesting) | (~read_eflags() & EFLAGS_IF);
+}
 static inline bool in_atomic_context(void)
 {
-	return (spinlocks_held | preempt_count | irq_nesting) || !(read_eflags() & EFLAGS_IF);
+	return atomic_context_bits() != 0;
 }
 /* A broken sleeping-context rule (a mutex misused, a user copy with a spinlock
  * held): count it in *count and, for the first few of each counter, print
@@ -48,32 +68,47 @@ void lock_bug_report(u32 *count, u32 caller, const char *fmt, ...) __printf(3, 4
 
 /* spinlocks_held counts up before the lock is taken and down after it is
  * released: a preemption (an interrupt's exit looks at the count) can never
- * find the lock held by a task that may be switched away. */
+ * find the lock held by a task that may be switched away. Only the holder
+ * writes owner_cpu, so finding one's own number there means one holds it. */
 static inline void spin_lock(spinlock_t *l)
 {
+	u32 me = smp_processor_id();
+	u16 ticket;
+
 	spinlocks_held++;
 	__asm__ volatile("" ::: "memory");
-	if (unlikely(l->locked))
-		spin_lock_fail(l, "recursive acquire (uniprocessor: it would spin forever)");
-	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+	if (unlikely(l->owner_cpu == me))
+		spin_lock_fail(l, "recursive acquire (this CPU holds it: it would spin forever)");
+	ticket = __atomic_fetch_add(&l->tickets, 1u << 16, __ATOMIC_ACQUIRE) >> 16;
+	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
+	l->owner_cpu = me;
 	l->owner_pc = (u32)__builtin_return_address(0);
 }
 
 static inline void spin_unlock(spinlock_t *l)
 {
-	if (unlikely(!l->locked))
-		spin_lock_fail(l, "unlock of a lock not held");
+	if (unlikely(l->owner_cpu != smp_processor_id()))
+		spin_lock_fail(l, l->serving == l->next ? "unlock of a lock not held"
+				  : "unlock of a lock another CPU holds");
 	l->owner_pc = 0;
-	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	l->owner_cpu = SPIN_NO_OWNER;
+	__atomic_store_n(&l->serving, (u16)(l->serving + 1), __ATOMIC_RELEASE);
 	__asm__ volatile("" ::: "memory");
 	spinlocks_held--;
 }
 
-static inline bool spin_is_locked(const spinlock_t *l) { return l->locked; }
+/* Held by any CPU. */
+static inline bool spin_is_locked(const spinlock_t *l)
+{
+	u32 t = __atomic_load_n(&l->tickets, __ATOMIC_RELAXED);
+
+	return (u16)t != (u16)(t >> 16);
+}
 
 #define assert_spin_locked(l) \
-	do { if (unlikely(!(l)->locked)) spin_lock_fail(l, "assert_spin_locked: not held"); } while (0)
+	do { if (unlikely((l)->owner_cpu != smp_processor_id())) \
+		spin_lock_fail(l, "assert_spin_locked: not held"); } while (0)
 
 static inline void spin_lock_irq(spinlock_t *l) { cli(); spin_lock(l); }
 static inline void spin_unlock_irq(spinlock_t *l) { spin_unlock(l); sti(); }

@@ -22,6 +22,9 @@ struct trap_frame {
 #define T_PAGE_FAULT	14
 #define T_IRQ_BASE	32	/* PIC IRQ 0..15 are vectors 32..47 */
 #define T_SYSCALL	0x80
+#define T_IPI_CALL	0xF0	/* smp_call_function (kernel/ipi.c) */
+#define T_IPI_STOP	0xF1	/* stop this CPU for a panic */
+#define T_APIC_SPURIOUS	0xFF	/* the local APIC's spurious vector */
 
 #define PF_PRESENT	0x1	/* page-fault error code: protection violation */
 #define PF_WRITE	0x2	/* caused by a write */
@@ -39,6 +42,8 @@ static inline u32 trap_kernel_esp(const struct trap_frame *tf)
 }
 
 void trap_init(void);
+/* Load the IDT on the running CPU (trap_init does it on the boot CPU; each AP at start). */
+void trap_load_idt(void);
 void trap_dispatch(struct trap_frame *tf);
 const char *trap_name(u32 vector);
 

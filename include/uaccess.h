@@ -10,7 +10,9 @@
  * on (a mutex may be held): the access may fault, and the fault handler
  * allocates and may sleep. Every accessor checks this at run time: an access
  * in atomic context is counted in uaccess_atomic_bugs (the test runs require
- * it to stay 0) and reported with a backtrace, then goes on.
+ * it to stay 0) and reported with a backtrace, then goes on. The hot ones
+ * (get_user/put_user of 4 bytes, the copies) test the context and the range
+ * with one branch (uaccess_fast) and sort out which failed on a slow path.
  */
 #ifndef UACCESS_H
 #define UACCESS_H
@@ -39,6 +41,13 @@ static inline void uaccess_might_fault(u32 caller)
 {
 	if (unlikely(in_atomic_context()))
 		uaccess_report_atomic(caller);
+}
+/* The accessors' fast-path test, branch-free: [addr, addr + size) is user
+ * space and the context may fault. When false, the slow path reports an
+ * atomic context (uaccess_might_fault) and checks the range alone. */
+static inline bool uaccess_fast(u32 addr, u64 size)
+{
+	return !(atomic_context_bits() | (u32)((u64)addr + size > USER_TOP));
 }
 
 /* access_ok, and no byte lies in a mapping of the current process whose
@@ -69,25 +78,29 @@ size_t clear_user(void __user *to, size_t n);
 int __get_user_bytes(void *dst, const void __user *src, size_t n);
 int __put_user_bytes(void __user *dst, const void *src, size_t n);
 
+/* The tail of a one-instruction user access labelled 1: a fault there
+ * resumes after it with err = -EFAULT (operands [err] and [efault]). */
+#define UACCESS_EFAULT_FIXUP						\
+	"2:\n"								\
+	".pushsection .text.fixup, \"ax\"\n"				\
+	"3:	movl %[efault], %[err]\n"					\
+	"	jmp 2b\n"							\
+	".popsection\n"							\
+	".pushsection __ex_table, \"a\"\n"					\
+	"	.long 1b, 3b\n"						\
+	".popsection"
+
 /* One 32-bit load from user address src, inline: a u32 is the common
  * get_user (a pointer, a count, a word of a timespec). 0 or -EFAULT (*v 0). */
 static inline int __get_user_4(u32 *v, const void __user *src)
 {
 	int err = 0;
 
+	if (unlikely(!uaccess_fast((u32)src, 4)))
+		return __get_user_bytes(v, src, 4);
 	*v = 0;
-	uaccess_might_fault(0);
-	if (!access_ok(src, 4))
-		return -EFAULT;
 	asm volatile("1:	movl (%[src]), %[v]\n"
-		     "2:\n"
-		     ".pushsection .text.fixup, \"ax\"\n"
-		     "3:	movl %[efault], %[err]\n"
-		     "	jmp 2b\n"
-		     ".popsection\n"
-		     ".pushsection __ex_table, \"a\"\n"
-		     "	.long 1b, 3b\n"
-		     ".popsection"
+		     UACCESS_EFAULT_FIXUP
 		     : [v] "+r"(*v), [err] "+r"(err)
 		     : [src] "r"(src), [efault] "i"(-EFAULT) : "memory");
 	return err;
@@ -101,9 +114,26 @@ static inline int __get_user_4(u32 *v, const void __user *src)
 	(x) = __gu.v;								\
 	__gu_err; })
 
+/* One 32-bit store of v to user address dst, inline (a key, a count, a
+ * context id). 0 or -EFAULT. */
+static inline int __put_user_4(u32 v, void __user *dst)
+{
+	int err = 0;
+
+	if (unlikely(!uaccess_fast((u32)dst, 4)))
+		return __put_user_bytes(dst, &v, 4);
+	asm volatile("1:	movl %[v], (%[dst])\n"
+		     UACCESS_EFAULT_FIXUP
+		     : [err] "+r"(err)
+		     : [v] "r"(v), [dst] "r"(dst), [efault] "i"(-EFAULT) : "memory");
+	return err;
+}
+
 /* *ptr = x in user space; 0 or -EFAULT. */
 #define put_user(x, ptr) ({							\
-	__typeof__(*(ptr)) __pu_v = (x);					\
-	__put_user_bytes((ptr), &__pu_v, sizeof(*(ptr))); })
+	union { __typeof__(*(ptr)) v; u8 b[sizeof(*(ptr))]; u32 w; } __pu;	\
+	__pu.v = (x);								\
+	sizeof(*(ptr)) == 4 ? __put_user_4(__pu.w, (ptr)) :			\
+		__put_user_bytes((ptr), __pu.b, sizeof(*(ptr))); })
 
 #endif

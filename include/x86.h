@@ -42,6 +42,15 @@ static inline u32 cpuid_edx(u32 leaf)
 }
 #define CPUID_EDX_SEP	(1u << 11)	/* leaf 1: SYSENTER/SYSEXIT */
 
+static inline u32 cpuid_ebx(u32 leaf)
+{
+	u32 a = leaf, b, c = 0, d;
+
+	asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	return b;
+}
+#define CPUID_EBX_APIC_ID(b)	((b) >> 24)	/* leaf 1: initial local APIC id */
+
 static inline void wrmsr(u32 msr, u64 v)
 {
 	asm volatile("wrmsr" :: "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)) : "memory");

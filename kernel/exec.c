@@ -18,6 +18,7 @@
 #include "gdt.h"
 #include "uaccess.h"
 #include "vm.h"
+#include "trace.h"
 
 #define MAX_ARGS	64		/* argv + envp entries */
 #define ARG_SPACE	16384		/* bytes of argument and environment strings */
@@ -231,6 +232,7 @@ static void set_task_name(const char *path)
 	const char *base = strrchr(path, '/');
 
 	strlcpy(current->name, base ? base + 1 : path, sizeof(current->name));
+	trace_comm(current->pid, current->name);
 }
 
 /* Load path into a new address space and make the current frame start it. */
@@ -241,7 +243,8 @@ static long do_execve(const char *path, struct exec_args *a)
 
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
-	err = S_ISREG(inode->mode) ? exec_image(inode, a) : -EACCES;
+	/* programs run from ramfs (the initramfs) only: the loader reads it directly */
+	err = S_ISREG(inode->mode) && inode->fops == &ramfs_file_ops ? exec_image(inode, a) : -EACCES;
 	iput(inode);
 	if (!err)
 		set_task_name(path);	/* and eax of the new image starts as 0 */

@@ -1,5 +1,6 @@
-/* gdt.c: flat kernel and user segments, the TSS that holds the ring-0 stack, and the three per-thread TLS entries (6-8). */
+/* gdt.c: one GDT per CPU: flat kernel and user segments, the TSS that holds the ring-0 stack, the three per-thread TLS entries (6-8); where each lies tells sgdt which CPU runs. */
 #include "gdt.h"
+#include "smp.h"
 #include "string.h"
 #include "x86.h"
 
@@ -17,9 +18,17 @@ struct tss {
 #define SEG_DATA_RW	0x02	/* read/write */
 #define SEG_TSS32	0x09	/* available 32-bit TSS */
 #define GRAN_4K_32	0xC0	/* 4 KiB granularity, 32-bit */
+#define GRAN_1_32	0x40	/* byte granularity, 32-bit */
 
-static u64 gdt[GDT_ENTRIES];
-static struct tss tss;
+/* Entry [0] is the boot CPU's, the only one that runs tasks (TLS, esp0). */
+static struct cpu_gdt {
+	u64 gdt[GDT_ENTRIES];
+	struct tss tss;
+} __attribute__((aligned(CPU_GDT_STRIDE))) cpu_gdt[NR_CPUS];
+_Static_assert(sizeof(struct cpu_gdt) == CPU_GDT_STRIDE, "one GDT per stride");
+const u32 cpu_gdt_first = (u32)cpu_gdt;
+static u64 *const gdt = cpu_gdt[0].gdt;
+static struct tss *const tss = &cpu_gdt[0].tss;
 struct sysenter_stack sysenter_stack;
 
 static u64 seg_desc(u32 base, u32 limit, u8 access, u8 gran)
@@ -36,7 +45,7 @@ static u64 seg_desc(u32 base, u32 limit, u8 access, u8 gran)
 
 void tss_set_kernel_stack(u32 esp0)
 {
-	tss.esp0 = esp0;
+	tss->esp0 = esp0;
 	sysenter_stack.esp0 = esp0;
 }
 
@@ -50,23 +59,45 @@ u64 gdt_get_entry(int entry)
 	return gdt[entry];
 }
 
-void gdt_init(void)
+/* Fill CPU cpu's GDT and TSS: its per-CPU segment covers *c. */
+static void gdt_fill(u32 cpu, struct cpu *c, u32 esp0)
 {
 	const u8 code = SEG_PRESENT | SEG_CODE_DATA | SEG_CODE_RX;
 	const u8 data = SEG_PRESENT | SEG_CODE_DATA | SEG_DATA_RW;
-	struct dtr d = { sizeof(gdt) - 1, (u32)gdt };
+	u64 *g = cpu_gdt[cpu].gdt;
+	struct tss *t = &cpu_gdt[cpu].tss;
 
-	gdt[1] = seg_desc(0, 0xFFFFF, code, GRAN_4K_32);
-	gdt[2] = seg_desc(0, 0xFFFFF, data, GRAN_4K_32);
-	gdt[3] = seg_desc(0, 0xFFFFF, code | SEG_DPL3, GRAN_4K_32);
-	gdt[4] = seg_desc(0, 0xFFFFF, data | SEG_DPL3, GRAN_4K_32);
-	memset(&tss, 0, sizeof(tss));
-	tss.ss0 = KERNEL_DS;
-	tss.iomap_base = sizeof(tss);	/* no I/O bitmap: ring 3 gets no ports */
-	gdt[5] = seg_desc((u32)&tss, sizeof(tss) - 1, SEG_PRESENT | SEG_TSS32, 0);
+	g[1] = seg_desc(0, 0xFFFFF, code, GRAN_4K_32);
+	g[2] = seg_desc(0, 0xFFFFF, data, GRAN_4K_32);
+	g[3] = seg_desc(0, 0xFFFFF, code | SEG_DPL3, GRAN_4K_32);
+	g[4] = seg_desc(0, 0xFFFFF, data | SEG_DPL3, GRAN_4K_32);
+	memset(t, 0, sizeof(*t));
+	t->ss0 = KERNEL_DS;
+	t->esp0 = esp0;
+	t->iomap_base = sizeof(*t);	/* no I/O bitmap: ring 3 gets no ports */
+	g[5] = seg_desc((u32)t, sizeof(*t) - 1, SEG_PRESENT | SEG_TSS32, 0);
+}
+
+/* Load CPU cpu's GDT, every segment register and its TSS. */
+static void gdt_load(u32 cpu)
+{
+	struct dtr d = { sizeof(cpu_gdt[cpu].gdt) - 1, (u32)cpu_gdt[cpu].gdt };
+
 	lgdt(&d);
 	asm volatile("ljmp %0, $1f\n1:\n"
 		     "mov %1, %%ds\nmov %1, %%es\nmov %1, %%fs\nmov %1, %%gs\nmov %1, %%ss"
 		     :: "i"(KERNEL_CS), "r"(KERNEL_DS) : "memory");
 	ltr(TSS_SEL);
+}
+
+void gdt_init(void)
+{
+	gdt_fill(0, &cpus[0], 0);
+	gdt_load(0);
+}
+
+void gdt_init_ap(u32 cpu, u32 esp0)
+{
+	gdt_fill(cpu, &cpus[cpu], esp0);
+	gdt_load(cpu);
 }

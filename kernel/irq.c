@@ -2,6 +2,7 @@
 #include "irq.h"
 #include "errno.h"
 #include "softirq.h"
+#include "trace.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -128,8 +129,10 @@ void irq_dispatch(struct trap_frame *tf)
 	irq_nesting++;
 	irq_regs = tf;
 	irq_count[irq]++;
+	trace_irq(TR_IRQ_ENTER, irq);
 	for (int i = 0; i < MAX_SHARED && actions[irq][i].fn; i++)
 		actions[irq][i].fn(irq, actions[irq][i].data);
+	trace_irq(TR_IRQ_EXIT, irq);
 	irq_regs = outer;
 	irq_nesting--;
 	irq_eoi(irq);

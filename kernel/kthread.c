@@ -11,6 +11,7 @@
 #include "proc.h"
 #include "spinlock.h"
 #include "string.h"
+#include "trace.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -88,6 +89,7 @@ struct task *kthread_create(int (*fn)(void *arg), void *arg, const char *name)
 	t->tgid = t->pid;			/* its own group until clone says otherwise */
 	t->group_leader = t;
 	task_link(t);
+	trace_comm(t->pid, t->name);
 	return t;
 }
 

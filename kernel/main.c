@@ -1,4 +1,5 @@
 /* main.c: kmain, the C entry point: bring the machine up, then start init (the test kernel runs its suites first). */
+#include "acpi.h"
 #include "clock.h"
 #include "aio.h"
 #include "blk_file.h"
@@ -13,6 +14,8 @@
 #include "ide.h"
 #include "irq.h"
 #include "mm.h"
+#include "ext2_mount.h"
+#include "mount.h"
 #include "multiboot.h"
 #include "panic.h"
 #include "pci.h"
@@ -20,8 +23,10 @@
 #include "printk.h"
 #include "sched.h"
 #include "serial.h"
+#include "smp.h"
 #include "test_hooks.h"
 #include "timer.h"
+#include "trace.h"
 #include "trap.h"
 #include "version.h"
 #include "virtio_blk.h"
@@ -125,8 +130,11 @@ void kmain(u32 magic, u32 mbi)
 	multiboot_show();
 	mm_init();
 	boot_mark("mm");
+	cpu_discover();			/* ACPI MADT or MP table */
 	time_init();
 	boot_mark("time");
+	smp_init();			/* the local APIC; the other CPUs, halted */
+	trace_init();			/* trace= and trace_buf= */
 	timer_init();
 	sched_init();
 	workqueue_init();
@@ -139,10 +147,13 @@ void kmain(u32 magic, u32 mbi)
 	file_init();
 	blk_file_init();
 	aio_init();
+	trace_proc_init();
 	syscall_init();
 	serial_rx_init();
 	unpack_initramfs();
 	boot_mark("initramfs");
+	ext2_init();			/* its AIO worker thread */
+	mount_boot();			/* mount=/dev/vda:/mnt */
 	ktest_boot();			/* the test kernel's crash= and ktest= */
 	if (cmdline_get(&boot_cmdline, "noinit")) {
 		printk("%s: all done, powering off\n", KERNEL_NAME);

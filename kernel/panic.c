@@ -1,8 +1,9 @@
-/* panic.c: report a fatal kernel error with registers and a backtrace, then exit. */
+/* panic.c: report a fatal kernel error with registers and a backtrace, stop the other CPUs, then exit. */
 #include "panic.h"
 #include "ksyms.h"
 #include "power.h"
 #include "printk.h"
+#include "smp.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -10,6 +11,7 @@
 #define MAX_FRAMES	32
 
 static int panicking;
+static u32 panic_cpu = 0xFFFFFFFFu;	/* the CPU that panicked first */
 
 static void print_addr(u32 addr)
 {
@@ -90,11 +92,22 @@ static void panic_begin(const char *fmt, va_list ap)
 {
 	char msg[256];
 
+	u32 stopped;
+
 	cli();
-	if (panicking++)			/* a panic while panicking: just stop */
-		machine_exit(EXIT_PANIC);
+	if (__atomic_fetch_add(&panicking, 1, __ATOMIC_SEQ_CST)) {
+		if (panic_cpu == smp_processor_id())	/* a panic while panicking: just stop */
+			machine_exit(EXIT_PANIC);
+		for (;;)			/* another CPU panics: it reports, we halt */
+			hlt();
+	}
+	panic_cpu = smp_processor_id();
+	stopped = smp_stop_others();		/* before they change what we print */
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	printk(KERN_EMERG "Kernel panic: %s\n", msg);
+	if (nr_cpus_online > 1)
+		printk(KERN_EMERG "on CPU %u; %u of the %u other CPUs stopped\n", panic_cpu,
+		       stopped, nr_cpus_online - 1);
 }
 
 void panic(const char *fmt, ...)

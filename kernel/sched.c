@@ -17,6 +17,7 @@
 #include "spinlock.h"
 #include "timer.h"
 #include "tls.h"
+#include "trace.h"
 #include "trap.h"
 #include "vm.h"
 #include "x86.h"
@@ -85,6 +86,7 @@ static void context_switch(struct task *prev, struct task *next)
 	prev->preempt_depth = preempt_count;
 	preempt_count = next->preempt_depth;
 	next->nr_switches++;
+	trace_switch(next->pid, next->tgid, prev->state);
 	current = next;
 	switch_context(&prev->esp, next->esp);
 }
@@ -180,6 +182,7 @@ int wake_up_state(struct task *t, long mask)
 
 	spin_lock_irqsave(&rq_lock, flags);
 	if (t->state & mask) {
+		trace_wakeup(t->pid, t->tgid);
 		t->state = TASK_RUNNING;
 		if (!t->on_rq && t != current)
 			enqueue(t);
@@ -202,15 +205,15 @@ void signal_wake_up(struct task *t, bool fatal)
 }
 
 /* Hard irq context, interrupts off: nothing else touches the queue now. */
-void scheduler_tick(bool user)
+void scheduler_tick(bool user, u32 elapsed)
 {
 	struct task *p = current;
 
 	p->ticks++;
 	if (p != idle_task && user)
-		p->utime++;			/* getrusage, times (kernel/rusage.c) */
+		p->utime += elapsed;		/* getrusage, times (kernel/rusage.c) */
 	else if (p != idle_task)
-		p->stime++;
+		p->stime += elapsed;
 	if (p == idle_task) {
 		if (!list_empty(&run_queue))
 			p->need_resched = 1;
@@ -342,6 +345,8 @@ static int idle_loop(void *unused)
 {
 	idle_poll_cycles = cmdline_get_num(&boot_cmdline, "idle_poll_us", 200) * tsc_khz / 1000;
 	for (;;) {
+		while (list_empty(&run_queue) && trace_drain_step())
+			;			/* trace records out while idle */
 		if (idle_poll_cycles)
 			idle_poll();
 		cli();

@@ -9,8 +9,6 @@
 
 #define LOCK_BUG_REPORTS_MAX	3	/* printed per counter; later ones only counted */
 
-int spinlocks_held;
-
 void spin_lock_fail(spinlock_t *l, const char *why)
 {
 	panic("spinlock %s: %s (taken at %08x)", l->name ? l->name : "?", why, l->owner_pc);

@@ -3,6 +3,7 @@
 #include "blk_file.h"
 #include "clock.h"
 #include "errno.h"
+#include "ext2_mount.h"
 #include "futex.h"
 #include "signal.h"
 #include "fs.h"
@@ -218,6 +219,7 @@ long sys_aiok_stat(struct aiok_stat *ust)
 		.thread_groups = atomic_read(&nr_signal_structs),
 		.sigqueues = atomic_read(&nr_sigqueues),
 		.futex_waiters = futex_waiters,
+		.ext2_pages = atomic_read(&ext2_cached_pages),
 	};
 
 	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;

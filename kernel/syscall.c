@@ -8,6 +8,7 @@
 #include "syscall.h"
 #include "syscall_table.h"
 #include "sysenter.h"
+#include "trace.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -16,10 +17,12 @@ void syscall_dispatch(struct trap_frame *tf)
 	u32 nr = tf->eax;
 
 	tf->err = nr;			/* orig eax: a restart after a signal needs it */
+	trace_syscall_enter(nr);
 	if (likely(nr < NR_SYSCALLS))
 		tf->eax = syscall_table[nr](tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
 	else
 		tf->eax = -ENOSYS;	/* exec: the fresh frame's eax is 0 */
+	trace_syscall_exit(nr, tf->eax);
 	mutex_check_user_return();
 }
 

@@ -204,7 +204,7 @@ static void timer_interrupt(int irq, void *data)
 
 	jiffies_64 += n;
 	jiffies += n;
-	scheduler_tick(trap_from_user(get_irq_regs()));
+	scheduler_tick(trap_from_user(get_irq_regs()), n);
 	raise_softirq(TIMER_SOFTIRQ);
 }
 

@@ -25,6 +25,7 @@ static trap_handler_t handlers[IDT_ENTRIES];
 
 extern const u32 trap_stubs[48];
 extern const u32 trap_stub_syscall[1];
+extern const u32 trap_stubs_apic[3];	/* T_IPI_CALL, T_IPI_STOP, T_APIC_SPURIOUS */
 extern const struct exception_entry __ex_table_start[], __ex_table_end[];
 
 static const char *const exception_names[32] = {
@@ -64,13 +65,21 @@ void trap_set_handler(u32 vector, trap_handler_t fn, int dpl)
 		idt[vector].type = GATE_INTR | GATE_DPL(dpl);
 }
 
-void trap_init(void)
+void trap_load_idt(void)
 {
 	struct dtr d = { sizeof(idt) - 1, (u32)idt };
 
+	lidt(&d);
+}
+
+void trap_init(void)
+{
 	for (u32 v = 0; v < 48; v++)
 		set_gate(v, trap_stubs[v], v == T_BREAKPOINT ? 3 : 0);
-	lidt(&d);
+	set_gate(T_IPI_CALL, trap_stubs_apic[0], 0);
+	set_gate(T_IPI_STOP, trap_stubs_apic[1], 0);
+	set_gate(T_APIC_SPURIOUS, trap_stubs_apic[2], 0);
+	trap_load_idt();
 }
 
 u32 search_exception_table(u32 eip)

@@ -51,6 +51,9 @@ trap_return:
 %assign v v+1
 %endrep
         TRAP_NOERR 128
+        TRAP_NOERR 240                  ; T_IPI_CALL (0xF0)
+        TRAP_NOERR 241                  ; T_IPI_STOP (0xF1)
+        TRAP_NOERR 255                  ; T_APIC_SPURIOUS (0xFF)
 
 section .rodata
 global trap_stubs
@@ -63,5 +66,8 @@ trap_stubs:                             ; vectors 0..47
 global trap_stub_syscall
 trap_stub_syscall:
         dd trap_stub_128
+global trap_stubs_apic
+trap_stubs_apic:                        ; T_IPI_CALL, T_IPI_STOP, T_APIC_SPURIOUS
+        dd trap_stub_240, trap_stub_241, trap_stub_255
 
 section .note.GNU-stack noalloc noexec nowrite progbits

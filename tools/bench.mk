@@ -7,6 +7,9 @@
 #                         each pair sees the same host, which drifts by up to 2x in minutes
 #   make boottime         only the boot time: BOOT_RUNS boots with -kernel and from the ISO
 #   BENCH_QUICK=1         bench --quick (few ops, every metric still printed and verified)
+#   BENCH_DISKS=...       which disks (default: virtio ide virtio_null ide_null); the *_null
+#                         ones are QEMU's null-co (no disk work, no data): the limit QEMU sets
+#   make bench-plot       the SVG pictures again from the logs (tools/benchplot.py)
 #
 # QEMU differs on purpose: aiokern is i386 (qemu-system-i386); Debian's kernel is amd64
 # (qemu-system-x86_64), which runs the same static i386 bench through IA32 emulation.
@@ -18,7 +21,7 @@ BENCH_IMG     ?= /dev/shm/aiokern-bench.img
 BENCH_RUNS    ?= 3
 BENCH_TIMEOUT ?= 300
 BENCH_QUICK   ?=
-BENCH_DISKS   := virtio ide
+BENCH_DISKS   ?= virtio ide virtio_null ide_null
 QEMU_LINUX    ?= qemu-system-x86_64
 BENCH_CACHE   := $(or $(AIOK_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/aiokern)/linux
 BENCH_LX      := $(BENCH_OUT)/linux
@@ -28,17 +31,31 @@ bench_quick  = $(if $(BENCH_QUICK),$(bench_comma)--quick)
 
 # How aiokern is told to run bench: init runs each run= item, "prog:arg:arg".
 # $(1) device, $(2) disk label.
-BENCH_AIOK_APPEND  = lowmem=128M run=bench:$(1):$(2)$(if $(BENCH_QUICK),:--quick)
+BENCH_AIOK_APPEND  = lowmem=128M run=bench:$(1):$(2)$(if $(BENCH_QUICK),:--quick)$(if \
+	$(BENCH_NULL_$(2)),:--no-verify)
 # Debian's kernel hands bench=... to our /init (user/linux/init.c) as an environment variable.
-BENCH_LINUX_APPEND = console=ttyS0 quiet panic=-1 bench=$(1),$(2)$(bench_quick)
+BENCH_LINUX_APPEND = console=ttyS0 quiet panic=-1 bench=$(1),$(2)$(bench_quick)$(if \
+	$(BENCH_NULL_$(2)),$(bench_comma)--no-verify)
 
 # The same disk on both kernels; the device name each kernel gives it.
 BENCH_DISK_virtio  = -drive file=$(BENCH_IMG),format=raw,if=none,id=bd0 -device virtio-blk-pci,drive=bd0
 BENCH_DISK_ide     = -drive file=$(BENCH_IMG),format=raw,if=ide,index=0
+# QEMU's null-co driver: every request completes at once without touching data (reads
+# return the buffer as it was: bench --no-verify), so these disks measure the kernel and
+# QEMU's device model alone, the most either kernel could get from QEMU.
+BENCH_NULL_DRIVE   = -drive driver=null-co,size=64M,if=none,id=bd0
+BENCH_DISK_virtio_null = $(BENCH_NULL_DRIVE) -device virtio-blk-pci,drive=bd0
+BENCH_DISK_ide_null    = $(BENCH_NULL_DRIVE) -device ide-hd,drive=bd0,bus=ide.0,unit=0
+BENCH_NULL_virtio_null := 1
+BENCH_NULL_ide_null    := 1
 BENCH_AIOK_DEV_virtio  := /dev/vda
 BENCH_AIOK_DEV_ide     := /dev/hda
 BENCH_LINUX_DEV_virtio := /dev/vda
 BENCH_LINUX_DEV_ide    := /dev/sda
+BENCH_AIOK_DEV_virtio_null  := /dev/vda
+BENCH_AIOK_DEV_ide_null     := /dev/hda
+BENCH_LINUX_DEV_virtio_null := /dev/vda
+BENCH_LINUX_DEV_ide_null    := /dev/sda
 
 # $(1) disk label: the whole QEMU command line of one boot.
 bench_aiok_cmd  = $(QEMU) $(QEMU_FLAGS) -serial stdio -kernel $(KERNEL) -initrd $(INITRAMFS) \
@@ -58,6 +75,11 @@ bench_pairs = $(foreach r,$(bench_run_list),$(foreach d,$(BENCH_DISKS),\
 	tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/linux-$(d)-$(r).log $(call bench_linux_cmd,$(d)) &&)) true
 
 BENCH_TABLE = $(PYTHON) tools/benchtable.py $(BENCH_OUT)
+# The pictures (python3-matplotlib): QD1 latency CDF and histogram, IOPS against queue depth.
+# Debian's python3 (/usr/bin) is the one that sees Debian's matplotlib, whatever python3
+# comes first on PATH (a pyenv, a venv).
+PLOT_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+BENCH_PLOT  = $(PLOT_PYTHON) tools/benchplot.py --out $(BENCH_OUT)/plots $(BENCH_OUT)
 
 # Boot time: -kernel with CMDLINE, and the ISO (whose grub.cfg carries CMDLINE); one RESULT
 # line per boot and metric in $(BENCH_OUT)/aiokern-boot.log, serial logs in $(BENCH_OUT)/boot.
@@ -65,7 +87,7 @@ BOOT_RUNS ?= 5
 BOOTTIME   = $(PYTHON) tools/boottime.py --runs $(BOOT_RUNS) --cmdline '$(CMDLINE)' \
 	--out $(BENCH_OUT)/aiokern-boot.log --logdir $(BENCH_OUT)/boot
 
-.PHONY: bench bench-linux bench-compare bench-table bench-img boottime
+.PHONY: bench bench-linux bench-compare bench-table bench-plot bench-img boottime
 bench-img:
 	$(Q)$(PYTHON) tools/mkbenchimg.py $(BENCH_IMG)
 
@@ -73,7 +95,8 @@ bench-img:
 bench: $(KERNEL) $(INITRAMFS) $(ISO) bench-img
 	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/aiokern-*.log
 	$(Q)$(call bench_boots,aiokern,bench_aiok_cmd)
-	$(Q)$(BOOTTIME); rc=$$?; $(BENCH_TABLE) --require aiokern && exit $$rc
+	$(Q)$(BOOTTIME); rc=$$?; $(BENCH_TABLE) --require aiokern; t=$$?; $(BENCH_PLOT) && \
+	  [ $$t = 0 ] && exit $$rc
 
 boottime: $(KERNEL) $(INITRAMFS) $(ISO)
 	@mkdir -p $(BENCH_OUT)
@@ -82,15 +105,19 @@ boottime: $(KERNEL) $(INITRAMFS) $(ISO)
 bench-linux: $(BENCH_LX)/initramfs.cpio bench-img
 	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/linux-*.log
 	$(Q)$(call bench_boots,linux,bench_linux_cmd)
-	$(Q)$(BENCH_TABLE) --require linux
+	$(Q)$(BENCH_TABLE) --require linux; t=$$?; $(BENCH_PLOT) && [ $$t = 0 ]
 
 bench-compare: $(KERNEL) $(INITRAMFS) $(BENCH_LX)/initramfs.cpio bench-img
 	@mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/aiokern-*.log $(BENCH_OUT)/linux-*.log
 	$(Q)$(bench_pairs)
-	$(Q)$(BENCH_TABLE) --require aiokern --require linux --no-boot --paired
+	$(Q)$(BENCH_TABLE) --require aiokern --require linux --no-boot --paired; t=$$?; \
+	  $(BENCH_PLOT) && [ $$t = 0 ]
 
 bench-table:
 	$(Q)$(BENCH_TABLE)
+
+bench-plot:
+	$(Q)$(BENCH_PLOT)
 
 # bench and a small /init for Linux: the user toolchain, -DTARGET_LINUX (Linux's AIO numbers).
 $(BENCH_LX)/bench.o: user/bin/bench.c $(GEN_USER) | $(USER_UAPI)

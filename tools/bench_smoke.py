@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""bench_smoke.py: `bench --quick` on aiokern with a virtio and an IDE disk, as KTAP suite bench_smoke.
+"""bench_smoke.py: `bench --quick` on aiokern with a virtio, an IDE and a null-co disk, then the plots, as KTAP suite bench_smoke.
 
-Every metric must be reported, and io_errors and verify_errors must be 0.
+Every metric must be reported (the qd_sweep depths too), and io_errors and verify_errors
+must be 0; the QD1 latency histogram (HIST lines) must count every QD1 read once.  The
+null-co disk (QEMU's driver that does no disk work) runs with --no-verify.  Then
+tools/benchplot.py (Debian's matplotlib) must draw the three SVG pictures from these logs,
+each with a curve of every disk.
 Uses the Makefile's exported QEMU, QEMU_FLAGS, KERNEL, INITRAMFS and BUILD."""
 import os
 import re
@@ -13,10 +17,14 @@ METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "seq64k_
            "thread_create_join_us", "mutex_uncontended_ns", "futex_wake_to_run_us",
            "signal_round_trip_us",
            "noop_submit_reap_ns", "noop_qd32_ops_per_s", "ring_reap_ns",
-           "io_errors", "verify_errors"]
+           "io_errors", "verify_errors"] + [f"qd_sweep_{d}_iops" for d in (1, 2, 4, 8, 16, 32, 64, 128)]
 DISKS = {"virtio": ("/dev/vda", "-drive file={img},format=raw,if=none,id=b0 "
                                 "-device virtio-blk-pci,drive=b0"),
-         "ide": ("/dev/hda", "-drive file={img},format=raw,if=ide,index=0")}
+         "ide": ("/dev/hda", "-drive file={img},format=raw,if=ide,index=0"),
+         "virtio_null": ("/dev/vda", "-drive driver=null-co,size=64M,if=none,id=b0 "
+                                     "-device virtio-blk-pci,drive=b0")}
+PLOTS = ["qd1_latency_cdf.svg", "qd1_latency_hist.svg", "qd_sweep_iops.svg"]
+PLOT_PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 
 def boot(label, img):
@@ -24,14 +32,47 @@ def boot(label, img):
     env = os.environ
     cmd = (f"{env['QEMU']} {env['QEMU_FLAGS']} -serial stdio -kernel {env['KERNEL']} "
            f"-initrd {env['INITRAMFS']} {disk.format(img=img)} "
-           f"-append 'lowmem=128M run=bench:{dev}:{label}:--quick'")
+           f"-append 'lowmem=128M run=bench:{dev}:{label}:--quick"
+           f"{':--no-verify' if label.endswith('_null') else ''}'")
     out = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=120)
-    with open(os.path.join(env["BUILD"], "logs", f"bench_smoke-{label}.log"), "w") as f:
-        f.write(out.stdout)
+    for path in (os.path.join(env["BUILD"], "logs", f"bench_smoke-{label}.log"),
+                 os.path.join(plot_logs(), f"aiokern-{label}-1.log")):     # benchplot's naming
+        with open(path, "w") as f:
+            f.write(out.stdout)
     found = {}
     for m in re.finditer(r"^RESULT (\S+) (\S+) (\S+)", out.stdout, re.M):
         found[m.group(2)] = float(m.group(3))
-    return out.returncode, found
+    return out.returncode, found, out.stdout
+
+
+def plot_logs():
+    return os.path.join(os.environ["BUILD"], "bench-smoke")
+
+
+def hist_check(label, text):
+    """(ok, why): the HIST lines of label count exactly the QD1 reads bench reports."""
+    counts = [int(item.split(":")[1]) for m in re.finditer(
+        rf"^HIST {label} qd1_lat_ns ((?:\d+:\d+ ?)+)$", text, re.M) for item in m.group(1).split()]
+    ops = re.search(rf"^# bench: {label}: qd1 (\d+) ops", text, re.M)
+    ok = ops is not None and counts and sum(counts) == int(ops.group(1))
+    return ok, f"histogram holds {sum(counts)} reads, bench reports {ops and ops.group(1)}"
+
+
+def plot_check():
+    """(ok, why): benchplot drew every picture, each with a curve per disk's label."""
+    out = os.path.join(plot_logs(), "plots")
+    r = subprocess.run([PLOT_PYTHON, "tools/benchplot.py", "--out", out, plot_logs()],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode:
+        return False, f"benchplot status {r.returncode}: {r.stderr.strip()[-300:]}"
+    for name in PLOTS:
+        try:
+            svg = open(os.path.join(out, name)).read()
+        except OSError:
+            return False, f"no {name}"
+        if "<svg" not in svg or ">aiokern (null-co)<" not in svg or ">aiokern<" not in svg:
+            return False, f"{name}: a curve's legend is missing"
+    return True, ""
 
 
 def main():
@@ -39,14 +80,20 @@ def main():
     if not os.path.exists(img):
         subprocess.run([sys.executable, "tools/mkbenchimg.py", img], check=True)
     cases = []
+    os.makedirs(plot_logs(), exist_ok=True)
+    for old in os.listdir(plot_logs()):
+        if old.endswith(".log"):
+            os.remove(os.path.join(plot_logs(), old))
     for label in DISKS:
-        rc, found = boot(label, img)
+        rc, found, text = boot(label, img)
         missing = [m for m in METRICS if m not in found]
         cases.append((f"{label}_boot_passes", rc == 33, f"QEMU status {rc}"))
         cases.append((f"{label}_all_metrics", not missing, f"missing {missing}"))
         cases.append((f"{label}_no_errors", found.get("io_errors") == 0 and
                       found.get("verify_errors") == 0,
                       f"io_errors {found.get('io_errors')} verify_errors {found.get('verify_errors')}"))
+        cases.append((f"{label}_latency_histogram", *hist_check(label, text)))
+    cases.append(("plots_drawn", *plot_check()))
     print("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: bench_smoke")
     print(f"    1..{len(cases)}")
     for i, (name, ok, why) in enumerate(cases, 1):

@@ -6,7 +6,9 @@
 Reads DIR/KERNEL-DISK-RUN.log (tools/bench.mk writes them; KERNEL is aiokern or linux) and
 their "RESULT DISK METRIC VALUE" lines, and DIR/KERNEL-boot.log (tools/boottime.py: one
 "RESULT boot METRIC SECONDS" line per boot and metric), shown as the rows of disk "boot" with
-issue 9's absolute targets.  Status 1 when a run reported io_errors or verify_errors other
+issue 9's absolute targets.  The disks virtio_null and ide_null are QEMU's null-co driver
+(no disk work): a second table gives, per kernel, each real disk's median as a share of
+its null-co median, i.e. how close the kernel gets to what QEMU allows.  Status 1 when a run reported io_errors or verify_errors other
 than 0, or when a --require'd kernel has a run without complete results (for aiokern: also
 no boot times).
 """
@@ -18,8 +20,12 @@ import statistics
 import sys
 
 KERNELS = ["aiokern", "linux"]
-DISKS = ["virtio", "ide"]
+DISKS = ["virtio", "ide", "virtio_null", "ide_null"]
+OPTIONAL_DISKS = {"virtio_null", "ide_null"}     # BENCH_DISKS may leave them out
+SWEEP_DEPTHS = [1, 2, 4, 8, 16, 32, 64, 128]
+SWEEP_METRICS = [f"qd_sweep_{d}_iops" for d in SWEEP_DEPTHS]
 METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "seq64k_qd8_MBps",
+           *SWEEP_METRICS,
            "submit_ebadf_ns", "getevents_idle_ns", "setup_destroy_us", "null_syscall_ns",
            "thread_create_join_us", "mutex_uncontended_ns", "futex_wake_to_run_us",
            "signal_round_trip_us",
@@ -37,7 +43,7 @@ TARGETS = {
     ("ide", "qd32_iops"): (">=", 1.5),
     ("ide", "seq64k_qd8_MBps"): (">=", 1.1),
 }
-for _d in DISKS:
+for _d in ("virtio", "ide"):
     for _m in ("submit_ebadf_ns", "getevents_idle_ns", "null_syscall_ns"):
         TARGETS[(_d, _m)] = SYSCALL_TARGET
 
@@ -50,7 +56,10 @@ BOOT_METRICS = ["boot_kernel_first_user_line_s", "boot_kernel_qemu_start_s",
 BOOT_TARGETS = {"boot_kernel_first_user_line_s": 0.3, "boot_iso_first_user_line_s": 1.0}
 
 RESULT = re.compile(r"^RESULT (\S+) (\S+) (\S+)\s*$")
-LOGNAME = re.compile(r"^([a-z]+)-([a-z0-9]+)-(\d+)\.log$")
+LOGNAME = re.compile(r"^([a-z]+)-([a-z0-9_]+)-(\d+)\.log$")
+# Rows of the null-co table: (metric, True when higher is better).
+LIMIT_METRICS = [("qd1_iops", True), ("qd1_lat_p50_us", False), ("qd32_iops", True),
+                 ("seq64k_qd8_MBps", True), ("qd_sweep_128_iops", True)]
 
 
 def parse_log(path):
@@ -178,6 +187,8 @@ def ratio_cells(disk, metric, a, l, pairs=None):
 def rows(runs, paired=False):
     out = []
     for disk in DISKS:
+        if not runs["aiokern"][disk] and not runs["linux"][disk]:
+            continue
         for metric in METRICS:
             a = summary(runs, "aiokern", disk, metric)
             l = summary(runs, "linux", disk, metric)
@@ -191,17 +202,42 @@ def rows(runs, paired=False):
 
 HEAD = ["disk", "metric", "aiokern median [min-max]", "Linux median [min-max]",
         "aiokern/Linux", "target"]
+LIMIT_HEAD = ["disk", "metric", "aiokern / its null-co", "Linux / its null-co"]
 
 
-def print_table(table, markdown):
+def limit_cell(runs, kernel, disk, metric, higher_better):
+    """The kernel's median on disk as a share of its median on disk's null-co twin:
+    "63% (12278 of 19480)"; for a latency, null-co's over the disk's (100% = no cost)."""
+    real = summary(runs, kernel, disk, metric)
+    null = summary(runs, kernel, disk + "_null", metric)
+    if not real or not null or not real[0] or not null[0]:
+        return "-"
+    share = real[0] / null[0] if higher_better else null[0] / real[0]
+    return f"{100 * share:.0f}% ({fmt(real[0])} of {fmt(null[0])})" if higher_better else \
+        f"{100 * share:.0f}% ({fmt(null[0])} of {fmt(real[0])})"
+
+
+def limit_rows(runs):
+    """How far each kernel is from QEMU's limit: rows only for disks with a null-co run."""
+    out = []
+    for disk in ("virtio", "ide"):
+        if not any(runs[k][disk + "_null"] for k in KERNELS):
+            continue
+        for metric, higher in LIMIT_METRICS:
+            out.append([disk, metric, limit_cell(runs, "aiokern", disk, metric, higher),
+                        limit_cell(runs, "linux", disk, metric, higher)])
+    return out
+
+
+def print_table(table, markdown, head=HEAD):
     if markdown:
-        print("| " + " | ".join(HEAD) + " |")
-        print("|" + "|".join("---" for _ in HEAD) + "|")
+        print("| " + " | ".join(head) + " |")
+        print("|" + "|".join("---" for _ in head) + "|")
         for row in table:
             print("| " + " | ".join(row) + " |")
         return
-    widths = [max(len(str(r[i])) for r in table + [HEAD]) for i in range(len(HEAD))]
-    for row in [HEAD] + table:
+    widths = [max(len(str(r[i])) for r in table + [head]) for i in range(len(head))]
+    for row in [head] + table:
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
 
 
@@ -219,7 +255,7 @@ def problems(runs, required, boot, want_boot=True):
                         msgs.append(f"{name}: no {metric} line (the run did not finish)")
                     elif v:
                         msgs.append(f"{name}: {metric} = {v:.0f}")
-            if kernel in required and not runs[kernel][disk]:
+            if kernel in required and not runs[kernel][disk] and disk not in OPTIONAL_DISKS:
                 msgs.append(f"no {kernel}-{disk}-*.log")
     return msgs
 
@@ -237,6 +273,10 @@ def main():
     runs = load(opts.dir)
     boot = load_boot(opts.dir)
     print_table(rows(runs, opts.paired) + ([] if opts.no_boot else boot_rows(boot)), opts.markdown)
+    limits = limit_rows(runs)
+    if limits:
+        print("\nShare of QEMU's limit (the same kernel on null-co; latency: null-co's / the disk's):")
+        print_table(limits, opts.markdown, LIMIT_HEAD)
     msgs = problems(runs, opts.require, boot, not opts.no_boot)
     for msg in msgs:
         print(f"benchtable: {msg}", file=sys.stderr)

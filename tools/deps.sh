@@ -1,6 +1,10 @@
 #!/bin/sh
 # deps.sh: check the host has what the build needs; install it with apt-get when we can.
-PKGS="qemu-system-x86 qemu-user nasm grub-pc-bin grub-common xorriso mtools gcc-multilib gdb newlib-source python3 groff-base man-db"
+PKGS="qemu-system-x86 qemu-user nasm grub-pc-bin grub-common xorriso mtools gcc-multilib gdb newlib-source python3 groff-base man-db e2fsprogs"
+# make bench's pictures (tools/benchplot.py) and the bench_smoke test draw with Debian's matplotlib;
+# make record and the replay test make qcow2 overlays with qemu-img (qemu-utils, only a
+# Recommends of qemu-system-x86).
+PKGS="$PKGS python3-matplotlib qemu-utils"
 
 missing=""
 need() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed" || missing="$missing $1"; }

@@ -1,6 +1,7 @@
 # gdb_qemu.sh: sourced by gdb_check.sh and gdb_helpers_check.sh: QEMU halted with its gdbstub, gdb -batch attached to it.
 #
-# Needs QEMU, QEMU_FLAGS and KERNEL. gdbq_start sets gdb_port and qpid,
+# Needs QEMU, QEMU_FLAGS and KERNEL (GDBQ_CMD, when set, replaces "$QEMU
+# $QEMU_FLAGS": tools/replay_check.sh starts tools/rr.sh). gdbq_start sets gdb_port and qpid,
 # gdbq_gdb sets grc (gdb's status), gdbq_wait sets qrc (QEMU's status).
 # Run from the top of the tree (gdb reads tools/gdb/gdbinit).
 
@@ -11,7 +12,7 @@ gdbq_start() {
 	gdbq_serial=$1
 	shift
 	gdb_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-	$QEMU $QEMU_FLAGS -serial file:"$gdbq_serial" -gdb tcp:127.0.0.1:$gdb_port -S "$@" &
+	${GDBQ_CMD:-$QEMU $QEMU_FLAGS} -serial file:"$gdbq_serial" -gdb tcp:127.0.0.1:$gdb_port -S "$@" &
 	qpid=$!
 	python3 - "$gdb_port" <<'PY'
 import socket, sys, time

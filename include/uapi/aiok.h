@@ -30,7 +30,9 @@ struct aiok_stat {
 	__u32	thread_groups;	/* signal_structs alive: processes, zombies included */
 	__u32	sigqueues;	/* queued siginfo entries (pending signals) */
 	__u32	futex_waiters;	/* tasks queued in futex waits */
+	/* Files on disks (issue 18): */
+	__u32	ext2_pages;	/* pages of ext2 file data in the page cache */
 };
-UAPI_ASSERT_SIZE(struct aiok_stat, 68);
+UAPI_ASSERT_SIZE(struct aiok_stat, 72);
 
 #endif

@@ -16,8 +16,10 @@
 #define ENOMEM		12
 #define EACCES		13
 #define EFAULT		14
+#define ENOTBLK		15
 #define EBUSY		16
 #define EEXIST		17
+#define EXDEV		18
 #define ENODEV		19
 #define ENOTDIR		20
 #define EISDIR		21
@@ -29,15 +31,18 @@
 #define ENOSPC		28
 #define ESPIPE		29
 #define EROFS		30
+#define EMLINK		31
 #define EPIPE		32
 #define ERANGE		34
 #define EDEADLK		35
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ENOTEMPTY	39
+#define ELOOP		40
 #define EOVERFLOW	75
 #define EOPNOTSUPP	95
 #define ETIMEDOUT	110
+#define EUCLEAN		117	/* structure needs cleaning: a corrupt file system */
 #define ECANCELED	125
 
 #endif

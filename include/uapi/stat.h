@@ -68,11 +68,14 @@ _Static_assert(__builtin_offsetof(struct kernel_stat64, st_ino) == 88, "kernel_s
 #define S_IFDIR		0040000	/* directory */
 #define S_IFBLK		0060000	/* block device */
 #define S_IFREG		0100000	/* regular file */
+#define S_IFLNK		0120000	/* symbolic link */
+#define S_IFSOCK	0140000	/* socket */
 #define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
 #define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
 #define S_ISBLK(m)	(((m) & S_IFMT) == S_IFBLK)
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
+#define S_ISLNK(m)	(((m) & S_IFMT) == S_IFLNK)
 #endif
 
 #endif

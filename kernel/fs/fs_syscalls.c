@@ -1,4 +1,4 @@
-/* fs_syscalls.c: the name-space system calls: open/openat, close, lseek, fsync, unlink/mkdir/rmdir (and *at), rename, chdir, getcwd, umask. */
+/* fs_syscalls.c: the name-space system calls: open/openat, close, lseek, fsync, unlink/mkdir/rmdir (and *at), rename, chdir, getcwd, umask, symlink, link. */
 #include "errno.h"
 #include "fs.h"
 #include "sched.h"
@@ -65,7 +65,7 @@ static struct inode *open_lookup(struct inode *base, const char *path, int flags
 	struct inode *inode = namei_at(base, path);
 
 	if (IS_ERR(inode) && PTR_ERR(inode) == -ENOENT && (flags & O_CREAT))
-		inode = ramfs_create_at(base, path, mode & ~fs_umask() & 07777);
+		inode = vfs_create_file_at(base, path, mode & ~fs_umask() & 07777);
 	else if (!IS_ERR(inode) && (flags & O_CREAT) && (flags & O_EXCL)) {
 		iput(inode);
 		inode = ERR_PTR(-EEXIST);
@@ -81,7 +81,7 @@ static int open_check(struct inode *inode, int flags, u32 fmode)
 	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
 		return -ENOTDIR;
 	if ((flags & O_TRUNC) && S_ISREG(inode->mode) && (fmode & FMODE_WRITE))
-		return ramfs_truncate(inode, 0);
+		return vfs_truncate(inode, 0);
 	return 0;
 }
 
@@ -315,4 +315,24 @@ long sys_umask(int mask)
 	files->umask = mask & 0777;
 	spin_unlock(&files->lock);
 	return old;
+}
+
+long sys_symlink(const char *utarget, const char *upath)
+{
+	char target[PATH_MAX], path[PATH_MAX];
+	int err = fs_get_path(target, utarget);
+
+	if (!err)
+		err = fs_get_path(path, upath);
+	return err ? err : vfs_symlink_at(NULL, path, target);
+}
+
+long sys_link(const char *uold, const char *unew)
+{
+	char old[PATH_MAX], new[PATH_MAX];
+	int err = fs_get_path(old, uold);
+
+	if (!err)
+		err = fs_get_path(new, unew);
+	return err ? err : vfs_link_at(NULL, old, NULL, new);
 }

@@ -1,4 +1,4 @@
-/* procfs.c: a small /proc: meminfo, self/maps (the caller's regions) and
+/* procfs.c: a small /proc: cpuinfo, meminfo, self/maps (the caller's regions) and
  * aiok/blk (the block-file counters), files whose text is made at each read.
  * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c). */
 #include "blk_file.h"
@@ -9,6 +9,7 @@
 #include "procfs.h"
 #include "sched.h"
 #include "slab.h"
+#include "smp.h"
 #include "string.h"
 #include "uaccess.h"
 #include "vm.h"
@@ -124,6 +125,7 @@ void procfs_init(void)
 	vfs_mkdir("/proc");
 	vfs_mkdir("/proc/self");
 	vfs_mkdir("/proc/aiok");
+	proc_create("/proc/cpuinfo", smp_cpuinfo_show);
 	proc_create("/proc/meminfo", meminfo_show);
 	proc_create("/proc/self/maps", maps_show);
 	proc_create("/proc/aiok/blk", blk_show);

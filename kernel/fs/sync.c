@@ -3,14 +3,17 @@
 #include "errno.h"
 #include "fs.h"
 #include "fs_internal.h"
+#include "mount.h"
 #include "resource.h"
 #include "syscall_table.h"
 #include "uapi/fcntl.h"
 
-/* ramfs keeps everything in memory: what needs writing is the block
- * devices' volatile caches. Errors are not reported, as sync(2) says. */
+/* The mounted file systems' dirty blocks, then the block devices' volatile
+ * caches (ramfs keeps everything in memory). Errors are not reported, as
+ * sync(2) says. */
 long sys_sync(void)
 {
+	mount_sync_all();
 	blk_file_sync_all();
 	return 0;
 }

@@ -1,25 +1,25 @@
 /* truncate.c: truncate (92), ftruncate (93), truncate64 (193), ftruncate64
- * (194) on ramfs regular files: a shorter file frees its pages past the end,
- * a longer one reads as zeros up to the new size. */
+ * (194) on regular files (ramfs, ext2): a shorter file frees its pages or
+ * blocks past the end, a longer one reads as zeros up to the new size. */
 #include "errno.h"
 #include "fs.h"
 #include "fs_internal.h"
 #include "resource.h"
 #include "syscall_table.h"
 
-/* Set a regular ramfs file's size: -EINVAL for other files or a negative
- * length, -EFBIG past ramfs's size or RLIMIT_FSIZE (which also sends SIGXFSZ). */
+/* Set a regular file's size: -EINVAL for other files or a negative length,
+ * -EFBIG past the file system's most or RLIMIT_FSIZE (which also sends SIGXFSZ). */
 static long do_truncate(struct inode *inode, loff_t length)
 {
 	size_t n = 1;
 
 	if (S_ISDIR(inode->mode))
 		return -EISDIR;
-	if (!S_ISREG(inode->mode) || inode->fops != &ramfs_file_ops || length < 0)
+	if (!S_ISREG(inode->mode) || length < 0)
 		return -EINVAL;
 	if (length && rlimit_fsize_check(length - 1, &n))
 		return -EFBIG;
-	return ramfs_truncate(inode, length);
+	return vfs_truncate(inode, length);
 }
 
 static long path_truncate(const char *upath, loff_t length)

@@ -6,6 +6,16 @@
  * kmap_lock guards pkmap_count, pkmap_page and page->virtual of highmem pages.
  * kmap_atomic slots need no lock: each slot belongs to one context at a time,
  * which is what the debug checks enforce.
+ *
+ * TLB flushes (invlpg) cost about 200 ns each under QEMU's TCG, with a TLB
+ * refill after them, and the AIO ring maps a page or two for every event
+ * posted and read. So no map flushes when the PTE was not present (x86 never
+ * caches such a translation), and kunmap_atomic leaves the slot's PTE in place
+ * in the shipped kernel: the next map of the same page into the slot costs
+ * nothing, another page costs one flush. The test kernel (CONFIG_KTEST) clears
+ * the PTE and flushes at every kunmap_atomic so that a stale user of a slot
+ * faults (what Linux's CONFIG_DEBUG_HIGHMEM did). Which slots are mapped is
+ * kept in kmap_atomic_slots[] in both, and every slot check uses that.
  */
 #include "fixmap.h"
 #include "highmem.h"
@@ -35,6 +45,12 @@ static u32 last_pkmap_nr;		/* where the next search starts */
 static u32 pkmap_in_use;
 u32 kmap_failures;
 
+#ifdef CONFIG_KTEST
+bool km_clear_on_unmap = true;		/* a stale user of a slot faults */
+#else
+#define km_clear_on_unmap	false	/* the PTE stays until the slot maps another page */
+#endif
+
 BUILD_BUG_ON(FIXADDR_START <= PKMAP_BASE + LAST_PKMAP * PAGE_SIZE);
 BUILD_BUG_ON(PKMAP_BASE < VMALLOC_START);
 
@@ -55,8 +71,8 @@ static void *pkmap_map_new(struct page *page)
 		if (pkmap_count[nr])
 			continue;
 		last_pkmap_nr = (nr + 1) % LAST_PKMAP;
+		/* a free entry's PTE is not present: nothing to flush */
 		*kernel_pte(PKMAP_ADDR(nr)) = page_to_phys(page) | PTE_PRESENT | PTE_WRITE;
-		invlpg(PKMAP_ADDR(nr));
 		page->virtual = (void *)PKMAP_ADDR(nr);
 		pkmap_in_use++;
 		return page->virtual;
@@ -154,10 +170,22 @@ static void km_report_busy(enum km_type type, struct page *page, u32 caller)
 	       s->page ? page_to_pfn(s->page) : 0, mm_symbolize(s->caller, first, sizeof(first)));
 }
 
+/* Point slot va's PTE at phys, flushing only what the TLB may hold. */
+static void km_set_pte(u32 va, u32 phys)
+{
+	u32 *pte = kernel_pte(va), old = *pte, want = phys | PTE_PRESENT | PTE_WRITE;
+
+	if ((old & ~(PTE_ACCESSED | PTE_DIRTY)) == want)
+		return;			/* left by the last unmap: still right */
+	*pte = want;
+	if (old & PTE_PRESENT)
+		invlpg(va);
+}
+
 void *kmap_atomic(struct page *page, enum km_type type)
 {
 	u32 caller = (u32)__builtin_return_address(0), va;
-	u32 *pte;
+	struct kmap_atomic_slot *slot;
 
 	if (!PageHighMem(page))
 		return page_address(page);
@@ -167,15 +195,14 @@ void *kmap_atomic(struct page *page, enum km_type type)
 	}
 	km_check_context(type, caller);
 	va = km_slot_addr(type);
-	pte = kernel_pte(va);
-	if (*pte & PTE_PRESENT)
+	slot = &kmap_atomic_slots[type];
+	if (unlikely(slot->page))
 		km_report_busy(type, page, caller);
 	else
 		preempt_disable();	/* the slot is ours until kunmap_atomic */
-	kmap_atomic_slots[type].page = page;
-	kmap_atomic_slots[type].caller = caller;
-	*pte = page_to_phys(page) | PTE_PRESENT | PTE_WRITE;
-	invlpg(va);
+	slot->page = page;
+	slot->caller = caller;
+	km_set_pte(va, page_to_phys(page));
 	return (void *)va;
 }
 
@@ -200,7 +227,6 @@ static void km_report_wrong_addr(u32 va, enum km_type type, u32 caller)
 void kunmap_atomic(void *addr, enum km_type type)
 {
 	u32 caller = (u32)__builtin_return_address(0), va = (u32)addr & PAGE_MASK;
-	u32 *pte;
 	char who[64];
 
 	if (va < FIXADDR_START && !(va >= PKMAP_BASE && va < PKMAP_END))
@@ -209,14 +235,15 @@ void kunmap_atomic(void *addr, enum km_type type)
 		km_report_wrong_addr(va, (unsigned)type < KM_TYPE_NR ? type : KM_USER0, caller);
 		return;
 	}
-	pte = kernel_pte(va);
-	if (!(*pte & PTE_PRESENT)) {
+	if (!kmap_atomic_slots[type].page) {
 		mm_bug("kunmap_atomic: slot %s is not mapped (from %s)", km_type_names[type],
 		       mm_symbolize(caller, who, sizeof(who)));
 		return;
 	}
-	*pte = 0;			/* a stale user of the slot now faults */
-	invlpg(va);
+	if (km_clear_on_unmap) {
+		*kernel_pte(va) = 0;	/* a stale user of the slot now faults */
+		invlpg(va);
+	}
 	kmap_atomic_slots[type].page = NULL;
 	kmap_atomic_slots[type].caller = 0;
 	preempt_enable();

@@ -16,6 +16,7 @@
 #include "panic.h"
 #include "printk.h"
 #include "slab.h"
+#include "smp.h"
 #include "string.h"
 
 #define KERNEL_PHYS_START	0x00100000u	/* load address (linker.ld) */
@@ -360,6 +361,7 @@ static void mem_map_init(void)
 	for (u32 i = 0; i < boot_info.nr_modules; i++)
 		reserve_range(boot_info.module[i].start, boot_info.module[i].end);
 	reserve_range(0, PAGE_SIZE);	/* real-mode IVT / BIOS data; keeps pfn 0 out */
+	reserve_range(SMP_TRAMPOLINE_PHYS, SMP_TRAMPOLINE_PHYS + PAGE_SIZE);	/* smp.c */
 	boot_alloc_done(boot);
 	reserve_range(KERNEL_PHYS_START, boot[0].end);	/* image, page tables */
 	reserve_range(boot[1].start, boot[1].end);	/* mem_map */

@@ -26,6 +26,7 @@ static struct kmem_cache *kmalloc_caches[NR_KMALLOC];
 static struct kmem_cache *kmalloc_dma_caches[NR_KMALLOC];
 
 BUILD_BUG_ON(KMALLOC_MAX_CACHE_SIZE != 2048);
+BUILD_BUG_ON((PAGE_SIZE << SLAB_MAX_ORDER) > (1u << 15));	/* slab_index() is exact below it */
 
 /* --------------------------------------------------------------- layout */
 
@@ -50,7 +51,12 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align)
 		if ((PAGE_SIZE << c->order) / c->size >= SLAB_MIN_OBJS)
 			break;
 	c->objs_per_slab = (PAGE_SIZE << c->order) / c->size;
-	return c->objs_per_slab ? 0 : -EINVAL;
+	if (!c->objs_per_slab)
+		return -EINVAL;
+	c->size_recip = (u32)(((1ull << 32) + c->size - 1) / c->size);
+	c->keep_free = MAX(1u, MIN(DIV_ROUND_UP(SLAB_KEEP_FREE_OBJS, c->objs_per_slab),
+				   SLAB_KEEP_FREE_PAGES >> c->order));
+	return 0;
 }
 
 static int cache_setup(struct kmem_cache *c, const char *name, size_t size,
@@ -192,10 +198,18 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	return obj;
 }
 
+/* off / c->size for an offset inside a slab, by multiplication: exact, since
+ * off and the size are below 2^15 and the rounding error of size_recip times
+ * off stays below 2^30 (a division is a helper call under TCG). */
+static u32 slab_index(const struct kmem_cache *c, u32 off)
+{
+	return (u32)(((u64)off * c->size_recip) >> 32);
+}
+
 /* The slab head of obj, or NULL (after a report) when obj is no object of c. */
 static struct page *slab_of(struct kmem_cache *c, const void *obj, u32 caller)
 {
-	u32 va = (u32)obj, off;
+	u32 va = (u32)obj, off, idx;
 	struct page *page;
 	char who[64];
 
@@ -207,7 +221,8 @@ static struct page *slab_of(struct kmem_cache *c, const void *obj, u32 caller)
 	}
 	page = virt_to_page(obj)->slab_head;
 	off = va - (u32)page_address(page);
-	if (off % c->size || off / c->size >= c->objs_per_slab) {
+	idx = slab_index(c, off);
+	if (idx * c->size != off || idx >= c->objs_per_slab) {
 		mm_bug("kmem_cache_free(%s, %p) from %s: not the start of an object",
 		       c->name, obj, mm_symbolize(caller, who, sizeof(who)));
 		return NULL;
@@ -236,7 +251,7 @@ static void cache_free(struct kmem_cache *c, void *obj, u32 caller)
 	slab_relist(c, page, page->slab_inuse + 1);
 	c->objs_in_use--;
 	c->frees++;
-	if (!page->slab_inuse && c->nr_free_slabs > SLAB_KEEP_FREE) {
+	if (!page->slab_inuse && c->nr_free_slabs > c->keep_free) {
 		slab_detach(c, page);
 		release = page;
 	}

@@ -3,7 +3,8 @@
  * Each routine touches user memory with one string instruction listed in
  * __ex_table. A fault leaves ecx/esi/edi exactly where the copy stopped; the
  * page-fault handler resumes at the fixup, which reports what was left.
- * Each entry point first checks that it may fault (uaccess_might_fault).
+ * Each entry point first checks that it may fault (uaccess_might_fault); the
+ * hot ones fold that check and the range check into one branch (uaccess_ok).
  */
 #include "errno.h"
 #include "sched.h"
@@ -93,40 +94,36 @@ __noinline void uaccess_report_atomic(u32 caller)
 			"user memory access in atomic context (its fault may sleep)");
 }
 
-/* copy_from_user without the context check. */
-static size_t copy_in(void *to, const void __user *from, size_t n)
+/* The fast test failed: report an atomic context for caller, then answer
+ * for the range alone. */
+static __noinline bool uaccess_slow_ok(const void __user *p, size_t n, u32 caller)
 {
-	size_t left = n;
+	uaccess_might_fault(caller);
+	return access_ok(p, n);
+}
 
-	if (access_ok(from, n))
-		left = __copy_user(to, from, n);
-	if (left)
+/* May [p, p + n) be accessed from here? One branch when all is well; the
+ * report names the caller of the function using it. */
+#define uaccess_ok(p, n) \
+	(likely(uaccess_fast((u32)(p), (n))) || uaccess_slow_ok((p), (n), CALLER()))
+
+size_t copy_from_user(void *to, const void __user *from, size_t n)
+{
+	size_t left = uaccess_ok(from, n) ? __copy_user(to, from, n) : n;
+
+	if (unlikely(left))
 		memset((char *)to + (n - left), 0, left);	/* no stale kernel bytes */
 	return left;
 }
 
-/* copy_to_user without the context check. */
-static size_t copy_out(void __user *to, const void *from, size_t n)
-{
-	return access_ok(to, n) ? __copy_user(to, from, n) : n;
-}
-
-size_t copy_from_user(void *to, const void __user *from, size_t n)
-{
-	uaccess_might_fault(CALLER());
-	return copy_in(to, from, n);
-}
-
 size_t raw_copy_from_user(void *to, const void __user *from, size_t n)
 {
-	uaccess_might_fault(CALLER());
-	return access_ok(from, n) ? __copy_user(to, from, n) : n;
+	return uaccess_ok(from, n) ? __copy_user(to, from, n) : n;
 }
 
 size_t copy_to_user(void __user *to, const void *from, size_t n)
 {
-	uaccess_might_fault(CALLER());
-	return copy_out(to, from, n);
+	return uaccess_ok(to, n) ? __copy_user(to, from, n) : n;
 }
 
 long strncpy_from_user(char *dst, const char __user *src, long count)
@@ -148,16 +145,12 @@ long strncpy_from_user(char *dst, const char __user *src, long count)
 
 size_t clear_user(void __user *to, size_t n)
 {
-	uaccess_might_fault(CALLER());
-	if (!access_ok(to, n))
-		return n;
-	return __clear_user(to, n);
+	return uaccess_ok(to, n) ? __clear_user(to, n) : n;
 }
 
 int __get_user_bytes(void *dst, const void __user *src, size_t n)
 {
-	uaccess_might_fault(CALLER());
-	if (!copy_in(dst, src, n))
+	if (uaccess_ok(src, n) && !__copy_user(dst, src, n))
 		return 0;
 	memset(dst, 0, n);		/* a partial value is no value */
 	return -EFAULT;
@@ -165,6 +158,5 @@ int __get_user_bytes(void *dst, const void __user *src, size_t n)
 
 int __put_user_bytes(void __user *dst, const void *src, size_t n)
 {
-	uaccess_might_fault(CALLER());
-	return copy_out(dst, src, n) ? -EFAULT : 0;
+	return uaccess_ok(dst, n) && !__copy_user(dst, src, n) ? 0 : -EFAULT;
 }

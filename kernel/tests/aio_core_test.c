@@ -178,6 +178,30 @@ static void events_cross_page_boundary(struct ktest *t)
 	expect_baseline(t);
 }
 
+/* A reader takes events out of the ring before it copies them to user space:
+ * those whose copy faults go back, in order, and nothing is lost. */
+static void failed_copy_gives_events_back(struct ktest *t)
+{
+	struct kioctx *ctx = ioctx_alloc(8);
+	struct io_event *edge = (struct io_event *)UBUF + UBUF_EVENTS - 2;
+	u32 posted_room;
+
+	ASSERT_FALSE(t, IS_ERR(ctx));
+	ASSERT_EQ(t, post_events(ctx, 0, 5), 5);
+	posted_room = ctx->nr_free_keys;
+	EXPECT_EQ(t, aio_ring_read(ctx, edge, 5), 2);	/* the buffer ends after 2 */
+	EXPECT_EQ(t, unreaped(ctx), 3);
+	EXPECT_EQ(t, ctx->ring.reading, 0);
+	EXPECT_EQ(t, aio_ring_read(ctx, (struct io_event *)(UBUF + (1u << 20)), 3), -EFAULT);
+	EXPECT_EQ(t, unreaped(ctx), 3);			/* an unmapped buffer: all back */
+	EXPECT_EQ(t, read_events(ctx, UBUF_EVENTS), 3);
+	events_in_order(t, 2, 3);
+	EXPECT_EQ(t, unreaped(ctx), 0);
+	EXPECT_EQ(t, ctx->nr_free_keys, posted_room);
+	kill_ctx(ctx);
+	expect_baseline(t);
+}
+
 /* Post and consume more than nr events: tail and head wrap, order holds. */
 static void ring_wraps_around(struct ktest *t)
 {
@@ -240,7 +264,7 @@ static void complete_once_and_refs(struct ktest *t)
 
 	ASSERT_FALSE(t, IS_ERR(ctx));
 	ASSERT_NOT_NULL(t, req = fake_req(ctx, 1));
-	EXPECT_EQ(t, req->ki_users, 1);
+	EXPECT_EQ(t, atomic_read(&req->ki_users), 1);
 	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs + 1);
 	EXPECT_TRUE(t, aio_complete(req, 10, 0));	/* the last reference */
 	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
@@ -429,9 +453,9 @@ static void submitter_reference_outlives_completion(struct ktest *t)
 	ASSERT_FALSE(t, IS_ERR(ctx));
 	ASSERT_NOT_NULL(t, req = aio_get_req(ctx));
 	req->ki_user_data = 7;
-	EXPECT_EQ(t, req->ki_users, 2);
+	EXPECT_EQ(t, atomic_read(&req->ki_users), 2);
 	EXPECT_FALSE(t, aio_complete(req, 70, 0));	/* inside the method */
-	EXPECT_EQ(t, req->ki_users, 1);
+	EXPECT_EQ(t, atomic_read(&req->ki_users), 1);
 	EXPECT_TRUE(t, req->ki_flags & KIF_COMPLETED);
 	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs + 1);
 	aio_submit_end(req, -EIOCBQUEUED);
@@ -531,6 +555,7 @@ static const struct ktest_case aio_core_cases[] = {
 	KTEST_CASE(ring_header_fields),
 	KTEST_CASE(events_cross_page_boundary),
 	KTEST_CASE(ring_wraps_around),
+	KTEST_CASE(failed_copy_gives_events_back),
 	KTEST_CASE(ring_never_overflows),
 	KTEST_CASE(complete_once_and_refs),
 	KTEST_CASE(cancel_withdraws_request),

@@ -11,6 +11,7 @@
 #include "fs.h"
 #include "mm.h"
 #include "sched.h"
+#include "slab.h"
 #include "spinlock.h"
 #include "string.h"
 #include "syscall_table.h"
@@ -466,6 +467,47 @@ static void file_destroy_withdraws_queued(struct ktest *t)
 	file_expect_clean(t);
 }
 
+/* The cache named name, or NULL. */
+static struct kmem_cache *cache_named(const char *name)
+{
+	struct kmem_cache *c;
+
+	list_for_each_entry(c, &kmem_caches, list)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* Each struct blk_io comes from the "blk_io" cache: while its requests wait
+ * in the driver the cache counts it (and so do aiok_stat's slab objects, which
+ * init's leak check compares), and it is given back when its event is in. */
+static void blk_io_counted_in_its_cache(struct ktest *t)
+{
+	struct kmem_cache *c = cache_named("blk_io");
+	struct io_event ev[FILE_REQS];
+	u32 in_use, objs;
+	aio_context_t id;
+
+	ASSERT_NOT_NULL(t, c);
+	in_use = c->objs_in_use;
+	fake_mode = FAKE_HOLD;
+	ASSERT_TRUE(t, (id = file_ctx(t, 4)) != 0);
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(t, file_iocb(i, i, IOCB_CMD_PREAD), 0);
+	objs = slab_objects_in_use();		/* the context's own objects made */
+	EXPECT_EQ(t, sys_io_submit(id, 3, (struct iocb **)U_PTRS), 3);
+	EXPECT_EQ(t, c->objs_in_use, in_use + 3);
+	EXPECT_EQ(t, atomic_read(&blk_io_live), base_ios + 3);
+	EXPECT_GE(t, slab_objects_in_use(), objs + 3 + 3);	/* and 3 kiocbs */
+	fake_mode = FAKE_START;
+	blkdev_kick(&fake);
+	fake_finish(0);
+	EXPECT_EQ(t, c->objs_in_use, in_use);
+	EXPECT_EQ(t, file_events(id, ev, FILE_REQS), 3);
+	EXPECT_EQ(t, sys_io_destroy(id), 0);
+	file_expect_clean(t);
+}
+
 static const struct ktest_case blkdev_cases[] = {
 	KTEST_CASE(registry),
 	KTEST_CASE(validation),
@@ -479,6 +521,7 @@ static const struct ktest_case blkdev_cases[] = {
 	KTEST_CASE(fast_device_sync_multi_part),
 	KTEST_CASE(file_cancel_withdraws_queued),
 	KTEST_CASE(file_destroy_withdraws_queued),
+	KTEST_CASE(blk_io_counted_in_its_cache),
 };
 KTEST_SUITE(blkdev_suite, "blkdev", blkdev_cases, .init = blkdev_suite_init,
 	    .exit = blkdev_suite_exit);

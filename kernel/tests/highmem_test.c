@@ -118,6 +118,43 @@ static void low_pages_map_direct(struct ktest *t)
 	__free_page(p);
 }
 
+/* The shipped kernel's way: kunmap_atomic leaves the PTE, so a later map of
+ * another page into the slot must flush the old translation (else it would
+ * write the first page), and a map of the same page may keep it. */
+static void lazy_unmap_maps_the_right_page(struct ktest *t)
+{
+	struct page *p = high_page(), *q = high_page();
+	u32 *a, *va = (u32 *)fix_to_virt(FIX_KMAP_BEGIN + KM_USER0);
+
+	ASSERT_NOT_NULL(t, p);
+	ASSERT_NOT_NULL(t, q);
+	km_clear_on_unmap = false;
+	a = kmap_atomic(p, KM_USER0);
+	a[0] = 0x1111;
+	kunmap_atomic(a, KM_USER0);
+	EXPECT_NE(t, *kernel_pte((u32)va), 0);		/* left in place */
+	EXPECT_NULL(t, kmap_atomic_slots[KM_USER0].page);	/* yet the slot is free */
+	EXPECT_EQ(t, va[0], 0x1111);			/* the TLB holds p now */
+	a = kmap_atomic(q, KM_USER0);
+	a[0] = 0x2222;					/* must land in q */
+	kunmap_atomic(a, KM_USER0);
+	a = kmap_atomic(p, KM_USER0);
+	EXPECT_EQ(t, a[0], 0x1111);
+	kunmap_atomic(a, KM_USER0);
+	a = kmap_atomic(p, KM_USER0);			/* the same page again */
+	EXPECT_EQ(t, a[0], 0x1111);
+	kunmap_atomic(a, KM_USER0);
+	km_clear_on_unmap = true;
+	a = kmap(q);
+	EXPECT_EQ(t, a[0], 0x2222);
+	kunmap(q);
+	a = kmap_atomic(q, KM_USER0);			/* and back to clearing */
+	kunmap_atomic(a, KM_USER0);
+	EXPECT_EQ(t, *kernel_pte((u32)va), 0);
+	__free_page(p);
+	__free_page(q);
+}
+
 static void kmap_counts_and_shares(struct ktest *t)
 {
 	struct page *p = high_page();
@@ -187,6 +224,67 @@ static void kmap_full_sleeps_until_kunmap(struct ktest *t)
 static __call_site void *map_first(struct page *p) { return kmap_atomic(p, KM_USER0); }
 static __call_site void *map_second(struct page *p) { return kmap_atomic(p, KM_USER0); }
 static __call_site void unmap_wrong(void *a) { kunmap_atomic(a, KM_USER1); }
+
+/* The shipped kernel's lazy kunmap_atomic leaves the PTE, yet the checks
+ * follow the slot, not the PTE: a map after an unmap is no "mapped twice", an
+ * unmap of a slot no longer mapped is reported, and preemption is balanced. */
+static void lazy_unmap_keeps_the_checks(struct ktest *t)
+{
+	struct page *p = high_page(), *q = high_page();
+	int before, depth = preempt_count;
+	void *a;
+
+	ASSERT_NOT_NULL(t, p);
+	ASSERT_NOT_NULL(t, q);
+	km_clear_on_unmap = false;
+	before = mm_report_mode_begin();
+	a = map_first(p);
+	kunmap_atomic(a, KM_USER0);		/* the PTE stays */
+	a = map_first(p);			/* same page: no report */
+	kunmap_atomic(a, KM_USER0);
+	a = map_first(q);			/* another page: no report */
+	EXPECT_EQ(t, preempt_count, depth + 1);
+	kunmap_atomic(a, KM_USER0);
+	EXPECT_EQ(t, mm_report_mode_end(before), 0);
+	before = mm_report_mode_begin();
+	kunmap_atomic(a, KM_USER0);		/* not mapped any more */
+	EXPECT_EQ(t, mm_report_mode_end(before), 1);
+	EXPECT_TRUE(t, mm_log_tail_has("KM_USER0", "not mapped"));
+	EXPECT_EQ(t, preempt_count, depth);
+	km_clear_on_unmap = true;
+	a = kmap_atomic(q, KM_USER0);		/* and clear the PTE again */
+	kunmap_atomic(a, KM_USER0);
+	EXPECT_EQ(t, *kernel_pte((u32)a), 0);
+	__free_page(p);
+	__free_page(q);
+}
+
+/* kmap maps a free entry without a flush, which is right only because kunmap
+ * flushed the entry it freed: going round every entry twice with two pages
+ * in turn reads each page's own data every time. */
+static void kmap_entries_reused_without_stale_data(struct ktest *t)
+{
+	struct page *pg[2] = { high_page(), high_page() };
+	u32 bad = 0;
+
+	ASSERT_NOT_NULL(t, pg[0]);
+	ASSERT_NOT_NULL(t, pg[1]);
+	for (int k = 0; k < 2; k++) {
+		u32 *a = kmap(pg[k]);
+		fill(a, 0x5150 + k);
+		kunmap(pg[k]);
+	}
+	for (u32 i = 0; i < 2 * LAST_PKMAP + 1; i++) {
+		u32 *a = kmap(pg[i & 1]);
+		bad += a[0] != (0x5150 + (i & 1)) || a[PAGE_SIZE / 4 - 1] !=
+			((0x5150 + (i & 1)) ^ ((PAGE_SIZE / 4 - 1) * 2654435761u));
+		kunmap(pg[i & 1]);
+	}
+	EXPECT_EQ(t, bad, 0);
+	EXPECT_EQ(t, kmap_nr_in_use(), 0);
+	__free_page(pg[0]);
+	__free_page(pg[1]);
+}
 
 static void slot_mapped_twice_reported(struct ktest *t)
 {
@@ -319,9 +417,12 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(two_slots_copy),
 	KTEST_CASE(irq_slots_with_interrupts_off),
 	KTEST_CASE(low_pages_map_direct),
+	KTEST_CASE(lazy_unmap_maps_the_right_page),
 	KTEST_CASE(kmap_counts_and_shares),
 	KTEST_CASE(kmap_full_sleeps_until_kunmap),
 	KTEST_CASE(slot_mapped_twice_reported),
+	KTEST_CASE(lazy_unmap_keeps_the_checks),
+	KTEST_CASE(kmap_entries_reused_without_stale_data),
 	KTEST_CASE(unmap_with_wrong_address_reported),
 	KTEST_CASE(slot_context_checked),
 	KTEST_CASE(faults_use_the_user_slots),

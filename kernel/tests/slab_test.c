@@ -87,13 +87,98 @@ static void mixed_alloc_free(struct ktest *t)
 	for (i = NR_OBJS - 1; i < NR_OBJS; i -= 2)
 		kmem_cache_free(c, objs[i]);
 	EXPECT_EQ(t, c->objs_in_use, 0);
-	EXPECT_LE(t, c->nr_free_slabs, SLAB_KEEP_FREE);
+	EXPECT_LE(t, c->nr_free_slabs, c->keep_free);
 	kmem_cache_shrink(c);
 	EXPECT_EQ(t, c->pages, 0);
 	EXPECT_EQ(t, c->allocs, c->frees);
 	EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	shrink_all();
 	EXPECT_EQ(t, nr_free_pages(), free0);
+}
+
+static bool alloc_n(struct kmem_cache *c, u32 n)
+{
+	for (u32 i = 0; i < n; i++)
+		if (!(objs[i] = kmem_cache_alloc(c, GFP_KERNEL)))
+			return false;
+	return true;
+}
+
+static void free_n(struct kmem_cache *c, u32 n)
+{
+	for (u32 i = 0; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+}
+
+/* A cache keeps the empty slabs of a burst of SLAB_KEEP_FREE_OBJS objects (at
+ * least one slab, at most SLAB_KEEP_FREE_PAGES pages), so that the next burst
+ * takes only what is missing from the page allocator; kmem_cache_shrink (what
+ * aiok_shrink runs before a leak check) gives every kept slab back, and pages
+ * and objects balance. */
+static void empty_slabs_kept_for_a_burst(struct ktest *t)
+{
+	static const u32 sizes[] = { 40, 300, 1024, 2048 };
+	const u32 n = SLAB_KEEP_FREE_OBJS;
+
+	for (u32 k = 0; k < ARRAY_SIZE(sizes); k++) {
+		struct kmem_cache *c = kmem_cache_create("test-keep", sizes[k], 0, NULL);
+		u32 free0, free1, slabs, kept;
+
+		ASSERT_NOT_NULL(t, c);
+		slabs = DIV_ROUND_UP(n, c->objs_per_slab);
+		kept = MAX(1u, MIN(slabs, SLAB_KEEP_FREE_PAGES >> c->order));
+		EXPECT_EQ(t, c->keep_free, kept);
+		shrink_all();
+		free0 = nr_free_pages();
+		ASSERT_TRUE(t, alloc_n(c, n));
+		EXPECT_EQ(t, free0 - nr_free_pages(), slabs << c->order);
+		free_n(c, n);
+		EXPECT_EQ(t, c->objs_in_use, 0);
+		EXPECT_EQ(t, c->nr_free_slabs, kept);
+		EXPECT_EQ(t, c->pages, kept << c->order);
+		free1 = nr_free_pages();
+		EXPECT_EQ(t, free0 - free1, kept << c->order);
+		ASSERT_TRUE(t, alloc_n(c, n));		/* the kept slabs first */
+		EXPECT_EQ(t, free1 - nr_free_pages(), (slabs - kept) << c->order);
+		free_n(c, n);
+		EXPECT_EQ(t, nr_free_pages(), free1);
+		EXPECT_EQ(t, kmem_cache_shrink(c), kept << c->order);
+		EXPECT_EQ(t, c->pages, 0);
+		EXPECT_EQ(t, c->nr_free_slabs, 0);
+		EXPECT_EQ(t, c->allocs, 2 * n);
+		EXPECT_EQ(t, c->frees, c->allocs);
+		EXPECT_EQ(t, nr_free_pages(), free0);
+		EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
+}
+
+/* kmem_cache_free finds an object's start by multiplication (no division):
+ * for sizes that do not divide a page, every object is accepted and a
+ * pointer one byte in, or at its last byte, is reported. */
+static void object_starts_checked_without_division(struct ktest *t)
+{
+	static const u32 sizes[] = { 12, 300, 1000, 2044, 4100, 30000 };
+
+	for (u32 k = 0; k < ARRAY_SIZE(sizes); k++) {
+		struct kmem_cache *c = kmem_cache_create("test-odd", sizes[k], 0, NULL);
+		u32 n, size;
+		int before;
+
+		ASSERT_NOT_NULL(t, c);
+		n = MIN(2 * c->objs_per_slab, 16u);	/* two slabs, or 16 objects */
+		size = c->size;
+		ASSERT_TRUE(t, alloc_n(c, n));
+		before = mm_report_mode_begin();
+		for (u32 i = 0; i < n; i++)	/* one byte in, or its last byte */
+			kmem_cache_free(c, (char *)objs[i] + (i & 1 ? size - 1 : 1));
+		EXPECT_EQ(t, mm_report_mode_end(before), (int)n);
+		EXPECT_EQ(t, c->objs_in_use, n);
+		before = mm_report_mode_begin();
+		free_n(c, n);
+		EXPECT_EQ(t, mm_report_mode_end(before), 0);
+		EXPECT_EQ(t, c->objs_in_use, 0);
+		EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
 }
 
 static void constructor_once_per_object(struct ktest *t)
@@ -273,6 +358,8 @@ static void atomic_with_interrupts_off(struct ktest *t)
 
 static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(mixed_alloc_free),
+	KTEST_CASE(empty_slabs_kept_for_a_burst),
+	KTEST_CASE(object_starts_checked_without_division),
 	KTEST_CASE(constructor_once_per_object),
 	KTEST_CASE(kmalloc_size_classes),
 	KTEST_CASE(kmalloc_dma_and_zero),

@@ -674,7 +674,7 @@ def show_requests(t, mm, ctx):
         cancel = symbolize(ptr(req['ki_cancel'])) or '-'
         gdb.write('  %4d %#010x %-6s %-11s %#010x %5d %-12s %-10s %10s %10s %s\n' %
                   (int(req['ki_key']), int(req['ki_user_obj']), opcode_name(int(req['ki_opcode'])),
-                   fd, filp, int(req['ki_users']), kif_flags(int(req['ki_flags'])), buf, nbytes,
+                   fd, filp, int(req['ki_users']['counter']), kif_flags(int(req['ki_flags'])), buf, nbytes,
                    off, cancel))
 
 
@@ -1008,13 +1008,66 @@ gdb's own bt reaches the first user frame too (the trap-frame unwinder)."""
             show_user_frame(gdb.parse_and_eval('current').dereference())
 
 
+TRACE_CATEGORIES = ('aio', 'blk', 'irq', 'sched', 'syscall')    # include/trace.h's bits
+
+
+def trace_buffered(b, rec_size):
+    """The records of one struct trace_buf not drained yet, oldest first."""
+    recs, nr, rpos = int(b['recs']), int(b['nr']), int(b['rpos'])
+    left = (int(b['head']) - int(b['tail'])) & 0xFFFFFFFF
+    data = bytearray()
+    while recs and left:
+        run = min(left, nr - rpos)
+        data += read_bytes(recs + rpos * rec_size, run * rec_size)
+        rpos = 0 if rpos + run == nr else rpos + run
+        left -= run
+    return bytes(data)
+
+
+class KTrace(gdb.Command):
+    """k-trace [FILE]: the trace buffers (kernel/trace.c): categories on, and per CPU
+the records written, drained, buffered and the overruns. The buffered records (not
+yet sent to the debugcon port) go to FILE (default build/trace-gdb.bin) in the
+port's own stream format, so that tools/trace2json.py converts them. Reads guest
+memory only: the kernel still drains them later."""
+
+    def __init__(self):
+        super().__init__('k-trace', gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        c = consts()
+        path = arg.strip() or os.path.join(build_dir(), 'trace-gdb.bin')
+        mask = int(gdb.parse_and_eval('trace_mask'))
+        bufs = gdb.parse_and_eval('trace_bufs')
+        khz = int(gdb.parse_and_eval('tsc_khz'))
+        rec_size = lookup_type('struct trace_rec').sizeof
+        on = [n for i, n in enumerate(TRACE_CATEGORIES) if mask & (1 << i)]
+        gdb.write('trace: %s\n' % (' '.join(on) if on else 'off'))
+        out = bytearray()
+        for cpu in range(bufs.type.range()[1] + 1):
+            b = bufs[cpu]
+            head, tail, over = int(b['head']), int(b['tail']), int(b['overruns'])
+            data = trace_buffered(b, rec_size)
+            gdb.write('cpu%d: %d records of %d bytes, written %d, drained %d, buffered %d, '
+                      'overruns %d\n' % (cpu, int(b['nr']), rec_size, head, tail,
+                                         len(data) // rec_size, over))
+            if data:
+                out += struct.pack('<IHHIIIIII', c.TRACE_MAGIC, c.TRACE_VERSION, cpu, tail,
+                                   len(data) // rec_size, head, over, khz, 0) + data
+        with open(path, 'wb') as f:
+            f.write(out)
+        gdb.write('k-trace: %d bytes to %s (tools/trace2json.py %s -o trace.json)\n' %
+                  (len(out), path, path))
+
+
 KDmesg()
 KPs()
 KAio()
 KKmap()
 KMem()
 KUser()
+KTrace()
 gdb.unwinder.register_unwinder(None, TrapFrameUnwinder(), replace=True)
 gdb.events.new_objfile.connect(lambda event: _symbol_addresses.clear())
 gdb.events.clear_objfiles.connect(lambda event: _symbol_addresses.clear())
-gdb.write('aiokern helpers: k-dmesg k-ps k-aio k-kmap k-mem k-user (help k-aio, ...)\n')
+gdb.write('aiokern helpers: k-dmesg k-ps k-aio k-kmap k-mem k-user k-trace (help k-aio, ...)\n')

@@ -8,6 +8,7 @@
 #include "printk.h"
 #include "sched.h"
 #include "slab.h"
+#include "trace.h"
 #include "trap.h"
 #include "uapi/aio_abi.h"
 #include "uapi/vsyscall.h"
@@ -33,6 +34,8 @@ void gdb_constants(void)
 {
 	DEFINE(LOG_BUF_LEN, LOG_BUF_LEN);
 	DEFINE(HZ, HZ);
+	DEFINE(TRACE_MAGIC, TRACE_MAGIC);
+	DEFINE(TRACE_VERSION, TRACE_VERSION);
 
 	DEFINE(TASK_RUNNING, TASK_RUNNING);
 	DEFINE(TASK_INTERRUPTIBLE, TASK_INTERRUPTIBLE);

@@ -1,4 +1,4 @@
-/* bench.c: the AIO benchmark (QD1 latency, QD32 IOPS, sequential MB/s, call costs) and the thread and signal costs, one source for aiokern and Linux i386. */
+/* bench.c: the AIO benchmark (QD1 latency and its histogram, QD32 IOPS, IOPS against queue depth, sequential MB/s, call costs) and the thread and signal costs, one source for aiokern and Linux i386. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,11 +13,13 @@
 #include "libaio.h"	/* struct iocb / io_event (the kernel's layout, also Linux's), io_prep_* */
 
 /*
- * Usage: bench [--quick] [--verify-all] DEVICE LABEL     e.g.  bench /dev/vda virtio
- * Prints "RESULT LABEL METRIC VALUE" lines; exit status 0 when every read completed
- * and matched the image's pattern (tools/mkbenchimg.py).  --quick: few operations
- * (a smoke test), every word of every read checked; --verify-all: that check on a
- * full run.
+ * Usage: bench [--quick] [--verify-all] [--no-verify] DEVICE LABEL   e.g.  bench /dev/vda virtio
+ * Prints "RESULT LABEL METRIC VALUE" lines, and "HIST LABEL METRIC LO:COUNT ..." lines
+ * (the QD1 latency histogram, tools/benchplot.py); exit status 0 when every read
+ * completed and matched the image's pattern (tools/mkbenchimg.py).  --quick: few
+ * operations (a smoke test), every word of every read checked; --verify-all: that
+ * check on a full run; --no-verify: only the reads' lengths are checked (QEMU's
+ * null-co disk, which holds no data).
  *
  * The AIO calls go through the b_* layer below, the only part that differs between
  * the targets: aiokern's calls 244-248 (io_getevents_abs takes an absolute
@@ -33,7 +35,12 @@
 #define SECTOR		512
 #define BLOCK		4096
 #define SEQ_SIZE	65536
-#define MAX_DEPTH	32
+#define QD32_DEPTH	32
+#define MAX_DEPTH	128		/* the deepest qd_sweep point */
+#define SWEEP_CAP_NS	SEC_NS		/* each qd_sweep point stops after 1 s */
+#define HIST_SUB	16		/* latency histogram: buckets per power of two */
+#define HIST_BUCKETS	(HIST_SUB * 28)	/* up to 2^31 ns */
+#define HIST_PER_LINE	8
 #define SEQ_DEPTH	8
 #define CTX_EVENTS	128
 #define RING_BATCH	512		/* NOOPs queued in the ring per ring_reap round */
@@ -137,11 +144,12 @@ static void b_timeout_arm(struct b_timeout *t, long long ns)
 /* ---------------- state, output, time ---------------- */
 
 struct limits {
-	long	warmup, qd1, qd32, seq, micro, null_calls, setup;
+	long	warmup, qd1, qd32, seq, micro, null_calls, setup, sweep;
 };
 
-static const struct limits full_limits = { 256, 20000, 200000, 16384, 200000, 1000000, 2000 };
-static const struct limits quick_limits = { 16, 200, 2000, 256, 2000, 2000, 20 };
+static const struct limits full_limits = { 256, 20000, 200000, 16384, 200000, 1000000, 2000,
+					   100000 };
+static const struct limits quick_limits = { 16, 200, 2000, 256, 2000, 2000, 20, 500 };
 
 struct bench {
 	const char		*dev, *label;
@@ -152,6 +160,7 @@ struct bench {
 	struct b_timeout	wait;		/* limit for one wait, armed per metric */
 	struct b_timeout	expired;	/* a limit already past */
 	int			verify_all;	/* check every word of every read */
+	int			no_verify;	/* check only the lengths (null-co) */
 	unsigned long		io_errors, verify_errors;
 };
 
@@ -245,6 +254,8 @@ static void check_read(struct bench *b, const struct io_event *ev, const void *b
 		io_error(b, "read", res);
 		return;
 	}
+	if (b->no_verify)
+		return;
 	for (unsigned i = 0; i < len / SECTOR; i++, w += SECTOR / 4, s++) {
 		if (full ? sector_ok(w, s) : sector_id_ok(w, s))
 			continue;
@@ -313,6 +324,49 @@ static long long percentile(const long long *v, long n, int p)
 	return v[rank > 0 ? rank - 1 : 0];
 }
 
+/* Histogram bucket of a latency: exact below HIST_SUB ns, then HIST_SUB buckets per
+ * power of two (each 1/16 of its octave wide, about 4%). */
+static int hist_bucket(long long ns)
+{
+	int e, idx;
+
+	if (ns < HIST_SUB)
+		return ns < 0 ? 0 : (int)ns;
+	e = 63 - __builtin_clzll((unsigned long long)ns);
+	idx = (e - 3) * HIST_SUB + (int)((ns >> (e - 4)) & (HIST_SUB - 1));
+	return idx < HIST_BUCKETS ? idx : HIST_BUCKETS - 1;
+}
+
+/* The smallest latency of bucket idx, in ns. */
+static long long hist_lo(int idx)
+{
+	int e = idx / HIST_SUB + 3;
+
+	if (idx < HIST_SUB)
+		return idx;
+	return (long long)(HIST_SUB + idx % HIST_SUB) << (e - 4);
+}
+
+/* n sorted latencies as "HIST LABEL METRIC LO:COUNT ..." lines, the non-empty buckets
+ * in order, HIST_PER_LINE per line (outf writes at most 255 bytes a line). */
+static void print_hist(const struct bench *b, const char *metric, const long long *v, long n)
+{
+	char line[200];
+	int len = 0, items = 0;
+
+	for (long i = 0, j; i < n; i = j) {
+		int k = hist_bucket(v[i]);
+
+		for (j = i; j < n && hist_bucket(v[j]) == k; j++)
+			;
+		len += snprintf(line + len, sizeof(line) - len, " %lld:%ld", hist_lo(k), j - i);
+		if (++items == HIST_PER_LINE || j == n) {
+			outf("HIST %s %s%s\n", b->label, metric, line);
+			len = items = 0;
+		}
+	}
+}
+
 static void run_qd1(struct bench *b)
 {
 	long limit = b->lim->qd1, n = 0;
@@ -340,6 +394,7 @@ static void run_qd1(struct bench *b)
 		result_milli(b, "qd1_iops", n * SEC_NS * 1000 / elapsed);
 		result_milli(b, "qd1_lat_p50_us", percentile(lat, n, 50));
 		result_milli(b, "qd1_lat_p99_us", percentile(lat, n, 99));
+		print_hist(b, "qd1_lat_ns", lat, n);
 		outf("# bench: %s: qd1 %ld ops, mean latency %lld ns\n", b->label, n, lsum / n);
 	}
 	free(lat);
@@ -353,6 +408,7 @@ struct qd_job {
 	unsigned	size;		/* bytes per read; 0 for NOOP */
 	int		sequential;	/* 1: sequential offsets, else random */
 	long		limit;
+	long long	cap_ns;		/* time limit; 0: TIME_CAP_NS */
 };
 
 struct qd_run {
@@ -464,7 +520,7 @@ static long long qd_run(struct bench *b, const struct qd_job *job, long long dis
 		if (!q.stop && (q.inflight == 0 || (iter & 7) == 0)) {
 			t_end = now_ns();
 			done_at_end = q.done;
-			q.stop = q.inflight == 0 || t_end - t0 >= TIME_CAP_NS;
+			q.stop = q.inflight == 0 || t_end - t0 >= (job->cap_ns ? job->cap_ns : TIME_CAP_NS);
 		}
 	}
 	if (q.inflight > 0)	/* an error: leave the rest to io_destroy */
@@ -474,17 +530,31 @@ static long long qd_run(struct bench *b, const struct qd_job *job, long long dis
 
 static void run_qd32(struct bench *b, long long disk_bytes)
 {
-	const struct qd_job job = { "qd32_iops", MAX_DEPTH, BLOCK, 0, b->lim->qd32 };
+	const struct qd_job job = { "qd32_iops", QD32_DEPTH, BLOCK, 0, b->lim->qd32, 0 };
 
 	result_milli(b, job.metric, qd_run(b, &job, disk_bytes));
 }
 
 static void run_seq(struct bench *b, long long disk_bytes)
 {
-	const struct qd_job job = { "seq64k_qd8_MBps", SEQ_DEPTH, SEQ_SIZE, 1, b->lim->seq };
+	const struct qd_job job = { "seq64k_qd8_MBps", SEQ_DEPTH, SEQ_SIZE, 1, b->lim->seq, 0 };
 	long long ops_milli = qd_run(b, &job, disk_bytes);
 
 	result_milli(b, job.metric, ops_milli * SEQ_SIZE / 1000000);	/* MB = 10^6 bytes */
+}
+
+/* IOPS of random 4 KiB reads at depths 1, 2, 4, ..., MAX_DEPTH (the QD32 loop at each
+ * depth, SWEEP_CAP_NS each): "qd_sweep_D_iops". */
+static void run_qd_sweep(struct bench *b, long long disk_bytes)
+{
+	char metric[32];
+
+	for (int depth = 1; depth <= MAX_DEPTH; depth *= 2) {
+		const struct qd_job job = { metric, depth, BLOCK, 0, b->lim->sweep, SWEEP_CAP_NS };
+
+		snprintf(metric, sizeof(metric), "qd_sweep_%d_iops", depth);
+		result_milli(b, metric, qd_run(b, &job, disk_bytes));
+	}
 }
 
 /* ---------------- per-call costs ---------------- */
@@ -762,7 +832,7 @@ static long long ring_reap_cost(struct bench *b)
 
 static void run_aiokern_only(struct bench *b)
 {
-	const struct qd_job noop32 = { "noop_qd32_ops_per_s", MAX_DEPTH, 0, 0, b->lim->qd32 };
+	const struct qd_job noop32 = { "noop_qd32_ops_per_s", QD32_DEPTH, 0, 0, b->lim->qd32, 0 };
 
 	result_milli(b, "noop_submit_reap_ns", cost_ns_milli(b, op_noop_submit_reap, b->lim->micro));
 	result_milli(b, noop32.metric, qd_run(b, &noop32, 0));
@@ -807,11 +877,12 @@ static int bench_open(struct bench *b)
 	}
 	outf("# bench: %s %s on %s, %lld MiB, %s run, %s\n", TARGET_NAME, b->label, b->dev,
 	    size >> 20, b->lim == &quick_limits ? "quick" : "full",
+	    b->no_verify ? "lengths checked, no data (--no-verify)" :
 	    b->verify_all ? "every word checked" : "sector identity checked, every word of 1 in 64");
 	return 0;
 }
 
-/* [--quick] [--verify-all] DEVICE LABEL, flags anywhere; -1 on anything else. */
+/* [--quick] [--verify-all] [--no-verify] DEVICE LABEL, flags anywhere; -1 on anything else. */
 static int parse_args(struct bench *b, int argc, char **argv)
 {
 	const char *pos[2];
@@ -823,6 +894,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			b->lim = &quick_limits, b->verify_all = 1;
 		else if (!strcmp(argv[i], "--verify-all"))
 			b->verify_all = 1;
+		else if (!strcmp(argv[i], "--no-verify"))
+			b->no_verify = 1;
 		else if (npos < 2)
 			pos[npos++] = argv[i];
 		else
@@ -842,6 +915,7 @@ static void run_all(struct bench *b)
 	run_qd1(b);
 	run_qd32(b, disk_bytes);
 	run_seq(b, disk_bytes);
+	run_qd_sweep(b, disk_bytes);
 	run_costs(b);
 	run_threads(b);
 	run_aiokern_only(b);
@@ -853,7 +927,7 @@ int main(int argc, char **argv)
 	long r;
 
 	if (parse_args(&b, argc, argv) < 0) {
-		outf("usage: bench [--quick] [--verify-all] DEVICE LABEL\n");
+		outf("usage: bench [--quick] [--verify-all] [--no-verify] DEVICE LABEL\n");
 		return 2;
 	}
 	pattern_init();

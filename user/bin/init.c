@@ -135,6 +135,7 @@ static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a, in
 		{ "thread_groups", b->thread_groups, a->thread_groups },
 		{ "sigqueues", b->sigqueues, a->sigqueues },
 		{ "futex_waiters", 0, a->futex_waiters },
+		{ "ext2_pages", b->ext2_pages, a->ext2_pages },
 	};
 	int n = sizeof(cases) / sizeof(cases[0]), bad = 0;
 

@@ -1,4 +1,4 @@
-/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, getrandom, posix_fadvise/fallocate, sync. */
+/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), getrandom, posix_fadvise/fallocate, sync. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -328,6 +328,38 @@ static int sync_returns(void)
 	return 0;
 }
 
+/* CPUs the test was booted with: test_sys:cpus_online:N (0: not said). */
+static int expect_cpus;
+
+/* /proc/cpuinfo lists processors 0..n-1 with distinct APIC ids, and sysconf
+ * counts the same n (N when the testplan says how many QEMU has). */
+static int cpus_online(void)
+{
+	char buf[1024], *p = buf;
+	int fd = open("/proc/cpuinfo", O_RDONLY), n = 0, len;
+	unsigned cpu, apic, seen = 0;
+
+	CHECK(fd >= 0);
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	CHECK(len > 0);
+	buf[len] = 0;
+	while ((p = strstr(p, "processor\t: "))) {
+		CHECK_EQ(sscanf(p, "processor\t: %u\napicid\t\t: %u", &cpu, &apic), 2);
+		CHECK_EQ(cpu, (unsigned)n);
+		CHECK(apic < 32 && !(seen & (1u << apic)));
+		seen |= 1u << apic;
+		n++;
+		p++;
+	}
+	CHECK(n >= 1);
+	CHECK_EQ(sysconf(_SC_NPROCESSORS_ONLN), n);
+	CHECK_EQ(sysconf(_SC_NPROCESSORS_CONF), n);
+	if (expect_cpus)
+		CHECK_EQ(n, expect_cpus);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(user_time_counted),
 	UTEST(system_time_counted),
@@ -342,9 +374,12 @@ static const struct utest_case cases[] = {
 	UTEST(fallocate_ramfs),
 	UTEST(fallocate_fsize_limit),
 	UTEST(sync_returns),
+	UTEST(cpus_online),
 };
 
 int main(int argc, char **argv)
 {
+	if (argc > 2)
+		expect_cpus = atoi(argv[2]);
 	return utest_main(argc, argv, "sys", cases, sizeof(cases) / sizeof(cases[0]));
 }

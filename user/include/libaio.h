@@ -137,7 +137,7 @@ static inline void io_set_callback(struct iocb *iocb, io_callback_t cb)
 /* The common start of every io_prep_*: a zeroed iocb for fd and opcode. */
 static inline void __io_prep(struct iocb *iocb, int fd, int op)
 {
-	memset(iocb, 0, sizeof(*iocb));
+	*iocb = (struct iocb){ 0 };	/* inline stores: a memset call costs more per I/O */
 	iocb->aio_fildes = fd;
 	iocb->aio_lio_opcode = (short)op;
 	iocb->aio_reqprio = 0;

@@ -188,14 +188,30 @@ int sysinfo(struct sysinfo *info)
 	return glue_ret(__sys_sysinfo((struct kernel_sysinfo *)info));
 }
 
+/* CPUs online: the "processor" lines of /proc/cpuinfo (one per CPU that
+ * reported in); 1 when it cannot be read. Raw calls: errno is left alone. */
 int get_nprocs(void)
 {
-	return 1;			/* one CPU */
+	static const char key[] = "\nprocessor\t:";
+	char buf[1024];
+	long fd = __sys_open("/proc/cpuinfo", 0, 0), len;
+	int n = 0;
+
+	if (fd < 0)
+		return 1;
+	buf[0] = '\n';			/* the first line matches like the others */
+	len = __sys_read(fd, buf + 1, sizeof(buf) - 2);
+	__sys_close(fd);
+	buf[len > 0 ? len + 1 : 1] = 0;
+	for (const char *p = buf; (p = strstr(p, key)); p++)
+		n++;
+	return n ? n : 1;
 }
 
+/* The kernel starts every CPU it is given: configured ones are online ones. */
 int get_nprocs_conf(void)
 {
-	return 1;
+	return get_nprocs();
 }
 
 /* RAM in pages (sysinfo's totalram or freeram), or -1. */
@@ -225,8 +241,8 @@ long sysconf(int name)
 {
 	switch (name) {
 	case _SC_PAGESIZE:		return getpagesize();
-	case _SC_NPROCESSORS_CONF:
-	case _SC_NPROCESSORS_ONLN:	return 1;
+	case _SC_NPROCESSORS_CONF:	return get_nprocs_conf();
+	case _SC_NPROCESSORS_ONLN:	return get_nprocs();
 	case _SC_PHYS_PAGES:		return get_phys_pages();
 	case _SC_AVPHYS_PAGES:		return get_avphys_pages();
 	case _SC_OPEN_MAX:		return 64;	/* the kernel's NR_OPEN */

@@ -46,10 +46,10 @@ int faccessat(int dirfd, const char *path, int mode, int flags)
 	return glue_ret(__sys_faccessat2(abi_dirfd_to_kernel(dirfd), path, mode, k));
 }
 
-/* No symbolic links: lstat is stat. */
+/* lstat: a symbolic link itself (ext2 has them). */
 int lstat(const char *path, struct stat *st)
 {
-	return stat(path, st);
+	return fstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
 }
 
 int fstatat(int dirfd, const char *path, struct stat *st, int flags)

@@ -1,0 +1,29 @@
+/* ext2_mount.h: the ext2 driver's entry points for mount(2), umount2(2) and sync(2) (kernel/fs/ext2/super.c). */
+#ifndef EXT2_MOUNT_H
+#define EXT2_MOUNT_H
+
+#include "atomic.h"
+#include "types.h"
+
+struct file;
+struct inode;
+
+/* Mount the ext2 file system found at byte offset of the block-device file
+ * dev (bytes of it usable from there): its root with the mount's reference,
+ * or ERR_PTR: -EINVAL (no ext2 this kernel can mount: magic, revision,
+ * geometry, an unknown INCOMPAT feature), -EUCLEAN (a bad root), -EIO,
+ * -ENOMEM. An unknown RO_COMPAT feature mounts read-only, as rdonly does.
+ * Takes over the caller's reference to dev in every case. Process context. */
+struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, bool rdonly);
+/* Write back, mark clean (when it was at mount) and free everything of the
+ * file system whose root is root (detached from the name space, no inode of
+ * it in use: vfs_umount_at checked). 0 or the write-back's -EIO. */
+int ext2_umount(struct inode *root);
+/* Write back every dirty page and block and flush the device's cache. */
+int ext2_sync_root(struct inode *root);
+/* Boot, before the first mount: start ext2's AIO worker thread ("ext2aio"). */
+void ext2_init(void);
+/* Pages of ext2 file data cached, all file systems (aiok_stat's ext2_pages). */
+extern atomic_t ext2_cached_pages;
+
+#endif

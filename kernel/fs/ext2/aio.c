@@ -1,0 +1,284 @@
+/* aio.c: AIO on ext2 regular files, buffered through the page cache:
+ * IOCB_CMD_PREAD/PWRITE/PREADV/PWRITEV/FSYNC/FDSYNC.
+ *
+ * What is asynchronous when: io_submit first tries a read or a write inside
+ * the call with sb->lock taken only if free (mutex_trylock) and sb->nowait
+ * set, so nothing waits on the disk: a read whose pages and block map are
+ * cached, or a write whose map and bitmaps are cached, completes there (its
+ * event is in the ring when io_submit returns). Anything that would wait (a
+ * page or indirect block to read, a dirty page to write back for room,
+ * sb->lock held by someone else), every fsync, fdatasync and RWF_DSYNC /
+ * O_DSYNC write, and every append (O_APPEND, RWF_APPEND), is queued to the
+ * "ext2aio" worker thread with the user's pages pinned; the worker runs it
+ * with the synchronous path and copies through the pinned pages (it has no
+ * user address space), then completes it.
+ * A request still in the queue can be cancelled (io_cancel, io_destroy,
+ * exit); one the worker has taken runs to its end (-EAGAIN to the cancel).
+ * On an O_DIRECT file a read or write is never tried in io_submit: it goes to
+ * the worker, which moves it zero-copy (dio.c).
+ *
+ * Locking: sb->aio_lock (a spinlock, process context, irqsave) guards
+ * sb->aio_queue, each request's queued flag and the kiocb's private pointer
+ * to it; the worker takes sb->lock with no spinlock held, and drops it before
+ * aio_complete (the completion may drop the last file reference: ext2_put
+ * takes sb->lock). A retried write is idempotent: the try in io_submit may
+ * have copied part of it before -EAGAIN; the worker writes all of it again.
+ */
+#include "aio.h"
+#include "errno.h"
+#include "pin.h"
+#include "printk.h"
+#include "resource.h"
+#include "sched.h"
+#include "slab.h"
+#include "string.h"
+#include "workqueue.h"
+#include "ext2.h"
+
+#define EXT2_AIO_ROOM	16		/* page pointers kept inside a request */
+
+enum ext2_aio_op { EXT2_AIO_READ, EXT2_AIO_WRITE, EXT2_AIO_FSYNC };
+
+/* A request for the worker (sb->aio_queue). */
+struct ext2_aio {
+	struct list_head link;		/* sb->aio_queue while queued (aio_lock) */
+	bool queued;			/* aio_lock */
+	enum ext2_aio_op op;
+	bool direct;			/* O_DIRECT read or write: dio.c */
+	struct kiocb *iocb;
+	loff_t pos;
+	size_t n;
+	struct pinned_vec buf;		/* the user's segments (read, write) */
+	struct page *room[EXT2_AIO_ROOM];
+};
+
+static struct workqueue_struct *ext2_aio_wq;
+atomic_t ext2_aio_queued = ATOMIC_INIT(0);	/* requests given to the worker, since boot */
+
+static void ext2_aio_free(struct ext2_aio *ea)
+{
+	if (ea->op != EXT2_AIO_FSYNC)
+		unpin_user_vec(&ea->buf);
+	kfree(ea);
+}
+
+/* The oldest queued request, taken off the queue (no cancel reaches it now). */
+static struct ext2_aio *ext2_aio_next(struct ext2_sb *sb)
+{
+	struct ext2_aio *ea = NULL;
+	u32 flags;
+
+	spin_lock_irqsave(&sb->aio_lock, flags);
+	if (!list_empty(&sb->aio_queue)) {
+		ea = list_first_entry(&sb->aio_queue, struct ext2_aio, link);
+		list_del(&ea->link);
+		ea->queued = false;
+		kiocb_set_private(ea->iocb, NULL);
+	}
+	spin_unlock_irqrestore(&sb->aio_lock, flags);
+	return ea;
+}
+
+/* Run ea with the synchronous path (the worker: may wait on the disk). */
+static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
+{
+	struct inode *inode = kiocb_file(ea->iocb)->f_inode;
+	struct ext2_xfer x = { NULL, 0, &ea->buf };
+	long ret;
+	int err;
+
+	mutex_lock(&sb->lock);
+	if (ea->op == EXT2_AIO_FSYNC) {
+		ret = ext2_sync_fs(sb);
+	} else if (ea->op == EXT2_AIO_READ) {
+		ret = ea->direct ? ext2_dio_rw(inode, &ea->buf, ea->n, ea->pos, false) :
+			ext2_file_rw(inode, &x, ea->n, ea->pos, false);
+	} else {
+		if (kiocb_is_append(ea->iocb))
+			ea->pos = inode->size;
+		if (ea->direct && (ea->pos & 511))
+			ret = -EINVAL;		/* appending at an unaligned end */
+		else
+			ret = ea->direct ? ext2_dio_rw(inode, &ea->buf, ea->n, ea->pos, true) :
+				ext2_file_rw(inode, &x, ea->n, ea->pos, true);
+		if (ret > 0 && kiocb_dsync(ea->iocb) && (err = ext2_sync_fs(sb)))
+			ret = err;		/* data, metadata and FLUSH before the event */
+	}
+	mutex_unlock(&sb->lock);
+	return ret;
+}
+
+/* The worker: every queued request of one file system, oldest first. */
+static void ext2_aio_work(struct work_struct *w)
+{
+	struct ext2_sb *sb = container_of(w, struct ext2_sb, aio_work);
+	struct ext2_aio *ea;
+
+	while ((ea = ext2_aio_next(sb))) {
+		struct kiocb *iocb = ea->iocb;
+		long res = ext2_aio_run(sb, ea);
+		ext2_aio_free(ea);
+		aio_complete(iocb, res, 0);
+	}
+}
+
+/* io_cancel / io_destroy: withdraw the request if the worker has not taken it. */
+static int ext2_aio_cancel(struct kiocb *iocb)
+{
+	struct ext2_sb *sb = EXT2_SB(kiocb_file(iocb)->f_inode);
+	struct ext2_aio *ea;
+	u32 flags;
+
+	spin_lock_irqsave(&sb->aio_lock, flags);
+	ea = kiocb_private(iocb);
+	if (ea && ea->queued) {
+		list_del(&ea->link);
+		ea->queued = false;
+		kiocb_set_private(iocb, NULL);
+	} else {
+		ea = NULL;
+	}
+	spin_unlock_irqrestore(&sb->aio_lock, flags);
+	if (!ea)
+		return -EAGAIN;
+	ext2_aio_free(ea);
+	return 0;
+}
+
+/* Give iocb to the worker (the segments pinned first): -EIOCBQUEUED, or
+ * -ENOMEM / -EFAULT with nothing queued. */
+static ssize_t ext2_aio_queue(struct kiocb *iocb, enum ext2_aio_op op, const struct iovec *iov,
+			      u32 nr, size_t n, loff_t pos)
+{
+	struct ext2_sb *sb = EXT2_SB(kiocb_file(iocb)->f_inode);
+	struct ext2_aio *ea = ext2_aio_wq ? kmalloc(sizeof(*ea), GFP_KERNEL) : NULL;
+	u32 flags;
+	int err;
+
+	if (!ea)
+		return -ENOMEM;
+	memset(ea, 0, offsetof(struct ext2_aio, room));
+	ea->op = op;
+	ea->direct = op != EXT2_AIO_FSYNC && (kiocb_file(iocb)->f_flags & O_DIRECT);
+	ea->iocb = iocb;
+	ea->pos = pos;
+	ea->n = n;
+	err = op == EXT2_AIO_FSYNC ? 0 :
+		pin_user_iov(current->mm, iov, nr, op == EXT2_AIO_READ, &ea->buf, ea->room,
+			     EXT2_AIO_ROOM);
+	if (err) {
+		kfree(ea);
+		return err;
+	}
+	kiocb_set_private(iocb, ea);
+	kiocb_set_cancel_fn(iocb, ext2_aio_cancel);
+	spin_lock_irqsave(&sb->aio_lock, flags);
+	list_add_tail(&ea->link, &sb->aio_queue);
+	ea->queued = true;
+	spin_unlock_irqrestore(&sb->aio_lock, flags);
+	atomic_inc(&ext2_aio_queued);
+	queue_work(ext2_aio_wq, &sb->aio_work);
+	return -EIOCBQUEUED;
+}
+
+/* The try inside io_submit: bytes, -errno, or -EAGAIN when it would wait. */
+static ssize_t ext2_aio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n,
+			    loff_t pos, bool write)
+{
+	struct inode *inode = kiocb_file(iocb)->f_inode;
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct ext2_xfer x = { iov, nr, NULL };
+	ssize_t ret;
+
+	/* an append retried by the worker would go to the end the try moved */
+	if (write && (kiocb_dsync(iocb) || kiocb_is_append(iocb)))
+		return -EAGAIN;
+	if (!mutex_trylock(&sb->lock))
+		return -EAGAIN;
+	sb->nowait = true;
+	ret = ext2_file_rw(inode, &x, n, pos, write);
+	sb->nowait = false;
+	mutex_unlock(&sb->lock);
+	return ret;
+}
+
+static ssize_t ext2_aio_rw(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos,
+			   bool write)
+{
+	struct ext2_sb *sb = EXT2_SB(kiocb_file(iocb)->f_inode);
+	size_t n = iov_total(iov, nr);
+	ssize_t ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	if (write && sb->rdonly)
+		return -EROFS;
+	if (write && !kiocb_is_append(iocb) && (ret = rlimit_fsize_check(pos, &n)))
+		return ret;
+	if (!n)
+		return 0;
+	if (kiocb_file(iocb)->f_flags & O_DIRECT) {
+		if (!ext2_dio_aligned(iov, nr, pos))
+			return -EINVAL;
+		if (kiocb_nowait(iocb))
+			return -EAGAIN;		/* direct I/O always waits on the disk */
+		return ext2_aio_queue(iocb, write ? EXT2_AIO_WRITE : EXT2_AIO_READ, iov, nr, n, pos);
+	}
+	ret = ext2_aio_try(iocb, iov, nr, n, pos, write);
+	if (ret != -EAGAIN || kiocb_nowait(iocb))
+		return ret;			/* RWF_NOWAIT: -EAGAIN is its result */
+	return ext2_aio_queue(iocb, write ? EXT2_AIO_WRITE : EXT2_AIO_READ, iov, nr, n, pos);
+}
+
+ssize_t ext2_aio_read(struct kiocb *iocb, char *ubuf, size_t n, loff_t pos)
+{
+	struct iovec one = { ubuf, n };
+
+	return ext2_aio_rw(iocb, &one, 1, pos, false);
+}
+
+ssize_t ext2_aio_write(struct kiocb *iocb, const char *ubuf, size_t n, loff_t pos)
+{
+	struct iovec one = { (void *)ubuf, n };
+
+	return ext2_aio_rw(iocb, &one, 1, pos, true);
+}
+
+ssize_t ext2_aio_readv(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos)
+{
+	return ext2_aio_rw(iocb, iov, nr, pos, false);
+}
+
+ssize_t ext2_aio_writev(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos)
+{
+	return ext2_aio_rw(iocb, iov, nr, pos, true);
+}
+
+/* fsync and fdatasync alike: the whole file system's data, metadata, FLUSH. */
+int ext2_aio_fsync(struct kiocb *iocb, int datasync)
+{
+	if (EXT2_SB(kiocb_file(iocb)->f_inode)->rdonly)
+		return 0;
+	return ext2_aio_queue(iocb, EXT2_AIO_FSYNC, NULL, 0, 0, 0);
+}
+
+void ext2_init(void)
+{
+	ext2_aio_wq = create_workqueue("ext2aio");
+	if (!ext2_aio_wq)
+		printk("ext2: no AIO worker: file AIO is -ENOMEM\n");
+}
+
+int ext2_aio_init(struct ext2_sb *sb)
+{
+	spin_lock_init(&sb->aio_lock, "ext2_aio");
+	INIT_LIST_HEAD(&sb->aio_queue);
+	INIT_WORK(&sb->aio_work, ext2_aio_work);
+	return 0;
+}
+
+void ext2_aio_exit(struct ext2_sb *sb)
+{
+	if (ext2_aio_wq)
+		cancel_work_sync(&sb->aio_work);	/* nothing queued: a run may be ending */
+}

@@ -1,0 +1,201 @@
+/* alloc.c: ext2 block and inode allocation: the groups' bitmaps, their free
+ * counts and the superblock's, kept equal at every step (e2fsck compares them).
+ * sb->lock held. A bitmap that disagrees with the counts, or a block it
+ * offers that holds the group's own metadata, is -EUCLEAN. */
+#include "errno.h"
+#include "string.h"
+#include "ext2.h"
+
+/* First clear bit in [from, n) of a bitmap, or n. */
+static u32 ext2_find_zero(const u8 *map, u32 n, u32 from)
+{
+	for (u32 i = from; i < n; i++) {
+		if (!(i & 7) && map[i >> 3] == 0xff && i + 8 <= n) {
+			i += 7;
+			continue;
+		}
+		if (!(map[i >> 3] & (1u << (i & 7))))
+			return i;
+	}
+	return n;
+}
+
+static bool ext2_test_bit(const u8 *map, u32 i)
+{
+	return map[i >> 3] & (1u << (i & 7));
+}
+
+static void ext2_flip_bit(u8 *map, u32 i)
+{
+	map[i >> 3] ^= 1u << (i & 7);
+}
+
+/* Blocks in group g (the last one may be short). */
+static u32 ext2_group_blocks(const struct ext2_sb *sb, u32 g)
+{
+	u32 start = sb->first_data_block + g * sb->bpg;
+
+	return MIN(sb->bpg, sb->blocks_count - start);
+}
+
+/* Is nr one of group g's bitmaps or inode-table blocks? */
+static bool ext2_is_group_meta(const struct ext2_sb *sb, u32 g, u32 nr)
+{
+	const struct ext2_group_desc *d = &sb->gd[g];
+	u32 itb = (sb->ipg * sb->inode_size + sb->block_size - 1) / sb->block_size;
+
+	return nr == d->bg_block_bitmap || nr == d->bg_inode_bitmap ||
+	       (nr >= d->bg_inode_table && nr < d->bg_inode_table + itb);
+}
+
+/* Take a free block of group g at or after bit from: its number, 0 when the
+ * bitmap has none, or -errno. */
+static long ext2_alloc_in_group(struct ext2_sb *sb, u32 g, u32 from)
+{
+	struct ext2_buf *b = ext2_bread(sb, sb->gd[g].bg_block_bitmap);
+	u32 n = ext2_group_blocks(sb, g), bit;
+	long nr;
+
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	bit = ext2_find_zero(b->data, n, from);
+	if (bit == n && from)
+		bit = ext2_find_zero(b->data, n, 0);
+	nr = sb->first_data_block + g * sb->bpg + bit;
+	if (bit < n && (!ext2_block_ok(sb, nr) || ext2_is_group_meta(sb, g, nr)))
+		nr = ext2_corrupt(sb, "block bitmap of group", g);
+	else if (bit < n)
+		ext2_flip_bit(b->data, bit), ext2_bdirty(b);
+	else
+		nr = 0;
+	ext2_brelse(b);
+	return nr;
+}
+
+long ext2_alloc_block(struct ext2_sb *sb, u32 goal)
+{
+	u32 g0 = 0, from = 0;
+
+	if (ext2_block_ok(sb, goal)) {
+		g0 = (goal - sb->first_data_block) / sb->bpg;
+		from = (goal - sb->first_data_block) % sb->bpg;
+	}
+	if (!sb->es->s_free_blocks_count)
+		return -ENOSPC;
+	for (u32 i = 0; i < sb->ngroups; i++) {
+		u32 g = (g0 + i) % sb->ngroups;
+		long nr;
+		if (!sb->gd[g].bg_free_blocks_count)
+			continue;
+		nr = ext2_alloc_in_group(sb, g, i ? 0 : from);
+		if (nr < 0)
+			return nr;
+		if (!nr)
+			continue;		/* the count was wrong; e2fsck will say */
+		sb->gd[g].bg_free_blocks_count--;
+		sb->es->s_free_blocks_count--;
+		sb->super_dirty = true;
+		return nr;
+	}
+	return -ENOSPC;
+}
+
+int ext2_free_block(struct ext2_sb *sb, u32 nr)
+{
+	u32 g, bit;
+	struct ext2_buf *b;
+	int err = 0;
+
+	if (!ext2_block_ok(sb, nr))
+		return ext2_corrupt(sb, "block to free", nr);
+	g = (nr - sb->first_data_block) / sb->bpg;
+	bit = (nr - sb->first_data_block) % sb->bpg;
+	if (ext2_is_group_meta(sb, g, nr))
+		return ext2_corrupt(sb, "block to free (metadata)", nr);
+	b = ext2_bread(sb, sb->gd[g].bg_block_bitmap);
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	if (!ext2_test_bit(b->data, bit)) {
+		err = ext2_corrupt(sb, "block freed twice", nr);
+	} else {
+		ext2_flip_bit(b->data, bit);
+		ext2_bdirty(b);
+		ext2_bforget(sb, nr);	/* no stale copy written over its next use */
+		sb->gd[g].bg_free_blocks_count++;
+		sb->es->s_free_blocks_count++;
+		sb->super_dirty = true;
+	}
+	ext2_brelse(b);
+	return err;
+}
+
+/* A free inode of group g: its number, 0 when none, or -errno. */
+static long ext2_ialloc_in_group(struct ext2_sb *sb, u32 g)
+{
+	struct ext2_buf *b = ext2_bread(sb, sb->gd[g].bg_inode_bitmap);
+	u32 bit, from = 0;
+	long ino = 0;
+
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	if (g * sb->ipg < sb->first_ino - 1)
+		from = sb->first_ino - 1 - g * sb->ipg;	/* the reserved inodes */
+	bit = from < sb->ipg ? ext2_find_zero(b->data, sb->ipg, from) : sb->ipg;
+	if (bit < sb->ipg) {
+		ext2_flip_bit(b->data, bit);
+		ext2_bdirty(b);
+		ino = g * sb->ipg + bit + 1;
+	}
+	ext2_brelse(b);
+	return ino;
+}
+
+long ext2_alloc_ino(struct ext2_sb *sb, u32 group, bool dir)
+{
+	if (!sb->es->s_free_inodes_count)
+		return -ENOSPC;
+	for (u32 i = 0; i < sb->ngroups; i++) {
+		u32 g = (group + i) % sb->ngroups;
+		long ino;
+		if (!sb->gd[g].bg_free_inodes_count)
+			continue;
+		ino = ext2_ialloc_in_group(sb, g);
+		if (ino < 0)
+			return ino;
+		if (!ino)
+			continue;
+		sb->gd[g].bg_free_inodes_count--;
+		if (dir)
+			sb->gd[g].bg_used_dirs_count++;
+		sb->es->s_free_inodes_count--;
+		sb->super_dirty = true;
+		return ino;
+	}
+	return -ENOSPC;
+}
+
+int ext2_free_ino(struct ext2_sb *sb, u32 ino, bool dir)
+{
+	u32 g = (ino - 1) / sb->ipg, bit = (ino - 1) % sb->ipg;
+	struct ext2_buf *b;
+	int err = 0;
+
+	if (ino < sb->first_ino || ino > sb->inodes_count)
+		return ext2_corrupt(sb, "inode to free", ino);
+	b = ext2_bread(sb, sb->gd[g].bg_inode_bitmap);
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	if (!ext2_test_bit(b->data, bit)) {
+		err = ext2_corrupt(sb, "inode freed twice", ino);
+	} else {
+		ext2_flip_bit(b->data, bit);
+		ext2_bdirty(b);
+		sb->gd[g].bg_free_inodes_count++;
+		if (dir && sb->gd[g].bg_used_dirs_count)
+			sb->gd[g].bg_used_dirs_count--;
+		sb->es->s_free_inodes_count++;
+		sb->super_dirty = true;
+	}
+	ext2_brelse(b);
+	return err;
+}

@@ -1,0 +1,214 @@
+/* dio.c: O_DIRECT AIO on ext2 regular files: zero-copy between the user's
+ * pinned pages and the device, the request split at the file's block runs
+ * (consecutive file blocks on consecutive device blocks), each run's pages
+ * sent as driver requests at once and waited for together.
+ *
+ * Runs in the ext2aio worker (aio.c) with sb->lock held, so io_submit never
+ * waits: the block map may read indirect blocks, a write allocates holes and
+ * appends (a new block only partly written is zeroed on the disk first), and
+ * the page cache's pages over the range are written back and dropped before
+ * the transfer (a later buffered read sees what was written directly).
+ * Offset, length and every segment's address and length must be multiples of
+ * 512 (-EINVAL at submit, as on block devices). A read stops at the end of
+ * the file (the last sector is read whole; the count says where the file ends).
+ */
+#include "aio.h"
+#include "blk_file.h"
+#include "errno.h"
+#include "mm.h"
+#include "pin.h"
+#include "slab.h"
+#include "string.h"
+#include "ext2.h"
+
+#define EXT2_DIO_BATCH	32		/* driver requests in flight per wait */
+
+struct ext2_dio {
+	struct ext2_sb *sb;
+	struct pinned_vec *buf;
+	enum blk_op op;
+	u32 nr_inflight;
+	long err;			/* the first failure */
+	struct kiocb kiocbs[EXT2_DIO_BATCH];	/* synchronous, on the worker */
+	u32 lens[EXT2_DIO_BATCH];
+};
+
+bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos)
+{
+	if (pos & 511)
+		return false;
+	for (u32 i = 0; i < nr; i++)
+		if (((u32)iov[i].iov_base | iov[i].iov_len) & 511)
+			return false;
+	return true;
+}
+
+/* Wait for every request in flight; note the first failure. */
+static void ext2_dio_wait(struct ext2_dio *d)
+{
+	for (u32 i = 0; i < d->nr_inflight; i++) {
+		long r = wait_on_sync_kiocb(&d->kiocbs[i], -EIOCBQUEUED);
+		if (r != (long)d->lens[i] && !d->err)
+			d->err = r < 0 ? r : -EIO;
+	}
+	d->nr_inflight = 0;
+}
+
+/* Send len bytes of page at off to or from device byte dev_pos. */
+static void ext2_dio_send(struct ext2_dio *d, struct page *page, u32 off, u32 len, u64 dev_pos)
+{
+	struct kiocb *k;
+	long r;
+
+	if (d->nr_inflight == EXT2_DIO_BATCH)
+		ext2_dio_wait(d);
+	k = &d->kiocbs[d->nr_inflight];
+	init_sync_kiocb(k, d->sb->dev);
+	r = blk_file_kernel_rw(k, d->op, page, off, len, d->sb->dev_offset + dev_pos);
+	if (r == -EIOCBQUEUED) {
+		d->lens[d->nr_inflight++] = len;
+	} else if (r != (long)len && !d->err) {
+		d->err = r < 0 ? r : -EIO;
+	}
+}
+
+/* The user's bytes [off, off + len) of the request (pinned), page by page,
+ * to or from the device from dev_pos on. */
+static void ext2_dio_run_pages(struct ext2_dio *d, size_t off, size_t len, u64 dev_pos)
+{
+	for (u32 r = 0; r < d->buf->nr && len; r++) {
+		struct pinned_buf *pb = &d->buf->bufs[r];
+		if (off >= pb->len) {
+			off -= pb->len;
+			continue;
+		}
+		while (off < pb->len && len) {
+			size_t at = pb->offset + off;
+			u32 in = at & (PAGE_SIZE - 1);
+			u32 seg = MIN(MIN((size_t)(PAGE_SIZE - in), pb->len - off), len);
+			ext2_dio_send(d, pb->pages[at >> PAGE_SHIFT], in, seg, dev_pos);
+			off += seg;
+			len -= seg;
+			dev_pos += seg;
+		}
+		off = 0;
+	}
+}
+
+/* A new block that the write covers only in part: zeros on the disk first. */
+static int ext2_dio_zero_block(struct ext2_sb *sb, u32 nr)
+{
+	struct page *zero = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	int err;
+
+	if (!zero)
+		return -ENOMEM;
+	err = ext2_dev_rw(sb, true, zero, 0, sb->block_size, (u64)nr * sb->block_size);
+	__free_page(zero);
+	return err;
+}
+
+/* Map file block lblk for the transfer (allocating for a write); its device
+ * block, 0 for a hole, or -errno. covered: bytes of it the write fills. */
+static long ext2_dio_map(struct inode *inode, u32 lblk, bool write, u32 covered)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	bool fresh;
+	long nr = ext2_bmap(inode, lblk, write, &fresh);
+	int err;
+
+	if (nr > 0 && write && fresh && covered < sb->block_size &&
+	    (err = ext2_dio_zero_block(sb, nr)))
+		return err;
+	return nr;
+}
+
+/* The next run from file byte at: bytes of consecutive device blocks (at
+ * most left), its first device block in *nr (0: a hole, one block). */
+static long ext2_dio_run_len(struct inode *inode, u64 at, size_t left, bool write, long *nr)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u32 bs = sb->block_size, boff = at & (bs - 1);
+	size_t len = MIN(left, (size_t)(bs - boff));
+	u32 lblk = at >> sb->block_log;
+	long next;
+
+	*nr = ext2_dio_map(inode, lblk, write, len);
+	if (*nr <= 0)
+		return *nr < 0 ? *nr : (long)len;
+	while (len < left) {
+		u32 part = MIN(left - len, (size_t)bs);
+		next = ext2_dio_map(inode, ++lblk, write, part);
+		if (next < 0)
+			return next;
+		if (next != *nr + (long)(lblk - (at >> sb->block_log)))
+			break;
+		len += part;
+	}
+	return len;
+}
+
+/* Zeros into the user's bytes [off, off + len) (a hole read directly). */
+static void ext2_dio_zero_user(struct pinned_vec *buf, size_t off, size_t len)
+{
+	static const char zeros[512];
+
+	for (size_t k = 0; k < len; k += MIN(len - k, sizeof(zeros)))
+		pinned_vec_copy_to(buf, off + k, zeros, MIN(len - k, sizeof(zeros)), KM_USER1);
+}
+
+/* Move the transfer run by run; the bytes moved, or -errno. */
+static long ext2_dio_move(struct inode *inode, struct ext2_dio *d, loff_t pos, size_t n)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	size_t done = 0;
+	long len = 0, nr;
+
+	while (done < n && !d->err) {
+		len = ext2_dio_run_len(inode, pos + done, n - done, d->op == BLK_WRITE, &nr);
+		if (len < 0)
+			break;
+		if (!nr)
+			ext2_dio_zero_user(d->buf, done, len);
+		else
+			ext2_dio_run_pages(d, done, len,
+					   (u64)nr * sb->block_size + ((pos + done) & (sb->block_size - 1)));
+		done += len;
+	}
+	ext2_dio_wait(d);
+	if (len < 0 && !d->err)
+		d->err = len;
+	return d->err ? d->err : (long)done;
+}
+
+long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct ext2_dio *d;
+	long ret;
+
+	if (!write && pos >= inode->size)
+		return 0;
+	if (!write)
+		n = MIN((u64)n, ((u64)(inode->size - pos) + 511) & ~511ull);
+	if ((ret = ext2_pc_flush_range(inode, pos, n)))
+		return ret;
+	d = kmalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	memset(d, 0, offsetof(struct ext2_dio, kiocbs));	/* the kiocbs: set as sent */
+	d->sb = sb;
+	d->buf = buf;
+	d->op = write ? BLK_WRITE : BLK_READ;
+	ret = ext2_dio_move(inode, d, pos, n);
+	kfree(d);
+	if (ret > 0 && !write)
+		ret = MIN((u64)ret, (u64)(inode->size - pos));
+	if (ret > 0 && write) {
+		if ((u64)pos + ret > (u64)inode->size)
+			inode->size = pos + ret;
+		ext2_touch(inode, true);
+		ext2_write_inode(inode);
+	}
+	return ret;
+}

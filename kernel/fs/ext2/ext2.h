@@ -1,0 +1,240 @@
+/* ext2.h: the ext2 driver's internals shared by the files of kernel/fs/ext2: the mounted
+ * file system, its block cache and page cache, inodes in memory, block mapping and
+ * allocation, file AIO (buffered and O_DIRECT).
+ *
+ * Locking: one mutex per mounted file system, sb->lock, is held by every
+ * operation that reads or changes anything of it (the on-disk structures through
+ * the block cache, file data through the page cache, the cached superblock and
+ * group descriptors, the inodes' ext2 fields and size): operations on one file
+ * system run one at a time and may sleep in the block device's I/O, except the
+ * AIO try in io_submit, which takes it only when free and sets sb->nowait (a
+ * cache miss is then -EAGAIN, never a wait). sb->aio_lock guards the AIO
+ * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
+ * the namespace lock and never around sb->lock, guards the inode cache list and
+ * the transitions of an ext2 inode's reference count to and from zero.
+ * Process context everywhere. No function here calls iput() with sb->lock held
+ * (an inode's last reference may need it): they hand such inodes back.
+ *
+ * Errors: a structure that cannot be right (a block number outside the file
+ * system, a directory entry that overruns its block, a bad inode) is -EUCLEAN;
+ * a device error is -EIO. Neither is a panic.
+ */
+#ifndef KERNEL_FS_EXT2_H
+#define KERNEL_FS_EXT2_H
+
+#include "atomic.h"
+#include "ext2_fs.h"
+#include "ext2_mount.h"
+#include "fs.h"
+#include "list.h"
+#include "mutex.h"
+#include "spinlock.h"
+#include "workqueue.h"
+
+#define EXT2_CACHE_MAX	256		/* cached blocks per file system (a page each) */
+#define EXT2_PC_MAX	1024		/* page-cache pages per file system (4 MiB) */
+#define EXT2_PC_HASH	16		/* hash buckets of an inode's pages */
+#define EXT2_LINK_MAX	32000		/* links of an inode (a directory's subdirectories + 2) */
+
+/* One cached block (sb->lock). */
+struct ext2_buf {
+	u32 blocknr;
+	u32 refs;			/* bread/bget users not yet released */
+	bool dirty;			/* newer than the disk */
+	void *data;			/* the block: a low-memory page's start */
+	struct page *page;
+	struct list_head lru;		/* sb->bufs, most recently used first */
+};
+
+struct ext2_sb {
+	struct mutex lock;		/* see the head comment */
+	struct file *dev;		/* the block-device file (the mount's reference) */
+	u64 dev_offset;			/* byte where the file system starts on it */
+	u64 dev_bytes;			/* bytes it may use from there */
+	u32 dev_id;			/* st_dev */
+	struct ext2_super_block *es;	/* the primary superblock, as kept in memory */
+	struct ext2_group_desc *gd;	/* every group's descriptor */
+	u32 block_size, block_log, addr_per_block;
+	u32 ngroups, bpg, ipg, inode_size, first_ino, first_data_block;
+	u32 blocks_count, inodes_count, gdt_blocks;
+	bool rdonly;			/* MS_RDONLY, or an unknown RO_COMPAT feature */
+	bool was_valid;			/* s_state said clean at mount: say so at umount */
+	bool super_dirty;		/* es or gd changed since the last write-back */
+	bool nowait;			/* the holder of lock must not wait on the disk:
+					 * a cache miss is -EAGAIN (an AIO try in io_submit) */
+	struct list_head bufs;		/* the block cache, LRU order */
+	u32 nr_bufs;
+	struct list_head pages;		/* the page cache (struct ext2_page), LRU order */
+	u32 nr_pages;
+	spinlock_t aio_lock;		/* aio_queue (aio.c) */
+	struct list_head aio_queue;	/* AIO requests for the worker, oldest first */
+	struct work_struct aio_work;	/* the worker's item for this file system */
+	spinlock_t icache_lock;		/* inodes, nr_inodes, inode counts reaching zero */
+	struct list_head inodes;	/* inodes in use (struct ext2_inode_info) */
+	u32 nr_inodes;			/* in use or being freed (ext2_put) */
+	struct inode *root;
+};
+
+/* An ext2 inode in memory: inode->private. */
+struct ext2_inode_info {
+	struct ext2_inode di;		/* the on-disk inode's first 128 bytes (sb->lock) */
+	struct inode *inode;
+	struct list_head link;		/* sb->inodes (icache_lock) */
+	struct list_head pc_hash[EXT2_PC_HASH];	/* its cached pages by index (sb->lock) */
+	u32 nr_pages;
+};
+
+/* One page of a regular file's data in the page cache (sb->lock). */
+struct ext2_page {
+	u32 index;			/* file offset / PAGE_SIZE */
+	u8 dirty;			/* one bit per block of the page: newer than the disk */
+	bool uptodate;			/* read from the disk (or written whole) */
+	struct page *page;		/* may be HighMem: kmap to reach it */
+	struct inode *inode;
+	struct list_head hash;		/* ext2_inode_info.pc_hash[index % EXT2_PC_HASH] */
+	struct list_head lru;		/* sb->pages, most recently used first */
+};
+
+static inline struct ext2_sb *EXT2_SB(const struct inode *inode) { return inode->i_sb; }
+static inline struct ext2_inode_info *EXT2_I(const struct inode *inode) { return inode->private; }
+
+/* bcache.c: the block cache. bread reads block nr (a valid number) unless
+ * cached: the buffer with a reference, or ERR_PTR(-EIO/-ENOMEM/-EUCLEAN for a
+ * number outside the file system). bget: the same without reading, zeroed
+ * when new (the caller fills all of it). brelse drops the reference. */
+struct ext2_buf *ext2_bread(struct ext2_sb *sb, u32 nr);
+struct ext2_buf *ext2_bget(struct ext2_sb *sb, u32 nr);
+void ext2_brelse(struct ext2_buf *b);
+static inline void ext2_bdirty(struct ext2_buf *b) { b->dirty = true; }
+/* Write every dirty block back (then the superblock and descriptors when
+ * changed) and flush the device's cache: 0 or the first -EIO. */
+int ext2_sync_fs(struct ext2_sb *sb);
+/* Block nr was freed: take it out of the cache (or, still held, make it clean). */
+void ext2_bforget(struct ext2_sb *sb, u32 nr);
+/* Forget every cached block (umount, after ext2_sync_fs); a dirty one is lost. */
+void ext2_bcache_drop(struct ext2_sb *sb);
+/* Is nr a block of the file system that may hold data (not the boot block)? */
+bool ext2_block_ok(const struct ext2_sb *sb, u32 nr);
+/* Byte I/O on the device at the file system's offset (the superblock). */
+int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 off, u32 len, u64 pos);
+
+/* pagecache.c: regular files' data (sb->lock held). */
+void ext2_pc_init(struct ext2_inode_info *ei);
+/* Page index of inode, cached: read from the disk when fill and not yet
+ * uptodate (-EAGAIN instead under sb->nowait), else zeroed when new. */
+struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill);
+void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len);
+/* Move the blocks of ep whose bit is in mask from or to the device, runs of
+ * consecutive device blocks at a time; a hole reads as zeros and is skipped
+ * on a write. 0, -errno, -EAGAIN under sb->nowait. */
+int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask);
+/* Bytes [off, off + len) of the page changed: their blocks are dirty. */
+void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len);
+/* Write back inode's dirty pages / every dirty page of sb: 0 or the first error. */
+int ext2_pc_sync_inode(struct inode *inode);
+int ext2_pc_sync_all(struct ext2_sb *sb);
+/* Forget inode's pages (its data is gone, or was written back). */
+void ext2_pc_drop(struct inode *inode);
+/* The file shrinks to size (before its blocks are freed): pages past it go,
+ * the tail of the last one is zeroed and written back later. */
+int ext2_pc_truncate(struct inode *inode, loff_t size);
+/* Write back and drop the pages over [pos, pos + n) (before direct I/O there). */
+int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n);
+/* umount: every page of sb (none should be left). */
+void ext2_pc_drop_all(struct ext2_sb *sb);
+
+/* super.c */
+int ext2_write_super(struct ext2_sb *sb);
+/* Note on the console (debug level) that the file system has a bad structure; -EUCLEAN. */
+int ext2_corrupt(struct ext2_sb *sb, const char *what, u32 n);
+extern const struct inode_operations ext2_dir_iops, ext2_file_iops, ext2_symlink_iops;
+extern const struct file_operations ext2_file_ops, ext2_dir_ops;
+
+/* inode.c */
+/* The inode ino of sb with a reference (from the cache, or read): ERR_PTR(-EUCLEAN)
+ * for a number out of range or an inode not in use, -EIO. sb->lock held. */
+struct inode *ext2_iget(struct ext2_sb *sb, u32 ino);
+/* Write the in-memory inode into its inode-table block (cached, dirty). */
+int ext2_write_inode(struct inode *inode);
+/* A new inode of mode in the group near dir's, written, in the cache. */
+struct inode *ext2_new_inode(struct inode *dir, u32 mode);
+void ext2_touch(struct inode *inode, bool mtime);	/* ctime (and mtime) = now */
+u32 ext2_now(void);
+void ext2_put(struct inode *inode);
+/* Take an inode whose last reference the caller holds out of the cache and
+ * free it in memory (the mount's failure path: nothing written). */
+void ext2_drop_inode(struct inode *inode);
+bool ext2_busy(struct inode *root);
+void ext2_getattr(struct inode *inode, struct kstat *k);
+/* Is di a symlink whose target lives in i_block (no data block)? */
+bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di);
+
+/* bmap.c: file block lblk's block number: 0 for a hole (create false), a new
+ * block when create (*fresh set: zeroed in the block cache, except a regular
+ * file's data block, which its page holds), or -EUCLEAN/-EIO/-ENOSPC/-EFBIG
+ * (-EAGAIN under sb->nowait when an indirect block is not cached). */
+long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh);
+/* Free every block past the first keep blocks of the file. */
+int ext2_free_blocks_from(struct inode *inode, u32 keep);
+/* Blocks a file may map (the indirect tree's reach). */
+u64 ext2_max_blocks(const struct ext2_sb *sb);
+
+/* alloc.c: bitmaps and counts. goal: a block number to start near. */
+long ext2_alloc_block(struct ext2_sb *sb, u32 goal);
+int ext2_free_block(struct ext2_sb *sb, u32 nr);
+long ext2_alloc_ino(struct ext2_sb *sb, u32 group, bool dir);
+int ext2_free_ino(struct ext2_sb *sb, u32 ino, bool dir);
+
+/* dir.c: directories (sb->lock held). */
+/* The inode number name has in dir, 0 when none, or -errno. */
+long ext2_dir_find(struct inode *dir, const char *name, size_t len);
+int ext2_dir_add(struct inode *dir, const char *name, size_t len, u32 ino, u32 mode);
+int ext2_dir_remove(struct inode *dir, const char *name, size_t len);
+/* Point an existing entry name of dir at ino (rename over a target; ".."). */
+int ext2_dir_set(struct inode *dir, const char *name, size_t len, u32 ino, u32 mode);
+/* 1 when dir holds only "." and "..", 0 when more, or -errno. */
+int ext2_dir_empty(struct inode *dir);
+int ext2_dir_init(struct inode *dir, u32 parent_ino);
+int ext2_readdir(struct file *f, struct dir_context *ctx);
+
+/* namei.c: is anc dir itself or one of its ancestors (through the parent
+ * references of directories in memory)? */
+bool ext2_is_ancestor(struct inode *anc, struct inode *dir);
+
+/* rename.c */
+int ext2_rename(struct inode *odir, const char *oname, size_t olen, struct inode *ndir,
+		const char *nname, size_t nlen, u32 flags);
+
+/* file.c: where the bytes of a read or write are: the caller's user segments
+ * (its own address space), or pinned pages (any task: the AIO worker). */
+struct pinned_vec;
+struct ext2_xfer {
+	const struct iovec *iov;	/* nr user segments, or NULL */
+	u32 nr;
+	struct pinned_vec *pinned;	/* when iov is NULL */
+};
+/* Move n bytes between the file at pos and x; bytes or -errno (under
+ * sb->nowait: -EAGAIN when any of it needs the disk; the caller redoes all). */
+ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t pos, bool write);
+int ext2_truncate_locked(struct inode *inode, loff_t size);
+
+/* aio.c: the AIO methods of regular files (buffered; see aio.c for what
+ * completes inside io_submit and what the worker does). */
+struct kiocb;
+ssize_t ext2_aio_read(struct kiocb *iocb, char *ubuf, size_t n, loff_t pos);
+ssize_t ext2_aio_write(struct kiocb *iocb, const char *ubuf, size_t n, loff_t pos);
+ssize_t ext2_aio_readv(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
+ssize_t ext2_aio_writev(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
+int ext2_aio_fsync(struct kiocb *iocb, int datasync);
+/* dio.c: O_DIRECT (the worker, sb->lock held). Are offset and segments
+ * 512-aligned? Move n bytes at pos between the file and the pinned pages,
+ * zero-copy: bytes or -errno. */
+bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
+long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write);
+/* A new sb's queue and worker item: 0. */
+int ext2_aio_init(struct ext2_sb *sb);
+/* Before sb is freed: no request is queued (none can be: each holds a
+ * file); wait for a worker run that may still be ending. */
+void ext2_aio_exit(struct ext2_sb *sb);
+
+#endif

@@ -1,0 +1,247 @@
+/* file.c: ext2 regular files and directories as open files: read, write (holes
+ * read as zeros; a write allocates the blocks it reaches), truncate, fsync,
+ * getdents. Data moves through the page cache (pagecache.c) under sb->lock,
+ * copied to and from user memory (which may fault: sb->lock is a mutex, and
+ * no ext2 file is mapped into memory, so a fault never comes back here) or
+ * from pinned pages (the AIO worker, aio.c). */
+#include "errno.h"
+#include "highmem.h"
+#include "pin.h"
+#include "fs.h"
+#include "resource.h"
+#include "string.h"
+#include "uaccess.h"
+#include "ext2.h"
+
+/* The most a file may hold: the block map's reach, 2^31 - 1 without the
+ * large_file feature, and what i_blocks (512-byte units, 32 bits) counts. */
+static u64 ext2_max_size(const struct ext2_sb *sb)
+{
+	u64 max = ext2_max_blocks(sb) << sb->block_log;
+
+	if (!(sb->es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_LARGE_FILE))
+		max = MIN(max, 0x7fffffffull);
+	return MIN(max, (u64)0xffffffffull * 512 / 2);
+}
+
+/* Copy n bytes between kernel address k and x at byte off of the transfer
+ * (to_x: into x); bytes not copied (a user fault). */
+static size_t ext2_xfer_copy(struct ext2_xfer *x, size_t off, char *k, size_t n, bool to_x)
+{
+	size_t left = n;
+
+	if (!x->iov) {
+		if (to_x)
+			pinned_vec_copy_to(x->pinned, off, k, n, KM_USER1);
+		else
+			pinned_vec_copy_from(x->pinned, off, k, n, KM_USER1);
+		return 0;
+	}
+	for (u32 i = 0; i < x->nr && left; i++) {
+		size_t len = x->iov[i].iov_len, c, miss;
+		char *u = (char *)x->iov[i].iov_base + off;
+		if (off >= len) {
+			off -= len;
+			continue;
+		}
+		c = MIN(len - off, left);
+		miss = to_x ? copy_to_user(u, k, c) : raw_copy_from_user(k, u, c);
+		left -= c - miss;
+		if (miss)
+			break;
+		k += c;
+		off = 0;
+	}
+	return left;
+}
+
+/* Copy chunk bytes between x (from byte done) and ep at off; bytes not copied. */
+static long ext2_page_copy(struct ext2_page *ep, u32 off, struct ext2_xfer *x, size_t done,
+			   u32 chunk, bool to_x)
+{
+	char *p = kmap(ep->page);
+	long left;
+
+	if (!p)
+		return -ENOMEM;
+	left = ext2_xfer_copy(x, done, p + off, chunk, to_x);
+	kunmap(ep->page);
+	return left;
+}
+
+/* One page's part of a read: chunk bytes at file byte at into x from byte
+ * done; bytes not copied, or -errno. Holes read as zeros (the page holds them). */
+static long ext2_read_chunk(struct inode *inode, struct ext2_xfer *x, size_t done, u64 at,
+			    u32 chunk)
+{
+	struct ext2_page *ep = ext2_pc_get(inode, at >> PAGE_SHIFT, true);
+
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	return ext2_page_copy(ep, at & (PAGE_SIZE - 1), x, done, chunk, true);
+}
+
+/* One block's part of a write: the block is mapped (allocated when new), its
+ * old bytes read first unless written whole (or cached), then the copy.
+ * Bytes not copied, or -errno. */
+static long ext2_write_chunk(struct inode *inode, struct ext2_xfer *x, size_t done, u64 at,
+			     u32 chunk)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u32 off = at & (PAGE_SIZE - 1), bit = 1u << (off >> sb->block_log);
+	struct ext2_page *ep = ext2_pc_get(inode, at >> PAGE_SHIFT, false);
+	long nr, left;
+	int err;
+
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	if (!ep->uptodate && !(ep->dirty & bit) && chunk != sb->block_size &&
+	    (err = ext2_pc_io(ep, false, bit)))
+		return err;
+	nr = ext2_bmap(inode, at >> sb->block_log, true, NULL);
+	if (nr < 0)
+		return nr;
+	left = ext2_page_copy(ep, off, x, done, chunk, false);
+	if (left >= 0)
+		ep->dirty |= bit;	/* a short copy leaves zeros or old bytes */
+	return left;
+}
+
+/* The end of a write of done bytes (left: the last chunk's outcome): size,
+ * times and the inode in its buffer. -EAGAIN when that needs the disk. */
+static int ext2_write_end(struct inode *inode, loff_t pos, size_t done, long left)
+{
+	if (done && (u64)pos + done > (u64)inode->size)
+		inode->size = pos + done;
+	if (!done && left >= 0)
+		return 0;
+	ext2_touch(inode, true);
+	return ext2_write_inode(inode) == -EAGAIN ? -EAGAIN : 0;
+}
+
+ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t pos, bool write)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u32 unit = write ? sb->block_size : PAGE_SIZE;
+	size_t done = 0;
+	long left = 0;
+
+	if (!write && pos >= inode->size)
+		return 0;
+	if (!write)
+		n = MIN((u64)n, (u64)(inode->size - pos));
+	else if ((u64)pos >= ext2_max_size(sb))
+		return -EFBIG;
+	else
+		n = MIN((u64)n, ext2_max_size(sb) - pos);
+	while (done < n && !left) {
+		u64 at = pos + done;
+		u32 chunk = MIN(n - done, (size_t)(unit - (at & (unit - 1))));
+		left = write ? ext2_write_chunk(inode, x, done, at, chunk) :
+			ext2_read_chunk(inode, x, done, at, chunk);
+		if (left >= 0)
+			done += chunk - left;
+	}
+	if (write && ext2_write_end(inode, pos, done, left) == -EAGAIN)
+		return -EAGAIN;
+	if (left == -EAGAIN)
+		return -EAGAIN;			/* sb->nowait: all of it again, later */
+	if (done)
+		return done;
+	return left < 0 ? left : left ? -EFAULT : 0;
+}
+
+int ext2_truncate_locked(struct inode *inode, loff_t size)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u64 keep = ((u64)size + sb->block_size - 1) >> sb->block_log;
+	int err = 0;
+
+	if (sb->rdonly)
+		return -EROFS;
+	if ((u64)size > ext2_max_size(sb))
+		return -EFBIG;
+	if (size < inode->size) {
+		err = ext2_pc_truncate(inode, size);	/* pages first: their blocks go */
+		if (!err)
+			err = ext2_free_blocks_from(inode, keep);
+	}
+	if (!err)
+		inode->size = size;
+	ext2_touch(inode, true);
+	return ext2_write_inode(inode) ? -EIO : err;
+}
+
+static ssize_t ext2_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	struct inode *inode = f->f_inode;
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct iovec one = { ubuf, n };
+	struct ext2_xfer x = { &one, 1, NULL };
+	ssize_t ret;
+
+	mutex_lock(&sb->lock);
+	ret = ext2_file_rw(inode, &x, n, *pos, false);
+	mutex_unlock(&sb->lock);
+	if (ret > 0)
+		*pos += ret;
+	return ret;
+}
+
+static ssize_t ext2_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
+{
+	struct inode *inode = f->f_inode;
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct iovec one = { (void *)ubuf, n };
+	struct ext2_xfer x = { &one, 1, NULL };
+	ssize_t ret;
+
+	mutex_lock(&sb->lock);
+	if (f->f_flags & O_APPEND)
+		*pos = inode->size;
+	ret = sb->rdonly ? -EROFS : rlimit_fsize_check(*pos, &n);
+	one.iov_len = n;
+	if (!ret)
+		ret = ext2_file_rw(inode, &x, n, *pos, true);
+	mutex_unlock(&sb->lock);
+	if (ret > 0)
+		*pos += ret;
+	return ret;
+}
+
+/* fsync and fdatasync: every dirty block of the file system, then a flush. */
+static int ext2_fsync(struct file *f, int datasync)
+{
+	struct ext2_sb *sb = EXT2_SB(f->f_inode);
+	int err;
+
+	mutex_lock(&sb->lock);
+	err = ext2_sync_fs(sb);
+	mutex_unlock(&sb->lock);
+	return err;
+}
+
+/* Opening for writing needs a writable file system. */
+static int ext2_open(struct inode *inode, struct file *f)
+{
+	return (f->f_mode & FMODE_WRITE) && EXT2_SB(inode)->rdonly ? -EROFS : 0;
+}
+
+const struct file_operations ext2_file_ops = {
+	.open = ext2_open,
+	.llseek = generic_llseek,
+	.read = ext2_read,
+	.write = ext2_write,
+	.fsync = ext2_fsync,
+	.aio_read = ext2_aio_read,
+	.aio_write = ext2_aio_write,
+	.aio_readv = ext2_aio_readv,
+	.aio_writev = ext2_aio_writev,
+	.aio_fsync = ext2_aio_fsync,
+};
+
+const struct file_operations ext2_dir_ops = {
+	.llseek = generic_llseek,
+	.fsync = ext2_fsync,
+	.readdir = ext2_readdir,
+};

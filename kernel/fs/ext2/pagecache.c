@@ -1,0 +1,301 @@
+/* pagecache.c: ext2's page cache: the data of regular files, one page per
+ * PAGE_SIZE of a file, found through a small hash per inode and kept on the
+ * file system's LRU list (at most EXT2_PC_MAX pages; the oldest clean or
+ * written-back page makes room). Pages may be in HighMem: every access maps
+ * them (kmap, process context). A page is filled from the disk once
+ * (uptodate); each of its blocks carries a dirty bit, and write-back sends
+ * the dirty blocks, coalesced into runs of consecutive device blocks.
+ * The block cache (bcache.c) holds metadata and directory blocks only.
+ *
+ * Everything here runs under sb->lock (ext2.h). With sb->nowait set (an AIO
+ * request tried inside io_submit), nothing here waits on the disk: a page
+ * that must be read, or a dirty page in the way of a new one, is -EAGAIN.
+ */
+#include "blk_file.h"
+#include "errno.h"
+#include "highmem.h"
+#include "mm.h"
+#include "slab.h"
+#include "string.h"
+#include "ext2.h"
+
+atomic_t ext2_cached_pages = ATOMIC_INIT(0);	/* all file systems' (leak checks) */
+
+void ext2_pc_init(struct ext2_inode_info *ei)
+{
+	for (u32 i = 0; i < EXT2_PC_HASH; i++)
+		INIT_LIST_HEAD(&ei->pc_hash[i]);
+	ei->nr_pages = 0;
+}
+
+static u32 ext2_pc_blocks(const struct ext2_sb *sb)
+{
+	return PAGE_SIZE >> sb->block_log;	/* blocks per page: 1, 2 or 4 */
+}
+
+static struct ext2_page *ext2_pc_find(struct inode *inode, u32 index)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct ext2_page *ep;
+
+	list_for_each_entry(ep, &EXT2_I(inode)->pc_hash[index % EXT2_PC_HASH], hash) {
+		if (ep->index == index) {
+			list_del(&ep->lru);
+			list_add(&ep->lru, &sb->pages);	/* most recently used */
+			return ep;
+		}
+	}
+	return NULL;
+}
+
+static void ext2_pc_free(struct ext2_sb *sb, struct ext2_page *ep)
+{
+	list_del(&ep->hash);
+	list_del(&ep->lru);
+	EXT2_I(ep->inode)->nr_pages--;
+	sb->nr_pages--;
+	__free_page(ep->page);
+	kfree(ep);
+	atomic_dec(&ext2_cached_pages);
+}
+
+int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask)
+{
+	struct inode *inode = ep->inode;
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u32 bpp = ext2_pc_blocks(sb), lblk = ep->index * bpp, bs = sb->block_size;
+	long nr[4];
+
+	if (sb->nowait)
+		return -EAGAIN;			/* it would wait on the disk */
+	for (u32 i = 0; i < bpp; i++) {
+		nr[i] = (mask & (1u << i)) ? ext2_bmap(inode, lblk + i, false, NULL) : 0;
+		if (nr[i] < 0)
+			return nr[i];
+	}
+	for (u32 i = 0, run; i < bpp; i += run) {
+		int err;
+		for (run = 1; nr[i] && i + run < bpp && nr[i + run] == nr[i] + (long)run; run++)
+			;
+		if (!nr[i]) {
+			if (!write && (mask & (1u << i)))
+				ext2_pc_zero(ep, i * bs, bs);
+			continue;
+		}
+		err = ext2_dev_rw(sb, write, ep->page, i * bs, run * bs, (u64)nr[i] * bs);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len)
+{
+	char *p = kmap_atomic(ep->page, KM_USER0);
+
+	memset(p + off, 0, len);
+	kunmap_atomic(p, KM_USER0);
+}
+
+/* Write ep's dirty blocks back (sb->nowait must be clear). */
+static int ext2_pc_writepage(struct ext2_page *ep)
+{
+	int err;
+
+	if (!ep->dirty)
+		return 0;
+	err = ext2_pc_io(ep, true, ep->dirty);
+	if (!err)
+		ep->dirty = 0;
+	return err;
+}
+
+/* Make room for one more page: write back and free the least recently used
+ * one (only a clean one under nowait). A write error keeps it. */
+static void ext2_pc_evict(struct ext2_sb *sb)
+{
+	struct ext2_page *ep;
+
+	if (sb->nr_pages < EXT2_PC_MAX)
+		return;
+	for (struct list_head *e = sb->pages.prev; e != &sb->pages; e = e->prev) {
+		ep = list_entry(e, struct ext2_page, lru);
+		if (ep->dirty && (sb->nowait || ext2_pc_writepage(ep)))
+			continue;
+		ext2_pc_free(sb, ep);
+		return;
+	}
+}
+
+static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	struct ext2_page *ep;
+
+	ext2_pc_evict(sb);
+	ep = kmalloc(sizeof(*ep), GFP_KERNEL);
+	if (!ep)
+		return ERR_PTR(-ENOMEM);
+	ep->page = alloc_page(GFP_HIGHUSER);
+	if (!ep->page) {
+		kfree(ep);
+		return ERR_PTR(-ENOMEM);
+	}
+	ep->index = index;
+	ep->dirty = 0;
+	ep->uptodate = false;
+	ep->inode = inode;
+	list_add(&ep->hash, &ei->pc_hash[index % EXT2_PC_HASH]);
+	list_add(&ep->lru, &sb->pages);
+	ei->nr_pages++;
+	sb->nr_pages++;
+	atomic_inc(&ext2_cached_pages);
+	return ep;
+}
+
+/* Bytes of a filled page past the end of the file read as zeros, whatever
+ * the disk holds there (dirty blocks keep what was written). */
+static void ext2_pc_zero_eof(struct ext2_page *ep)
+{
+	struct ext2_sb *sb = EXT2_SB(ep->inode);
+	u64 start = (u64)ep->index << PAGE_SHIFT, size = ep->inode->size;
+	u32 from, log = sb->block_log;
+
+	if (start + PAGE_SIZE <= size)
+		return;
+	from = size > start ? size - start : 0;
+	for (u32 b = from >> log; b < ext2_pc_blocks(sb); b++) {
+		u32 lo = MAX(from, b << log);
+		if (!(ep->dirty & (1u << b)))
+			ext2_pc_zero(ep, lo, ((b + 1) << log) - lo);
+	}
+}
+
+struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct ext2_page *ep = ext2_pc_find(inode, index);
+	int err;
+
+	if (ep && (ep->uptodate || !fill))
+		return ep;
+	if (fill && sb->nowait)
+		return ERR_PTR(-EAGAIN);	/* a read from the disk */
+	if (!ep)
+		ep = ext2_pc_new(inode, index);
+	if (IS_ERR(ep))
+		return ep;
+	if (!fill) {
+		ext2_pc_zero(ep, 0, PAGE_SIZE);
+		return ep;
+	}
+	/* dirty blocks are newer than the disk: keep them */
+	err = ext2_pc_io(ep, false, ((1u << ext2_pc_blocks(sb)) - 1) & ~ep->dirty);
+	if (err) {
+		if (!ep->dirty)
+			ext2_pc_free(sb, ep);
+		return ERR_PTR(err);
+	}
+	ext2_pc_zero_eof(ep);
+	ep->uptodate = true;
+	return ep;
+}
+
+void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len)
+{
+	u32 log = EXT2_SB(ep->inode)->block_log;
+
+	for (u32 b = off >> log; b <= (off + len - 1) >> log; b++)
+		ep->dirty |= 1u << b;
+}
+
+int ext2_pc_sync_inode(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	struct ext2_page *ep;
+	int err = 0, e;
+
+	for (u32 i = 0; i < EXT2_PC_HASH; i++)
+		list_for_each_entry(ep, &ei->pc_hash[i], hash)
+			if ((e = ext2_pc_writepage(ep)) && !err)
+				err = e;
+	return err;
+}
+
+int ext2_pc_sync_all(struct ext2_sb *sb)
+{
+	struct ext2_page *ep;
+	int err = 0, e;
+
+	list_for_each_entry(ep, &sb->pages, lru)
+		if ((e = ext2_pc_writepage(ep)) && !err)
+			err = e;
+	return err;
+}
+
+/* Drop inode's pages from index first on (all of them with 0), dirty or not. */
+static void ext2_pc_drop_from(struct inode *inode, u32 first)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	struct ext2_page *ep, *n;
+
+	for (u32 i = 0; i < EXT2_PC_HASH; i++)
+		list_for_each_entry_safe(ep, n, &ei->pc_hash[i], hash)
+			if (ep->index >= first)
+				ext2_pc_free(EXT2_SB(inode), ep);
+}
+
+int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	u64 first = (u64)pos >> PAGE_SHIFT, last = ((u64)pos + n - 1) >> PAGE_SHIFT;
+	struct ext2_page *ep, *nx;
+	int err;
+
+	if (!n)
+		return 0;
+	for (u32 i = 0; i < EXT2_PC_HASH; i++) {
+		list_for_each_entry_safe(ep, nx, &ei->pc_hash[i], hash) {
+			if (ep->index < first || ep->index > last)
+				continue;
+			if ((err = ext2_pc_writepage(ep)))
+				return err;
+			ext2_pc_free(EXT2_SB(inode), ep);
+		}
+	}
+	return 0;
+}
+
+void ext2_pc_drop(struct inode *inode)
+{
+	ext2_pc_drop_from(inode, 0);
+}
+
+int ext2_pc_truncate(struct inode *inode, loff_t size)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u32 off = size & (PAGE_SIZE - 1), boff = size & (sb->block_size - 1);
+	struct ext2_page *ep;
+
+	ext2_pc_drop_from(inode, (size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	if (!off)
+		return 0;
+	ep = ext2_pc_get(inode, size >> PAGE_SHIFT, true);
+	if (IS_ERR(ep))
+		return PTR_ERR(ep);
+	ext2_pc_zero(ep, off, PAGE_SIZE - off);
+	/* blocks past the new end are freed next: never write them back */
+	ep->dirty &= (1u << ((off + sb->block_size - 1) >> sb->block_log)) - 1;
+	if (boff)
+		ext2_pc_dirty(ep, off - 1, 1);	/* the zeros of the last block's tail */
+	return 0;
+}
+
+void ext2_pc_drop_all(struct ext2_sb *sb)
+{
+	struct ext2_page *ep, *n;
+
+	list_for_each_entry_safe(ep, n, &sb->pages, lru)
+		ext2_pc_free(sb, ep);
+}

@@ -1,0 +1,947 @@
+/* test_ext2.c: the ext2 suites on an image made by tools/ext2_image.py (mke2fs -d).
+ *
+ * (init's run=test_ext2:ARG:ARG gives the arguments)
+ *   test_ext2 DEV [CASE]          suite ext2: mount DEV on /mnt/e, read what the host
+ *                                 put there, write, rename, remove, truncate, link...,
+ *                                 then umount; tools/ext2_image.py check compares the
+ *                                 image with what these cases leave (EXPECT there)
+ *   test_ext2 boot DIR DEV [CASE] suite ext2_boot: the mount= boot parameter's mount of
+ *                                 DEV at DIR: read, write, umount, mount read-only again
+ *   test_ext2 fuzz DEV N KB       suite ext2_fuzz: N images of KB KiB back to back on DEV
+ *                                 (mutated by the host): mount, walk and write each
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "aiokern.h"
+#include "lx_syscall.h"
+#include "utest.h"
+
+#define MNT		"/mnt/e"
+#define NCASES(a)	((int)(sizeof(a) / sizeof((a)[0])))
+#define NR_LINK		9
+#define NR_MOUNT	21
+#define NR_SYNC		36
+#define NR_UMOUNT2	52
+#define NR_SYMLINK	83
+#define NR_READLINK	85
+#define NR_PREAD64	180
+#define NR_PWRITE64	181
+#define NR_GETDENTS64	220
+#define K_ENOENT	2
+#define K_EIO		5
+#define K_ENOTBLK	15
+#define K_EBUSY		16
+#define K_EEXIST	17
+#define K_EXDEV		18
+#define K_ENODEV	19
+#define K_ENOTDIR	20
+#define K_EINVAL	22
+#define K_EPERM		1
+#define K_ELOOP		40
+#define K_EUCLEAN	117
+
+static const char *dev_path;
+
+/* Byte off of pattern file seed (tools/ext2_image.py pattern()). */
+static unsigned char ext2_pat(unsigned seed, unsigned off)
+{
+	return (off * 7 + seed + (off >> 9) * 13) & 0xff;
+}
+
+static long sys_mount(const char *dev, const char *dir, const char *type, long flags,
+		      const char *data)
+{
+	return lx_syscall(NR_MOUNT, (long)dev, (long)dir, (long)type, flags, (long)data);
+}
+
+static long sys_umount(const char *dir)
+{
+	return lx_syscall(NR_UMOUNT2, (long)dir, 0, 0, 0, 0);
+}
+
+/* Write the whole of a file: 0, or -1. */
+static int put_file(const char *path, const void *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ssize_t w;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, data, n);
+	close(fd);
+	return w == (ssize_t)n ? 0 : -1;
+}
+
+/* Read up to n bytes of a file into buf: the count, or -1. */
+static ssize_t get_file(const char *path, void *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t r, got = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < n && (r = read(fd, (char *)buf + got, n - got)) > 0)
+		got += r;
+	close(fd);
+	return got;
+}
+
+/* Does path hold exactly n bytes of pattern seed? Reads in 1000-byte pieces. */
+static int file_is_pattern(const char *path, unsigned seed, size_t n)
+{
+	static unsigned char buf[1000];
+	int fd = open(path, O_RDONLY);
+	size_t off = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return 0;
+	while ((r = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < r; i++, off++)
+			if (off >= n || buf[i] != ext2_pat(seed, off)) {
+				close(fd);
+				return 0;
+			}
+	}
+	close(fd);
+	return r == 0 && off == n;
+}
+
+/* Write n bytes of pattern seed to path in odd pieces of step bytes. */
+static int write_pattern(const char *path, unsigned seed, size_t n, size_t step)
+{
+	unsigned char *buf = malloc(step);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	size_t off = 0;
+
+	if (fd < 0 || !buf)
+		return -1;
+	while (off < n) {
+		size_t k = n - off < step ? n - off : step;
+		for (size_t i = 0; i < k; i++)
+			buf[i] = ext2_pat(seed, off + i);
+		if (write(fd, buf, k) != (ssize_t)k)
+			break;
+		off += k;
+	}
+	free(buf);
+	return close(fd) || off != n ? -1 : 0;
+}
+
+struct dirent64_head {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+} __attribute__((packed));
+
+/* Entries of a directory by getdents64 (a small buffer: many calls); names
+ * matching prefix counted; -1 on an error. */
+static long count_entries(const char *path, const char *prefix, int *dots)
+{
+	char buf[512];
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	long n = 0, r;
+
+	if (fd < 0)
+		return -1;
+	*dots = 0;
+	while ((r = lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0)) > 0) {
+		for (long off = 0; off < r;) {
+			struct dirent64_head *d = (void *)(buf + off);
+			if (!strncmp(d->d_name, prefix, strlen(prefix)))
+				n++;
+			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+				(*dots)++;
+			off += d->d_reclen;
+		}
+	}
+	close(fd);
+	return r < 0 ? r : n;
+}
+
+/* Bad mounts: each refused with its error, nothing left mounted. */
+static int mount_bad_args(void)
+{
+	mkdir("/mnt", 0755);
+	mkdir(MNT, 0755);
+	CHECK_EQ(sys_mount(dev_path, MNT, "ext3", 0, NULL), -K_ENODEV);
+	CHECK_EQ(sys_mount("/dev/null", MNT, "ext2", 0, NULL), -K_ENOTBLK);
+	CHECK_EQ(sys_mount("/dev/nope", MNT, "ext2", 0, NULL), -K_ENOENT);
+	CHECK_EQ(sys_mount(dev_path, "/mnt/none", "ext2", 0, NULL), -K_ENOENT);
+	CHECK_EQ(put_file("/tmp/ext2_file", "x", 1), 0);
+	CHECK_EQ(sys_mount(dev_path, "/tmp/ext2_file", "ext2", 0, NULL), -K_ENOTDIR);
+	CHECK_EQ(sys_mount(dev_path, MNT, "ext2", 0, "bogus=1"), -K_EINVAL);
+	/* the image's second half is no file system (offset past its superblock) */
+	CHECK_EQ(sys_mount(dev_path, MNT, "ext2", 0, "offset=1048576"), -K_EINVAL);
+	CHECK_EQ(sys_umount(MNT), -K_EINVAL);
+	unlink("/tmp/ext2_file");
+	return 0;
+}
+
+static int mount_it(void)
+{
+	struct stat st;
+
+	CHECK_EQ(sys_mount(dev_path, MNT, "ext2", 0, NULL), 0);
+	CHECK_EQ(sys_mount(dev_path, MNT, "ext2", 0, NULL), -K_EBUSY);
+	CHECK_EQ(mkdir("/mnt/e2", 0755), 0);	/* the same device twice: no */
+	CHECK_EQ(sys_mount(dev_path, "/mnt/e2", "ext2", 0, NULL), -K_EBUSY);
+	CHECK_EQ(rmdir("/mnt/e2"), 0);
+	CHECK_EQ(stat(MNT, &st), 0);
+	CHECK_EQ(st.st_ino, 2);			/* ext2's root */
+	CHECK(S_ISDIR(st.st_mode));
+	CHECK_EQ(rmdir(MNT), -1);		/* a mount point */
+	CHECK_EQ(errno, EBUSY);
+	return 0;
+}
+
+static int host_files(void)
+{
+	char buf[64];
+	struct stat a, b;
+	int dots;
+
+	CHECK_EQ(get_file(MNT "/hello.txt", buf, sizeof(buf)), 20);
+	CHECK(!memcmp(buf, "hello from the host\n", 20));
+	CHECK(file_is_pattern(MNT "/small.bin", 1, 3000));
+	CHECK(file_is_pattern(MNT "/big.bin", 2, 300 * 1024));	/* double indirect at 1 KiB */
+	CHECK_EQ(get_file(MNT "/sub/dir/deep.txt", buf, sizeof(buf)), 5);
+	CHECK(!memcmp(buf, "deep\n", 5));
+	CHECK_EQ(get_file(MNT "/sub/dir/../../hello.txt", buf, sizeof(buf)), 20);
+	CHECK_EQ(count_entries(MNT "/many", "f0", &dots), 300);	/* hashed, read linearly */
+	CHECK_EQ(dots, 2);
+	CHECK_EQ(get_file(MNT "/many/f0299", buf, sizeof(buf)), 4);
+	CHECK(!memcmp(buf, "299\n", 4));
+	/* a name added to the hashed directory: it becomes linear (e2fsck agrees) */
+	CHECK_EQ(put_file(MNT "/many/added", "added\n", 6), 0);
+	CHECK_EQ(count_entries(MNT "/many", "", &dots), 303);
+	CHECK_EQ(get_file(MNT "/many/f0150", buf, sizeof(buf)), 4);
+	CHECK(!memcmp(buf, "150\n", 4));
+	CHECK_EQ(stat(MNT "/hello.txt", &a), 0);
+	CHECK_EQ(stat(MNT "/hard.txt", &b), 0);
+	CHECK_EQ(a.st_ino, b.st_ino);
+	CHECK_EQ(a.st_nlink, 2);
+	CHECK(a.st_mtime > 1600000000);	/* the host file's, copied by mke2fs -d */
+	return 0;
+}
+
+static int sparse_and_links(void)
+{
+	char buf[128];
+	struct stat st;
+
+	CHECK_EQ(stat(MNT "/sparse.bin", &st), 0);
+	CHECK_EQ(st.st_size, 200 * 1024 + 4);
+	CHECK(st.st_blocks <= 3 * (st.st_blksize / 512));	/* two blocks and an indirect one */
+	{
+		int fd = open(MNT "/sparse.bin", O_RDONLY);
+		CHECK(fd >= 0);
+		CHECK_EQ(lseek(fd, 100 * 1024, SEEK_SET), 100 * 1024);
+		CHECK_EQ(read(fd, buf, 64), 64);
+		for (int i = 0; i < 64; i++)
+			CHECK_EQ(buf[i], 0);
+		CHECK_EQ(lseek(fd, -4, SEEK_END), 200 * 1024);
+		CHECK_EQ(read(fd, buf, 64), 4);
+		CHECK(!memcmp(buf, "tail", 4));
+		close(fd);
+	}
+	CHECK_EQ(lstat(MNT "/short_link", &st), 0);
+	CHECK(S_ISLNK(st.st_mode));
+	CHECK_EQ(lx_syscall(NR_READLINK, (long)MNT "/short_link", (long)buf, sizeof(buf), 0, 0), 9);
+	CHECK(!memcmp(buf, "hello.txt", 9));
+	CHECK_EQ(lx_syscall(NR_READLINK, (long)MNT "/long_link", (long)buf, sizeof(buf), 0, 0),
+		 4 + 80 + 12);			/* a slow symlink: its own block */
+	CHECK_EQ(get_file(MNT "/long_link", buf, sizeof(buf)), 5);
+	CHECK(!memcmp(buf, "deep\n", 5));
+	CHECK_EQ(stat(MNT "/short_link", &st), 0);
+	CHECK(S_ISREG(st.st_mode));
+	CHECK_EQ(lx_syscall(NR_READLINK, (long)MNT "/hello.txt", (long)buf, sizeof(buf), 0, 0),
+		 -K_EINVAL);
+	return 0;
+}
+
+/* A new file of 200 KiB + 123 in pieces of 3001 bytes (direct, indirect and,
+ * with 1 KiB blocks, double indirect blocks allocated as it grows). */
+static int write_new(void)
+{
+	struct stat st;
+	int fd;
+
+	time_t t0 = time(NULL);
+
+	CHECK_EQ(write_pattern(MNT "/new.bin", 7, 200 * 1024 + 123, 3001), 0);
+	CHECK(file_is_pattern(MNT "/new.bin", 7, 200 * 1024 + 123));
+	CHECK_EQ(stat(MNT "/new.bin", &st), 0);
+	CHECK_EQ(st.st_size, 200 * 1024 + 123);
+	CHECK(st.st_blocks >= (200 * 1024 + 123) / 512);
+	CHECK(S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0644);
+	CHECK(st.st_mtime >= t0 && st.st_mtime <= time(NULL) && st.st_ctime >= t0);
+	fd = open(MNT "/new.bin", O_RDWR);
+	CHECK(fd >= 0);
+	CHECK_EQ(fsync(fd), 0);
+	CHECK_EQ(lseek(fd, 0, SEEK_END), 200 * 1024 + 123);
+	CHECK_EQ(write(fd, "", 0), 0);
+	close(fd);
+	return 0;
+}
+
+static int dirs(void)
+{
+	struct stat st, before;
+	char cwd[128];
+
+	CHECK_EQ(stat(MNT, &before), 0);
+	CHECK_EQ(mkdir(MNT "/newdir", 0755), 0);
+	CHECK_EQ(stat(MNT, &st), 0);
+	CHECK_EQ(st.st_nlink, before.st_nlink + 1);
+	CHECK_EQ(stat(MNT "/newdir", &st), 0);
+	CHECK(S_ISDIR(st.st_mode));
+	CHECK_EQ(st.st_nlink, 2);
+	CHECK_EQ(write_pattern(MNT "/newdir/inner.bin", 9, 5000, 777), 0);
+	CHECK_EQ(mkdir(MNT "/rmdir_me", 0700), 0);
+	CHECK_EQ(rmdir(MNT "/rmdir_me"), 0);
+	CHECK_ERR(rmdir(MNT "/newdir"), ENOTEMPTY);
+	CHECK_ERR(mkdir(MNT "/newdir", 0755), EEXIST);
+	CHECK_EQ(chdir(MNT "/newdir"), 0);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(!strcmp(cwd, MNT "/newdir"));
+	CHECK(file_is_pattern("inner.bin", 9, 5000));
+	CHECK_EQ(chdir(".."), 0);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(!strcmp(cwd, MNT));
+	CHECK_EQ(chdir(".."), 0);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(!strcmp(cwd, "/mnt"));
+	CHECK_EQ(chdir("/"), 0);
+	return 0;
+}
+
+static int rename_cases(void)
+{
+	char buf[64];
+	struct stat st;
+
+	CHECK_EQ(put_file(MNT "/rename_src.txt", "rename me\n", 10), 0);
+	CHECK_EQ(rename(MNT "/rename_src.txt", MNT "/moved.txt"), 0);
+	CHECK_ERR(stat(MNT "/rename_src.txt", &st), ENOENT);
+	CHECK_EQ(put_file(MNT "/tmp_a", "A", 1), 0);
+	CHECK_EQ(put_file(MNT "/tmp_b", "BB", 2), 0);
+	CHECK_EQ(rename(MNT "/tmp_a", MNT "/tmp_b"), 0);	/* replaces tmp_b */
+	CHECK_EQ(get_file(MNT "/tmp_b", buf, sizeof(buf)), 1);
+	CHECK_EQ(unlink(MNT "/tmp_b"), 0);
+	CHECK_ERR(rename(MNT "/newdir", MNT "/newdir/sub"), EINVAL);	/* into itself */
+	CHECK_EQ(mkdir(MNT "/d1", 0755), 0);
+	CHECK_EQ(mkdir(MNT "/d2", 0755), 0);
+	CHECK_EQ(rename(MNT "/d1", MNT "/d2/d1"), 0);
+	CHECK_EQ(stat(MNT "/d2", &st), 0);
+	CHECK_EQ(st.st_nlink, 3);
+	CHECK_EQ(stat(MNT "/d2/d1/..", &st), 0);
+	CHECK_EQ(chdir(MNT "/d2/d1"), 0);
+	CHECK(getcwd(buf, sizeof(buf)) != NULL);
+	CHECK(!strcmp(buf, MNT "/d2/d1"));
+	CHECK_EQ(chdir("/"), 0);
+	CHECK_ERR(rmdir(MNT "/d2"), ENOTEMPTY);
+	CHECK_EQ(rmdir(MNT "/d2/d1"), 0);
+	CHECK_EQ(rmdir(MNT "/d2"), 0);
+	CHECK_ERR(rename(MNT "/moved.txt", "/tmp/moved.txt"), EXDEV);
+	return 0;
+}
+
+/* Blocks come back: a removed file's, an open one's at its close. */
+static int unlink_cases(void)
+{
+	char buf[8];
+	int fd;
+
+	CHECK_EQ(write_pattern(MNT "/to_remove.txt", 3, 50000, 4096), 0);
+	fd = open(MNT "/to_remove.txt", O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK_EQ(unlink(MNT "/to_remove.txt"), 0);
+	CHECK_ERR(open(MNT "/to_remove.txt", O_RDONLY), ENOENT);
+	CHECK_EQ(lseek(fd, 1000, SEEK_SET), 1000);
+	CHECK_EQ(read(fd, buf, 1), 1);		/* still readable while open */
+	CHECK_EQ((unsigned char)buf[0], ext2_pat(3, 1000));
+	close(fd);
+	CHECK_ERR(unlink(MNT "/newdir"), EISDIR);
+	CHECK_ERR(rmdir(MNT "/new.bin"), ENOTDIR);
+	CHECK_ERR(open(MNT "/hello.txt/x", O_RDONLY), ENOTDIR);
+	CHECK_ERR(unlink(MNT "/nothing"), ENOENT);
+	return 0;
+}
+
+static int truncate_cases(void)
+{
+	unsigned char buf[3000];
+
+	CHECK_EQ(write_pattern(MNT "/trunc.bin", 11, 40000, 4000), 0);
+	CHECK_EQ(truncate(MNT "/trunc.bin", 1500), 0);
+	CHECK(file_is_pattern(MNT "/trunc.bin", 11, 1500));
+	CHECK_EQ(truncate(MNT "/trunc.bin", 3000), 0);	/* grows with zeros */
+	CHECK_EQ(get_file(MNT "/trunc.bin", buf, sizeof(buf)), 3000);
+	for (int i = 1500; i < 3000; i++)
+		CHECK_EQ(buf[i], 0);
+	CHECK_EQ(truncate(MNT "/trunc.bin", 1500), 0);
+	CHECK(file_is_pattern(MNT "/trunc.bin", 11, 1500));
+	CHECK_ERR(truncate(MNT "/newdir", 0), EISDIR);
+	return 0;
+}
+
+static int holes(void)
+{
+	int fd = open(MNT "/holes.bin", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	unsigned char buf[4096];
+	struct stat st;
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "A", 1), 1);
+	CHECK_EQ(lseek(fd, 100 * 1024, SEEK_SET), 100 * 1024);
+	CHECK_EQ(write(fd, "B", 1), 1);
+	CHECK_EQ(lseek(fd, 100 * 1024 + 4096, SEEK_SET), 100 * 1024 + 4096);
+	CHECK_EQ(write(fd, "C", 1), 1);
+	CHECK_EQ(lseek(fd, 50 * 1024, SEEK_SET), 50 * 1024);
+	CHECK_EQ(read(fd, buf, sizeof(buf)), 4096);
+	for (int i = 0; i < 4096; i++)
+		CHECK_EQ(buf[i], 0);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, 100 * 1024 + 4097);
+	CHECK(st.st_blocks < 40);		/* holes take no blocks */
+	close(fd);
+	return 0;
+}
+
+/* Past the double indirect blocks' reach: triple indirect, sparse (a 4 KiB
+ * block size reaches it past 4 GiB: 64-bit offsets, large_file). */
+static int triple_indirect(void)
+{
+	static unsigned char buf[4096], back[4096];
+	struct stat st;
+	unsigned long long off;
+	int fd;
+
+	CHECK_EQ(stat(MNT, &st), 0);
+	off = 12ull + st.st_blksize / 4 + (unsigned long long)(st.st_blksize / 4) * (st.st_blksize / 4);
+	off = off * st.st_blksize + 3 * st.st_blksize + 100;
+	for (int i = 0; i < 4096; i++)
+		buf[i] = ext2_pat(13, i);
+	fd = open(MNT "/tind.bin", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0);
+	CHECK_EQ(lx_syscall(NR_PWRITE64, fd, (long)buf, 4096, (long)off, (long)(off >> 32)), 4096);
+	CHECK_EQ(lx_syscall(NR_PREAD64, fd, (long)back, 4096, (long)off, (long)(off >> 32)), 4096);
+	CHECK(!memcmp(buf, back, 4096));
+	CHECK_EQ(lx_syscall(NR_PREAD64, fd, (long)back, 4096, (long)(off - 8192),
+			    (long)((off - 8192) >> 32)), 4096);
+	for (int i = 0; i < 4096; i++)
+		CHECK_EQ(back[i], 0);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/tind.bin"), 0);	/* its blocks, all levels, freed */
+	return 0;
+}
+
+static int symlinks(void)
+{
+	char buf[200], target[120];
+	struct stat st;
+
+	CHECK_EQ(lx_syscall(NR_SYMLINK, (long)"new.bin", (long)MNT "/new_link", 0, 0, 0), 0);
+	CHECK_EQ(lx_syscall(NR_READLINK, (long)MNT "/new_link", (long)buf, sizeof(buf), 0, 0), 7);
+	CHECK(file_is_pattern(MNT "/new_link", 7, 200 * 1024 + 123));
+	strcpy(target, "newdir/");		/* 74 bytes: a block of its own */
+	for (int i = 0; i < 30; i++)
+		strcat(target, "./");
+	strcat(target, "nothere");
+	CHECK_EQ(lx_syscall(NR_SYMLINK, (long)target, (long)MNT "/slow_link", 0, 0, 0), 0);
+	CHECK_EQ(lx_syscall(NR_READLINK, (long)MNT "/slow_link", (long)buf, sizeof(buf), 0, 0), 74);
+	CHECK(!memcmp(buf, target, 74));
+	CHECK_ERR(stat(MNT "/slow_link", &st), ENOENT);	/* dangling */
+	CHECK_EQ(unlink(MNT "/slow_link"), 0);
+	CHECK_EQ(lx_syscall(NR_SYMLINK, (long)"loop2", (long)MNT "/loop1", 0, 0, 0), 0);
+	CHECK_EQ(lx_syscall(NR_SYMLINK, (long)"loop1", (long)MNT "/loop2", 0, 0, 0), 0);
+	CHECK_ERR(open(MNT "/loop1", O_RDONLY), ELOOP);
+	CHECK_EQ(unlink(MNT "/loop1"), 0);
+	CHECK_EQ(unlink(MNT "/loop2"), 0);
+	CHECK_EQ(lx_syscall(NR_SYMLINK, (long)"x", (long)"/tmp/ramfs_link", 0, 0, 0), -K_EPERM);
+	return 0;
+}
+
+static int hard_links(void)
+{
+	struct stat st;
+
+	CHECK_EQ(lx_syscall(NR_LINK, (long)MNT "/new.bin", (long)MNT "/newdir/hard", 0, 0, 0), 0);
+	CHECK_EQ(stat(MNT "/new.bin", &st), 0);
+	CHECK_EQ(st.st_nlink, 2);
+	CHECK(file_is_pattern(MNT "/newdir/hard", 7, 200 * 1024 + 123));
+	CHECK_EQ(unlink(MNT "/newdir/hard"), 0);
+	CHECK_EQ(stat(MNT "/new.bin", &st), 0);
+	CHECK_EQ(st.st_nlink, 1);
+	CHECK_EQ(lx_syscall(NR_LINK, (long)MNT "/new.bin", (long)"/tmp/x", 0, 0, 0), -K_EXDEV);
+	CHECK_EQ(lx_syscall(NR_LINK, (long)MNT "/newdir", (long)MNT "/dl", 0, 0, 0), -K_EPERM);
+	return 0;
+}
+
+/* umount refuses while a file or a working directory is in use; a remount
+ * finds what was written (it went to the disk). */
+static int umount_remount(void)
+{
+	int fd = open(MNT "/hello.txt", O_RDONLY);
+	struct stat st;
+
+	CHECK(fd >= 0);
+	CHECK_EQ(sys_umount(MNT), -K_EBUSY);
+	close(fd);
+	CHECK_EQ(chdir(MNT "/newdir"), 0);
+	CHECK_EQ(sys_umount(MNT), -K_EBUSY);
+	CHECK_EQ(chdir("/"), 0);
+	CHECK_EQ(lx_syscall(NR_SYNC, 0, 0, 0, 0, 0), 0);
+	CHECK_EQ(sys_umount(MNT), 0);
+	CHECK_ERR(stat(MNT "/hello.txt", &st), ENOENT);
+	CHECK_EQ(sys_mount(dev_path, MNT, "ext2", 0, NULL), 0);
+	CHECK(file_is_pattern(MNT "/new.bin", 7, 200 * 1024 + 123));
+	CHECK(file_is_pattern(MNT "/newdir/inner.bin", 9, 5000));
+	CHECK_EQ(sys_umount(MNT), 0);
+	CHECK_EQ(rmdir(MNT), 0);		/* the mount point was ours */
+	CHECK(rmdir("/mnt") == 0 || errno == ENOTEMPTY);	/* a boot mount may be there */
+	return 0;
+}
+
+/* Programs run from the initramfs only, for now: exec of an ext2 file is
+ * refused (the loader reads ramfs pages; before the check it read an ext2
+ * inode's private data as ramfs's). */
+static int exec_refused(void)
+{
+	char *argv[] = { "x", NULL }, *envp[] = { NULL };
+
+	CHECK_EQ(put_file(MNT "/prog", "\177ELF", 4), 0);
+	CHECK_ERR(execve(MNT "/prog", argv, envp), EACCES);
+	CHECK_EQ(unlink(MNT "/prog"), 0);
+	return 0;
+}
+
+/* ext2 file data in the page cache right now (aiok_stat), or -1. */
+static long ext2_pages(void)
+{
+	struct aiok_stat st;
+
+	return aiok_stat(&st) ? -1 : (long)st.ext2_pages;
+}
+
+/* The page cache: a write leaves its pages cached (read back from them), a
+ * truncate into a page zeroes its tail there (an extension reads zeros, not
+ * the old bytes), and an unlinked file's pages go with it. */
+static int pagecache(void)
+{
+	static unsigned char buf[65536];
+	long before = ext2_pages();
+	int fd = open(MNT "/pc.bin", O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	CHECK(fd >= 0 && before >= 0);
+	for (unsigned i = 0; i < sizeof(buf); i++)
+		buf[i] = ext2_pat(21, i);
+	CHECK_EQ(write(fd, buf, sizeof(buf)), sizeof(buf));
+	CHECK(ext2_pages() >= before + 16);
+	CHECK_EQ(ftruncate(fd, 10000), 0);
+	CHECK(ext2_pages() <= before + 3);	/* pages past the end gone */
+	CHECK_EQ(ftruncate(fd, 20000), 0);
+	memset(buf, 0xee, sizeof(buf));
+	CHECK_EQ(pread(fd, buf, 20000, 0), 20000);
+	for (unsigned i = 0; i < 20000; i++)
+		CHECK(buf[i] == (i < 10000 ? ext2_pat(21, i) : 0));
+	CHECK_EQ(fsync(fd), 0);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/pc.bin"), 0);
+	CHECK_EQ(ext2_pages(), before);
+	return 0;
+}
+
+/* A sequential write, fsync and read of 2 MiB in 64 KiB calls: checked, and
+ * timed for the record (the read comes from the page cache). */
+static int sequential_2m(void)
+{
+	static unsigned char buf[65536];
+	long long t0, t1, t2;
+	int fd = open(MNT "/seq.bin", O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	CHECK(fd >= 0);
+	t0 = utest_now_ns();
+	for (int i = 0; i < 32; i++) {
+		memset(buf, i + 1, sizeof(buf));
+		CHECK_EQ(write(fd, buf, sizeof(buf)), sizeof(buf));
+	}
+	CHECK_EQ(fsync(fd), 0);
+	t1 = utest_now_ns();
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+	for (int i = 0; i < 32; i++) {
+		CHECK_EQ(read(fd, buf, sizeof(buf)), sizeof(buf));
+		CHECK(buf[0] == i + 1 && buf[sizeof(buf) - 1] == i + 1);
+	}
+	t2 = utest_now_ns();
+	close(fd);
+	CHECK_EQ(unlink(MNT "/seq.bin"), 0);
+	utest_log("2 MiB: write + fsync %lld ms, read %lld ms", (t1 - t0) / 1000000,
+		  (t2 - t1) / 1000000);
+	return 0;
+}
+
+/* One child's share of concurrent: files made, checked, renamed, removed in
+ * its own directory, while its siblings do the same and list the root. */
+static int concurrent_child(int k)
+{
+	char dir[64], a[96], b[96];
+	int dots;
+
+	snprintf(dir, sizeof(dir), MNT "/conc%d", k);
+	if (mkdir(dir, 0755))
+		return 1;
+	for (int i = 0; i < 30; i++) {
+		size_t n = 100 + (size_t)(i * 997 + k * 331) % 9000;
+		snprintf(a, sizeof(a), "%s/f%d", dir, i);
+		snprintf(b, sizeof(b), "%s/g%d", dir, i);
+		if (write_pattern(a, i + k, n, 1000) || !file_is_pattern(a, i + k, n))
+			return 2;
+		if (rename(a, b) || !file_is_pattern(b, i + k, n) || unlink(b))
+			return 3;
+		if (count_entries(MNT, "conc", &dots) < 1)
+			return 4;
+	}
+	return rmdir(dir) ? 5 : 0;
+}
+
+/* Write until the disk is full: a short write or ENOSPC, never more blocks
+ * than there are; removing the file gives them back (e2fsck checks the counts). */
+static int fill_disk(void)
+{
+	static unsigned char buf[65536];
+	int fd = open(MNT "/fill.bin", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	long long total = 0;
+	ssize_t w = 0;
+	struct stat st;
+
+	CHECK(fd >= 0);
+	memset(buf, 0x5a, sizeof(buf));
+	while (total < 32ll << 20 && (w = write(fd, buf, sizeof(buf))) == (ssize_t)sizeof(buf))
+		total += w;
+	if (w > 0)
+		total += w;
+	CHECK(total > (4 << 20) && total < (16 << 20));	/* a 16 MiB image */
+	CHECK_ERR(write(fd, buf, sizeof(buf)), ENOSPC);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, total);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/fill.bin"), 0);
+	CHECK_EQ(write_pattern(MNT "/after_full.bin", 5, 100000, 8192), 0);
+	CHECK(file_is_pattern(MNT "/after_full.bin", 5, 100000));
+	CHECK_EQ(unlink(MNT "/after_full.bin"), 0);
+	utest_log("%lld bytes fitted", total);
+	return 0;
+}
+
+/* Four processes on one file system at once: every file right, nothing left. */
+static int concurrent(void)
+{
+	pid_t pids[4];
+	int dots;
+
+	for (int k = 0; k < 4; k++) {
+		pids[k] = fork();
+		CHECK(pids[k] >= 0);
+		if (!pids[k])
+			_exit(concurrent_child(k));
+	}
+	for (int k = 0; k < 4; k++)
+		CHECK(utest_child_ok(pids[k]));
+	CHECK_EQ(count_entries(MNT, "conc", &dots), 0);
+	return 0;
+}
+
+static const struct utest_case cases[] = {
+	UTEST(mount_bad_args),
+	UTEST(mount_it),
+	UTEST(host_files),
+	UTEST(sparse_and_links),
+	UTEST(write_new),
+	UTEST(dirs),
+	UTEST(rename_cases),
+	UTEST(unlink_cases),
+	UTEST(truncate_cases),
+	UTEST(holes),
+	UTEST(triple_indirect),
+	UTEST(symlinks),
+	UTEST(hard_links),
+	UTEST(exec_refused),
+	UTEST(pagecache),
+	UTEST(sequential_2m),
+	UTEST(concurrent),
+	UTEST(fill_disk),
+	UTEST(umount_remount),
+};
+
+/* The mount= boot parameter's file system (boot_dev at boot_dir). */
+static const char *boot_dir, *boot_dev;
+
+static int boot_mounted(void)
+{
+	char path[128], buf[32];
+	struct stat st;
+
+	CHECK_EQ(stat(boot_dir, &st), 0);
+	CHECK_EQ(st.st_ino, 2);
+	snprintf(path, sizeof(path), "%s/hello.txt", boot_dir);
+	CHECK_EQ(get_file(path, buf, sizeof(buf)), 20);
+	CHECK(!memcmp(buf, "hello from the host\n", 20));
+	snprintf(path, sizeof(path), "%s/big.bin", boot_dir);
+	CHECK(file_is_pattern(path, 2, 300 * 1024));
+	return 0;
+}
+
+static int boot_write_umount(void)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/boot.bin", boot_dir);
+	CHECK_EQ(write_pattern(path, 21, 10000, 999), 0);
+	CHECK(file_is_pattern(path, 21, 10000));
+	CHECK_EQ(sys_umount(boot_dir), 0);
+	CHECK_ERR(stat(path, &(struct stat){ 0 }), ENOENT);
+	/* read-only again, as the boot left it mounted (the leak check compares
+	 * with then): the image stays as umount wrote it */
+	CHECK_EQ(sys_mount(boot_dev, boot_dir, "ext2", 1 /* MS_RDONLY */, NULL), 0);
+	CHECK(file_is_pattern(path, 21, 10000));
+	CHECK_ERR(open(path, O_WRONLY), EROFS);
+	CHECK_ERR(unlink(path), EROFS);
+	CHECK_EQ(sys_umount(boot_dir), 0);
+	/* once more, touching nothing: the blocks it caches are those of the boot's */
+	CHECK_EQ(sys_mount(boot_dev, boot_dir, "ext2", 1 /* MS_RDONLY */, NULL), 0);
+	return 0;
+}
+
+static const struct utest_case boot_cases[] = {
+	UTEST(boot_mounted),
+	UTEST(boot_write_umount),
+};
+
+/* The fuzz mode: many small images, each mounted, walked, written, unmounted. */
+#define FUZZ_MNT	"/mnt/f"
+#define FUZZ_BUDGET	400		/* operations per image */
+
+static long fuzz_count, fuzz_kb;
+static long fuzz_ops, fuzz_mounted, fuzz_refused, fuzz_walk_errors;
+
+static void fuzz_note(long r)
+{
+	fuzz_ops++;
+	if (r < 0 && (errno == K_EUCLEAN || errno == EIO || errno == ELOOP))
+		fuzz_walk_errors++;
+}
+
+static void fuzz_read_file(const char *path)
+{
+	static char buf[4096];
+	int fd = open(path, O_RDONLY);
+	long total = 0, r = 0;
+
+	fuzz_note(fd);
+	while (fd >= 0 && total < 256 * 1024 && (r = read(fd, buf, sizeof(buf))) > 0)
+		total += r;
+	if (fd >= 0) {
+		fuzz_note(r);
+		close(fd);
+	}
+}
+
+static void fuzz_walk(const char *dir, int depth);
+
+/* One entry of a walk: stat it, read it, follow it. */
+static void fuzz_visit(const char *dir, const char *name, int depth)
+{
+	char path[256], buf[256];
+	struct stat st;
+
+	if (!strcmp(name, ".") || !strcmp(name, "..") || fuzz_ops > FUZZ_BUDGET)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lstat(path, &st)) {
+		fuzz_note(-1);
+		return;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		fuzz_note(lx_syscall(NR_READLINK, (long)path, (long)buf, sizeof(buf), 0, 0) < 0 ? -1 : 0);
+		fuzz_note(stat(path, &st));
+	} else if (S_ISREG(st.st_mode)) {
+		fuzz_read_file(path);
+	} else if (S_ISDIR(st.st_mode) && depth < 6) {
+		fuzz_walk(path, depth + 1);
+	}
+}
+
+static void fuzz_walk(const char *dir, int depth)
+{
+	char buf[1024], names[32][64];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY), n = 0;
+	long r;
+
+	fuzz_note(fd);
+	if (fd < 0)
+		return;
+	while (n < 32 && (r = lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0)) > 0) {
+		for (long off = 0; off < r && n < 32;) {
+			struct dirent64_head *d = (void *)(buf + off);
+			snprintf(names[n++], sizeof(names[0]), "%s", d->d_name);
+			off += d->d_reclen;
+		}
+	}
+	if (r < 0) {
+		errno = -r;
+		fuzz_note(-1);
+	}
+	close(fd);
+	for (int i = 0; i < n; i++)
+		fuzz_visit(dir, names[i], depth);
+}
+
+/* Changes that allocate and free blocks and inodes on the (maybe corrupt) image. */
+static void fuzz_write(void)
+{
+	static char data[5000];
+
+	fuzz_note(put_file(FUZZ_MNT "/fz_new", data, sizeof(data)));
+	fuzz_note(mkdir(FUZZ_MNT "/fz_dir", 0755));
+	fuzz_note(rename(FUZZ_MNT "/fz_new", FUZZ_MNT "/fz_dir/moved"));
+	fuzz_note(truncate(FUZZ_MNT "/ind.bin", 100));
+	fuzz_note(unlink(FUZZ_MNT "/fz_dir/moved"));
+	fuzz_note(rmdir(FUZZ_MNT "/fz_dir"));
+	fuzz_note(unlink(FUZZ_MNT "/d1/f5"));
+}
+
+/* What the kernel must answer to the targeted variants 1-10 of
+ * tools/ext2_image.py (targeted()): mount's result, then one call. */
+static int fuzz_expect(long i, long mounted)
+{
+	static const long mount_res[11] = { 0, -K_EINVAL, -K_EINVAL, -K_EINVAL, -K_EINVAL, 0, 0,
+					    0, 0, 0, -K_EUCLEAN };
+	char buf[512];
+	int fd;
+
+	CHECK_EQ(mounted, mount_res[i]);
+	switch (i) {
+	case 5:		/* unknown RO_COMPAT feature: read-only */
+		CHECK_ERR(open(FUZZ_MNT "/new", O_WRONLY | O_CREAT, 0644), EROFS);
+		CHECK(file_is_pattern(FUZZ_MNT "/ind.bin", 3, 40 * 1024));
+		break;
+	case 6:		/* a directory record of length 0 */
+		fd = open(FUZZ_MNT, O_RDONLY | O_DIRECTORY);
+		CHECK(fd >= 0);
+		CHECK_EQ(lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0), -K_EUCLEAN);
+		close(fd);
+		break;
+	case 7:		/* an indirect block listing itself: freed twice */
+		CHECK_ERR(truncate(FUZZ_MNT "/ind.bin", 0), K_EUCLEAN);
+		break;
+	case 8:		/* a block pointer past the device */
+		fd = open(FUZZ_MNT "/ind.bin", O_RDONLY);
+		CHECK(fd >= 0);
+		CHECK_ERR(read(fd, buf, sizeof(buf)), K_EUCLEAN);
+		close(fd);
+		break;
+	case 9:		/* d1/d2/loop names d1 */
+		CHECK_ERR(stat(FUZZ_MNT "/d1/d2/loop", &(struct stat){ 0 }), K_EUCLEAN);
+		CHECK(file_is_pattern(FUZZ_MNT "/d1/f7", 7, 700));
+		break;
+	}
+	return 0;
+}
+
+/* Every variant mounts or is refused; every mount is walked, written and
+ * unmounted; the intact variant 0 mounts and walks without an error; the
+ * targeted ones 1-10 get their answers (fuzz_expect). */
+static int fuzz_run(void)
+{
+	char opts[64];
+
+	for (long i = 0; i < fuzz_count; i++) {
+		long r, errs0 = fuzz_walk_errors;
+		snprintf(opts, sizeof(opts), "offset=%ld,sizelimit=%ld", i * fuzz_kb * 1024,
+			 fuzz_kb * 1024);
+		r = sys_mount(dev_path, FUZZ_MNT, "ext2", 0, opts);
+		if (i >= 1 && i <= 10 && fuzz_expect(i, r)) {
+			utest_log("targeted variant %ld", i);
+			if (!r)
+				sys_umount(FUZZ_MNT);
+			return 1;
+		}
+		if (r) {
+			fuzz_refused++;
+			CHECK(i > 0);		/* the intact one mounts */
+			CHECK(r == -K_EINVAL || r == -K_EUCLEAN || r == -K_EIO);
+			continue;
+		}
+		fuzz_mounted++;
+		fuzz_ops = 0;
+		fuzz_walk(FUZZ_MNT, 0);
+		if (i == 0)
+			CHECK_EQ(fuzz_walk_errors, errs0);
+		fuzz_write();
+		r = sys_umount(FUZZ_MNT);
+		if (r) {
+			utest_log("image %ld: umount %ld", i, r);
+			return 1;
+		}
+	}
+	utest_log("%ld images: %ld mounted (walked and written), %ld refused; %ld calls "
+		  "answered -EUCLEAN/-EIO/-ELOOP", fuzz_count, fuzz_mounted, fuzz_refused,
+		  fuzz_walk_errors);
+	CHECK(fuzz_mounted > 0 && fuzz_refused > 0);
+	return 0;
+}
+
+static int fuzz_images(void)
+{
+	int r;
+
+	mkdir("/mnt", 0755);
+	mkdir(FUZZ_MNT, 0755);
+	r = fuzz_run();
+	rmdir(FUZZ_MNT);
+	rmdir("/mnt");
+	return r;
+}
+
+static const struct utest_case fuzz_cases[] = {
+	UTEST_INPROC(fuzz_images),
+};
+
+/* init passes run=test_ext2:a:b as argv a, b. */
+int main(int argc, char **argv)
+{
+	char *args[] = { argv[0], NULL, NULL };
+
+	if (argc > 3 && !strcmp(argv[1], "boot")) {
+		boot_dir = argv[2];
+		boot_dev = argv[3];
+		args[1] = argc > 4 ? argv[4] : NULL;
+		return utest_main(argc > 4 ? 2 : 1, args, "ext2_boot", boot_cases,
+				  NCASES(boot_cases));
+	}
+	if (argc > 4 && !strcmp(argv[1], "fuzz")) {
+		dev_path = argv[2];
+		fuzz_count = strtol(argv[3], NULL, 10);
+		fuzz_kb = strtol(argv[4], NULL, 10);
+		if (fuzz_count <= 0 || fuzz_kb <= 0)
+			return 2;
+		return utest_main(1, args, "ext2_fuzz", fuzz_cases, NCASES(fuzz_cases));
+	}
+	if (argc > 1 && argv[1][0] == '/') {
+		dev_path = argv[1];
+		args[1] = argc > 2 ? argv[2] : NULL;
+		return utest_main(argc > 2 ? 2 : 1, args, "ext2", cases, NCASES(cases));
+	}
+	printf("usage: test_ext2 DEV [CASE] | boot DIR DEV [CASE] | fuzz DEV N KB\n");
+	return 2;
+}

@@ -1,0 +1,431 @@
+/* test_file_aio.c: suite file_aio: buffered AIO on an ext2 file (kernel/fs/ext2/aio.c).
+ *
+ *   test_file_aio DEV [CASE]   mount DEV (an image test_ext2 has run on) at /mnt/f;
+ *                              a read the page cache holds completes inside io_submit
+ *                              (its event is in the mapped ring when the call returns),
+ *                              a miss completes later from the worker; every opcode;
+ *                              cancel of queued requests; io_destroy with requests in
+ *                              flight; umount frees every cached page (of this file
+ *                              system: the only one mounted with file pages cached);
+ *                              O_DIRECT AIO. Leaves /direct.bin too. Leaves /aio.bin
+ *                              and /aiov.bin for tools/ext2_image.py check.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include "aio_raw.h"
+#include <aiokern.h>
+#include "lx_syscall.h"
+#include "utest.h"
+
+#define MNT		"/mnt/f"
+#define NCASES(a)	((int)(sizeof(a) / sizeof((a)[0])))
+#define NR_MOUNT	21
+#define NR_UMOUNT2	52
+#define K_EAGAIN	11
+#define K_EINVAL	22
+#define FILE_KB		256		/* /mnt/f/aio.bin */
+#define NREQ		16
+#define WAIT_NS		10000000000LL
+
+static const char *dev_path;
+static unsigned char big[FILE_KB * 1024], got[FILE_KB * 1024];
+
+/* Byte off of pattern seed (tools/ext2_image.py pattern()). */
+static unsigned char pat(unsigned seed, unsigned off)
+{
+	return (off * 7 + seed + (off >> 9) * 13) & 0xff;
+}
+
+static void fill(unsigned char *b, unsigned seed, unsigned off, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		b[i] = pat(seed, off + i);
+}
+
+static int same(const unsigned char *b, unsigned seed, unsigned off, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (b[i] != pat(seed, off + i))
+			return 0;
+	return 1;
+}
+
+static long do_mount(void)
+{
+	return lx_syscall(NR_MOUNT, (long)dev_path, (long)MNT, (long)"ext2", 0, 0);
+}
+
+static long do_umount(void)
+{
+	return lx_syscall(NR_UMOUNT2, (long)MNT, 0, 0, 0, 0);
+}
+
+static long ext2_pages(void)
+{
+	struct aiok_stat st;
+
+	return aiok_stat(&st) ? -1 : (long)st.ext2_pages;
+}
+
+/* Events in the mapped ring now (the kernel's tail against our head). */
+static unsigned ring_ready(aio_context_t ctx)
+{
+	volatile struct aio_ring *r = (struct aio_ring *)ctx;
+
+	return (r->tail + r->nr - r->head) % r->nr;
+}
+
+/* Wait for n events into ev: the count. */
+static long wait_events(aio_context_t ctx, long n, struct io_event *ev)
+{
+	struct kernel_timespec when = raw_deadline_in(WAIT_NS);
+	long got_n = 0, r;
+
+	while (got_n < n) {
+		r = raw_io_getevents_abs(ctx, n - got_n, ev + got_n, &when);
+		if (r <= 0)
+			break;
+		got_n += r;
+	}
+	return got_n;
+}
+
+/* One request submitted and waited for: its event's res (or a big negative). */
+static long long one(aio_context_t ctx, struct iocb *cb)
+{
+	struct iocb *list[1] = { cb };
+	struct io_event ev;
+
+	if (raw_io_submit(ctx, 1, list) != 1 || wait_events(ctx, 1, &ev) != 1)
+		return -999999;
+	return ev.res;
+}
+
+/* Unmount and mount again: the page cache starts cold. */
+static int remount(void)
+{
+	CHECK_EQ(do_umount(), 0);
+	CHECK_EQ(do_mount(), 0);
+	return 0;
+}
+
+static int setup(void)
+{
+	int fd;
+
+	CHECK(mkdir("/mnt", 0755) == 0 || errno == EEXIST);
+	CHECK(mkdir(MNT, 0755) == 0 || errno == EEXIST);
+	CHECK_EQ(do_mount(), 0);
+	fd = open(MNT "/aio.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	fill(big, 5, 0, sizeof(big));
+	CHECK_EQ(write(fd, big, sizeof(big)), sizeof(big));
+	CHECK_EQ(fsync(fd), 0);
+	close(fd);
+	return remount();
+}
+
+/* A read of pages not cached completes after io_submit returned (the worker
+ * reads the disk); the same read again is a hit, complete inside io_submit. */
+static int miss_then_hit(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	long long t0, t_hit;
+	int fd = open(MNT "/aio.bin", O_RDONLY);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(raw_io_setup(8, &ctx), 0);
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, got, 65536, 65536, 1);
+	memset(got, 0, 65536);
+	CHECK_EQ(raw_io_submit(ctx, 1, list), 1);
+	CHECK_EQ(ring_ready(ctx), 0);		/* a miss: not done yet */
+	CHECK_EQ(wait_events(ctx, 1, &ev), 1);
+	CHECK_EQ(ev.res, 65536);
+	CHECK(same(got, 5, 65536, 65536));
+	memset(got, 0, 65536);
+	t0 = utest_now_ns();
+	CHECK_EQ(raw_io_submit(ctx, 1, list), 1);
+	t_hit = utest_now_ns() - t0;
+	CHECK_EQ(ring_ready(ctx), 1);		/* a hit: the event is there already */
+	CHECK_EQ(wait_events(ctx, 1, &ev), 1);
+	CHECK_EQ(ev.res, 65536);
+	CHECK(same(got, 5, 65536, 65536));
+	utest_log("64 KiB hit: io_submit %lld us, event in the ring on return", t_hit / 1000);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+/* PWRITE, PWRITEV, PREADV, FSYNC, FDSYNC, an RWF_DSYNC write and RWF_APPEND
+ * writes, each checked. */
+static int every_opcode(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb, *list[1] = { &cb };
+	static unsigned char v1[3000], v2[5192], r1[3000], r2[5192];
+	struct iovec wv[2] = { { v1, sizeof(v1) }, { v2, sizeof(v2) } };
+	struct iovec rv[2] = { { r1, sizeof(r1) }, { r2, sizeof(r2) } };
+	int fd = open(MNT "/aio.bin", O_RDWR), fv = open(MNT "/aiov.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0 && fv >= 0);
+	CHECK_EQ(raw_io_setup(8, &ctx), 0);
+	fill(got, 6, 4000, 10000);		/* bytes 4000..14000 of aio.bin: seed 6 */
+	raw_prep(&cb, IOCB_CMD_PWRITE, fd, got, 10000, 4000, 2);
+	CHECK_EQ(one(ctx, &cb), 10000);
+	fill(v1, 8, 0, sizeof(v1));
+	fill(v2, 8, sizeof(v1), sizeof(v2));
+	raw_prep(&cb, IOCB_CMD_PWRITEV, fv, wv, 2, 0, 3);
+	CHECK_EQ(one(ctx, &cb), sizeof(v1) + sizeof(v2));
+	raw_prep(&cb, IOCB_CMD_FSYNC, fv, NULL, 0, 0, 4);
+	CHECK_EQ(one(ctx, &cb), 0);
+	raw_prep(&cb, IOCB_CMD_PREADV, fv, rv, 2, 0, 5);
+	CHECK_EQ(one(ctx, &cb), sizeof(r1) + sizeof(r2));
+	CHECK(same(r1, 8, 0, sizeof(r1)) && same(r2, 8, sizeof(r1), sizeof(r2)));
+	fill(got, 7, 200000, 8192);		/* RWF_DSYNC: on the disk before its event */
+	raw_prep(&cb, IOCB_CMD_PWRITE, fd, got, 8192, 200000, 6);
+	cb.aio_rw_flags = RWF_DSYNC;
+	CHECK_EQ(one(ctx, &cb), 8192);
+	raw_prep(&cb, IOCB_CMD_FDSYNC, fd, NULL, 0, 0, 7);
+	CHECK_EQ(one(ctx, &cb), 0);
+	memset(got, 0, sizeof(got));
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, got, sizeof(got) + 100, 0, 8);	/* to the end */
+	CHECK_EQ(one(ctx, &cb), sizeof(got));
+	CHECK(same(got, 5, 0, 4000) && same(got + 4000, 6, 4000, 10000));
+	CHECK(same(got + 14000, 5, 14000, 200000 - 14000) && same(got + 200000, 7, 200000, 8192));
+	CHECK(same(got + 208192, 5, 208192, sizeof(got) - 208192));
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, got, 100, sizeof(got), 9);	/* at the end: 0 */
+	CHECK_EQ(one(ctx, &cb), 0);
+	{					/* RWF_APPEND, two in one io_submit */
+		struct iocb ap[2], *apl[2] = { &ap[0], &ap[1] };
+		struct io_event aev[2];
+		struct stat st;
+		int fa = open(MNT "/append.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+		CHECK(fa >= 0);
+		fill(v1, 14, 0, 1000);
+		raw_prep(&ap[0], IOCB_CMD_PWRITE, fa, v1, 600, 0, 11);
+		raw_prep(&ap[1], IOCB_CMD_PWRITE, fa, v1 + 600, 400, 0, 12);
+		ap[0].aio_rw_flags = ap[1].aio_rw_flags = RWF_APPEND;
+		CHECK_EQ(raw_io_submit(ctx, 2, apl), 2);
+		CHECK_EQ(wait_events(ctx, 2, aev), 2);
+		CHECK(aev[0].res == 600 || aev[0].res == 400);
+		CHECK_EQ(fstat(fa, &st), 0);
+		CHECK_EQ(st.st_size, 1000);
+		CHECK_EQ(pread(fa, r1, 1000, 0), 1000);
+		CHECK(same(r1, 14, 0, 1000));
+		close(fa);
+		CHECK_EQ(unlink(MNT "/append.bin"), 0);
+	}
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, got, 100, -1, 10);
+	CHECK_EQ(raw_io_submit(ctx, 1, list), -K_EINVAL);	/* a negative offset */
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	close(fv);
+	return 0;
+}
+
+/* NREQ reads of cold pages: the worker takes one at a time, so the last is
+ * still queued: io_cancel withdraws it (-ECANCELED, no ring event); the
+ * rest complete with the right bytes. */
+static int cancel_queued(void)
+{
+	aio_context_t ctx = 0;
+	static struct iocb cbs[NREQ];
+	struct iocb *list[NREQ];
+	struct io_event ev[NREQ], res;
+	int fd;
+
+	CHECK_EQ(remount(), 0);
+	fd = open(MNT "/aio.bin", O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK_EQ(raw_io_setup(NREQ, &ctx), 0);
+	for (int i = 0; i < NREQ; i++) {
+		raw_prep(&cbs[i], IOCB_CMD_PREAD, fd, got + i * 16384, 16384, 16384 + i * 4096, i);
+		list[i] = &cbs[i];
+	}
+	CHECK_EQ(raw_io_submit(ctx, NREQ, list), NREQ);
+	CHECK_EQ(raw_io_cancel(ctx, &cbs[NREQ - 1], &res), 0);
+	CHECK_EQ(res.res, -K_ECANCELED);
+	CHECK_EQ(res.data, NREQ - 1);
+	CHECK_EQ(wait_events(ctx, NREQ - 1, ev), NREQ - 1);
+	for (int i = 0; i < NREQ - 1; i++) {
+		unsigned k = ev[i].data;
+		CHECK(k < NREQ - 1);
+		CHECK_EQ(ev[i].res, 16384);
+		CHECK(same(got + k * 16384, 5, 16384 + k * 4096, 16384));
+	}
+	CHECK_EQ(ring_ready(ctx), 0);		/* nothing for the cancelled one */
+	CHECK_EQ(raw_io_cancel(ctx, &cbs[0], &res), -K_EAGAIN);	/* done: too late */
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+/* RWF_NOWAIT on a miss: the event says -EAGAIN, nothing is queued. */
+static int nowait_miss(void)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb;
+	int fd;
+
+	CHECK_EQ(remount(), 0);
+	fd = open(MNT "/aio.bin", O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, got, 4096, 0, 1);
+	cb.aio_rw_flags = RWF_NOWAIT;
+	CHECK_EQ(one(ctx, &cb), -K_EAGAIN);
+	cb.aio_rw_flags = 0;
+	CHECK_EQ(one(ctx, &cb), 4096);		/* now cached */
+	cb.aio_rw_flags = RWF_NOWAIT;
+	CHECK_EQ(one(ctx, &cb), 4096);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	return 0;
+}
+
+/* O_DIRECT: zero-copy between the user's pages and the disk, split at the
+ * file's block runs (a 64 KiB read crosses the indirect block), coherent
+ * with the page cache (a dirty cached page is written back first; a direct
+ * write drops the cached pages it covers), extending the file, stopping at
+ * its end; unaligned requests are -EINVAL at io_submit. */
+static int direct_io(void)
+{
+	static unsigned char dbuf[131072] __attribute__((aligned(4096)));
+	aio_context_t ctx = 0;
+	struct iocb cb, *list[1] = { &cb };
+	struct iovec rv[2] = { { dbuf, 4096 }, { dbuf + 4096, 8192 } };
+	struct io_event ev;
+	long long t0, t_sub, t_all;
+	struct stat st;
+	int fb = open(MNT "/direct.bin", O_RDWR | O_CREAT | O_TRUNC, 0644), fd;
+
+	CHECK(fb >= 0);
+	fill(big, 10, 0, sizeof(big));
+	CHECK_EQ(write(fb, big, sizeof(big)), sizeof(big));
+	CHECK_EQ(fsync(fb), 0);
+	fd = open(MNT "/direct.bin", O_RDWR | O_DIRECT);
+	CHECK(fd >= 0);
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	fill(got, 11, 8192, 4096);
+	CHECK_EQ(pwrite(fb, got, 4096, 8192), 4096);	/* dirty in the page cache */
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, dbuf, 65536, 0, 1);
+	t0 = utest_now_ns();
+	CHECK_EQ(raw_io_submit(ctx, 1, list), 1);
+	t_sub = utest_now_ns() - t0;
+	CHECK_EQ(wait_events(ctx, 1, &ev), 1);
+	t_all = utest_now_ns() - t0;
+	CHECK_EQ(ev.res, 65536);
+	utest_log("64 KiB O_DIRECT read: io_submit %lld us, event after %lld us",
+		  t_sub / 1000, t_all / 1000);
+	CHECK(same(dbuf, 10, 0, 8192) && same(dbuf + 8192, 11, 8192, 4096));
+	CHECK(same(dbuf + 12288, 10, 12288, 65536 - 12288));
+	fill(dbuf, 12, 65536, 65536);
+	raw_prep(&cb, IOCB_CMD_PWRITE, fd, dbuf, 65536, 65536, 2);
+	CHECK_EQ(one(ctx, &cb), 65536);
+	CHECK_EQ(pread(fb, got, 65536, 65536), 65536);	/* the cache sees it */
+	CHECK(same(got, 12, 65536, 65536));
+	memset(dbuf, 0, 12288);
+	raw_prep(&cb, IOCB_CMD_PREADV, fd, rv, 2, 65536, 3);
+	CHECK_EQ(one(ctx, &cb), 12288);
+	CHECK(same(dbuf, 12, 65536, 12288));
+	fill(dbuf, 13, 262144, 4096);			/* extends the file */
+	raw_prep(&cb, IOCB_CMD_PWRITE, fd, dbuf, 4096, 262144, 4);
+	CHECK_EQ(one(ctx, &cb), 4096);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, 266240);
+	memset(dbuf, 0, 8192);
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, dbuf, 8192, 262144, 5);	/* to the end */
+	CHECK_EQ(one(ctx, &cb), 4096);
+	CHECK(same(dbuf, 13, 262144, 4096));
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, dbuf, 4096, 100, 6);
+	CHECK_EQ(raw_io_submit(ctx, 1, list), -K_EINVAL);	/* unaligned offset */
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, dbuf + 8, 4096, 0, 7);
+	CHECK_EQ(raw_io_submit(ctx, 1, list), -K_EINVAL);	/* unaligned buffer */
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	close(fb);
+	return 0;
+}
+
+/* io_destroy (and exit) with requests queued and running: every one ends,
+ * nothing leaks, the file system unmounts. */
+static int destroy_in_flight(void)
+{
+	aio_context_t ctx = 0;
+	static struct iocb cbs[NREQ];
+	struct iocb *list[NREQ];
+	struct aiok_stat before, after;
+	int fd;
+
+	CHECK_EQ(remount(), 0);
+	CHECK_EQ(aiok_stat(&before), 0);
+	fd = open(MNT "/aio.bin", O_RDWR);
+	CHECK(fd >= 0);
+	CHECK_EQ(raw_io_setup(NREQ, &ctx), 0);
+	for (int i = 0; i < NREQ; i++) {
+		int op = i % 4 == 3 ? IOCB_CMD_FSYNC : IOCB_CMD_PREAD;
+		raw_prep(&cbs[i], op, fd, got + i * 8192, 8192, i * 8192, i);
+		list[i] = &cbs[i];
+	}
+	CHECK_EQ(raw_io_submit(ctx, NREQ, list), NREQ);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	CHECK_EQ(aiok_stat(&after), 0);
+	CHECK_EQ(after.aio_reqs, before.aio_reqs);
+	CHECK_EQ(after.open_files, before.open_files);
+	CHECK_EQ(remount(), 0);			/* not busy: nothing holds the file */
+	return 0;
+}
+
+/* The file is as every case left it; its pages stay cached while it is open
+ * (an inode's last close writes them back and frees them); umount frees
+ * every cached page. */
+static int umount_frees_pages(void)
+{
+	long before = ext2_pages(), open_pages;
+	int fd = open(MNT "/aio.bin", O_RDONLY);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(read(fd, got, sizeof(got)), sizeof(got));
+	open_pages = ext2_pages();
+	close(fd);
+	CHECK(same(got + 4000, 6, 4000, 10000) && same(got + 200000, 7, 200000, 8192));
+	CHECK(open_pages >= before + FILE_KB / 4);
+	CHECK_EQ(do_umount(), 0);
+	CHECK_EQ(ext2_pages(), 0);
+	CHECK_EQ(rmdir(MNT), 0);
+	CHECK(rmdir("/mnt") == 0 || errno == ENOTEMPTY);	/* a boot mount may be there */
+	return 0;
+}
+
+static const struct utest_case cases[] = {
+	UTEST(setup),
+	UTEST(miss_then_hit),
+	UTEST(every_opcode),
+	UTEST(cancel_queued),
+	UTEST(nowait_miss),
+	UTEST(direct_io),
+	UTEST(destroy_in_flight),
+	UTEST(umount_frees_pages),
+};
+
+int main(int argc, char **argv)
+{
+	char *args[] = { argv[0], NULL, NULL };
+
+	if (argc < 2 || argv[1][0] != '/') {
+		printf("usage: test_file_aio DEV [CASE]\n");
+		return 2;
+	}
+	dev_path = argv[1];
+	args[1] = argc > 2 ? argv[2] : NULL;
+	return utest_main(argc > 2 ? 2 : 1, args, "file_aio", cases, NCASES(cases));
+}
