@@ -28,8 +28,12 @@ const char *fuzz_call_name(unsigned nr)
 	return NULL;
 }
 
-/* long fz_syscall(nr, a[6], via_vsyscall): eax = nr, ebx..ebp = a[0..5];
- * int $0x80, or a call to the entry page (SYSENTER). */
+/* long fz_syscall(nr, a[6], how): eax = nr, ebx..ebp = a[0..5]; how is
+ * FZ_INT80 (int $0x80), FZ_ENTRY (a call to the entry page: SYSENTER) or
+ * FZ_SPAWN (vfork or clone by int $0x80, whose child exits at once, exit(0):
+ * only that thread, before it touches memory: it may share ours and our
+ * stack (vfork, CLONE_VM), or run on a stack of junk). The flags of the one
+ * compare with how choose the way after the registers are loaded. */
 __asm__(".text\n"
 	".globl fz_syscall\n"
 	".type fz_syscall, @function\n"
@@ -45,12 +49,20 @@ __asm__(".text\n"
 	"	movl 8(%ebp), %edx\n"
 	"	movl 12(%ebp), %esi\n"
 	"	movl 16(%ebp), %edi\n"
-	"	cmpl $0, 28(%esp)\n"
+	"	cmpl $1, 28(%esp)\n"		/* how: 0, 1 or 2 */
 	"	movl 20(%ebp), %ebp\n"
-	"	jne 1f\n"
+	"	je 1f\n"
+	"	jg 3f\n"
 	"	int $0x80\n"
 	"	jmp 2f\n"
 	"1:	call 0xffffe000\n"
+	"	jmp 2f\n"
+	"3:	int $0x80\n"
+	"	testl %eax, %eax\n"
+	"	jnz 2f\n"
+	"	movl $1, %eax\n"		/* the child: exit(0), no stack used */
+	"	xorl %ebx, %ebx\n"
+	"	int $0x80\n"
 	"2:	popl %edi\n"
 	"	popl %esi\n"
 	"	popl %ebx\n"
@@ -58,46 +70,13 @@ __asm__(".text\n"
 	"	ret\n"
 	".size fz_syscall, . - fz_syscall\n");
 
-/* long fz_spawn(nr, a[6]): vfork or clone by int $0x80, whose child exits
- * (exit(0): only that thread) before it touches memory: it may share ours
- * and our stack (vfork, CLONE_VM), or run on a stack of junk. */
-long fz_spawn(unsigned nr, const uint32_t a[6]);
-__asm__(".text\n"
-	".globl fz_spawn\n"
-	".type fz_spawn, @function\n"
-	"fz_spawn:\n"
-	"	pushl %ebp\n"
-	"	pushl %ebx\n"
-	"	pushl %esi\n"
-	"	pushl %edi\n"
-	"	movl 20(%esp), %eax\n"
-	"	movl 24(%esp), %ebp\n"
-	"	movl 0(%ebp), %ebx\n"
-	"	movl 4(%ebp), %ecx\n"
-	"	movl 8(%ebp), %edx\n"
-	"	movl 12(%ebp), %esi\n"
-	"	movl 16(%ebp), %edi\n"
-	"	movl 20(%ebp), %ebp\n"
-	"	int $0x80\n"
-	"	testl %eax, %eax\n"
-	"	jnz 1f\n"
-	"	movl $1, %eax\n"		/* the child: exit(0), no stack used */
-	"	xorl %ebx, %ebx\n"
-	"	int $0x80\n"
-	"1:	popl %edi\n"
-	"	popl %esi\n"
-	"	popl %ebx\n"
-	"	popl %ebp\n"
-	"	ret\n"
-	".size fz_spawn, . - fz_spawn\n");
-
 /* A raw call made for the set-up or the bookkeeping: not counted. */
 static long sys(unsigned nr, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4,
 		uint32_t a5)
 {
 	uint32_t a[6] = { a0, a1, a2, a3, a4, a5 };
 
-	return fz_syscall(nr, a, 0);
+	return fz_syscall(nr, a, FZ_INT80);
 }
 #define sys1(nr, a)		sys(nr, (uint32_t)(a), 0, 0, 0, 0, 0)
 #define sys2(nr, a, b)		sys(nr, (uint32_t)(a), (uint32_t)(b), 0, 0, 0, 0)
@@ -355,9 +334,9 @@ static long fz_call(struct fz_child *c, unsigned nr, uint32_t a[6])
 	record(c, nr, a);
 	t0 = __builtin_ia32_rdtsc();
 	if (nr == __NR_vfork || nr == __NR_clone)
-		r = fz_spawn(nr, a);		/* the child never comes back here */
+		r = fz_syscall(nr, a, FZ_SPAWN);	/* the child never comes back here */
 	else
-		r = fz_syscall(nr, a, fz_pct(&c->rng, 50));
+		r = fz_syscall(nr, a, fz_pct(&c->rng, 50) ? FZ_ENTRY : FZ_INT80);
 	if (c->shared && nr < FUZZ_NR_SPAN)
 		__atomic_fetch_add(&c->shared->tsc_by_nr[nr], __builtin_ia32_rdtsc() - t0,
 				   __ATOMIC_RELAXED);

@@ -78,7 +78,9 @@ unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6]);
 /* Write the path pool's strings into FZ_STRINGS (set-up). */
 void fz_gen_init(struct fz_child *c);
 
-/* child.c: the raw call (int $0x80 or the vsyscall page). */
-long fz_syscall(unsigned nr, const uint32_t a[6], int via_vsyscall);
+/* child.c: the raw call: by int $0x80, by the entry page (SYSENTER), or a
+ * vfork/clone by int $0x80 whose child exits at once. */
+enum fz_how { FZ_INT80, FZ_ENTRY, FZ_SPAWN };
+long fz_syscall(unsigned nr, const uint32_t a[6], enum fz_how how);
 
 #endif
