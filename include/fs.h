@@ -65,6 +65,9 @@ struct inode {
 	/* A file system on a disk (NULL for ramfs, devices, pipes): */
 	const struct inode_operations *i_op;
 	void *i_sb;			/* the file system's own superblock */
+	atomic_t i_mapgen;		/* bumped by a truncate that unmaps pages of the
+					 * file from every mapping (vm_unmap_file_pages):
+					 * a fault that fetched a page before it retries */
 };
 
 /* One entry for getdents: false when the caller's buffer is full (the
@@ -171,6 +174,19 @@ struct file_operations {
 	 * full; f_pos becomes the position after the last entry taken. 0 or
 	 * -errno. Process context. */
 	int (*readdir)(struct file *f, struct dir_context *ctx);
+	/* A regular file's page idx, for the fault of a mapping (mmap) or
+	 * exec's loader: *pagep, with a reference the caller drops (a mapping
+	 * keeps it while the page is mapped; the file system does not evict a
+	 * page so held). write: a shared mapping is about to write the page:
+	 * its blocks are allocated now, and it counts as dirty for every
+	 * write-back while a mapping holds it. 0, or -ENOMEM (the fault tries
+	 * the OOM killer), -EDEADLK (the fault came from a user copy the file
+	 * system made under its own lock: the copy fails and the file system
+	 * faults the user range in without the lock and tries again), or any
+	 * other -errno: the page is past the end of the file (-ENXIO), cannot
+	 * be read (-EIO) or has no room (-ENOSPC): SIGBUS for the process.
+	 * Process context, no spinlock held; may sleep. NULL: no mmap, no exec. */
+	int (*map_page)(struct inode *inode, u32 idx, bool write, struct page **pagep);
 };
 
 /* The bytes of nr segments (the AIO core checked the sum fits a result). */

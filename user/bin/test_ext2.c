@@ -17,7 +17,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include "aiokern.h"
 #include "lx_syscall.h"
 #include "utest.h"
@@ -512,16 +515,295 @@ static int umount_remount(void)
 	return 0;
 }
 
-/* Programs run from the initramfs only, for now: exec of an ext2 file is
- * refused (the loader reads ramfs pages; before the check it read an ext2
- * inode's private data as ramfs's). */
-static int exec_refused(void)
+#define PAGE		4096
+
+/* Fork, run fn in the child: its exit status, or -1 with *sig when a signal
+ * ended it. */
+static int run_child(int (*fn)(void), int *sig)
 {
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(fn());
+	*sig = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -2;
+	if (WIFSIGNALED(st)) {
+		*sig = WTERMSIG(st);
+		return -1;
+	}
+	return WEXITSTATUS(st);
+}
+
+/* Copy the initramfs file from to the ext2 file to (mode 0755): 0 or -1. */
+static int copy_file(const char *from, const char *to)
+{
+	static char buf[8192];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ssize_t r = -1;
+
+	while (in >= 0 && out >= 0 && (r = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, r) != r) {
+			r = -1;
+			break;
+		}
+	close(in);
+	close(out);
+	return r == 0 ? 0 : -1;
+}
+
+/* A new file of mode 0755 holding n bytes of data: 0 or -1. */
+static int put_exec(const char *path, const void *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ssize_t w = fd >= 0 ? write(fd, data, n) : -1;
+
+	return close(fd) || w != (ssize_t)n ? -1 : 0;
+}
+
+/* exec (fork + execve) of a program, waited for: its exit status, or -1. */
+static int exec_wait(const char *path, char *const argv[])
+{
+	char *envp[] = { NULL };
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve(path, argv, envp);
+		_exit(100 + errno);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* exec of programs on ext2: /bin/helper copied there runs from the disk
+ * (the file system is mounted again first: nothing of it is cached, the
+ * loader reads it through the page cache from the device); a file with no
+ * x bit is -EACCES, one that is no ELF (a script with no #! line: the
+ * kernel runs no interpreter) or a cut ELF is -ENOEXEC. */
+static int exec_ext2(void)
+{
+	char *exit42[] = { "helper", "exit", "42", NULL };
+	char *args[] = { "helper", "args", "a", "bb", "ccc", NULL };
 	char *argv[] = { "x", NULL }, *envp[] = { NULL };
 
-	CHECK_EQ(put_file(MNT "/prog", "\177ELF", 4), 0);
-	CHECK_ERR(execve(MNT "/prog", argv, envp), EACCES);
+	CHECK_EQ(copy_file("/bin/helper", MNT "/helper"), 0);
+	CHECK_EQ(lx_syscall(NR_SYNC, 0, 0, 0, 0, 0), 0);
+	CHECK_EQ(sys_umount(MNT), 0);
+	CHECK_EQ(sys_mount(dev_path, MNT, "ext2", 0, NULL), 0);
+	CHECK_EQ(exec_wait(MNT "/helper", exit42), 42);
+	CHECK_EQ(exec_wait(MNT "/helper", args), 0);
+	CHECK_EQ(put_file(MNT "/script", "echo hi\n", 8), 0);
+	CHECK_ERR(execve(MNT "/script", argv, envp), EACCES);	/* mode 0644 */
+	CHECK_EQ(unlink(MNT "/script"), 0);
+	CHECK_EQ(put_exec(MNT "/script", "echo hi\n", 8), 0);
+	CHECK_ERR(execve(MNT "/script", argv, envp), ENOEXEC);
+	CHECK_EQ(put_exec(MNT "/prog", "\177ELF", 4), 0);
+	CHECK_ERR(execve(MNT "/prog", argv, envp), ENOEXEC);
 	CHECK_EQ(unlink(MNT "/prog"), 0);
+	CHECK_EQ(unlink(MNT "/script"), 0);
+	CHECK_EQ(unlink(MNT "/helper"), 0);
+	return 0;
+}
+
+/* Fill a buffer with pattern seed from file offset off. */
+static void fill_pat(unsigned char *p, unsigned seed, unsigned off, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = ext2_pat(seed, off + i);
+}
+
+static int same_pat(const unsigned char *p, unsigned seed, unsigned off, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (p[i] != ext2_pat(seed, off + i))
+			return 0;
+	return 1;
+}
+
+/* MAP_PRIVATE: reads see the file (the cached page, read-only), bytes past
+ * the end of the last page read as zeros, a write copies the page (the file
+ * keeps its bytes); an offset maps from that page on. */
+static int mmap_private(void)
+{
+	static unsigned char back[PAGE];
+	unsigned n = 3 * PAGE + 100;
+	unsigned char *p, *q;
+	int fd;
+
+	CHECK_EQ(write_pattern(MNT "/mpriv.bin", 40, n, 3000), 0);
+	fd = open(MNT "/mpriv.bin", O_RDONLY);
+	CHECK(fd >= 0);
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	q = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 2 * PAGE);
+	CHECK(p != MAP_FAILED && q != MAP_FAILED);
+	CHECK(same_pat(p, 40, 0, n));
+	for (unsigned i = n; i < 4 * PAGE; i++)
+		CHECK(p[i] == 0);
+	CHECK(same_pat(q, 40, 2 * PAGE, PAGE));
+	p[5] = 0xaa;				/* a private copy of page 0 */
+	p[3 * PAGE + 200] = 0xbb;		/* past the end, in the last page */
+	CHECK_EQ(pread(fd, back, PAGE, 0), PAGE);
+	CHECK(same_pat(back, 40, 0, PAGE));
+	CHECK(p[5] == 0xaa && same_pat(p + 6, 40, 6, 100));
+	CHECK_EQ(msync(p, 4 * PAGE, MS_SYNC), 0);
+	CHECK_EQ(munmap(p, 4 * PAGE), 0);
+	CHECK_EQ(munmap(q, PAGE), 0);
+	close(fd);
+	CHECK(file_is_pattern(MNT "/mpriv.bin", 40, n));
+	CHECK_EQ(unlink(MNT "/mpriv.bin"), 0);
+	return 0;
+}
+
+static int mshared_child(void)
+{
+	int fd = open(MNT "/mmap.bin", O_RDWR);
+	unsigned char *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, PAGE);
+
+	if (p == MAP_FAILED)
+		return 2;
+	fill_pat(p, 31, PAGE, 2000);		/* then exit unmaps it */
+	return 0;
+}
+
+/* MAP_SHARED: writes go into the cached page (read(2) sees them at once and
+ * they reach the disk: ext2_host_check compares /mmap.bin byte for byte),
+ * into holes too (the write fault allocates the blocks), from a child and
+ * after an mprotect to writable; msync(MS_SYNC) writes them back. */
+static int mmap_shared(void)
+{
+	static unsigned char buf[PAGE];
+	unsigned n = 5 * PAGE + 1000;		/* page 0 written, the rest a hole */
+	unsigned char *p;
+	int fd = open(MNT "/mmap.bin", O_RDWR | O_CREAT | O_TRUNC, 0644), sig;
+	struct stat st;
+
+	CHECK(fd >= 0);
+	fill_pat(buf, 30, 0, PAGE);
+	CHECK_EQ(write(fd, buf, PAGE), PAGE);
+	CHECK_EQ(ftruncate(fd, n), 0);
+	p = mmap(NULL, 6 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	CHECK(same_pat(p, 30, 0, PAGE) && p[2 * PAGE] == 0);	/* read faults */
+	CHECK_EQ(mprotect(p, 6 * PAGE, PROT_READ | PROT_WRITE), 0);
+	CHECK_EQ(run_child(mshared_child, &sig), 0);
+	CHECK(same_pat(p + PAGE, 31, PAGE, 2000));
+	fill_pat(p + PAGE + 2000, 31, PAGE + 2000, n - PAGE - 2000);
+	CHECK_EQ(pread(fd, buf, PAGE, 4 * PAGE), PAGE);
+	CHECK(same_pat(buf, 31, 4 * PAGE, PAGE));
+	CHECK_EQ(msync(p, 6 * PAGE, MS_SYNC), 0);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, n);		/* writes in the mapping never grow it */
+	CHECK(st.st_blocks >= (blkcnt_t)(n / 512));	/* the hole has its blocks now */
+	p[10] = ext2_pat(30, 10);		/* after the write-back: still written */
+	CHECK_EQ(munmap(p, 6 * PAGE), 0);
+	close(fd);
+	return 0;
+}
+
+/* A page a mapping holds stays in the page cache while more than the cache
+ * holds streams through it: a write(2) to the file still shows in the
+ * mapping (a dropped page would leave the mapping with a stale copy). */
+static int mmap_pinned(void)
+{
+	static unsigned char buf[65536];
+	int fd = open(MNT "/mpin.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int big = open(MNT "/mpin_big.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	unsigned char *p;
+
+	CHECK(fd >= 0 && big >= 0);
+	CHECK_EQ(write(fd, "0123456789", 10), 10);
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED && p[3] == '3');
+	memset(buf, 0x11, sizeof(buf));
+	for (int i = 0; i < 80; i++)		/* 5 MiB: more than the cache's 4 */
+		CHECK_EQ(write(big, buf, sizeof(buf)), sizeof(buf));
+	CHECK_EQ(lseek(big, 0, SEEK_SET), 0);
+	for (int i = 0; i < 80; i++)
+		CHECK_EQ(read(big, buf, sizeof(buf)), sizeof(buf));
+	CHECK_EQ(pwrite(fd, "X", 1, 3), 1);
+	CHECK_EQ(p[3], 'X');
+	CHECK_EQ(munmap(p, PAGE), 0);
+	close(fd);
+	close(big);
+	CHECK_EQ(unlink(MNT "/mpin.bin"), 0);
+	CHECK_EQ(unlink(MNT "/mpin_big.bin"), 0);
+	return 0;
+}
+
+static unsigned char *volatile bus_at;
+
+static int touch_bus_at(void)
+{
+	return bus_at[0] == 0x5a ? 3 : 4;
+}
+
+/* Past the end of the file a mapping has no page: SIGBUS (Linux's rule),
+ * also for a page that was mapped before a truncate took it away; the
+ * last partial page stays, its tail reading as zeros. */
+static int mmap_sigbus(void)
+{
+	static unsigned char buf[2 * PAGE + 10];
+	int fd = open(MNT "/mbus.bin", O_RDWR | O_CREAT | O_TRUNC, 0644), sig;
+	unsigned char *sh, *pr;
+
+	CHECK(fd >= 0);
+	memset(buf, 0x5a, sizeof(buf));
+	CHECK_EQ(write(fd, buf, sizeof(buf)), sizeof(buf));
+	sh = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	pr = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	CHECK(sh != MAP_FAILED && pr != MAP_FAILED);
+	bus_at = sh + 3 * PAGE;			/* never in the file */
+	CHECK_EQ(run_child(touch_bus_at, &sig), -1);
+	CHECK_EQ(sig, SIGBUS);
+	CHECK(sh[PAGE] == 0x5a && pr[PAGE + 5] == 0x5a && sh[2 * PAGE + 9] == 0x5a);
+	pr[PAGE] = 0x77;			/* a private copy: gone with the page too */
+	CHECK_EQ(ftruncate(fd, 100), 0);
+	bus_at = sh + PAGE;
+	CHECK_EQ(run_child(touch_bus_at, &sig), -1);
+	CHECK_EQ(sig, SIGBUS);
+	bus_at = pr + PAGE;
+	CHECK_EQ(run_child(touch_bus_at, &sig), -1);
+	CHECK_EQ(sig, SIGBUS);
+	CHECK(sh[99] == 0x5a && sh[100] == 0 && sh[PAGE - 1] == 0);
+	CHECK_EQ(ftruncate(fd, 2 * PAGE), 0);	/* grown again: a page, of zeros */
+	bus_at = sh + PAGE;
+	CHECK_EQ(run_child(touch_bus_at, &sig), 4);
+	CHECK_EQ(munmap(sh, 4 * PAGE), 0);
+	CHECK_EQ(munmap(pr, 4 * PAGE), 0);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/mbus.bin"), 0);
+	return 0;
+}
+
+/* read(2) of an ext2 file into a mapping of another file of the same file
+ * system, and write(2) from one: the copy faults on that mapping while the
+ * file system is busy with the read; it must neither deadlock nor fail. */
+static int mmap_copy_same_fs(void)
+{
+	static unsigned char buf[PAGE];
+	unsigned char *dst;
+	int src = open(MNT "/big.bin", O_RDONLY);
+	int fd = open(MNT "/mcopy.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(src >= 0 && fd >= 0);
+	CHECK_EQ(ftruncate(fd, 4 * PAGE), 0);
+	dst = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(dst != MAP_FAILED);
+	CHECK_EQ(read(src, dst, 4 * PAGE), 4 * PAGE);	/* not yet faulted in */
+	CHECK(same_pat(dst, 2, 0, 4 * PAGE));
+	CHECK_EQ(munmap(dst, 4 * PAGE), 0);
+	dst = mmap(NULL, 4 * PAGE, PROT_READ, MAP_SHARED, src, 0);
+	CHECK(dst != MAP_FAILED);
+	CHECK_EQ(pwrite(fd, dst + PAGE, 2 * PAGE, 0), 2 * PAGE);
+	CHECK_EQ(munmap(dst, 4 * PAGE), 0);
+	CHECK_EQ(pread(fd, buf, PAGE, PAGE), PAGE);
+	CHECK(same_pat(buf, 2, 2 * PAGE, PAGE));
+	close(src);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/mcopy.bin"), 0);
 	return 0;
 }
 
@@ -675,7 +957,12 @@ static const struct utest_case cases[] = {
 	UTEST(triple_indirect),
 	UTEST(symlinks),
 	UTEST(hard_links),
-	UTEST(exec_refused),
+	UTEST(exec_ext2),
+	UTEST(mmap_private),
+	UTEST(mmap_shared),
+	UTEST(mmap_pinned),
+	UTEST(mmap_sigbus),
+	UTEST(mmap_copy_same_fs),
 	UTEST(pagecache),
 	UTEST(sequential_2m),
 	UTEST(concurrent),

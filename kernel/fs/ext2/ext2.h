@@ -62,6 +62,10 @@ struct ext2_sb {
 	bool super_dirty;		/* es or gd changed since the last write-back */
 	bool nowait;			/* the holder of lock must not wait on the disk:
 					 * a cache miss is -EAGAIN (an AIO try in io_submit) */
+	bool fault_again;		/* the holder's user copy faulted on a mapping of
+					 * this file system (map_page refused: -EDEADLK):
+					 * ext2_file_rw answers -EAGAIN, the caller faults
+					 * the user range in without the lock and retries */
 	struct list_head bufs;		/* the block cache, LRU order */
 	u32 nr_bufs;
 	struct list_head pages;		/* the page cache (struct ext2_page), LRU order */
@@ -89,6 +93,9 @@ struct ext2_page {
 	u32 index;			/* file offset / PAGE_SIZE */
 	u8 dirty;			/* one bit per block of the page: newer than the disk */
 	bool uptodate;			/* read from the disk (or written whole) */
+	bool mapwrite;			/* a shared mapping may write it: every write-back
+					 * takes its blocks in the file as dirty, until
+					 * no mapping holds the page any more */
 	struct page *page;		/* may be HighMem: kmap to reach it */
 	struct inode *inode;
 	struct list_head hash;		/* ext2_inode_info.pc_hash[index % EXT2_PC_HASH] */
@@ -142,6 +149,13 @@ int ext2_pc_truncate(struct inode *inode, loff_t size);
 int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n);
 /* umount: every page of sb (none should be left). */
 void ext2_pc_drop_all(struct ext2_sb *sb);
+/* For a mapping's fault (f_op->map_page): page index of inode, filled, with
+ * a reference for the mapping; while a mapping holds it the page is never
+ * evicted (a dropped page, by truncate or direct I/O, lives on until its
+ * mappings let go). write: a shared mapping will write it: its blocks in the
+ * file are dirty now and at every write-back while it stays mapped. The page
+ * or ERR_PTR(-errno). */
+struct page *ext2_pc_map(struct inode *inode, u32 index, bool write);
 
 /* super.c */
 int ext2_write_super(struct ext2_sb *sb);
@@ -216,6 +230,8 @@ struct ext2_xfer {
 /* Move n bytes between the file at pos and x; bytes or -errno (under
  * sb->nowait: -EAGAIN when any of it needs the disk; the caller redoes all). */
 ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t pos, bool write);
+/* f_op->map_page of regular files (file.c). */
+int ext2_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep);
 int ext2_truncate_locked(struct inode *inode, loff_t size);
 
 /* aio.c: the AIO methods of regular files (buffered; see aio.c for what

@@ -6,6 +6,9 @@
  * (uptodate); each of its blocks carries a dirty bit, and write-back sends
  * the dirty blocks, coalesced into runs of consecutive device blocks.
  * The block cache (bcache.c) holds metadata and directory blocks only.
+ * Mappings (mmap, exec) take the cached page itself with a reference
+ * (ext2_pc_map): such a page is never evicted, and one a shared mapping may
+ * write (mapwrite) is written whole at every write-back while it is mapped.
  *
  * Everything here runs under sb->lock (ext2.h). With sb->nowait set (an AIO
  * request tried inside io_submit), nothing here waits on the disk: a page
@@ -48,13 +51,19 @@ static struct ext2_page *ext2_pc_find(struct inode *inode, u32 index)
 	return NULL;
 }
 
+/* Does a mapping (or anyone besides the cache) hold ep's page? */
+static bool ext2_pc_mapped(const struct ext2_page *ep)
+{
+	return page_count(ep->page) > 1;
+}
+
 static void ext2_pc_free(struct ext2_sb *sb, struct ext2_page *ep)
 {
 	list_del(&ep->hash);
 	list_del(&ep->lru);
 	EXT2_I(ep->inode)->nr_pages--;
 	sb->nr_pages--;
-	__free_page(ep->page);
+	put_page(ep->page);		/* a mapping may hold it a while longer */
 	kfree(ep);
 	atomic_dec(&ext2_cached_pages);
 }
@@ -97,11 +106,36 @@ void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len)
 	kunmap_atomic(p, KM_USER0);
 }
 
+/* The blocks of ep inside the file (one bit each). */
+static u32 ext2_pc_in_file(const struct ext2_page *ep)
+{
+	struct ext2_sb *sb = EXT2_SB(ep->inode);
+	u64 start = (u64)ep->index << PAGE_SHIFT, size = ep->inode->size;
+	u32 nr;
+
+	if (size <= start)
+		return 0;
+	nr = MIN((u64)ext2_pc_blocks(sb), (size - start + sb->block_size - 1) >> sb->block_log);
+	return (1u << nr) - 1;
+}
+
+/* A shared mapping may have written ep since the last write-back: its blocks
+ * in the file are dirty. The mark goes once no mapping holds the page. */
+static void ext2_pc_fold_mapwrite(struct ext2_page *ep)
+{
+	if (!ep->mapwrite)
+		return;
+	ep->dirty |= ext2_pc_in_file(ep);
+	if (!ext2_pc_mapped(ep))
+		ep->mapwrite = false;
+}
+
 /* Write ep's dirty blocks back (sb->nowait must be clear). */
 static int ext2_pc_writepage(struct ext2_page *ep)
 {
 	int err;
 
+	ext2_pc_fold_mapwrite(ep);
 	if (!ep->dirty)
 		return 0;
 	err = ext2_pc_io(ep, true, ep->dirty);
@@ -111,7 +145,8 @@ static int ext2_pc_writepage(struct ext2_page *ep)
 }
 
 /* Make room for one more page: write back and free the least recently used
- * one (only a clean one under nowait). A write error keeps it. */
+ * one that no mapping holds (only a clean one under nowait). A write error
+ * keeps it. */
 static void ext2_pc_evict(struct ext2_sb *sb)
 {
 	struct ext2_page *ep;
@@ -120,6 +155,9 @@ static void ext2_pc_evict(struct ext2_sb *sb)
 		return;
 	for (struct list_head *e = sb->pages.prev; e != &sb->pages; e = e->prev) {
 		ep = list_entry(e, struct ext2_page, lru);
+		if (ext2_pc_mapped(ep))
+			continue;
+		ext2_pc_fold_mapwrite(ep);
 		if (ep->dirty && (sb->nowait || ext2_pc_writepage(ep)))
 			continue;
 		ext2_pc_free(sb, ep);
@@ -145,6 +183,7 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	ep->index = index;
 	ep->dirty = 0;
 	ep->uptodate = false;
+	ep->mapwrite = false;
 	ep->inode = inode;
 	list_add(&ep->hash, &ei->pc_hash[index % EXT2_PC_HASH]);
 	list_add(&ep->lru, &sb->pages);
@@ -298,4 +337,18 @@ void ext2_pc_drop_all(struct ext2_sb *sb)
 
 	list_for_each_entry_safe(ep, n, &sb->pages, lru)
 		ext2_pc_free(sb, ep);
+}
+
+struct page *ext2_pc_map(struct inode *inode, u32 index, bool write)
+{
+	struct ext2_page *ep = ext2_pc_get(inode, index, true);
+
+	if (IS_ERR(ep))
+		return (struct page *)ep;
+	if (write) {
+		ep->mapwrite = true;
+		ep->dirty |= ext2_pc_in_file(ep);
+	}
+	get_page(ep->page);
+	return ep->page;
 }
