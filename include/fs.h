@@ -20,8 +20,9 @@
 #include "uapi/uio.h"
 #include "uapi/resource.h"
 
-#define NAME_MAX	60
-#define PATH_MAX	256
+#define NAME_MAX	255	/* bytes of one path component (Linux's, ext2's) */
+#define PATH_MAX	512	/* bytes of a path with its NUL (Linux: 4096; here kernel
+				 * stacks hold up to two: rename, link, symlink) */
 #define NR_OPEN		64	/* descriptors per process */
 
 /* inode->mode: the S_IF* type bits of uapi/stat.h, plus permissions */
@@ -71,9 +72,13 @@ struct inode {
 };
 
 /* One entry for getdents: false when the caller's buffer is full (the
- * entry is then not consumed: the position stays before it). */
+ * entry is then not consumed: the position stays before it). Before each
+ * emit the file system sets next to the directory position after the entry
+ * (getdents64's d_off): an lseek of the directory to it resumes the listing
+ * with the entry that follows. */
 struct dir_context {
 	bool (*emit)(struct dir_context *ctx, const char *name, size_t len, u32 ino, u32 type);
+	loff_t next;
 };
 /* type: the DT_* of getdents64 */
 #define DT_UNKNOWN	0

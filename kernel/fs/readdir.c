@@ -1,4 +1,4 @@
-/* readdir.c: getdents64 (220): directory entries as struct linux_dirent64 (up to 4 KiB a call), for ramfs directories and file systems on disks; 0 at the end, -EINVAL when one entry does not fit, -ENOTDIR. */
+/* readdir.c: getdents64 (220): directory entries as struct linux_dirent64 (up to 4 KiB a call), for ramfs directories and file systems on disks, each d_off a position lseek resumes from; 0 at the end, -EINVAL when one entry does not fit, -ENOTDIR. */
 #include "errno.h"
 #include "fs.h"
 #include "slab.h"
@@ -38,7 +38,7 @@ static bool getdents_emit(struct dir_context *ctx, const char *name, size_t len,
 	}
 	memset(d, 0, rec);
 	d->d_ino = ino;
-	d->d_off = 0;			/* not kept: seek with lseek on the directory */
+	d->d_off = ctx->next;		/* lseek there: the listing goes on after it */
 	d->d_reclen = rec;
 	d->d_type = type;
 	memcpy((char *)(d + 1), name, len);
@@ -50,7 +50,8 @@ static bool getdents_emit(struct dir_context *ctx, const char *name, size_t len,
 long sys_getdents64(int fd, void *udirent, unsigned count)
 {
 	struct file *f = fget(fd);
-	struct getdents_ctx g = { { getdents_emit }, NULL, MIN(count, GETDENTS_CHUNK), 0, 0, false };
+	struct getdents_ctx g = { { getdents_emit, 0 }, NULL, MIN(count, GETDENTS_CHUNK), 0, 0,
+				  false };
 	long ret;
 
 	if (!f)

@@ -807,6 +807,141 @@ static int mmap_copy_same_fs(void)
 	return 0;
 }
 
+/* A name of n bytes under MNT: c repeated, ending in tag. */
+static void long_name(char *path, size_t size, char c, size_t n, const char *tag)
+{
+	size_t at = snprintf(path, size, MNT "/"), t = strlen(tag);
+
+	memset(path + at, c, n - t);
+	memcpy(path + at + n - t, tag, t + 1);
+}
+
+/* Names of up to 255 bytes (ext2's and Linux's NAME_MAX) are made, looked
+ * up, listed, renamed and removed; 256 is ENAMETOOLONG; a directory with a
+ * 200-byte name is a working directory getcwd names. One long name stays
+ * for ext2_host_check. */
+static int long_names(void)
+{
+	char a[300], b[300], buf[16], cwd[256];
+	struct stat st;
+	int dots;
+
+	long_name(a, sizeof(a), 'L', 255, "-a");
+	long_name(b, sizeof(b), 'L', 255, "-b");
+	CHECK_EQ(put_file(a, "long\n", 5), 0);
+	CHECK_EQ(stat(a, &st), 0);
+	CHECK_EQ(st.st_size, 5);
+	CHECK_EQ(get_file(a, buf, sizeof(buf)), 5);
+	CHECK_EQ(count_entries(MNT, "LLLLLLLLLL", &dots), 1);
+	CHECK_EQ(rename(a, b), 0);
+	CHECK_ERR(stat(a, &st), ENOENT);
+	CHECK_EQ(get_file(b, buf, sizeof(buf)), 5);
+	CHECK_EQ(unlink(b), 0);
+	long_name(a, sizeof(a), 'L', 256, "-c");
+	CHECK_ERR(open(a, O_WRONLY | O_CREAT, 0644), ENAMETOOLONG);
+	CHECK_ERR(stat(a, &st), ENAMETOOLONG);
+	long_name(a, sizeof(a), 'D', 200, "");
+	CHECK_EQ(mkdir(a, 0755), 0);
+	CHECK_EQ(chdir(a), 0);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(!strcmp(cwd, a));
+	CHECK_EQ(put_file("f", "x", 1), 0);
+	CHECK_EQ(unlink("f"), 0);
+	CHECK_EQ(chdir("/"), 0);
+	CHECK_EQ(rmdir(a), 0);
+	long_name(a, sizeof(a), 'N', 200, ".txt");
+	CHECK_EQ(put_file(a, "long name\n", 10), 0);
+	return 0;
+}
+
+struct dent {
+	unsigned long long off;
+	char name[256];
+};
+
+/* Up to max entries of fd from its position, by getdents64 with a buffer of
+ * size bytes (calls until the end or max): their d_off and names; -1 on error. */
+static int read_dents(int fd, struct dent *d, int max, size_t size)
+{
+	static char buf[4096];
+	int n = 0;
+	long r;
+
+	while (n < max && (r = lx_syscall(NR_GETDENTS64, fd, (long)buf, size, 0, 0)) > 0) {
+		for (long off = 0; off < r && n < max; n++) {
+			struct dirent64_head *h = (void *)(buf + off);
+			d[n].off = h->d_off;
+			snprintf(d[n].name, sizeof(d[n].name), "%s", h->d_name);
+			off += h->d_reclen;
+		}
+	}
+	return n;
+}
+
+/* One directory: a listing in small pieces gives d_offs that resume it: an
+ * lseek to entry i's d_off lists entry i + 1 on, as the whole listing has
+ * them; lseek(SEEK_CUR) after a call is the last entry's d_off. */
+static int d_off_dir(const char *path, int step)
+{
+	static struct dent all[400], part[400];
+	int fd = open(path, O_RDONLY | O_DIRECTORY), n, m, i;
+	char buf[512];
+	long r;
+
+	CHECK(fd >= 0);
+	n = read_dents(fd, all, 400, 512);
+	CHECK(n > 2 * step);
+	for (i = 0; i < n; i += step) {
+		CHECK_EQ(lseek(fd, (off_t)all[i].off, SEEK_SET), (off_t)all[i].off);
+		m = read_dents(fd, part, 400, 4096);
+		CHECK_EQ(m, n - i - 1);
+		for (int k = 0; k < m; k++)
+			CHECK(!strcmp(part[k].name, all[i + 1 + k].name));
+	}
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+	r = lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0);
+	CHECK(r > 0);
+	for (long off = 0; off < r;) {
+		struct dirent64_head *h = (void *)(buf + off);
+		off += h->d_reclen;
+		if (off == r)
+			CHECK_EQ(lseek(fd, 0, SEEK_CUR), (off_t)h->d_off);
+	}
+	close(fd);
+	return 0;
+}
+
+/* getdents64's d_off on ext2 (a hashed directory of 300 names, in 512-byte
+ * calls) and on ramfs (/bin). */
+static int d_off_resume(void)
+{
+	CHECK_EQ(d_off_dir(MNT "/many", 37), 0);
+	CHECK_EQ(d_off_dir("/bin", 5), 0);
+	return 0;
+}
+
+/* atime by relatime (Linux's default): a read after a change moves it, a
+ * read after that does not. */
+static int atime_relatime(void)
+{
+	struct stat a, b, c;
+	char buf[8];
+
+	CHECK_EQ(put_file(MNT "/atime.txt", "tick\n", 5), 0);
+	CHECK_EQ(stat(MNT "/atime.txt", &a), 0);
+	sleep(1);
+	CHECK_EQ(get_file(MNT "/atime.txt", buf, sizeof(buf)), 5);
+	CHECK_EQ(stat(MNT "/atime.txt", &b), 0);
+	CHECK(b.st_atime > a.st_mtime);
+	CHECK_EQ(b.st_mtime, a.st_mtime);
+	sleep(1);
+	CHECK_EQ(get_file(MNT "/atime.txt", buf, sizeof(buf)), 5);
+	CHECK_EQ(stat(MNT "/atime.txt", &c), 0);
+	CHECK_EQ(c.st_atime, b.st_atime);
+	CHECK_EQ(unlink(MNT "/atime.txt"), 0);
+	return 0;
+}
+
 /* ext2 file data in the page cache right now (aiok_stat), or -1. */
 static long ext2_pages(void)
 {
@@ -963,6 +1098,9 @@ static const struct utest_case cases[] = {
 	UTEST(mmap_pinned),
 	UTEST(mmap_sigbus),
 	UTEST(mmap_copy_same_fs),
+	UTEST(long_names),
+	UTEST(d_off_resume),
+	UTEST(atime_relatime),
 	UTEST(pagecache),
 	UTEST(sequential_2m),
 	UTEST(concurrent),

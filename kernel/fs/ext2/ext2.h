@@ -173,6 +173,11 @@ int ext2_write_inode(struct inode *inode);
 /* A new inode of mode in the group near dir's, written, in the cache. */
 struct inode *ext2_new_inode(struct inode *dir, u32 mode);
 void ext2_touch(struct inode *inode, bool mtime);	/* ctime (and mtime) = now */
+/* A read of inode's data or entries: atime = now by the relatime rule (Linux's
+ * default: only when atime is not after mtime and ctime, or is a day old);
+ * never on a read-only mount. A best effort: under sb->nowait the inode's
+ * block may not be written now; the new atime goes with its next write. */
+void ext2_accessed(struct inode *inode);
 u32 ext2_now(void);
 void ext2_put(struct inode *inode);
 /* Take an inode whose last reference the caller holds out of the cache and

@@ -155,6 +155,8 @@ ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t 
 	}
 	if (left == -EAGAIN)
 		return -EAGAIN;			/* sb->nowait: all of it again, later */
+	if (done && !write)
+		ext2_accessed(inode);
 	if (done)
 		return done;
 	return left < 0 ? left : left ? -EFAULT : 0;
@@ -270,6 +272,8 @@ static int ext2_map_page_locked(struct inode *inode, u32 idx, bool write, struct
 	if (write) {
 		ext2_touch(inode, true);
 		ext2_write_inode(inode);
+	} else {
+		ext2_accessed(inode);
 	}
 	*pagep = page;
 	return 0;

@@ -26,6 +26,21 @@ void ext2_touch(struct inode *inode, bool mtime)
 	inode->time_sec = di->i_mtime;
 }
 
+#define EXT2_RELATIME_SECS	(24 * 3600)	/* relatime: an atime this old moves anyway */
+
+void ext2_accessed(struct inode *inode)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct ext2_inode *di = &EXT2_I(inode)->di;
+	u32 now = ext2_now();
+
+	if (sb->rdonly || (di->i_atime > di->i_mtime && di->i_atime > di->i_ctime &&
+			   now - di->i_atime < EXT2_RELATIME_SECS))
+		return;
+	di->i_atime = now;
+	ext2_write_inode(inode);	/* -EAGAIN under nowait: written with the inode later */
+}
+
 /* Where inode ino lives: its inode-table block and byte offset in it. */
 static int ext2_inode_loc(struct ext2_sb *sb, u32 ino, u32 *blk, u32 *off)
 {
