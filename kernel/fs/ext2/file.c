@@ -109,6 +109,9 @@ static long ext2_write_chunk(struct inode *inode, struct ext2_xfer *x, size_t do
 	left = ext2_page_copy(ep, off, x, done, chunk, false);
 	if (left >= 0)
 		ep->dirty |= bit;	/* a short copy leaves zeros or old bytes */
+	if (ep->dirty == (1u << (PAGE_SIZE >> sb->block_log)) - 1)
+		ep->uptodate = true;	/* every block written (each whole): a later
+					 * read is a hit, not a read of the disk */
 	return left;
 }
 
