@@ -57,7 +57,7 @@ static struct file *mmap_file(int fd, int prot, int flags)
 
 	if (!f)
 		return ERR_PTR(-EBADF);
-	if (!f->f_op->map_page || !S_ISREG(f->f_inode->mode)) {
+	if (!f->f_op || !f->f_op->map_page || !f->f_inode || !S_ISREG(f->f_inode->mode)) {
 		fput(f);
 		return ERR_PTR(-ENODEV);
 	}

@@ -350,6 +350,7 @@ struct fault_alloc {
 	u32 file_idx;			/* ... this one ... */
 	bool file_write;		/* ... for a shared write (map_page's write) */
 	u32 file_gen;			/* file_inode->i_mapgen before the fetch */
+	int (*map_page)(struct inode *, u32, bool, struct page **);	/* the region's file's */
 	struct page *file_page;		/* it, referenced, once fetched */
 	bool file_only;			/* the next try needs only file_page */
 };
@@ -375,8 +376,8 @@ static int fault_fetch_file_page(struct fault_alloc *fa)
 	int err;
 
 	fa->file_gen = atomic_read(&inode->i_mapgen);	/* before the size is seen */
-	while ((err = inode->fops->map_page(inode, fa->file_idx, fa->file_write,
-					    &fa->file_page)) == -ENOMEM)
+	while ((err = fa->map_page(inode, fa->file_idx, fa->file_write, &fa->file_page)) ==
+	       -ENOMEM)
 		if (!oom_make_room())
 			return -ENOMEM;
 	if (err)
@@ -417,8 +418,10 @@ static void fault_alloc_done(struct fault_alloc *fa)
 /* The file page for idx of inode (mm->lock held): true when fa has it,
  * fetched for a shared write if write, and no truncate unmapped the file's
  * pages since; false after asking for it (the caller returns -EAGAIN). */
-static bool fault_file_page(struct fault_alloc *fa, struct inode *inode, u32 idx, bool write)
+static bool fault_file_page(struct fault_alloc *fa, struct file *file, u32 idx, bool write)
 {
+	struct inode *inode = file->f_inode;
+
 	fa->file_only = false;
 	if (fa->file_page && fa->file_inode == inode && fa->file_idx == idx &&
 	    fa->file_write == write && fa->file_gen == (u32)atomic_read(&inode->i_mapgen))
@@ -434,6 +437,7 @@ static bool fault_file_page(struct fault_alloc *fa, struct inode *inode, u32 idx
 	}
 	fa->file_idx = idx;
 	fa->file_write = write;
+	fa->map_page = file->f_op->map_page;
 	fa->file_only = true;
 	return false;
 }
@@ -463,7 +467,7 @@ static int fault_file(struct mm *mm, struct vm_area *v, u32 va, u32 *pte, bool w
 	u32 idx = v->pgoff + ((va - v->start) >> PAGE_SHIFT);
 	bool shared = v->flags & VM_SHARED;
 
-	if (!fault_file_page(fa, v->file->f_inode, idx, shared && write))
+	if (!fault_file_page(fa, v->file, idx, shared && write))
 		return -EAGAIN;
 	if (pte && (*pte & PTE_PRESENT))
 		return fault_file_mkwrite(va, pte, fa);

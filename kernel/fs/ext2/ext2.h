@@ -233,7 +233,9 @@ struct ext2_xfer {
 	struct pinned_vec *pinned;	/* when iov is NULL */
 };
 /* Move n bytes between the file at pos and x; bytes or -errno (under
- * sb->nowait: -EAGAIN when any of it needs the disk; the caller redoes all). */
+ * sb->nowait: -EAGAIN when any of it needs the disk; the caller redoes all).
+ * -EAGAIN too when a user copy faulted on a mapping of this file system
+ * before any byte moved (sb->fault_again); after some, the short count. */
 ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t pos, bool write);
 /* f_op->map_page of regular files (file.c). */
 int ext2_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep);

@@ -154,7 +154,8 @@ ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t 
 		return -EAGAIN;
 	if (sb->fault_again) {			/* a copy faulted on our own mapping */
 		sb->fault_again = false;
-		return -EAGAIN;
+		if (!done || sb->nowait)
+			return -EAGAIN;		/* (the AIO try is redone whole) */
 	}
 	if (left == -EAGAIN)
 		return -EAGAIN;			/* sb->nowait: all of it again, later */
