@@ -124,12 +124,14 @@ int vm_dontneed(struct mm *mm, u32 start, u32 len);
 long vm_mremap(struct mm *mm, u32 old, u32 old_len, u32 new_len, bool may_move, u32 fixed,
 	       u32 *ring_flag);
 
-/* A file shrank: take its pages from index first on out of every address
- * space that maps it (shared and private copies alike, as Linux's truncate),
- * so that an access there faults and finds nothing (SIGBUS). Process
- * context; takes mm_list_lock, then each mm->lock (after any file-system
- * lock the caller holds). */
-void vm_unmap_file_pages(struct inode *inode, u32 first);
+/* Take the pages [first, last] of a file out of every address space that
+ * maps it (shared and private copies alike, as Linux's truncate), so that the
+ * next access faults and asks the file again: a file that shrank (last ~0u:
+ * then there is nothing, SIGBUS), or pages that direct I/O is about to go
+ * around (the next fault finds the new page). Process context; takes
+ * mm_list_lock, then each mm->lock (after any file-system lock the caller
+ * holds). */
+void vm_unmap_file_pages(struct inode *inode, u32 first, u32 last);
 /* msync(MS_SYNC): write back the files of the shared file regions that
  * overlap [start, start+len) (their f_op->fsync, data only): 0 or the first
  * error. Takes mm->lock between the calls, none during them. */

@@ -1052,18 +1052,19 @@ out:
 
 /* ---- files: truncate's unmapping, msync ---- */
 
-/* Zap v's pages of file page first on (mm->lock held). */
-static void vma_zap_file_from(struct mm *mm, struct vm_area *v, u32 first)
+/* Zap v's pages of file pages [first, last] (mm->lock held). */
+static void vma_zap_file_pages(struct mm *mm, struct vm_area *v, u32 first, u32 last)
 {
-	u32 pages = (v->end - v->start) >> PAGE_SHIFT;
+	u64 v_last = (u64)v->pgoff + ((v->end - v->start) >> PAGE_SHIFT) - 1;
+	u64 from = MAX(first, v->pgoff), to = MIN((u64)last, v_last);
 
-	if (v->pgoff + pages <= first)
+	if (from > to)
 		return;
-	zap_range(mm, first > v->pgoff ? v->start + ((first - v->pgoff) << PAGE_SHIFT) :
-		  v->start, v->end);
+	zap_range(mm, v->start + ((from - v->pgoff) << PAGE_SHIFT),
+		  v->start + ((to - v->pgoff + 1) << PAGE_SHIFT));
 }
 
-void vm_unmap_file_pages(struct inode *inode, u32 first)
+void vm_unmap_file_pages(struct inode *inode, u32 first, u32 last)
 {
 	struct vm_area *v;
 	struct mm *mm;
@@ -1074,7 +1075,7 @@ void vm_unmap_file_pages(struct inode *inode, u32 first)
 		spin_lock(&mm->lock);
 		list_for_each_entry(v, &mm->vmas, list)
 			if (v->file && v->file->f_inode == inode)
-				vma_zap_file_from(mm, v, first);
+				vma_zap_file_pages(mm, v, first, last);
 		spin_unlock(&mm->lock);
 	}
 	spin_unlock(&mm_list_lock);

@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include "aio_raw.h"
 #include "aiokern.h"
 #include "lx_syscall.h"
 #include "utest.h"
@@ -807,6 +808,57 @@ static int mmap_copy_same_fs(void)
 	return 0;
 }
 
+/* One raw AIO request on fd, waited for: its res, or -9999. */
+static long aio_one(int fd, int op, void *buf, size_t n, long long off)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	struct kernel_timespec when = raw_deadline_in(5000000000LL);
+	long res = -9999;
+
+	if (raw_io_setup(4, &ctx))
+		return res;
+	raw_prep(&cb, op, fd, buf, n, off, 7);
+	if (raw_io_submit(ctx, 1, list) == 1 && raw_io_getevents_abs(ctx, 1, &ev, &when) == 1)
+		res = ev.res;
+	raw_io_destroy(ctx);
+	return res;
+}
+
+/* O_DIRECT AIO and a shared mapping of the same pages: a direct write shows
+ * in the mapping (its pages were unmapped with the cached ones: the next
+ * access maps the new page), and what the mapping wrote before a direct
+ * read reaches the disk first (the read sees it). */
+static int mmap_direct(void)
+{
+	static unsigned char io[PAGE] __attribute__((aligned(4096)));
+	unsigned char *p;
+	int fd, dfd;
+
+	CHECK_EQ(write_pattern(MNT "/mdio.bin", 50, 4 * PAGE, 4096), 0);
+	fd = open(MNT "/mdio.bin", O_RDWR);
+	dfd = open(MNT "/mdio.bin", O_RDWR | O_DIRECT);
+	CHECK(fd >= 0 && dfd >= 0);
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	p[100] = 'M';
+	CHECK(same_pat(p + PAGE, 50, PAGE, PAGE));	/* page 1 mapped */
+	fill_pat(io, 51, PAGE, PAGE);
+	CHECK_EQ(aio_one(dfd, IOCB_CMD_PWRITE, io, PAGE, PAGE), PAGE);
+	CHECK(same_pat(p + PAGE, 51, PAGE, PAGE));
+	memset(io, 0, PAGE);
+	CHECK_EQ(aio_one(dfd, IOCB_CMD_PREAD, io, PAGE, 0), PAGE);
+	CHECK_EQ(io[100], 'M');
+	CHECK(same_pat(io, 50, 0, 100));
+	CHECK_EQ(p[100], 'M');
+	CHECK_EQ(munmap(p, 4 * PAGE), 0);
+	close(dfd);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/mdio.bin"), 0);
+	return 0;
+}
+
 /* A name of n bytes under MNT: c repeated, ending in tag. */
 static void long_name(char *path, size_t size, char c, size_t n, const char *tag)
 {
@@ -1098,6 +1150,7 @@ static const struct utest_case cases[] = {
 	UTEST(mmap_pinned),
 	UTEST(mmap_sigbus),
 	UTEST(mmap_copy_same_fs),
+	UTEST(mmap_direct),
 	UTEST(long_names),
 	UTEST(d_off_resume),
 	UTEST(atime_relatime),

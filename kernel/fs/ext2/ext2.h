@@ -145,7 +145,8 @@ void ext2_pc_drop(struct inode *inode);
 /* The file shrinks to size (before its blocks are freed): pages past it go,
  * the tail of the last one is zeroed and written back later. */
 int ext2_pc_truncate(struct inode *inode, loff_t size);
-/* Write back and drop the pages over [pos, pos + n) (before direct I/O there). */
+/* Write back and drop the pages over [pos, pos + n) (before direct I/O there);
+ * mappings of them are unmapped first (vm_unmap_file_pages). */
 int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n);
 /* umount: every page of sb (none should be left). */
 void ext2_pc_drop_all(struct ext2_sb *sb);

@@ -179,7 +179,7 @@ int ext2_truncate_locked(struct inode *inode, loff_t size)
 	if (size < inode->size) {
 		err = ext2_pc_truncate(inode, size);	/* pages first: their blocks go */
 		/* mapped pages past the new end: gone from every mapping (SIGBUS) */
-		vm_unmap_file_pages(inode, ((u64)size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+		vm_unmap_file_pages(inode, ((u64)size + PAGE_SIZE - 1) >> PAGE_SHIFT, ~0u);
 		if (!err)
 			err = ext2_free_blocks_from(inode, keep);
 	}

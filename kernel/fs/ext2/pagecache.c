@@ -20,6 +20,7 @@
 #include "mm.h"
 #include "slab.h"
 #include "string.h"
+#include "vm.h"
 #include "ext2.h"
 
 atomic_t ext2_cached_pages = ATOMIC_INIT(0);	/* all file systems' (leak checks) */
@@ -285,6 +286,18 @@ static void ext2_pc_drop_from(struct inode *inode, u32 first)
 				ext2_pc_free(EXT2_SB(inode), ep);
 }
 
+/* Does a mapping hold one of inode's cached pages [first, last]? */
+static bool ext2_pc_range_mapped(struct inode *inode, u64 first, u64 last)
+{
+	struct ext2_page *ep;
+
+	for (u32 i = 0; i < EXT2_PC_HASH; i++)
+		list_for_each_entry(ep, &EXT2_I(inode)->pc_hash[i], hash)
+			if (ep->index >= first && ep->index <= last && ext2_pc_mapped(ep))
+				return true;
+	return false;
+}
+
 int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
@@ -294,6 +307,10 @@ int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n)
 
 	if (!n)
 		return 0;
+	/* mappings let go first (their writes end up in the write-back below);
+	 * their next access finds what the direct I/O leaves */
+	if (ext2_pc_range_mapped(inode, first, last))
+		vm_unmap_file_pages(inode, first, MIN(last, (u64)~0u));
 	for (u32 i = 0; i < EXT2_PC_HASH; i++) {
 		list_for_each_entry_safe(ep, nx, &ei->pc_hash[i], hash) {
 			if (ep->index < first || ep->index > last)
