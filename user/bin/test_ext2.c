@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -963,12 +964,45 @@ static int d_off_dir(const char *path, int step)
 	return 0;
 }
 
+/* The same through <dirent.h>: telldir after some entries, seekdir back to
+ * it later gives the entry that followed; rewinddir lists all again. */
+static int dirent_seek(const char *path, int skip)
+{
+	char want[256];
+	struct dirent *e;
+	long loc, total = 0, again = 0;
+	DIR *d = opendir(path);
+
+	CHECK(d != NULL);
+	while ((e = readdir(d)))
+		total++;
+	rewinddir(d);
+	for (int i = 0; i < skip; i++)
+		CHECK(readdir(d) != NULL);
+	loc = telldir(d);
+	CHECK((e = readdir(d)) != NULL);
+	snprintf(want, sizeof(want), "%s", e->d_name);
+	while (readdir(d))
+		;
+	seekdir(d, loc);
+	CHECK((e = readdir(d)) != NULL);
+	CHECK(!strcmp(e->d_name, want));
+	rewinddir(d);
+	while (readdir(d))
+		again++;
+	CHECK_EQ(again, total);
+	CHECK_EQ(closedir(d), 0);
+	return 0;
+}
+
 /* getdents64's d_off on ext2 (a hashed directory of 300 names, in 512-byte
- * calls) and on ramfs (/bin). */
+ * calls) and on ramfs (/bin), by lseek and by telldir/seekdir. */
 static int d_off_resume(void)
 {
 	CHECK_EQ(d_off_dir(MNT "/many", 37), 0);
 	CHECK_EQ(d_off_dir("/bin", 5), 0);
+	CHECK_EQ(dirent_seek(MNT "/many", 150), 0);
+	CHECK_EQ(dirent_seek("/bin", 7), 0);
 	return 0;
 }
 
