@@ -15,6 +15,7 @@
 #include "mutex.h"
 #include "spinlock.h"
 #include "types.h"
+#include "uapi/dirent.h"
 #include "uapi/fcntl.h"
 #include "uapi/stat.h"
 #include "uapi/uio.h"
@@ -80,15 +81,7 @@ struct dir_context {
 	bool (*emit)(struct dir_context *ctx, const char *name, size_t len, u32 ino, u32 type);
 	loff_t next;
 };
-/* type: the DT_* of getdents64 */
-#define DT_UNKNOWN	0
-#define DT_FIFO		1
-#define DT_CHR		2
-#define DT_DIR		4
-#define DT_BLK		6
-#define DT_REG		8
-#define DT_LNK		10
-#define DT_SOCK		12
+/* type: the DT_* of getdents64 (uapi/dirent.h) */
 
 /* What stat reports of an inode. */
 struct kstat {

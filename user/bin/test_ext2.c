@@ -139,14 +139,6 @@ static int write_pattern(const char *path, unsigned seed, size_t n, size_t step)
 	return close(fd) || off != n ? -1 : 0;
 }
 
-struct dirent64_head {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-} __attribute__((packed));
-
 /* Entries of a directory by getdents64 (a small buffer: many calls); names
  * matching prefix counted; -1 on an error. */
 static long count_entries(const char *path, const char *prefix, int *dots)
@@ -160,7 +152,7 @@ static long count_entries(const char *path, const char *prefix, int *dots)
 	*dots = 0;
 	while ((r = lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0)) > 0) {
 		for (long off = 0; off < r;) {
-			struct dirent64_head *d = (void *)(buf + off);
+			struct linux_dirent64 *d = (void *)(buf + off);
 			if (!strncmp(d->d_name, prefix, strlen(prefix)))
 				n++;
 			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
@@ -922,7 +914,7 @@ static int read_dents(int fd, struct dent *d, int max, size_t size)
 
 	while (n < max && (r = lx_syscall(NR_GETDENTS64, fd, (long)buf, size, 0, 0)) > 0) {
 		for (long off = 0; off < r && n < max; n++) {
-			struct dirent64_head *h = (void *)(buf + off);
+			struct linux_dirent64 *h = (void *)(buf + off);
 			d[n].off = h->d_off;
 			snprintf(d[n].name, sizeof(d[n].name), "%s", h->d_name);
 			off += h->d_reclen;
@@ -955,7 +947,7 @@ static int d_off_dir(const char *path, int step)
 	r = lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0);
 	CHECK(r > 0);
 	for (long off = 0; off < r;) {
-		struct dirent64_head *h = (void *)(buf + off);
+		struct linux_dirent64 *h = (void *)(buf + off);
 		off += h->d_reclen;
 		if (off == r)
 			CHECK_EQ(lseek(fd, 0, SEEK_CUR), (off_t)h->d_off);
@@ -1304,7 +1296,7 @@ static void fuzz_walk(const char *dir, int depth)
 		return;
 	while (n < 32 && (r = lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0)) > 0) {
 		for (long off = 0; off < r && n < 32;) {
-			struct dirent64_head *d = (void *)(buf + off);
+			struct linux_dirent64 *d = (void *)(buf + off);
 			snprintf(names[n++], sizeof(names[0]), "%s", d->d_name);
 			off += d->d_reclen;
 		}

@@ -3,15 +3,7 @@
 #define _DIRENT_H
 
 #include <sys/types.h>
-
-#define DT_UNKNOWN	0
-#define DT_FIFO		1
-#define DT_CHR		2
-#define DT_DIR		4
-#define DT_BLK		6
-#define DT_REG		8
-#define DT_LNK		10
-#define DT_SOCK		12
+#include "uapi/dirent.h"		/* DT_*, the kernel's record */
 
 struct dirent {
 	ino_t d_ino;

@@ -10,14 +10,6 @@
 
 #define DIR_BUF		4096		/* bytes of records per getdents64 call */
 
-/* struct linux_dirent64 as the kernel lays it out. */
-struct kdirent64 {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-} __attribute__((packed));
 
 struct __dirstream {
 	int fd;
@@ -72,11 +64,11 @@ static long dir_fill(DIR *d)
 
 struct dirent *readdir(DIR *d)
 {
-	struct kdirent64 *k;
+	struct linux_dirent64 *k;
 
 	if (d->at >= d->len && dir_fill(d) <= 0)
 		return NULL;			/* the end (errno as it was), or an error */
-	k = (struct kdirent64 *)(d->buf + d->at);
+	k = (struct linux_dirent64 *)(d->buf + d->at);
 	d->at += k->d_reclen;
 	d->ent.d_ino = k->d_ino;
 	d->ent.d_off = k->d_off;
