@@ -49,6 +49,22 @@ static inline long raw_io_cancel(aio_context_t ctx, struct iocb *iocb, struct io
 	return raw_syscall4(248, ctx, (long)iocb, (long)res, 0);
 }
 
+/* io_submit of the one request cb. */
+static inline long raw_submit1(aio_context_t ctx, struct iocb *cb)
+{
+	struct iocb *list[1] = { cb };
+
+	return raw_io_submit(ctx, 1, list);
+}
+
+/* io_getevents_abs with a deadline already past: what is in the ring now. */
+static inline long raw_getevents_now(aio_context_t ctx, long nr, struct io_event *ev)
+{
+	struct kernel_timespec past = { 0, 0 };
+
+	return raw_io_getevents_abs(ctx, nr, ev, &past);
+}
+
 /* Fill *cb for one request; every other field zero. */
 static inline void raw_prep(struct iocb *cb, int op, int fd, void *buf, unsigned long long n,
 			    long long off, unsigned long long data)
