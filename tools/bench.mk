@@ -7,6 +7,11 @@
 #                         each pair sees the same host, which drifts by up to 2x in minutes
 #   make boottime         only the boot time: BOOT_RUNS boots with -kernel and from the ISO
 #   BENCH_QUICK=1         bench --quick (few ops, every metric still printed and verified)
+#   make bench-smp        bench-compare at -smp 1, 2 and 4 (BENCH_SMP_LIST) on BENCH_SMP_DISKS
+#                         (virtio ide),
+#                         then the SMP table (tools/benchsmp.py: QD32 with 1/2/4 submitting
+#                         threads, QD1, the null call and io_getevents' cost per CPU count)
+#   BENCH_SMP=N           any target above with N CPUs for both kernels (logs: build/bench-smpN)
 #   BENCH_DISKS=...       which disks (default: virtio ide virtio_null ide_null); the *_null
 #                         ones are QEMU's null-co (no disk work, no data): the limit QEMU sets
 #   make bench-plot       the SVG pictures again from the logs (tools/benchplot.py)
@@ -16,7 +21,11 @@
 # Memory, accelerator, disks and image are the same.  docs/benchmarks.md has the method.
 # `make bench` also times the boot to init's first line (tools/boottime.py; issue 9's targets).
 
-BENCH_OUT     := $(BUILD)/bench
+BENCH_SMP     ?= 1
+# BENCH_SMP=N > 1: both kernels with N CPUs (one host thread per vCPU, MTTCG), logs apart.
+bench_smp_on  := $(filter-out 1,$(BENCH_SMP))
+BENCH_OUT     := $(BUILD)/bench$(if $(bench_smp_on),-smp$(BENCH_SMP))
+BENCH_QEMU_FLAGS = $(if $(bench_smp_on),$(subst -smp 4,-smp $(BENCH_SMP),$(QEMU_FLAGS_SMP)),$(QEMU_FLAGS))
 BENCH_IMG     ?= /dev/shm/aiokern-bench.img
 BENCH_RUNS    ?= 3
 BENCH_TIMEOUT ?= 300
@@ -58,9 +67,9 @@ BENCH_LINUX_DEV_virtio_null := /dev/vda
 BENCH_LINUX_DEV_ide_null    := /dev/sda
 
 # $(1) disk label: the whole QEMU command line of one boot.
-bench_aiok_cmd  = $(QEMU) $(QEMU_FLAGS) -serial stdio -kernel $(KERNEL) -initrd $(INITRAMFS) \
+bench_aiok_cmd  = $(QEMU) $(BENCH_QEMU_FLAGS) -serial stdio -kernel $(KERNEL) -initrd $(INITRAMFS) \
 	$(BENCH_DISK_$(1)) -append "$(call BENCH_AIOK_APPEND,$(BENCH_AIOK_DEV_$(1)),$(1))"
-bench_linux_cmd = $(QEMU_LINUX) $(QEMU_FLAGS) -serial stdio -kernel $(BENCH_LX)/vmlinuz \
+bench_linux_cmd = $(QEMU_LINUX) $(BENCH_QEMU_FLAGS) -serial stdio -kernel $(BENCH_LX)/vmlinuz \
 	-initrd $(BENCH_LX)/initramfs.cpio \
 	$(BENCH_DISK_$(1)) -append "$(call BENCH_LINUX_APPEND,$(BENCH_LINUX_DEV_$(1)),$(1))"
 
@@ -87,7 +96,7 @@ BOOT_RUNS ?= 5
 BOOTTIME   = $(PYTHON) tools/boottime.py --runs $(BOOT_RUNS) --cmdline '$(CMDLINE)' \
 	--out $(BENCH_OUT)/aiokern-boot.log --logdir $(BENCH_OUT)/boot
 
-.PHONY: bench bench-linux bench-compare bench-table bench-plot bench-img boottime
+.PHONY: bench bench-linux bench-compare bench-smp bench-table bench-plot bench-img boottime
 bench-img:
 	$(Q)$(PYTHON) tools/mkbenchimg.py $(BENCH_IMG)
 
@@ -115,6 +124,13 @@ bench-compare: $(KERNEL) $(INITRAMFS) $(BENCH_LX)/initramfs.cpio bench-img
 
 bench-table:
 	$(Q)$(BENCH_TABLE)
+
+BENCH_SMP_LIST  ?= 1 2 4
+BENCH_SMP_DISKS ?= virtio ide
+bench-smp: $(KERNEL) $(INITRAMFS) $(BENCH_LX)/initramfs.cpio bench-img
+	$(Q)$(foreach n,$(BENCH_SMP_LIST),$(MAKE) --no-print-directory bench-compare BENCH_SMP=$(n) \
+	  BENCH_DISKS="$(BENCH_SMP_DISKS)" || exit 1;)
+	$(Q)$(PYTHON) tools/benchsmp.py $(foreach n,$(BENCH_SMP_LIST),$(n):$(BUILD)/bench$(if $(filter-out 1,$(n)),-smp$(n)))
 
 bench-plot:
 	$(Q)$(BENCH_PLOT)

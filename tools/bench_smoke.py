@@ -12,7 +12,8 @@ import re
 import subprocess
 import sys
 
-METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "seq64k_qd8_MBps",
+METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "qd32_t2_iops", "qd32_t4_iops",
+           "seq64k_qd8_MBps",
            "submit_ebadf_ns", "getevents_idle_ns", "setup_destroy_us", "null_syscall_ns",
            "thread_create_join_us", "mutex_uncontended_ns", "futex_wake_to_run_us",
            "signal_round_trip_us",

@@ -24,7 +24,8 @@ DISKS = ["virtio", "ide", "virtio_null", "ide_null"]
 OPTIONAL_DISKS = {"virtio_null", "ide_null"}     # BENCH_DISKS may leave them out
 SWEEP_DEPTHS = [1, 2, 4, 8, 16, 32, 64, 128]
 SWEEP_METRICS = [f"qd_sweep_{d}_iops" for d in SWEEP_DEPTHS]
-METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "seq64k_qd8_MBps",
+METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "qd32_t2_iops", "qd32_t4_iops",
+           "seq64k_qd8_MBps",
            *SWEEP_METRICS,
            "submit_ebadf_ns", "getevents_idle_ns", "setup_destroy_us", "null_syscall_ns",
            "thread_create_join_us", "mutex_uncontended_ns", "futex_wake_to_run_us",

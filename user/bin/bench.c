@@ -419,11 +419,12 @@ struct qd_run {
 	long long		next_seq, disk_bytes;
 	long			issued, done, inflight, checked;
 	int			stop;
+	int			slot_base;	/* first of bufs[] this run owns */
 };
 
 static void *slot_buf(const struct qd_run *q, int slot)
 {
-	return q->job->size == SEQ_SIZE ? (void *)seq_bufs[slot] : (void *)bufs[slot];
+	return q->job->size == SEQ_SIZE ? (void *)seq_bufs[slot] : (void *)bufs[q->slot_base + slot];
 }
 
 static long long next_offset(struct qd_run *q)
@@ -497,35 +498,44 @@ static int qd_step(struct qd_run *q)
 	return 0;
 }
 
-/* Run job; completions per second in thousandths (0 when nothing completed). */
-static long long qd_run(struct bench *b, const struct qd_job *job, long long disk_bytes)
+/* Run job in *q (bufs[slot_base ..] are its buffers, b->ctx its context);
+ * completions per second in thousandths (0 when nothing completed). */
+static long long qd_run_in(struct qd_run *q, struct bench *b, const struct qd_job *job,
+			   long long disk_bytes, int slot_base)
 {
-	static struct qd_run q;
 	struct iocb *list[MAX_DEPTH];
 	long n = 0, done_at_end = 0;
 	long long t0, t_end = 0;
 
-	q = (struct qd_run){ .b = b, .job = job, .rng = RNG_SEED ^ job->depth,
-			     .disk_bytes = disk_bytes };
+	*q = (struct qd_run){ .b = b, .job = job, .rng = RNG_SEED ^ job->depth ^ slot_base,
+			      .disk_bytes = disk_bytes, .slot_base = slot_base };
 	b_timeout_arm(&b->wait, WAIT_NS);
-	for (int s = 0; s < job->depth && q.issued < job->limit; s++)
-		slot_prep(&q, s, list, &n);
+	for (int s = 0; s < job->depth && q->issued < job->limit; s++)
+		slot_prep(q, s, list, &n);
 	t0 = now_ns();
 	if (submit_all(b, b->ctx, list, n) < 0)
 		return 0;
-	q.inflight = n;
-	for (long iter = 1; q.inflight > 0; iter++) {
-		if (qd_step(&q) < 0)
+	q->inflight = n;
+	for (long iter = 1; q->inflight > 0; iter++) {
+		if (qd_step(q) < 0)
 			break;
-		if (!q.stop && (q.inflight == 0 || (iter & 7) == 0)) {
+		if (!q->stop && (q->inflight == 0 || (iter & 7) == 0)) {
 			t_end = now_ns();
-			done_at_end = q.done;
-			q.stop = q.inflight == 0 || t_end - t0 >= (job->cap_ns ? job->cap_ns : TIME_CAP_NS);
+			done_at_end = q->done;
+			q->stop = q->inflight == 0 ||
+				  t_end - t0 >= (job->cap_ns ? job->cap_ns : TIME_CAP_NS);
 		}
 	}
-	if (q.inflight > 0)	/* an error: leave the rest to io_destroy */
+	if (q->inflight > 0)	/* an error: leave the rest to io_destroy */
 		return 0;
 	return t_end > t0 ? done_at_end * SEC_NS * 1000 / (t_end - t0) : 0;
+}
+
+static long long qd_run(struct bench *b, const struct qd_job *job, long long disk_bytes)
+{
+	static struct qd_run q;
+
+	return qd_run_in(&q, b, job, disk_bytes, 0);
 }
 
 static void run_qd32(struct bench *b, long long disk_bytes)
@@ -533,6 +543,65 @@ static void run_qd32(struct bench *b, long long disk_bytes)
 	const struct qd_job job = { "qd32_iops", QD32_DEPTH, BLOCK, 0, b->lim->qd32, 0 };
 
 	result_milli(b, job.metric, qd_run(b, &job, disk_bytes));
+}
+
+/* QD32 split over nthreads submitting threads, each with its own context, depth
+ * QD32_DEPTH / nthreads and its own buffers: "qd32_tN_iops", the sum of their
+ * rates (each runs TIME_CAP_NS). On several CPUs the threads submit at once. */
+struct qd_thread {
+	struct bench	b;		/* a copy: its own context, timeouts and error counts */
+	struct qd_job	job;
+	struct qd_run	run;
+	long long	disk_bytes, ops_milli;
+	int		slot_base;
+	pthread_t	tid;
+};
+
+static void *qd_thread_main(void *arg)
+{
+	struct qd_thread *t = arg;
+
+	t->ops_milli = qd_run_in(&t->run, &t->b, &t->job, t->disk_bytes, t->slot_base);
+	return 0;
+}
+
+static long long qd32_threads(struct bench *b, long long disk_bytes, int nthreads)
+{
+	static struct qd_thread th[4];
+	long long sum = 0;
+	int started = 0, failed = 0;
+
+	for (int i = 0; i < nthreads; i++) {
+		struct qd_thread *t = &th[i];
+
+		*t = (struct qd_thread){ .b = *b, .disk_bytes = disk_bytes,
+					 .slot_base = i * (QD32_DEPTH / nthreads) };
+		t->job = (struct qd_job){ "qd32_threads", QD32_DEPTH / nthreads, BLOCK, 0,
+					  b->lim->qd32 / nthreads, 0 };
+		t->b.io_errors = t->b.verify_errors = 0;
+		t->b.ctx = 0;		/* io_setup wants it zero */
+		if (b_setup(CTX_EVENTS, &t->b.ctx) < 0 ||
+		    pthread_create(&t->tid, 0, qd_thread_main, t)) {
+			io_error(b, "qd32 thread start", -1);
+			break;
+		}
+		started++;
+	}
+	for (int i = 0; i < started; i++) {
+		pthread_join(th[i].tid, 0);
+		b_destroy(th[i].b.ctx);
+		b->io_errors += th[i].b.io_errors;
+		b->verify_errors += th[i].b.verify_errors;
+		failed |= th[i].ops_milli == 0;
+		sum += th[i].ops_milli;
+	}
+	return started == nthreads && !failed ? sum : 0;	/* one failed: no result */
+}
+
+static void run_qd32_threads(struct bench *b, long long disk_bytes)
+{
+	result_milli(b, "qd32_t2_iops", qd32_threads(b, disk_bytes, 2));
+	result_milli(b, "qd32_t4_iops", qd32_threads(b, disk_bytes, 4));
 }
 
 static void run_seq(struct bench *b, long long disk_bytes)
@@ -914,6 +983,7 @@ static void run_all(struct bench *b)
 
 	run_qd1(b);
 	run_qd32(b, disk_bytes);
+	run_qd32_threads(b, disk_bytes);
 	run_seq(b, disk_bytes);
 	run_qd_sweep(b, disk_bytes);
 	run_costs(b);
