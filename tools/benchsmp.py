@@ -21,8 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchtable  # noqa: E402
 
 QD32_ROWS = ["qd32_iops", "qd32_t2_iops", "qd32_t4_iops"]
-ROWS = ["qd1_lat_p50_us", *QD32_ROWS, "null_syscall_ns", "getevents_idle_ns"]
-DISKS = ["virtio", "ide"]
+ROWS = ["qd1_lat_p50_us", *QD32_ROWS, "qd32_two_disks_iops", "null_syscall_ns", "getevents_idle_ns"]
+DISKS = ["virtio", "ide", "ide_2ch"]     # ide_2ch: two IDE channels (bench --second)
 
 
 def median(runs, kernel, disk, metric):
@@ -38,8 +38,11 @@ def table_rows(by_n):
     out = []
     for disk in DISKS:
         for metric in ROWS:
-            for n, runs in by_n:
-                a, l = median(runs, "aiokern", disk, metric), median(runs, "linux", disk, metric)
+            cells = [(n, median(runs, "aiokern", disk, metric), median(runs, "linux", disk, metric))
+                     for n, runs in by_n]
+            if all(a is None and l is None for _, a, l in cells):
+                continue        # a disk that did not run, a row only ide_2ch has
+            for n, a, l in cells:
                 ratio = f"{a / l:.2f}" if a and l else "-"
                 out.append([disk, metric, str(n), cell(a), cell(l), ratio])
     return out

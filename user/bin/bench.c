@@ -13,7 +13,8 @@
 #include "libaio.h"	/* struct iocb / io_event (the kernel's layout, also Linux's), io_prep_* */
 
 /*
- * Usage: bench [--quick] [--verify-all] [--no-verify] DEVICE LABEL   e.g.  bench /dev/vda virtio
+ * Usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] DEVICE LABEL
+ *        e.g.  bench /dev/vda virtio
  * Prints "RESULT LABEL METRIC VALUE" lines, and "HIST LABEL METRIC LO:COUNT ..." lines
  * (the QD1 latency histogram, tools/benchplot.py); exit status 0 when every read
  * completed and matched the image's pattern (tools/mkbenchimg.py).  --quick: few
@@ -153,8 +154,9 @@ static const struct limits quick_limits = { 16, 200, 2000, 256, 2000, 2000, 20, 
 
 struct bench {
 	const char		*dev, *label;
+	const char		*dev2;		/* --second DEV, or 0 */
 	const struct limits	*lim;
-	int			fd;
+	int			fd, fd2;	/* fd2: the second disk's, or -1 */
 	long			nblocks;	/* 4 KiB blocks on the disk */
 	aio_context_t		ctx;		/* for the I/O metrics */
 	struct b_timeout	wait;		/* limit for one wait, armed per metric */
@@ -545,9 +547,9 @@ static void run_qd32(struct bench *b, long long disk_bytes)
 	result_milli(b, job.metric, qd_run(b, &job, disk_bytes));
 }
 
-/* QD32 split over nthreads submitting threads, each with its own context, depth
- * QD32_DEPTH / nthreads and its own buffers: "qd32_tN_iops", the sum of their
- * rates (each runs TIME_CAP_NS). On several CPUs the threads submit at once. */
+/* Random 4 KiB reads from nthreads submitting threads at once, each with its own
+ * context, depth and buffers (a copy of *b: its fd may be another disk's): the sum
+ * of their rates (each runs TIME_CAP_NS). On several CPUs they submit at once. */
 struct qd_thread {
 	struct bench	b;		/* a copy: its own context, timeouts and error counts */
 	struct qd_job	job;
@@ -565,7 +567,9 @@ static void *qd_thread_main(void *arg)
 	return 0;
 }
 
-static long long qd32_threads(struct bench *b, long long disk_bytes, int nthreads)
+/* Thread i reads fds[i] at the given depth; depth * nthreads <= MAX_DEPTH. */
+static long long qd_threads(struct bench *b, long long disk_bytes, int nthreads, int depth,
+			    const int *fds)
 {
 	static struct qd_thread th[4];
 	long long sum = 0;
@@ -574,15 +578,14 @@ static long long qd32_threads(struct bench *b, long long disk_bytes, int nthread
 	for (int i = 0; i < nthreads; i++) {
 		struct qd_thread *t = &th[i];
 
-		*t = (struct qd_thread){ .b = *b, .disk_bytes = disk_bytes,
-					 .slot_base = i * (QD32_DEPTH / nthreads) };
-		t->job = (struct qd_job){ "qd32_threads", QD32_DEPTH / nthreads, BLOCK, 0,
-					  b->lim->qd32 / nthreads, 0 };
+		*t = (struct qd_thread){ .b = *b, .disk_bytes = disk_bytes, .slot_base = i * depth };
+		t->job = (struct qd_job){ "qd_threads", depth, BLOCK, 0, b->lim->qd32 / nthreads, 0 };
+		t->b.fd = fds[i];
 		t->b.io_errors = t->b.verify_errors = 0;
 		t->b.ctx = 0;		/* io_setup wants it zero */
 		if (b_setup(CTX_EVENTS, &t->b.ctx) < 0 ||
 		    pthread_create(&t->tid, 0, qd_thread_main, t)) {
-			io_error(b, "qd32 thread start", -1);
+			io_error(b, "qd thread start", -1);
 			break;
 		}
 		started++;
@@ -598,10 +601,16 @@ static long long qd32_threads(struct bench *b, long long disk_bytes, int nthread
 	return started == nthreads && !failed ? sum : 0;	/* one failed: no result */
 }
 
+/* QD32 split over 2 and 4 threads on the one disk; with --second, QD32 on each of
+ * the two disks at once (IDE: the two channels in use together). */
 static void run_qd32_threads(struct bench *b, long long disk_bytes)
 {
-	result_milli(b, "qd32_t2_iops", qd32_threads(b, disk_bytes, 2));
-	result_milli(b, "qd32_t4_iops", qd32_threads(b, disk_bytes, 4));
+	const int same[4] = { b->fd, b->fd, b->fd, b->fd }, two[2] = { b->fd, b->fd2 };
+
+	result_milli(b, "qd32_t2_iops", qd_threads(b, disk_bytes, 2, QD32_DEPTH / 2, same));
+	result_milli(b, "qd32_t4_iops", qd_threads(b, disk_bytes, 4, QD32_DEPTH / 4, same));
+	if (b->fd2 >= 0)
+		result_milli(b, "qd32_two_disks_iops", qd_threads(b, disk_bytes, 2, QD32_DEPTH, two));
 }
 
 static void run_seq(struct bench *b, long long disk_bytes)
@@ -938,20 +947,26 @@ static int bench_open(struct bench *b)
 		outf("# bench: cannot open %s\n", b->dev);
 		return -1;
 	}
+	b->fd2 = b->dev2 ? open(b->dev2, O_RDONLY | O_DIRECT) : -1;
+	if (b->dev2 && (b->fd2 < 0 || disk_size(b->fd2) < disk_size(b->fd))) {
+		outf("# bench: cannot open %s, or it is smaller than %s\n", b->dev2, b->dev);
+		return -1;
+	}
 	size = disk_size(b->fd);
 	b->nblocks = (long)(size / BLOCK);
 	if (b->nblocks < SEQ_SIZE / BLOCK) {
 		outf("# bench: %s: size %lld is too small\n", b->dev, size);
 		return -1;
 	}
-	outf("# bench: %s %s on %s, %lld MiB, %s run, %s\n", TARGET_NAME, b->label, b->dev,
-	    size >> 20, b->lim == &quick_limits ? "quick" : "full",
+	outf("# bench: %s %s on %s%s%s, %lld MiB, %s run, %s\n", TARGET_NAME, b->label, b->dev,
+	    b->dev2 ? " and " : "", b->dev2 ? b->dev2 : "", size >> 20, b->lim == &quick_limits ? "quick" : "full",
 	    b->no_verify ? "lengths checked, no data (--no-verify)" :
 	    b->verify_all ? "every word checked" : "sector identity checked, every word of 1 in 64");
 	return 0;
 }
 
-/* [--quick] [--verify-all] [--no-verify] DEVICE LABEL, flags anywhere; -1 on anything else. */
+/* [--quick] [--verify-all] [--no-verify] [--second=DEV2] DEVICE LABEL, flags anywhere;
+ * -1 on anything else. */
 static int parse_args(struct bench *b, int argc, char **argv)
 {
 	const char *pos[2];
@@ -965,6 +980,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			b->verify_all = 1;
 		else if (!strcmp(argv[i], "--no-verify"))
 			b->no_verify = 1;
+		else if (!strncmp(argv[i], "--second=", 9) && argv[i][9])
+			b->dev2 = argv[i] + 9;
 		else if (npos < 2)
 			pos[npos++] = argv[i];
 		else
@@ -997,7 +1014,7 @@ int main(int argc, char **argv)
 	long r;
 
 	if (parse_args(&b, argc, argv) < 0) {
-		outf("usage: bench [--quick] [--verify-all] [--no-verify] DEVICE LABEL\n");
+		outf("usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] DEVICE LABEL\n");
 		return 2;
 	}
 	pattern_init();
@@ -1011,6 +1028,8 @@ int main(int argc, char **argv)
 	run_all(&b);
 	b_destroy(b.ctx);
 	close(b.fd);
+	if (b.fd2 >= 0)
+		close(b.fd2);
 	result_count(&b, "io_errors", b.io_errors);
 	result_count(&b, "verify_errors", b.verify_errors);
 	return b.io_errors || b.verify_errors ? 1 : 0;
