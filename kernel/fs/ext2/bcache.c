@@ -185,16 +185,6 @@ int ext2_sync_meta(struct ext2_sb *sb)
 	return err;
 }
 
-u32 ext2_dirty_bufs(struct ext2_sb *sb)
-{
-	struct ext2_buf *b;
-	u32 n = 0;
-
-	list_for_each_entry(b, &sb->bufs, lru)
-		n += b->dirty;
-	return n;
-}
-
 /* Data first (the file pages), then the metadata blocks and the superblock,
  * then the device's FLUSH: what the metadata points at is on the disk before it. */
 int ext2_sync_fs(struct ext2_sb *sb)

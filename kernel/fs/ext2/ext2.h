@@ -75,6 +75,7 @@ struct ext2_sb {
 	struct inode *root;
 	u32 wb_seq;			/* metadata write-backs failed (and data of
 					 * inodes gone since): fsync reports (lock) */
+	struct list_head flush_link;	/* the flusher's list (flush.c), or empty */
 };
 
 /* An ext2 inode in memory: inode->private. */
@@ -123,8 +124,6 @@ int ext2_sync_fs(struct ext2_sb *sb);
  * every dirty block; no FLUSH. A failed block stays dirty (written again
  * later) and bumps sb->wb_seq. 0 or the first -EIO. */
 int ext2_sync_meta(struct ext2_sb *sb);
-/* Dirty blocks in the cache now. */
-u32 ext2_dirty_bufs(struct ext2_sb *sb);
 /* Block nr was freed: take it out of the cache (or, still held, make it clean). */
 void ext2_bforget(struct ext2_sb *sb, u32 nr);
 /* Forget every cached block (umount, after ext2_sync_fs); a dirty one is lost. */
@@ -246,11 +245,11 @@ int ext2_truncate_locked(struct inode *inode, loff_t size);
  * data or of metadata that failed since f's last fsync (f->f_wb_err). */
 int ext2_fsync_locked(struct file *f, int datasync);
 
-/* flush.c: the periodic flusher (one kernel thread per writable mount,
+/* flush.c: the periodic flusher (one kernel thread for every writable mount,
  * ext2_flush_ms= apart, default 5000; 0: none) writes back the pages dirty
- * for that long and every dirty metadata block. Start: 0 or -ENOMEM. Stop:
- * before umount's last write-back (no sb->lock held). */
-int ext2_flusher_start(struct ext2_sb *sb);
+ * for that long and every dirty metadata block. Start: a mounted sb joins
+ * its list. Stop: before umount's last write-back (no sb->lock held). */
+void ext2_flusher_start(struct ext2_sb *sb);
 void ext2_flusher_stop(struct ext2_sb *sb);
 /* Boot (ext2_init): the thread and /proc/aiok/ext2. */
 void ext2_flush_init(void);

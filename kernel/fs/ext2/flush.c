@@ -19,15 +19,9 @@
 #include "printk.h"
 #include "procfs.h"
 #include "sched.h"
-#include "slab.h"
 #include "ext2.h"
 
 #define EXT2_FLUSH_MS_DEFAULT	5000
-
-struct ext2_flush_entry {
-	struct ext2_sb *sb;
-	struct list_head link;		/* ext2_flush_list */
-};
 
 static DEFINE_MUTEX(ext2_flush_lock);
 static LIST_HEAD(ext2_flush_list);	/* writable mounts (ext2_flush_lock) */
@@ -43,9 +37,11 @@ static int ext2_flush_sb(struct ext2_sb *sb, unsigned long age)
 	u32 pages = 0, blocks;
 
 	mutex_lock(&sb->lock);
-	blocks = ext2_dirty_bufs(sb) + sb->super_dirty;
+	blocks = atomic_read(&ext2_blocks_written);
 	ext2_pc_sync_older(sb, age, &pages);
 	ext2_sync_meta(sb);		/* errors: wb_seq, for fsync */
+	/* (exact while no other file system writes metadata meanwhile) */
+	blocks = atomic_read(&ext2_blocks_written) - blocks;
 	mutex_unlock(&sb->lock);
 	atomic_add(&ext2_flush_pages, pages);
 	atomic_add(&ext2_flush_blocks, blocks);
@@ -55,12 +51,12 @@ static int ext2_flush_sb(struct ext2_sb *sb, unsigned long age)
 static void ext2_flush_pass(void)
 {
 	unsigned long age = msecs_to_jiffies(ext2_flush_ms);
-	struct ext2_flush_entry *e;
+	struct ext2_sb *sb;
 	int wrote = 0;
 
 	mutex_lock(&ext2_flush_lock);
-	list_for_each_entry(e, &ext2_flush_list, link)
-		wrote |= ext2_flush_sb(e->sb, age);
+	list_for_each_entry(sb, &ext2_flush_list, flush_link)
+		wrote |= ext2_flush_sb(sb, age);
 	mutex_unlock(&ext2_flush_lock);
 	if (wrote)
 		atomic_inc(&ext2_flush_passes);
@@ -83,36 +79,21 @@ static int ext2_flush_thread(void *arg)
 	}
 }
 
-int ext2_flusher_start(struct ext2_sb *sb)
+void ext2_flusher_start(struct ext2_sb *sb)
 {
-	struct ext2_flush_entry *e;
-
 	if (sb->rdonly || !ext2_flush_task)
-		return 0;
-	e = kmalloc(sizeof(*e), GFP_KERNEL);
-	if (!e)
-		return -ENOMEM;
-	e->sb = sb;
+		return;
 	mutex_lock(&ext2_flush_lock);
-	list_add_tail(&e->link, &ext2_flush_list);
+	list_add_tail(&sb->flush_link, &ext2_flush_list);
 	mutex_unlock(&ext2_flush_lock);
-	return 0;
 }
 
 void ext2_flusher_stop(struct ext2_sb *sb)
 {
-	struct ext2_flush_entry *e, *found = NULL;
-
 	mutex_lock(&ext2_flush_lock);
-	list_for_each_entry(e, &ext2_flush_list, link) {
-		if (e->sb == sb) {
-			found = e;
-			list_del(&e->link);
-			break;
-		}
-	}
+	if (!list_empty(&sb->flush_link))
+		list_del_init(&sb->flush_link);
 	mutex_unlock(&ext2_flush_lock);
-	kfree(found);
 }
 
 static int ext2_proc_show(char *buf, size_t size)

@@ -196,6 +196,7 @@ static struct ext2_sb *ext2_sb_alloc(struct file *dev, u64 offset, u64 bytes, bo
 	INIT_LIST_HEAD(&sb->bufs);
 	INIT_LIST_HEAD(&sb->pages);
 	INIT_LIST_HEAD(&sb->inodes);
+	INIT_LIST_HEAD(&sb->flush_link);
 	sb->dev = dev;
 	sb->dev_offset = offset;
 	sb->dev_bytes = bytes;
@@ -258,8 +259,7 @@ struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, bool rdonly)
 	}
 	sb->root = root;
 	sb->dev_id = __atomic_fetch_add(&ext2_next_dev, 1, __ATOMIC_RELAXED);
-	if (ext2_flusher_start(sb))
-		printk(KERN_WARNING "ext2: no periodic write-back for this mount\n");
+	ext2_flusher_start(sb);
 	return root;
 }
 
@@ -285,6 +285,10 @@ int ext2_umount(struct inode *root)
 		sb->es->s_state |= EXT2_VALID_FS;
 	sb->super_dirty = true;
 	err = ext2_sync_fs(sb);
+	if (err && !sb->rdonly) {	/* something did not reach the disk: e2fsck */
+		sb->es->s_state = (sb->es->s_state & ~EXT2_VALID_FS) | EXT2_ERROR_FS;
+		ext2_write_super(sb);
+	}
 	mutex_unlock(&sb->lock);
 	iput(root);			/* the mount's: the last inode of sb */
 	ext2_sb_free(sb);
