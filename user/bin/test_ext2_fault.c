@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include "aio_raw.h"
 #include "lx_syscall.h"
+#include "ext2_pattern.h"
 #include "utest.h"
 
 #define MNT		"/mnt/x"
@@ -38,25 +39,6 @@
 
 static const char *dev_path;
 static unsigned char buf[65536], got[65536];
-
-static unsigned char pat(unsigned seed, unsigned off)
-{
-	return (off * 7 + seed + (off >> 9) * 13) & 0xff;
-}
-
-static void fill(unsigned char *b, unsigned seed, unsigned off, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		b[i] = pat(seed, off + i);
-}
-
-static int same(const unsigned char *b, unsigned seed, unsigned off, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (b[i] != pat(seed, off + i))
-			return 0;
-	return 1;
-}
 
 static long do_mount(void)
 {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "lx_syscall.h"
+#include "ext2_pattern.h"
 #include "utest.h"
 
 #define MNT		"/mnt/p"
@@ -43,11 +44,6 @@ static unsigned rnd(unsigned n)
 	rng_state ^= rng_state >> 17;
 	rng_state ^= rng_state << 5;
 	return rng_state % n;
-}
-
-static unsigned char pat(unsigned seed, unsigned off)
-{
-	return (off * 7 + seed + (off >> 9) * 13) & 0xff;
 }
 
 static unsigned fnv(const unsigned char *p, size_t n)
