@@ -12,7 +12,8 @@
  *                  reports it, and the file system mounts again
  *   test_ext2_fault sync DEV [CASE]   suite ext2_sync: on a clean image, fsync writes
  *                  back one file's pages only, fdatasync skips the inode when only
- *                  the times changed, the periodic flusher writes back old dirty pages
+ *                  the times changed, the periodic flusher writes back old dirty pages,
+ *                  write() with O_DSYNC returns with its pages written
  * Both read /proc/aiok/ext2 (the page cache's, block cache's and flusher's counters)
  * and need the boot parameter ext2_flush_ms=1000.
  */
@@ -24,6 +25,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "aio_raw.h"
+#include "aiokern.h"
 #include "lx_syscall.h"
 #include "ext2_pattern.h"
 #include "utest.h"
@@ -410,6 +412,21 @@ static int flusher_writes_back(void)
 	return 0;
 }
 
+/* write() on an O_DSYNC descriptor returns with its pages on the disk. */
+static int o_dsync_write(void)
+{
+	int d = open(MNT "/sync_d.bin", O_WRONLY | O_CREAT | O_TRUNC | O_DSYNC, 0644);
+	long written = ext2_stat("pages_written");
+
+	CHECK(d >= 0);
+	fill(buf, 44, 0, 8192);
+	CHECK_EQ(write(d, buf, 8192), 8192);
+	CHECK_EQ(ext2_stat("dirty_pages"), 0);
+	CHECK(ext2_stat("pages_written") - written >= 2);
+	close(d);
+	return 0;
+}
+
 static int sync_umount(void)
 {
 	CHECK_EQ(do_umount(), 0);
@@ -423,6 +440,7 @@ static const struct utest_case sync_cases[] = {
 	UTEST(fsync_one_file),
 	UTEST(fdatasync_times_only),
 	UTEST(flusher_writes_back),
+	UTEST(o_dsync_write),
 	UTEST(sync_umount),
 };
 
