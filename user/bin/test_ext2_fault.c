@@ -173,6 +173,27 @@ static int indirect_read(void)
 	return 0;
 }
 
+/* Writes that must read first: a part of the bad block of /rdata.bin, and a
+ * block of /ind.bin past its bad indirect block; by write and by AIO. */
+static int write_needs_read(void)
+{
+	int r = open(MNT "/rdata.bin", O_RDWR), i = open(MNT "/ind.bin", O_RDWR);
+	struct stat st;
+
+	CHECK(r >= 0 && i >= 0);
+	CHECK_ERR(pwrite(r, "x", 1, 4100), K_EIO);
+	CHECK_EQ(aio_one(IOCB_CMD_PWRITE, r, "y", 1, 4200), -K_EIO);
+	CHECK_ERR(pwrite(i, buf, 1024, 13 * 1024), K_EIO);
+	CHECK_EQ(aio_one(IOCB_CMD_PWRITE, i, buf, 1024, 14 * 1024), -K_EIO);
+	CHECK_EQ(fstat(i, &st), 0);
+	CHECK_EQ(st.st_size, 40960);
+	CHECK_EQ(fsync(r), 0);			/* nothing was dirtied */
+	CHECK_EQ(fsync(i), 0);
+	close(r);
+	close(i);
+	return 0;
+}
+
 /* /ibad.txt's inode-table block fails: its name is found, its inode is not. */
 static int inode_table_read(void)
 {
@@ -316,6 +337,7 @@ static const struct utest_case fault_cases[] = {
 	UTEST(data_read),
 	UTEST(data_read_aio),
 	UTEST(indirect_read),
+	UTEST(write_needs_read),
 	UTEST(inode_table_read),
 	UTEST(dir_read),
 	UTEST(bitmap_read),

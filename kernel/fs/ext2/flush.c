@@ -22,6 +22,7 @@
 #include "ext2.h"
 
 #define EXT2_FLUSH_MS_DEFAULT	5000
+#define EXT2_FLUSH_MS_MAX	3600000		/* an hour */
 
 static DEFINE_MUTEX(ext2_flush_lock);
 static LIST_HEAD(ext2_flush_list);	/* writable mounts (ext2_flush_lock) */
@@ -111,10 +112,17 @@ static int ext2_proc_show(char *buf, size_t size)
 
 void ext2_flush_init(void)
 {
+	unsigned long long ms;
 	struct task *t;
 
 	proc_create("/proc/aiok/ext2", ext2_proc_show);
-	ext2_flush_ms = cmdline_get_num(&boot_cmdline, "ext2_flush_ms", EXT2_FLUSH_MS_DEFAULT);
+	ms = cmdline_get_num(&boot_cmdline, "ext2_flush_ms", EXT2_FLUSH_MS_DEFAULT);
+	if (ms > EXT2_FLUSH_MS_MAX) {
+		printk(KERN_WARNING "ext2: ext2_flush_ms=%llu is more than %u: using %u\n", ms,
+		       EXT2_FLUSH_MS_MAX, EXT2_FLUSH_MS_MAX);
+		ms = EXT2_FLUSH_MS_MAX;
+	}
+	ext2_flush_ms = ms;
 	if (!ext2_flush_ms)
 		return;
 	t = kthread_run(ext2_flush_thread, NULL, "ext2flush");
