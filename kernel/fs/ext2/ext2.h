@@ -12,6 +12,8 @@
  * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
  * the namespace lock and never around sb->lock, guards the inode cache list and
  * the transitions of an ext2 inode's reference count to and from zero.
+ * ext2_flush_lock (flush.c), a mutex taken outside every sb->lock, guards
+ * the periodic flusher's list of mounts (sb->flush_link).
  * Process context everywhere. No function here calls iput() with sb->lock held
  * (an inode's last reference may need it): they hand such inodes back.
  *

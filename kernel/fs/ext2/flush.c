@@ -2,7 +2,7 @@
  * ("ext2flush") wakes every ext2_flush_ms milliseconds (boot parameter,
  * default 5000; 0: no thread) and, for each writable mounted file system,
  * writes back the file pages dirty for at least that long, then every dirty
- * metadata block (superblock and descriptors when changed): a crash loses at
+ * metadata block (while no file system is mounted writable it sleeps) (superblock and descriptors when changed): a crash loses at
  * most about two periods of writes that no fsync covered. No FLUSH: that is
  * fsync's promise. Write-back errors go where the other write-backs put
  * them (the inodes' and sb's wb_seq), for the next fsync to report.
@@ -74,7 +74,9 @@ static int ext2_flush_thread(void *arg)
 			__set_current_state(TASK_RUNNING);
 			return 0;
 		}
-		schedule_timeout(period ? period : 1);
+		/* no writable mount: sleep until one comes (ext2_flusher_start) */
+		schedule_timeout(list_empty(&ext2_flush_list) ? MAX_SCHEDULE_TIMEOUT :
+				 period ? period : 1);
 		if (!kthread_should_stop())
 			ext2_flush_pass();
 	}
@@ -87,6 +89,7 @@ void ext2_flusher_start(struct ext2_sb *sb)
 	mutex_lock(&ext2_flush_lock);
 	list_add_tail(&sb->flush_link, &ext2_flush_list);
 	mutex_unlock(&ext2_flush_lock);
+	wake_up_process(ext2_flush_task);	/* it may sleep with nothing to do */
 }
 
 void ext2_flusher_stop(struct ext2_sb *sb)
