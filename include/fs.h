@@ -135,6 +135,8 @@ struct file {
 	struct inode *f_inode;
 	void *private_data;
 	struct file *private_data_next;	/* the deferred-fput chain */
+	u32 f_wb_err;			/* a disk file system's write-back error
+					 * sequence as this file's fsync last saw it */
 };
 
 /*

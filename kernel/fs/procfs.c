@@ -16,9 +16,6 @@
 
 #define PROC_BUF	8192		/* the most text one file shows */
 
-/* Fill buf (size bytes) with the file's text; its length (cut at size - 1). */
-typedef int (*proc_show_t)(char *buf, size_t size);
-
 /* A kB figure of a page count. */
 static u32 kb(u32 pages)
 {
@@ -110,7 +107,7 @@ static const struct file_operations proc_ops = {
 	.read = proc_read,
 };
 
-static void proc_create(const char *path, proc_show_t show)
+void proc_create(const char *path, proc_show_t show)
 {
 	struct inode *inode = vfs_create(path, S_IFREG | 0444, &proc_ops);
 

@@ -801,24 +801,6 @@ static int mmap_copy_same_fs(void)
 	return 0;
 }
 
-/* One raw AIO request on fd, waited for: its res, or -9999. */
-static long aio_one(int fd, int op, void *buf, size_t n, long long off)
-{
-	aio_context_t ctx = 0;
-	struct iocb cb, *list[1] = { &cb };
-	struct io_event ev;
-	struct kernel_timespec when = raw_deadline_in(5000000000LL);
-	long res = -9999;
-
-	if (raw_io_setup(4, &ctx))
-		return res;
-	raw_prep(&cb, op, fd, buf, n, off, 7);
-	if (raw_io_submit(ctx, 1, list) == 1 && raw_io_getevents_abs(ctx, 1, &ev, &when) == 1)
-		res = ev.res;
-	raw_io_destroy(ctx);
-	return res;
-}
-
 /* O_DIRECT AIO and a shared mapping of the same pages: a direct write shows
  * in the mapping (its pages were unmapped with the cached ones: the next
  * access maps the new page), and what the mapping wrote before a direct
@@ -838,10 +820,10 @@ static int mmap_direct(void)
 	p[100] = 'M';
 	CHECK(same_pat(p + PAGE, 50, PAGE, PAGE));	/* page 1 mapped */
 	fill_pat(io, 51, PAGE, PAGE);
-	CHECK_EQ(aio_one(dfd, IOCB_CMD_PWRITE, io, PAGE, PAGE), PAGE);
+	CHECK_EQ(raw_aio_one(IOCB_CMD_PWRITE, dfd, io, PAGE, PAGE, 5000000000LL), PAGE);
 	CHECK(same_pat(p + PAGE, 51, PAGE, PAGE));
 	memset(io, 0, PAGE);
-	CHECK_EQ(aio_one(dfd, IOCB_CMD_PREAD, io, PAGE, 0), PAGE);
+	CHECK_EQ(raw_aio_one(IOCB_CMD_PREAD, dfd, io, PAGE, 0, 5000000000LL), PAGE);
 	CHECK_EQ(io[100], 'M');
 	CHECK(same_pat(io, 50, 0, 100));
 	CHECK_EQ(p[100], 'M');

@@ -12,6 +12,8 @@
  * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
  * the namespace lock and never around sb->lock, guards the inode cache list and
  * the transitions of an ext2 inode's reference count to and from zero.
+ * ext2_flush_lock (flush.c), a mutex taken outside every sb->lock, guards
+ * the periodic flusher's list of mounts (sb->flush_link).
  * Process context everywhere. No function here calls iput() with sb->lock held
  * (an inode's last reference may need it): they hand such inodes back.
  *
@@ -77,6 +79,9 @@ struct ext2_sb {
 	struct list_head inodes;	/* inodes in use (struct ext2_inode_info) */
 	u32 nr_inodes;			/* in use or being freed (ext2_put) */
 	struct inode *root;
+	u32 wb_seq;			/* metadata write-backs failed (and data of
+					 * inodes gone since): fsync reports (lock) */
+	struct list_head flush_link;	/* the flusher's list (flush.c), or empty */
 };
 
 /* An ext2 inode in memory: inode->private. */
@@ -86,12 +91,20 @@ struct ext2_inode_info {
 	struct list_head link;		/* sb->inodes (icache_lock) */
 	struct list_head pc_hash[EXT2_PC_HASH];	/* its cached pages by index (sb->lock) */
 	u32 nr_pages;
+	/* fsync's state (sb->lock): */
+	u32 wb_seq;			/* its data's write-backs failed: an open
+					 * file's f_wb_err samples wb_seq + sb->wb_seq */
+	u64 synced_size;		/* size and i_blocks as last written with */
+	u32 synced_blocks;		/*   the metadata: fdatasync's "only times" */
+	bool map_changed;		/* blocks freed since: the map must go too */
 };
 
 /* One page of a regular file's data in the page cache (sb->lock). */
 struct ext2_page {
 	u32 index;			/* file offset / PAGE_SIZE */
-	u8 dirty;			/* one bit per block of the page: newer than the disk */
+	u8 dirty;			/* one bit per block of the page: newer than the disk
+					 * (set through ext2_pc_mark / ext2_pc_dirty) */
+	unsigned long dirtied;		/* jiffies when it turned dirty (the flusher) */
 	bool uptodate;			/* read from the disk (or written whole) */
 	bool mapwrite;			/* a shared mapping may write it: every write-back
 					 * takes its blocks in the file as dirty, until
@@ -113,9 +126,13 @@ struct ext2_buf *ext2_bread(struct ext2_sb *sb, u32 nr);
 struct ext2_buf *ext2_bget(struct ext2_sb *sb, u32 nr);
 void ext2_brelse(struct ext2_buf *b);
 static inline void ext2_bdirty(struct ext2_buf *b) { b->dirty = true; }
-/* Write every dirty block back (then the superblock and descriptors when
- * changed) and flush the device's cache: 0 or the first -EIO. */
+/* Write every dirty page and block back (then the superblock and descriptors
+ * when changed) and flush the device's cache: 0 or the first -EIO. */
 int ext2_sync_fs(struct ext2_sb *sb);
+/* The metadata part of that: superblock and descriptors when changed, then
+ * every dirty block; no FLUSH. A failed block stays dirty (written again
+ * later) and bumps sb->wb_seq. 0 or the first -EIO. */
+int ext2_sync_meta(struct ext2_sb *sb);
 /* Block nr was freed: take it out of the cache (or, still held, make it clean). */
 void ext2_bforget(struct ext2_sb *sb, u32 nr);
 /* Forget every cached block (umount, after ext2_sync_fs); a dirty one is lost. */
@@ -137,9 +154,15 @@ void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len);
 int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask);
 /* Bytes [off, off + len) of the page changed: their blocks are dirty. */
 void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len);
-/* Write back inode's dirty pages / every dirty page of sb: 0 or the first error. */
+/* The blocks of ep in bits are dirty (the page's stamp when it was clean). */
+void ext2_pc_mark(struct ext2_page *ep, u8 bits);
+/* Write back inode's dirty pages / every dirty page of sb / those of sb dirty
+ * for at least age jiffies (0: all; *written counts them): 0 or the first
+ * error. A page is clean afterwards either way; a failure bumps its inode's
+ * wb_seq. */
 int ext2_pc_sync_inode(struct inode *inode);
 int ext2_pc_sync_all(struct ext2_sb *sb);
+int ext2_pc_sync_older(struct ext2_sb *sb, unsigned long age, u32 *written);
 /* Forget inode's pages (its data is gone, or was written back). */
 void ext2_pc_drop(struct inode *inode);
 /* The file shrinks to size (before its blocks are freed): pages past it go,
@@ -241,6 +264,24 @@ ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t 
 /* f_op->map_page of regular files (file.c). */
 int ext2_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep);
 int ext2_truncate_locked(struct inode *inode, loff_t size);
+/* fsync / fdatasync of open file f (sb->lock held, sb->nowait clear): its
+ * dirty pages, then (fsync; fdatasync when the size or the block map
+ * changed) its inode and every dirty metadata block, then the device's
+ * FLUSH. -EIO when a write failed, or once per file for a write-back of its
+ * data or of metadata that failed since f's last fsync (f->f_wb_err). */
+int ext2_fsync_locked(struct file *f, int datasync);
+
+/* flush.c: the periodic flusher (one kernel thread for every writable mount,
+ * ext2_flush_ms= apart, default 5000; 0: none) writes back the pages dirty
+ * for that long and every dirty metadata block. Start: a mounted sb joins
+ * its list. Stop: before umount's last write-back (no sb->lock held). */
+void ext2_flusher_start(struct ext2_sb *sb);
+void ext2_flusher_stop(struct ext2_sb *sb);
+/* Boot (ext2_init): the thread and /proc/aiok/ext2. */
+void ext2_flush_init(void);
+/* Counters (/proc/aiok/ext2). */
+extern atomic_t ext2_cached_blocks, ext2_dirty_pages, ext2_pages_written, ext2_wb_errors;
+extern atomic_t ext2_blocks_written;
 
 /* aio.c: the AIO methods of regular files (buffered; see aio.c for what
  * completes inside io_submit and what the worker does). */

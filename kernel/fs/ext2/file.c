@@ -1,11 +1,13 @@
 /* file.c: ext2 regular files and directories as open files: read, write (holes
  * read as zeros; a write allocates the blocks it reaches), truncate, fsync,
- * getdents, and the pages of mmap and exec (map_page). Data moves through the
- * page cache (pagecache.c) under sb->lock, copied to and from user memory or
- * from pinned pages (the AIO worker, aio.c). A user copy may fault on a
- * mapping of a file of this same file system: that fault must not take
- * sb->lock again, so map_page refuses it (sb->fault_again), the copy fails,
- * and read/write fault the user range in without the lock and try again. */
+ * getdents, fsync / fdatasync of one file and its write-back errors, and the
+ * pages of mmap and exec (map_page). Data moves through the page cache
+ * (pagecache.c) under sb->lock, copied to and from user memory or from pinned
+ * pages (the AIO worker, aio.c). A user copy may fault on a mapping of a file
+ * of this same file system: that fault must not take sb->lock again, so
+ * map_page refuses it (sb->fault_again), the copy fails, and read/write fault
+ * the user range in without the lock and try again. */
+#include "blk_file.h"
 #include "errno.h"
 #include "highmem.h"
 #include "pin.h"
@@ -108,7 +110,7 @@ static long ext2_write_chunk(struct inode *inode, struct ext2_xfer *x, size_t do
 		return nr;
 	left = ext2_page_copy(ep, off, x, done, chunk, false);
 	if (left >= 0)
-		ep->dirty |= bit;	/* a short copy leaves zeros or old bytes */
+		ext2_pc_mark(ep, bit);	/* a short copy leaves zeros or old bytes */
 	if (ep->dirty == (1u << (PAGE_SIZE >> sb->block_log)) - 1)
 		ep->uptodate = true;	/* every block written (each whole): a later
 					 * read is a hit, not a read of the disk */
@@ -177,6 +179,7 @@ int ext2_truncate_locked(struct inode *inode, loff_t size)
 	if ((u64)size > ext2_max_size(sb))
 		return -EFBIG;
 	if (size < inode->size) {
+		EXT2_I(inode)->map_changed = true;	/* for fdatasync */
 		err = ext2_pc_truncate(inode, size);	/* pages first: their blocks go */
 		/* mapped pages past the new end: gone from every mapping (SIGBUS) */
 		vm_unmap_file_pages(inode, ((u64)size + PAGE_SIZE - 1) >> PAGE_SHIFT, ~0u);
@@ -227,6 +230,11 @@ static ssize_t ext2_rw_user(struct file *f, char *ubuf, size_t n, loff_t *pos, b
 		one.iov_len = n;
 		if (!ret)
 			ret = ext2_file_rw(inode, &x, n, *pos, write);
+		if (write && ret > 0 && (f->f_flags & O_DSYNC)) {	/* O_SYNC holds its bit */
+			int err = ext2_fsync_locked(f, (f->f_flags & O_SYNC) != O_SYNC);
+			if (err)
+				ret = err;
+		}
 		mutex_unlock(&sb->lock);
 		if (ret != -EAGAIN)
 			break;
@@ -298,22 +306,85 @@ int ext2_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep)
 	return err;
 }
 
-/* fsync and fdatasync: every dirty block of the file system, then a flush. */
+/* The write-back error sequence an open file of inode compares with. */
+static u32 ext2_wb_seq(struct inode *inode)
+{
+	return EXT2_I(inode)->wb_seq + EXT2_SB(inode)->wb_seq;
+}
+
+/* Must fdatasync write the metadata? Not when only the times changed: the
+ * size and the block map are as last written (ext2_fsync_locked). */
+static bool ext2_datasync_meta(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+
+	return ei->map_changed || (u64)inode->size != ei->synced_size ||
+	       ei->di.i_blocks != ei->synced_blocks;
+}
+
+/* The inode into its buffer, then every dirty metadata block (the file's
+ * indirect blocks, bitmaps, descriptors among them). */
+static int ext2_fsync_meta(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	int err = ext2_write_inode(inode);
+
+	if (!err)
+		err = ext2_sync_meta(EXT2_SB(inode));
+	if (!err) {
+		ei->synced_size = inode->size;
+		ei->synced_blocks = ei->di.i_blocks;
+		ei->map_changed = false;
+	}
+	return err;
+}
+
+int ext2_fsync_locked(struct file *f, int datasync)
+{
+	struct inode *inode = f->f_inode;
+	struct ext2_sb *sb = EXT2_SB(inode);
+	int err = 0, e;
+	u32 seq;
+
+	if (sb->rdonly)
+		return 0;
+	if (S_ISREG(inode->mode))
+		err = ext2_pc_sync_inode(inode);
+	if ((!datasync || ext2_datasync_meta(inode)) && (e = ext2_fsync_meta(inode)) && !err)
+		err = e;
+	if ((e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0)) && !err)
+		err = e;
+	seq = ext2_wb_seq(inode);
+	if (seq != f->f_wb_err) {	/* a failure since this file last looked */
+		f->f_wb_err = seq;
+		if (!err)
+			err = -EIO;
+	}
+	return err;
+}
+
+/* fsync and fdatasync of one file (ext2_fsync_locked). */
 static int ext2_fsync(struct file *f, int datasync)
 {
 	struct ext2_sb *sb = EXT2_SB(f->f_inode);
 	int err;
 
 	mutex_lock(&sb->lock);
-	err = ext2_sync_fs(sb);
+	err = ext2_fsync_locked(f, datasync);
 	mutex_unlock(&sb->lock);
 	return err;
 }
 
-/* Opening for writing needs a writable file system. */
+/* Opening for writing needs a writable file system. The file's fsync
+ * reports write-back failures from now on. */
 static int ext2_open(struct inode *inode, struct file *f)
 {
-	return (f->f_mode & FMODE_WRITE) && EXT2_SB(inode)->rdonly ? -EROFS : 0;
+	struct ext2_sb *sb = EXT2_SB(inode);
+
+	if ((f->f_mode & FMODE_WRITE) && sb->rdonly)
+		return -EROFS;
+	f->f_wb_err = ext2_wb_seq(inode);	/* a racing failure is seen or not */
+	return 0;
 }
 
 const struct file_operations ext2_file_ops = {
@@ -331,6 +402,7 @@ const struct file_operations ext2_file_ops = {
 };
 
 const struct file_operations ext2_dir_ops = {
+	.open = ext2_open,
 	.llseek = generic_llseek,
 	.fsync = ext2_fsync,
 	.readdir = ext2_readdir,
