@@ -1,6 +1,12 @@
 /* virtio_blk.c: virtio block driver over the legacy PCI transport, one virtqueue,
  * many requests in flight, completion from the interrupt handler.
  *
+ * Interrupts: MSI-X when the device has it (entry 0 for config changes,
+ * entry 1 for the queue, each its own MSI IRQ aimed at the boot CPU), so the
+ * queue's handler knows the interrupt is its own and never reads the ISR;
+ * with nomsi on the command line (or no MSI-X) the shared INTx line, whose
+ * handler reads the ISR to acknowledge it and to learn whether it was ours.
+ *
  * A request becomes one descriptor chain: header (device reads), data
  * segments, status byte (device writes). Headers and status bytes live in a
  * slot array indexed by the chain's head descriptor; the slot is the chain's
@@ -10,6 +16,8 @@
  * blkdev_complete() is called after it is dropped.
  */
 #include "virtio_blk.h"
+#include "apic.h"
+#include "cmdline.h"
 #include "errno.h"
 #include "irq.h"
 #include "panic.h"
@@ -18,6 +26,7 @@
 #include "slab.h"
 #include "spinlock.h"
 #include "string.h"
+#include "trap.h"
 
 #define VIRTIO_VENDOR		0x1AF4	/* Red Hat / virtio */
 #define VIRTIO_BLK_LEGACY	0x1001	/* transitional block device */
@@ -44,6 +53,8 @@
 #define VIRTIO_BLK_MAX_DEVS	4	/* vda..vdd */
 #define VIRTIO_BLK_MAX_SEGS	64	/* our per-request limit */
 #define VIRTIO_BLK_MAX_SECTORS	1024	/* 512 KiB per request */
+#define VIRTIO_BLK_MSIX_CONFIG	0	/* MSI-X entry: configuration changes */
+#define VIRTIO_BLK_MSIX_QUEUE	1	/* MSI-X entry: queue 0 */
 
 struct virtio_blk_hdr {
 	u32 type;
@@ -63,7 +74,7 @@ struct virtio_blk {
 	struct blkdev blk;
 	struct pci_dev *pdev;
 	u16 io;				/* BAR0 I/O base */
-	u8 irq;
+	struct virtio_blk_irqs irqs;	/* how its interrupts arrive, and counts */
 	u32 features;
 	u32 size_max;			/* bytes per segment, 0: no limit */
 	spinlock_t lock;
@@ -73,7 +84,7 @@ struct virtio_blk {
 	struct virtio_blk_slot *slots;
 	u32 slots_phys;
 	void *ring;			/* vq's rings, vring_size bytes */
-	u32 nr_intr, nr_spurious;
+	u32 nr_spurious;
 };
 
 static struct virtio_blk virtio_blks[VIRTIO_BLK_MAX_DEVS];
@@ -213,24 +224,43 @@ static struct blk_request *virtio_blk_reap(struct virtio_blk *vb)
 	return done;
 }
 
-/* IRQ handler (shared line): reading ISR acknowledges; 0 means not ours. */
-static void virtio_blk_intr(int irq, void *data)
+/* The queue's interrupt: reap, refill, complete. Interrupt context on the
+ * CPU the interrupt was aimed at. */
+static void virtio_blk_vq_intr(int irq, void *data)
 {
 	struct virtio_blk *vb = data;
 	struct blk_request *done;
-	u8 isr = virtio_legacy_isr(vb->io);
 
-	if (!(isr & VIRTIO_PCI_ISR_QUEUE)) {
-		if (!isr)
-			vb->nr_spurious++;
-		return;				/* another device, or a config change */
-	}
-	vb->nr_intr++;
+	__atomic_fetch_add(&vb->irqs.nr_intr, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&vb->irqs.intr_cpu[smp_processor_id()], 1, __ATOMIC_RELAXED);
 	spin_lock(&vb->lock);
 	done = virtio_blk_reap(vb);
 	virtio_blk_feed(vb);
 	spin_unlock(&vb->lock);
 	blk_complete_list(done);
+}
+
+/* INTx handler (shared line): reading ISR acknowledges; 0 means not ours. */
+static void virtio_blk_intr(int irq, void *data)
+{
+	struct virtio_blk *vb = data;
+	u8 isr = virtio_legacy_isr(vb->io);
+
+	vb->irqs.nr_isr_reads++;
+	if (!(isr & VIRTIO_PCI_ISR_QUEUE)) {
+		if (!isr)
+			vb->nr_spurious++;
+		return;				/* another device, or a config change */
+	}
+	virtio_blk_vq_intr(irq, vb);
+}
+
+/* MSI-X entry 0: the device's configuration changed (a resize); counted. */
+static void virtio_blk_config_intr(int irq, void *data)
+{
+	struct virtio_blk *vb = data;
+
+	__atomic_fetch_add(&vb->irqs.nr_config, 1, __ATOMIC_RELAXED);
 }
 
 static const struct blk_ops virtio_blk_ops = {
@@ -273,21 +303,79 @@ static void virtio_blk_read_config(struct virtio_blk *vb)
 {
 	u32 seg_max = 0;
 
-	vb->blk.nr_sectors = virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_CAPACITY) |
-		(u64)virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_CAPACITY + 4) << 32;
+	vb->blk.nr_sectors = virtio_legacy_config32(vb->io, vb->irqs.msix_on, VIRTIO_BLK_CFG_CAPACITY) |
+		(u64)virtio_legacy_config32(vb->io, vb->irqs.msix_on, VIRTIO_BLK_CFG_CAPACITY + 4) << 32;
 	if (vb->features & VIRTIO_BLK_F_SIZE_MAX)
-		vb->size_max = virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_SIZE_MAX);
+		vb->size_max = virtio_legacy_config32(vb->io, vb->irqs.msix_on, VIRTIO_BLK_CFG_SIZE_MAX);
 	if (vb->features & VIRTIO_BLK_F_SEG_MAX)
-		seg_max = virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_SEG_MAX);
+		seg_max = virtio_legacy_config32(vb->io, vb->irqs.msix_on, VIRTIO_BLK_CFG_SEG_MAX);
 	if (vb->features & VIRTIO_BLK_F_BLK_SIZE &&
-	    virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_BLK_SIZE) != BLK_SECTOR_SIZE)
+	    virtio_legacy_config32(vb->io, vb->irqs.msix_on, VIRTIO_BLK_CFG_BLK_SIZE) != BLK_SECTOR_SIZE)
 		pr_warn("%s: logical block size %u: unaligned I/O may fail\n", vb->blk.name,
-			virtio_legacy_config32(vb->io, VIRTIO_BLK_CFG_BLK_SIZE));
+			virtio_legacy_config32(vb->io, vb->irqs.msix_on, VIRTIO_BLK_CFG_BLK_SIZE));
 	vb->blk.max_segs = MIN(VIRTIO_BLK_MAX_SEGS, vb->vq.num - 2);
 	if (seg_max)
 		vb->blk.max_segs = MIN(vb->blk.max_segs, seg_max);
 	vb->blk.max_sectors = VIRTIO_BLK_MAX_SECTORS;
 	vb->blk.flags = BLKDEV_F_DMA | (vb->features & VIRTIO_BLK_F_FLUSH ? BLKDEV_F_FLUSH : 0);
+}
+
+static void virtio_blk_free_msix(struct virtio_blk *vb)
+{
+	irq_free_msi(vb->irqs.config_irq);
+	irq_free_msi(vb->irqs.queue_irq);
+	vb->irqs.config_irq = vb->irqs.queue_irq = -1;
+}
+
+/* MSI-X: two MSI IRQs aimed at the boot CPU, the table entries, MSI-X on,
+ * then the device told which entry is which (it may refuse). 0 or -errno,
+ * and then nothing is left on. Boot. */
+static int virtio_blk_setup_msix(struct virtio_blk *vb)
+{
+	struct virtio_blk_irqs *q = &vb->irqs;
+	u32 dest = cpus[0].apic_id;
+	int err;
+
+	if (cmdline_get(&boot_cmdline, "nomsi") || !lapic_present())
+		return -ENODEV;
+	err = pci_msix_init(vb->pdev, &q->msix);
+	if (err || q->msix.nr_entries <= VIRTIO_BLK_MSIX_QUEUE)
+		return err ? err : -ENODEV;
+	q->config_irq = irq_alloc_msi();
+	q->queue_irq = irq_alloc_msi();
+	if (q->config_irq < 0 || q->queue_irq < 0 ||
+	    irq_register(q->config_irq, virtio_blk_config_intr, vb) ||
+	    irq_register(q->queue_irq, virtio_blk_vq_intr, vb)) {
+		virtio_blk_free_msix(vb);
+		return -ENOSPC;
+	}
+	pci_msix_set_entry(&q->msix, VIRTIO_BLK_MSIX_CONFIG, dest, T_IRQ_BASE + q->config_irq);
+	pci_msix_set_entry(&q->msix, VIRTIO_BLK_MSIX_QUEUE, dest, T_IRQ_BASE + q->queue_irq);
+	pci_msix_enable(&q->msix, true);
+	if (virtio_legacy_set_config_vector(vb->io, VIRTIO_BLK_MSIX_CONFIG) ||
+	    virtio_legacy_set_queue_vector(vb->io, 0, VIRTIO_BLK_MSIX_QUEUE)) {
+		pci_msix_enable(&q->msix, false);
+		virtio_blk_free_msix(vb);
+		return -EBUSY;
+	}
+	q->msix_on = true;
+	return 0;
+}
+
+/* MSI-X, else the INTx line the firmware routed. Boot. */
+static int virtio_blk_setup_irq(struct virtio_blk *vb)
+{
+	struct pci_dev *p = vb->pdev;
+	int err = virtio_blk_setup_msix(vb);
+
+	if (!err)
+		return 0;
+	if (err != -ENODEV)
+		pr_warn("%s: no MSI-X (%d), INTx instead\n", vb->blk.name, err);
+	if (!p->irq_pin || p->irq_line >= NR_LINE_IRQS)
+		return -ENODEV;
+	vb->irqs.queue_irq = p->irq_line;
+	return irq_register(p->irq_line, virtio_blk_intr, vb);
 }
 
 static int virtio_blk_probe(struct pci_dev *p)
@@ -298,12 +386,12 @@ static int virtio_blk_probe(struct pci_dev *p)
 
 	if (virtio_blk_count == VIRTIO_BLK_MAX_DEVS)
 		return -ENOSPC;
-	if (!p->bar[0].io || !p->bar[0].size || !p->irq_pin || p->irq_line >= NR_IRQS)
+	if (!p->bar[0].io || !p->bar[0].size)
 		return -ENODEV;
 	vb = &virtio_blks[virtio_blk_count];
 	vb->pdev = p;
 	vb->io = p->bar[0].base;
-	vb->irq = p->irq_line;
+	vb->irqs.config_irq = vb->irqs.queue_irq = -1;
 	spin_lock_init(&vb->lock, "virtio_blk");
 	snprintf(vb->blk.name, sizeof(vb->blk.name), "vd%c", 'a' + virtio_blk_count);
 	pci_enable(p, PCI_COMMAND_IO | PCI_COMMAND_MASTER);
@@ -313,12 +401,12 @@ static int virtio_blk_probe(struct pci_dev *p)
 	err = num ? virtio_blk_alloc_queue(vb, num) : -ENODEV;
 	if (err)
 		goto out_failed;
-	virtio_blk_read_config(vb);
 	vb->blk.ops = &virtio_blk_ops;
 	vb->blk.priv = vb;
-	err = irq_register(vb->irq, virtio_blk_intr, vb);
+	err = virtio_blk_setup_irq(vb);	/* before the config: MSI-X moves it */
 	if (err)
 		goto out_failed;
+	virtio_blk_read_config(vb);
 	virtio_legacy_set_status(vb->io, virtio_legacy_status(vb->io) | VIRTIO_STATUS_DRIVER_OK);
 	p->drvdata = vb;
 	virtio_blk_count++;
@@ -334,6 +422,11 @@ out_failed:
 struct virtqueue *virtio_blk_vq(struct blkdev *dev)
 {
 	return dev && dev->ops == &virtio_blk_ops ? &((struct virtio_blk *)dev->priv)->vq : NULL;
+}
+
+struct virtio_blk_irqs *virtio_blk_irqs(struct blkdev *dev)
+{
+	return dev && dev->ops == &virtio_blk_ops ? &((struct virtio_blk *)dev->priv)->irqs : NULL;
 }
 
 static const struct pci_device_id virtio_blk_ids[] = {

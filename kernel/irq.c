@@ -1,6 +1,17 @@
-/* irq.c: 8259 PIC set-up, shared IRQ handlers, spurious-IRQ filtering. */
+/* irq.c: 8259 PIC set-up, shared IRQ handlers, spurious-IRQ filtering; masking
+ * and EOI through the I/O APIC instead once it has taken over (ioapic.c);
+ * message-signalled IRQs (MSI-X) allocated and dispatched the same way.
+ *
+ * A line IRQ (0..15) reaches the boot CPU only; an MSI may reach any CPU (its
+ * message names it). irq_nesting and the saved frame are per CPU; the
+ * counts are atomic. The application processors run no task yet (smp.h):
+ * their interrupts end without softirqs or preemption, which stay on CPU 0.
+ */
 #include "irq.h"
+#include "apic.h"
+#include "ioapic.h"
 #include "errno.h"
+#include "spinlock.h"
 #include "softirq.h"
 #include "trace.h"
 #include "trap.h"
@@ -24,9 +35,10 @@ struct irq_action {
 
 static struct irq_action actions[NR_IRQS][MAX_SHARED];
 static u16 irq_mask_bits = 0xFFFF;
+static DEFINE_SPINLOCK(msi_lock);
+static u32 msi_taken;			/* under msi_lock: bit n is IRQ_MSI_BASE + n */
 u32 irq_count[NR_IRQS];
 u32 irq_spurious_count;
-int irq_nesting;
 
 static void pic_write_mask(void)
 {
@@ -52,9 +64,14 @@ void irq_mask(int irq)
 {
 	u32 f = read_eflags();
 
+	if (irq < 0 || irq >= NR_LINE_IRQS)
+		return;			/* an MSI is masked at its device */
 	cli();
 	irq_mask_bits |= 1 << irq;
-	pic_write_mask();
+	if (ioapic_enabled())
+		ioapic_set_masked(irq, true);
+	else
+		pic_write_mask();
 	if (f & EFLAGS_IF)
 		sti();
 }
@@ -63,16 +80,28 @@ void irq_unmask(int irq)
 {
 	u32 f = read_eflags();
 
+	if (irq < 0 || irq >= NR_LINE_IRQS)
+		return;
 	cli();
 	irq_mask_bits &= ~(1 << irq);
-	pic_write_mask();
+	if (ioapic_enabled())
+		ioapic_set_masked(irq, false);
+	else
+		pic_write_mask();
 	if (f & EFLAGS_IF)
 		sti();
 }
 
+u16 irq_pic_disable(void)
+{
+	outb(PIC1_DATA, 0xFF);
+	outb(PIC2_DATA, 0xFF);
+	return ~irq_mask_bits & ~(1 << CASCADE_IRQ);
+}
+
 int irq_register(int irq, irq_handler_t fn, void *data)
 {
-	if (irq < 0 || irq >= NR_IRQS)
+	if (irq < 0 || irq >= NR_IRQS || !fn)
 		return -EINVAL;
 	for (int i = 0; i < MAX_SHARED; i++) {
 		if (!actions[irq][i].fn) {
@@ -91,9 +120,41 @@ static bool pic_in_service(u16 cmd_port, int bit)
 	return inb(cmd_port) & (1 << bit);
 }
 
+int irq_alloc_msi(void)
+{
+	int irq = -ENOSPC;
+	u32 flags;
+
+	spin_lock_irqsave(&msi_lock, flags);
+	for (int n = 0; n < NR_IRQS - IRQ_MSI_BASE; n++) {
+		if (!(msi_taken & (1u << n)) && !actions[IRQ_MSI_BASE + n][0].fn) {
+			msi_taken |= 1u << n;
+			irq = IRQ_MSI_BASE + n;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&msi_lock, flags);
+	return irq;
+}
+
+void irq_free_msi(int irq)
+{
+	u32 flags;
+
+	if (irq < IRQ_MSI_BASE || irq >= NR_IRQS)
+		return;
+	spin_lock_irqsave(&msi_lock, flags);
+	for (int i = 0; i < MAX_SHARED; i++)
+		actions[irq][i].fn = NULL;
+	msi_taken &= ~(1u << (irq - IRQ_MSI_BASE));
+	spin_unlock_irqrestore(&msi_lock, flags);
+}
+
 /* IRQ 7 and 15 may be spurious: the PIC raised them but no line is in service. */
 static bool irq_is_spurious(int irq)
 {
+	if (irq >= NR_LINE_IRQS || ioapic_enabled())
+		return false;		/* the 8259 is masked: its 7 and 15 never come */
 	if (irq == IRQ_SPURIOUS_MASTER && !pic_in_service(PIC1_CMD, 7))
 		return true;
 	if (irq == IRQ_SPURIOUS_SLAVE && !pic_in_service(PIC2_CMD, 7)) {
@@ -105,36 +166,40 @@ static bool irq_is_spurious(int irq)
 
 static void irq_eoi(int irq)
 {
+	if (irq >= NR_LINE_IRQS || ioapic_enabled()) {
+		lapic_eoi();
+		return;
+	}
 	if (irq >= 8)
 		outb(PIC2_CMD, OCW2_EOI);
 	outb(PIC1_CMD, OCW2_EOI);
 }
 
-static struct trap_frame *irq_regs;
-
 struct trap_frame *get_irq_regs(void)
 {
-	return irq_regs;
+	return this_cpu()->irq_regs;
 }
 
 void irq_dispatch(struct trap_frame *tf)
 {
 	int irq = tf->vector - T_IRQ_BASE;
-	struct trap_frame *outer = irq_regs;
+	struct cpu *c = this_cpu();
+	struct trap_frame *outer = c->irq_regs;
 
 	if (irq_is_spurious(irq)) {
 		irq_spurious_count++;
 		return;
 	}
-	irq_nesting++;
-	irq_regs = tf;
-	irq_count[irq]++;
+	c->irq_depth++;
+	c->irq_regs = tf;
+	__atomic_fetch_add(&irq_count[irq], 1, __ATOMIC_RELAXED);
 	trace_irq(TR_IRQ_ENTER, irq);
 	for (int i = 0; i < MAX_SHARED && actions[irq][i].fn; i++)
 		actions[irq][i].fn(irq, actions[irq][i].data);
 	trace_irq(TR_IRQ_EXIT, irq);
-	irq_regs = outer;
-	irq_nesting--;
+	c->irq_regs = outer;
+	c->irq_depth--;
 	irq_eoi(irq);
-	irq_exit(tf);
+	if (c->id == 0)
+		irq_exit(tf);		/* softirqs and preemption: the boot CPU's */
 }

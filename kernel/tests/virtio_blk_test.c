@@ -1,5 +1,6 @@
 /* virtio_blk_test.c: the "virtio_blk" suite: vda (16 MiB) and vdb (8 MiB), two
- * virtio-blk-pci functions whose INTA lines QEMU routes to the same PIC line.
+ * virtio-blk-pci functions, each with its MSI-X vectors (or, with nomsi, their
+ * INTA lines, which QEMU routes to the same ISA IRQ).
  * Run only when named (needs the disks of the blk_virtio plan entry). */
 #include "blktest.h"
 #include "errno.h"
@@ -85,17 +86,26 @@ static void invalid_requests(struct ktest *t)
 	blktest_invalid(t, vda);
 }
 
-/* 32 writes on each disk in one go, both interrupting on one line: each
- * handler must take only its own completions (ISR) and ignore the other's. */
-static void shared_irq_two_disks(struct ktest *t)
+/* 32 writes on each disk in one go. With INTx (nomsi) both interrupt on one
+ * line: each handler must take only its own completions (ISR) and ignore the
+ * other's; with MSI-X each disk has its own IRQ and both arrive. */
+static void two_disks_interrupts(struct ktest *t)
 {
 	struct pci_dev *p0 = pci_find(0x1AF4, 0x1001, 0), *p1 = pci_find(0x1AF4, 0x1001, 1);
+	struct virtio_blk_irqs *qa = virtio_blk_irqs(vda), *qb = virtio_blk_irqs(vdb);
 	int target = blktest_completions + 64;
-	u32 seed = blktest_new_seed(), irqs, flags;
+	u32 seed = blktest_new_seed(), irqs_a, irqs_b, flags;
 
-	ASSERT_TRUE(t, p0 && p1);
-	EXPECT_EQ(t, p0->irq_line, p1->irq_line);
-	irqs = irq_count[p0->irq_line];
+	ASSERT_TRUE(t, p0 && p1 && qa && qb);
+	EXPECT_EQ(t, qa->msix_on, qb->msix_on);
+	if (qa->msix_on) {
+		EXPECT_NE(t, qa->queue_irq, qb->queue_irq);
+	} else {
+		EXPECT_EQ(t, p0->irq_line, p1->irq_line);
+		EXPECT_EQ(t, qa->queue_irq, p0->irq_line);
+	}
+	irqs_a = irq_count[qa->queue_irq];
+	irqs_b = irq_count[qb->queue_irq];
 	blktest_fill(blktest_a, 200, 64, seed);
 	flags = local_irq_save();
 	for (int i = 0; i < 64; i++)
@@ -107,7 +117,8 @@ static void shared_irq_two_disks(struct ktest *t)
 	ASSERT_TRUE(t, blktest_wait(target, BLKTEST_WAIT_MS));
 	for (int i = 0; i < 64; i++)
 		EXPECT_EQ(t, blktest_reqs[i].result, 512);
-	EXPECT_GE(t, irq_count[p0->irq_line] - irqs, 1);
+	EXPECT_GE(t, irq_count[qa->queue_irq] - irqs_a, 1);
+	EXPECT_GE(t, irq_count[qb->queue_irq] - irqs_b, 1);
 	ASSERT_EQ(t, blktest_rw(vda, BLK_READ, 200, blktest_b_phys, 32), 32 * 512);
 	ASSERT_EQ(t, blktest_rw(vdb, BLK_READ, 232, blktest_b_phys + 32 * 512, 32), 32 * 512);
 	EXPECT_EQ(t, blktest_check(blktest_b, 200, 64, seed), -1);
@@ -133,7 +144,7 @@ static const struct ktest_case virtio_blk_cases[] = {
 	KTEST_CASE(cancel_queued_not_active),
 	KTEST_CASE(flush),
 	KTEST_CASE(invalid_requests),
-	KTEST_CASE(shared_irq_two_disks),
+	KTEST_CASE(two_disks_interrupts),
 	KTEST_CASE(counters_balanced),
 };
 KTEST_SUITE(virtio_blk_suite, "virtio_blk", virtio_blk_cases,
