@@ -161,6 +161,11 @@ u32 virtio_legacy_config32(u16 io, bool msix, u32 off)
 	return inl(io + (msix ? VIRTIO_PCI_CONFIG_MSIX : VIRTIO_PCI_CONFIG) + off);
 }
 
+u16 virtio_legacy_config16(u16 io, bool msix, u32 off)
+{
+	return inw(io + (msix ? VIRTIO_PCI_CONFIG_MSIX : VIRTIO_PCI_CONFIG) + off);
+}
+
 int virtio_legacy_set_config_vector(u16 io, u16 vec)
 {
 	outw(io + VIRTIO_MSI_CONFIG_VECTOR, vec);

@@ -126,6 +126,8 @@ void virtio_legacy_setup_queue(u16 io, struct virtqueue *vq, u32 ring_phys);
 u8 virtio_legacy_isr(u16 io);
 /* Device config word at off; msix: MSI-X is enabled (the config moved). */
 u32 virtio_legacy_config32(u16 io, bool msix, u32 off);
+/* The same for a 16-bit field (QEMU reads no word across a field's end). */
+u16 virtio_legacy_config16(u16 io, bool msix, u32 off);
 /* Ask for MSI-X entry vec for config changes, or for queue index's used
  * buffers; 0, or -EBUSY when the device did not take it (reads back
  * VIRTIO_MSI_NO_VECTOR). Only while MSI-X is enabled. */

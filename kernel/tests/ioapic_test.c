@@ -161,10 +161,10 @@ static void virtio_interrupt_arrives(struct ktest *t)
 	u32 before;
 
 	ASSERT_NOT_NULL(t, q);
-	before = READ_ONCE(irq_count[q->queue_irq]);
-	ktest_log("vda: IRQ %d (%s)", q->queue_irq, q->msix_on ? "MSI-X" : "INTx");
+	before = READ_ONCE(irq_count[q->q[0].irq]);
+	ktest_log("vda: IRQ %d (%s)", q->q[0].irq, q->msix_on ? "MSI-X" : "INTx");
 	EXPECT_TRUE(t, blktest_roundtrip(t, vda, 200, 8));
-	EXPECT_GE(t, READ_ONCE(irq_count[q->queue_irq]) - before, 2);
+	EXPECT_GE(t, READ_ONCE(irq_count[q->q[0].irq]) - before, 2);
 	blktest_expect_balanced(t, vda);
 }
 

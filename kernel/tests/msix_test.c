@@ -42,11 +42,11 @@ static void msix_enabled_per_disk(struct ktest *t)
 			  (PCI_MSIX_CTRL_ENABLE | PCI_MSIX_CTRL_MASKALL), PCI_MSIX_CTRL_ENABLE);
 		EXPECT_TRUE(t, pci_read16(p, PCI_COMMAND) & PCI_COMMAND_INTX_OFF);
 		EXPECT_GE(t, q->msix.nr_entries, 2);
-		EXPECT_GE(t, q->queue_irq, IRQ_MSI_BASE);
+		EXPECT_GE(t, q->q[0].irq, IRQ_MSI_BASE);
 		EXPECT_GE(t, q->config_irq, IRQ_MSI_BASE);
-		EXPECT_NE(t, q->queue_irq, q->config_irq);
+		EXPECT_NE(t, q->q[0].irq, q->config_irq);
 	}
-	EXPECT_NE(t, virtio_blk_irqs(disks[0])->queue_irq, virtio_blk_irqs(disks[1])->queue_irq);
+	EXPECT_NE(t, virtio_blk_irqs(disks[0])->q[0].irq, virtio_blk_irqs(disks[1])->q[0].irq);
 }
 
 /* Entry 0 carries config changes, entry 1 queue 0: each aimed at the boot
@@ -65,7 +65,7 @@ static void vectors_per_queue(struct ktest *t)
 		EXPECT_EQ(t, dest, cpus[0].apic_id);
 		EXPECT_FALSE(t, masked);
 		ASSERT_EQ(t, pci_msix_get_entry(&q->msix, QUEUE_ENTRY, &dest, &vec, &masked), 0);
-		EXPECT_EQ(t, vec, T_IRQ_BASE + q->queue_irq);
+		EXPECT_EQ(t, vec, T_IRQ_BASE + q->q[0].irq);
 		EXPECT_EQ(t, dest, cpus[0].apic_id);
 		EXPECT_FALSE(t, masked);
 		EXPECT_EQ(t, inw(io + VIRTIO_MSI_CONFIG_VECTOR), 0);
@@ -81,12 +81,12 @@ static void no_isr_read_with_msix(struct ktest *t)
 {
 	struct virtio_blk_irqs *q = virtio_blk_irqs(disks[0]);
 	u8 line = q->msix.pdev->irq_line;
-	u32 isr = q->nr_isr_reads, intr = q->nr_intr, msi = irq_count[q->queue_irq];
+	u32 isr = q->nr_isr_reads, intr = q->q[0].nr_intr, msi = irq_count[q->q[0].irq];
 	u32 intx = line < NR_LINE_IRQS ? irq_count[line] : 0;
 
 	EXPECT_TRUE(t, blktest_roundtrip(t, disks[0], 300, 16));
-	EXPECT_GE(t, q->nr_intr - intr, 2);
-	EXPECT_EQ(t, irq_count[q->queue_irq] - msi, q->nr_intr - intr);
+	EXPECT_GE(t, q->q[0].nr_intr - intr, 2);
+	EXPECT_EQ(t, irq_count[q->q[0].irq] - msi, q->q[0].nr_intr - intr);
 	EXPECT_EQ(t, q->nr_isr_reads, isr);
 	if (line < NR_LINE_IRQS)
 		EXPECT_EQ(t, irq_count[line], intx);
@@ -102,11 +102,11 @@ static void completions_counted_per_cpu(struct ktest *t)
 
 		EXPECT_EQ(t, blktest_rw(disks[d], BLK_READ, 400, blktest_b_phys, 8), 4096);
 		for (u32 c = 0; c < NR_CPUS; c++)
-			sum += q->intr_cpu[c];
-		EXPECT_EQ(t, sum, q->nr_intr);
-		EXPECT_EQ(t, q->intr_cpu[0], q->nr_intr);
-		EXPECT_GE(t, q->nr_intr, 1);
-		ktest_log("%s: %u queue interrupts, all on CPU 0", disks[d]->name, q->nr_intr);
+			sum += q->q[0].intr_cpu[c];
+		EXPECT_EQ(t, sum, q->q[0].nr_intr);
+		EXPECT_EQ(t, q->q[0].intr_cpu[0], q->q[0].nr_intr);
+		EXPECT_GE(t, q->q[0].nr_intr, 1);
+		ktest_log("%s: %u queue interrupts, all on CPU 0", disks[d]->name, q->q[0].nr_intr);
 	}
 }
 
@@ -133,7 +133,7 @@ static bool steer_once(struct ktest *t, struct virtio_blk_irqs *q, int irq, u32 
 		hit = __atomic_load_n(&steer_hits[cpu], __ATOMIC_RELAXED) != before;
 		udelay(1000);
 	}
-	pci_msix_set_entry(&q->msix, QUEUE_ENTRY, cpus[0].apic_id, T_IRQ_BASE + q->queue_irq);
+	virtio_blk_set_queue_cpu(disks[1], 0, 0);
 	return hit;
 }
 
@@ -145,7 +145,7 @@ static void delivered_to_chosen_cpu(struct ktest *t)
 
 	ASSERT_TRUE(t, irq >= IRQ_MSI_BASE);
 	ASSERT_EQ(t, irq_register(irq, steer_count, NULL), 0);
-	memcpy(own, q->intr_cpu, sizeof(own));
+	memcpy(own, q->q[0].intr_cpu, sizeof(own));
 	for (u32 c = 0; c < nr_cpus_online; c++)
 		EXPECT_TRUE(t, steer_once(t, q, irq, c, c));
 	ASSERT_EQ(t, blktest_rw(disks[1], BLK_READ, 0, blktest_a_phys, 1), 512);	/* reaps */
@@ -156,7 +156,7 @@ static void delivered_to_chosen_cpu(struct ktest *t)
 		EXPECT_EQ(t, blktest_reqs[c].calls, 1);
 		EXPECT_GE(t, steer_hits[c], 1);
 		if (c)
-			EXPECT_EQ(t, q->intr_cpu[c], own[c]);	/* the driver's handler stayed on 0 */
+			EXPECT_EQ(t, q->q[0].intr_cpu[c], own[c]);	/* the driver's handler stayed on 0 */
 	}
 	ktest_log("vdb's queue message taken by each of %u CPUs in turn", nr_cpus_online);
 	blktest_expect_balanced(t, disks[1]);

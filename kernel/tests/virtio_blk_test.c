@@ -19,12 +19,12 @@ static int virtio_blk_suite_init(void)
 {
 	vda = blkdev_find("vda");
 	vdb = blkdev_find("vdb");
-	return vda && vdb && virtio_blk_vq(vda) ? blktest_setup() : -ENODEV;
+	return vda && vdb && virtio_blk_vq(vda, 0) ? blktest_setup() : -ENODEV;
 }
 
 static void capacity_and_features(struct ktest *t)
 {
-	struct virtqueue *vq = virtio_blk_vq(vda);
+	struct virtqueue *vq = virtio_blk_vq(vda, 0);
 
 	EXPECT_EQ(t, vda->nr_sectors, VDA_SECTORS);
 	EXPECT_TRUE(t, vda->flags & BLKDEV_F_DMA);
@@ -50,14 +50,14 @@ static void multi_segment(struct ktest *t)
 
 static void record_notify(void)
 {
-	notify_after = virtio_blk_vq(vda)->nr_notify;
+	notify_after = virtio_blk_vq(vda, 0)->nr_notify;
 }
 
 /* 128 requests in one batch: the ring holds num/3 chains at once, the rest
  * wait in the software queue and are fed from the interrupt handler. */
 static void many_in_flight_one_notify(struct ktest *t)
 {
-	struct virtqueue *vq = virtio_blk_vq(vda);
+	struct virtqueue *vq = virtio_blk_vq(vda, 0);
 
 	notify_before = vq->nr_notify;
 	blktest_many_hook = record_notify;
@@ -99,13 +99,13 @@ static void two_disks_interrupts(struct ktest *t)
 	ASSERT_TRUE(t, p0 && p1 && qa && qb);
 	EXPECT_EQ(t, qa->msix_on, qb->msix_on);
 	if (qa->msix_on) {
-		EXPECT_NE(t, qa->queue_irq, qb->queue_irq);
+		EXPECT_NE(t, qa->q[0].irq, qb->q[0].irq);
 	} else {
 		EXPECT_EQ(t, p0->irq_line, p1->irq_line);
-		EXPECT_EQ(t, qa->queue_irq, p0->irq_line);
+		EXPECT_EQ(t, qa->q[0].irq, p0->irq_line);
 	}
-	irqs_a = irq_count[qa->queue_irq];
-	irqs_b = irq_count[qb->queue_irq];
+	irqs_a = irq_count[qa->q[0].irq];
+	irqs_b = irq_count[qb->q[0].irq];
 	blktest_fill(blktest_a, 200, 64, seed);
 	flags = local_irq_save();
 	for (int i = 0; i < 64; i++)
@@ -117,8 +117,8 @@ static void two_disks_interrupts(struct ktest *t)
 	ASSERT_TRUE(t, blktest_wait(target, BLKTEST_WAIT_MS));
 	for (int i = 0; i < 64; i++)
 		EXPECT_EQ(t, blktest_reqs[i].result, 512);
-	EXPECT_GE(t, irq_count[qa->queue_irq] - irqs_a, 1);
-	EXPECT_GE(t, irq_count[qb->queue_irq] - irqs_b, 1);
+	EXPECT_GE(t, irq_count[qa->q[0].irq] - irqs_a, 1);
+	EXPECT_GE(t, irq_count[qb->q[0].irq] - irqs_b, 1);
 	ASSERT_EQ(t, blktest_rw(vda, BLK_READ, 200, blktest_b_phys, 32), 32 * 512);
 	ASSERT_EQ(t, blktest_rw(vdb, BLK_READ, 232, blktest_b_phys + 32 * 512, 32), 32 * 512);
 	EXPECT_EQ(t, blktest_check(blktest_b, 200, 64, seed), -1);
@@ -133,7 +133,7 @@ static void counters_balanced(struct ktest *t)
 	EXPECT_GE(t, atomic_read(&vda->submitted), 400);
 	EXPECT_EQ(t, atomic_read(&vda->errors), 0);
 	blktest_expect_balanced(t, vda);
-	EXPECT_EQ(t, virtio_blk_vq(vda)->nr_free, virtio_blk_vq(vda)->num);
+	EXPECT_EQ(t, virtio_blk_vq(vda, 0)->nr_free, virtio_blk_vq(vda, 0)->num);
 }
 
 static const struct ktest_case virtio_blk_cases[] = {
