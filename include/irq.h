@@ -1,6 +1,6 @@
 /* irq.h: IRQ handlers: the ISA lines 0..15 (vectors 32..47, through the two
- * 8259 PICs or the I/O APIC, ioapic.h) and message-signalled IRQs 16..47
- * (vectors 48..79, MSI-X: pci.h), one handler table for both. */
+ * 8259 PICs or the I/O APIC, ioapic.h) and message-signalled IRQs 16..79
+ * (vectors 48..111, MSI-X: pci.h), one handler table for both. */
 #ifndef IRQ_H
 #define IRQ_H
 
@@ -10,7 +10,7 @@
 struct trap_frame;
 typedef void (*irq_handler_t)(int irq, void *data);
 
-#define NR_IRQS		48	/* vectors T_IRQ_BASE.. (trap_entry.asm's NR_STUBS) */
+#define NR_IRQS		80	/* vectors T_IRQ_BASE.. (trap_entry.asm's NR_STUBS) */
 #define NR_LINE_IRQS	16	/* ISA/PCI lines: the 8259 or the I/O APIC */
 #define IRQ_MSI_BASE	16	/* the first message-signalled IRQ */
 #define IRQ_SPURIOUS_MASTER 7

@@ -36,7 +36,7 @@ struct irq_action {
 static struct irq_action actions[NR_IRQS][MAX_SHARED];
 static u16 irq_mask_bits = 0xFFFF;
 static DEFINE_SPINLOCK(msi_lock);
-static u32 msi_taken;			/* under msi_lock: bit n is IRQ_MSI_BASE + n */
+static u64 msi_taken;			/* under msi_lock: bit n is IRQ_MSI_BASE + n */
 u32 irq_count[NR_IRQS];
 u32 irq_spurious_count;
 
@@ -127,8 +127,8 @@ int irq_alloc_msi(void)
 
 	spin_lock_irqsave(&msi_lock, flags);
 	for (int n = 0; n < NR_IRQS - IRQ_MSI_BASE; n++) {
-		if (!(msi_taken & (1u << n)) && !actions[IRQ_MSI_BASE + n][0].fn) {
-			msi_taken |= 1u << n;
+		if (!(msi_taken & (1ull << n)) && !actions[IRQ_MSI_BASE + n][0].fn) {
+			msi_taken |= 1ull << n;
 			irq = IRQ_MSI_BASE + n;
 			break;
 		}
@@ -146,7 +146,7 @@ void irq_free_msi(int irq)
 	spin_lock_irqsave(&msi_lock, flags);
 	for (int i = 0; i < MAX_SHARED; i++)
 		actions[irq][i].fn = NULL;
-	msi_taken &= ~(1u << (irq - IRQ_MSI_BASE));
+	msi_taken &= ~(1ull << (irq - IRQ_MSI_BASE));
 	spin_unlock_irqrestore(&msi_lock, flags);
 }
 

@@ -19,7 +19,7 @@ trap_stub_%1:
         jmp trap_common
 %endmacro
 
-NR_STUBS equ 80                         ; exceptions and IRQ vectors: T_IRQ_BASE + NR_IRQS (irq.h)
+NR_STUBS equ 112                        ; exceptions and IRQ vectors: T_IRQ_BASE + NR_IRQS (irq.h)
 
 section .text
 trap_common:
