@@ -40,6 +40,11 @@ extern u32 irq_spurious_count;		/* spurious IRQ 7 / 15 seen */
 /* > 0 while this CPU is in an interrupt handler (or the softirqs): per CPU. */
 #define irq_nesting	(this_cpu()->irq_depth)
 
+/* /proc/interrupts: per IRQ with a handler or a count, its count on each
+ * online CPU, its controller (XT-PIC, IO-APIC pin-trigger, PCI-MSI) and its
+ * handlers' names; the length written. Process context. */
+int irq_show(char *buf, size_t size);
+
 /* The frame the innermost interrupt being handled saved (NULL outside one). */
 struct trap_frame *get_irq_regs(void);
 

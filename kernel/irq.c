@@ -9,8 +9,11 @@
  */
 #include "irq.h"
 #include "apic.h"
+#include "atomic.h"
 #include "ioapic.h"
 #include "errno.h"
+#include "ksyms.h"
+#include "printk.h"
 #include "spinlock.h"
 #include "softirq.h"
 #include "trace.h"
@@ -39,6 +42,7 @@ static DEFINE_SPINLOCK(msi_lock);
 static u64 msi_taken;			/* under msi_lock: bit n is IRQ_MSI_BASE + n */
 u32 irq_count[NR_IRQS];
 u32 irq_spurious_count;
+static u32 irq_count_cpu[NR_CPUS][NR_IRQS];	/* row n written by CPU n only */
 
 static void pic_write_mask(void)
 {
@@ -193,6 +197,7 @@ void irq_dispatch(struct trap_frame *tf)
 	c->irq_depth++;
 	c->irq_regs = tf;
 	__atomic_fetch_add(&irq_count[irq], 1, __ATOMIC_RELAXED);
+	irq_count_cpu[c->id][irq]++;
 	trace_irq(TR_IRQ_ENTER, irq);
 	for (int i = 0; i < MAX_SHARED && actions[irq][i].fn; i++)
 		actions[irq][i].fn(irq, actions[irq][i].data);
@@ -202,4 +207,56 @@ void irq_dispatch(struct trap_frame *tf)
 	irq_eoi(irq);
 	if (c->id == 0)
 		irq_exit(tf);		/* softirqs and preemption: the boot CPU's */
+}
+
+/* Append to buf (size bytes, *n used so far), never past its end. */
+static void __printf(4, 5) irq_printf(char *buf, size_t size, int *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if ((size_t)*n + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	*n += vsnprintf(buf + *n, size - *n, fmt, ap);
+	va_end(ap);
+	if ((size_t)*n >= size)
+		*n = size - 1;
+}
+
+/* One IRQ: its count on each online CPU, how it arrives, its handlers. */
+static void irq_show_one(char *buf, size_t size, int *n, int irq)
+{
+	int pin = ioapic_irq_pin(irq);
+	u32 off, len;
+
+	irq_printf(buf, size, n, "%3d:", irq);
+	for (u32 c = 0; c < nr_cpus_online; c++)
+		irq_printf(buf, size, n, " %10u", READ_ONCE(irq_count_cpu[c][irq]));
+	if (irq >= NR_LINE_IRQS)
+		irq_printf(buf, size, n, "  PCI-MSI        ");
+	else if (ioapic_enabled() && pin >= 0)
+		irq_printf(buf, size, n, "  IO-APIC %2d-%-5s", pin,
+			   ioapic_read_rte(pin) & IOAPIC_RTE_LEVEL ? "level" : "edge");
+	else
+		irq_printf(buf, size, n, "  XT-PIC         ");
+	for (int i = 0; i < MAX_SHARED && actions[irq][i].fn; i++) {
+		const char *fn = ksym_lookup((u32)actions[irq][i].fn, &off, &len);
+		irq_printf(buf, size, n, "%s%s", i ? ", " : " ", fn ? fn : "?");
+	}
+	irq_printf(buf, size, n, "\n");
+}
+
+int irq_show(char *buf, size_t size)
+{
+	int n = 0;
+
+	irq_printf(buf, size, &n, "    ");
+	for (u32 c = 0; c < nr_cpus_online; c++)
+		irq_printf(buf, size, &n, "       CPU%u", c);
+	irq_printf(buf, size, &n, "\n");
+	for (int irq = 0; irq < NR_IRQS; irq++)
+		if (actions[irq][0].fn || READ_ONCE(irq_count[irq]))
+			irq_show_one(buf, size, &n, irq);
+	irq_printf(buf, size, &n, "SPU: %10u  8259 IRQ 7/15 spurious\n", irq_spurious_count);
+	return n;
 }

@@ -10,7 +10,9 @@
 #include "ioapic.h"
 #include "irq.h"
 #include "pci.h"
+#include "printk.h"
 #include "serial.h"
+#include "slab.h"
 #include "smp.h"
 #include "string.h"
 #include "virtio_blk.h"
@@ -168,6 +170,49 @@ static void virtio_interrupt_arrives(struct ktest *t)
 	blktest_expect_balanced(t, vda);
 }
 
+/* The line of /proc/interrupts for irq in text, or NULL. */
+static const char *proc_line(const char *text, int irq)
+{
+	char key[8];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n%3d:", irq);
+	p = strstr(text, key);
+	return p ? p + 1 : NULL;
+}
+
+/* Its line holds want before the line ends. */
+static bool line_has(const char *line, const char *want)
+{
+	const char *p = line ? strstr(line, want) : NULL, *end = line ? strchr(line, '\n') : NULL;
+
+	return p && end && p < end;
+}
+
+/* /proc/interrupts: a column per online CPU, and each used line with its
+ * controller, pin and trigger, and its handler's name. */
+static void proc_interrupts_names_each_line(struct ktest *t)
+{
+	struct virtio_blk_irqs *q = virtio_blk_irqs(vda);
+	char *text = kmalloc(8192, GFP_KERNEL), col[8];
+	int len;
+
+	ASSERT_NOT_NULL(t, text);
+	len = irq_show(text, 8192);
+	EXPECT_GE(t, len, 1);
+	EXPECT_LE(t, len, 8191);
+	snprintf(col, sizeof(col), "CPU%u", nr_cpus_online - 1);
+	EXPECT_TRUE(t, line_has(text, col));
+	EXPECT_TRUE(t, line_has(proc_line(text, 0), "timer_interrupt"));
+	EXPECT_TRUE(t, line_has(proc_line(text, 4), "serial_intr"));
+	EXPECT_TRUE(t, line_has(proc_line(text, IDE_IRQ), "ide_intr"));
+	EXPECT_TRUE(t, line_has(proc_line(text, q->q[0].irq), "virtio_blk_intr"));
+	EXPECT_TRUE(t, line_has(proc_line(text, 0), want_ioapic ? "IO-APIC  2-edge" : "XT-PIC"));
+	EXPECT_TRUE(t, line_has(proc_line(text, q->q[0].irq), want_ioapic ? "-level" : "XT-PIC"));
+	EXPECT_NULL(t, proc_line(text, 3));		/* COM2: nothing */
+	kfree(text);
+}
+
 static const struct ktest_case ioapic_cases[] = {
 	KTEST_CASE(controller_as_expected),
 	KTEST_CASE(redirection_entries_as_programmed),
@@ -176,6 +221,7 @@ static const struct ktest_case ioapic_cases[] = {
 	KTEST_CASE(serial_interrupt_arrives),
 	KTEST_CASE(ide_interrupt_arrives),
 	KTEST_CASE(virtio_interrupt_arrives),
+	KTEST_CASE(proc_interrupts_names_each_line),
 };
 KTEST_SUITE(ioapic_suite, "ioapic", ioapic_cases, .init = ioapic_suite_init,
 	    .explicit_only = true);

@@ -11,6 +11,8 @@
 #include "irq.h"
 #include "pci.h"
 #include "smp.h"
+#include "printk.h"
+#include "slab.h"
 #include "spinlock.h"
 #include "string.h"
 #include "trap.h"
@@ -162,11 +164,43 @@ static void delivered_to_chosen_cpu(struct ktest *t)
 	blktest_expect_balanced(t, disks[1]);
 }
 
+/* /proc/interrupts shows each disk's queue as a PCI-MSI line with its
+ * handler, CPU 0's column holding what the driver counted there; the text
+ * is logged line by line. */
+static void proc_interrupts_shows_msi(struct ktest *t)
+{
+	char *text = kmalloc(8192, GFP_KERNEL), key[8], want[24], *line, *end;
+
+	ASSERT_NOT_NULL(t, text);
+	irq_show(text, 8192);
+	for (int d = 0; d < 2; d++) {
+		struct virtio_blk_qirq *qi = &virtio_blk_irqs(disks[d])->q[0];
+
+		snprintf(key, sizeof(key), "\n%3d:", qi->irq);
+		snprintf(want, sizeof(want), "%3d: %10u ", qi->irq, qi->intr_cpu[0]);
+		line = strstr(text, key);
+		end = line ? strchr(line + 1, '\n') : NULL;
+		ASSERT_TRUE(t, line && end);
+		*end = 0;
+		EXPECT_STREQ(t, strstr(line, want), line + 1);	/* CPU 0's count first */
+		EXPECT_NOT_NULL(t, strstr(line, "PCI-MSI"));
+		EXPECT_NOT_NULL(t, strstr(line, "virtio_blk_vq_intr"));
+		*end = '\n';
+	}
+	for (line = text; (end = strchr(line, '\n')); line = end + 1) {
+		*end = 0;
+		ktest_log("%s", line);
+		*end = '\n';
+	}
+	kfree(text);
+}
+
 static const struct ktest_case msix_cases[] = {
 	KTEST_CASE(msix_enabled_per_disk),
 	KTEST_CASE(vectors_per_queue),
 	KTEST_CASE(no_isr_read_with_msix),
 	KTEST_CASE(completions_counted_per_cpu),
 	KTEST_CASE(delivered_to_chosen_cpu),
+	KTEST_CASE(proc_interrupts_shows_msi),
 };
 KTEST_SUITE(msix_suite, "msix", msix_cases, .init = msix_suite_init, .explicit_only = true);
