@@ -1,9 +1,10 @@
-/* procfs.c: a small /proc: cpuinfo, meminfo, self/maps (the caller's regions) and
+/* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, self/maps (the caller's regions) and
  * aiok/blk (the block-file counters), files whose text is made at each read.
  * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c). */
 #include "blk_file.h"
 #include "errno.h"
 #include "fs.h"
+#include "irq.h"
 #include "mm.h"
 #include "printk.h"
 #include "procfs.h"
@@ -123,6 +124,7 @@ void procfs_init(void)
 	vfs_mkdir("/proc/self");
 	vfs_mkdir("/proc/aiok");
 	proc_create("/proc/cpuinfo", smp_cpuinfo_show);
+	proc_create("/proc/interrupts", irq_show);
 	proc_create("/proc/meminfo", meminfo_show);
 	proc_create("/proc/self/maps", maps_show);
 	proc_create("/proc/aiok/blk", blk_show);
