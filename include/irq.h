@@ -2,6 +2,7 @@
 #ifndef IRQ_H
 #define IRQ_H
 
+#include "thread_info.h"
 #include "types.h"
 
 struct trap_frame;
@@ -21,7 +22,7 @@ void irq_dispatch(struct trap_frame *tf);
 
 extern u32 irq_count[NR_IRQS];		/* interrupts handled per line */
 extern u32 irq_spurious_count;		/* spurious IRQ 7 / 15 seen */
-extern int irq_nesting;			/* > 0 while in an interrupt handler */
+/* irq_nesting (> 0 while in an interrupt handler): thread_info.h */
 
 /* The frame the innermost interrupt being handled saved (NULL outside one). */
 struct trap_frame *get_irq_regs(void);

@@ -12,13 +12,15 @@
  * and spinlocks_held both 0), or at preempt_enable().
  *
  * Per-task CPU state saved on a switch: callee-saved registers and esp
- * (switch.asm), the FPU area, spinlocks_held and preempt_count.
+ * (switch.asm), the FPU area and spinlocks_held; preempt_count and
+ * irq_nesting live on the task's own stack (thread_info.h).
  */
 #ifndef SCHED_H
 #define SCHED_H
 
 #include "fpu.h"
 #include "list.h"
+#include "thread_info.h"
 #include "types.h"
 
 struct mm;				/* user address space: the vm layer's */
@@ -40,9 +42,6 @@ struct trap_frame;
 #define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
 
 #define TASK_COMM_LEN		16
-#define KSTACK_ORDER		1	/* kernel stacks are 2 pages */
-#define KSTACK_SIZE		(4096 << KSTACK_ORDER)
-#define STACK_END_MAGIC		0x57AC6E9Du	/* lowest word of every kernel stack */
 #define SCHED_SLICE_TICKS	5	/* 20 ms round-robin slice at HZ=250 */
 #define MAX_SCHEDULE_TIMEOUT	0x7FFFFFFFL
 
@@ -64,7 +63,6 @@ struct task {
 	u32 kstack;			/* lowest address of the kernel stack */
 	u32 kstack_top;			/* esp0 for traps from user mode */
 	int lock_depth;			/* spinlocks_held while switched out */
-	int preempt_depth;		/* preempt_count while switched out */
 	int mutexes_held;		/* mutexes it holds (mutex.c; 0 in user mode) */
 	struct mm *mm;			/* NULL for kernel threads */
 	volatile u32 sigpending;	/* something for signal_deliver: an unblocked signal
@@ -113,19 +111,20 @@ struct task {
 	} restart;
 };
 
-/* The running task. */
-extern struct task *current;
+/* The running task: `current` (thread_info.h, from esp). */
 /* Every task, for gdb's k-ps and leak checks (init task first). */
 extern struct list_head task_list;
 extern int nr_tasks;
 /* Number of "scheduling while atomic" reports so far (tests). */
 extern u32 sched_atomic_bugs;
-/* Depth of preempt_disable(); saved per task. */
-extern int preempt_count;
+/* preempt_count: depth of preempt_disable(), per task (thread_info.h). */
 
 /* kmain becomes task PID_BOOT ("kmain") on the boot stack; creates the idle
  * task (PID_IDLE) and sets up the FPU. After time_init, before sti. */
 void sched_init(void);
+/* A new idle task (PID_IDLE, RUNNING, never queued) for a CPU to run when
+ * it has nothing else; ERR_PTR(-ENOMEM). Boot, process context. */
+struct task *sched_idle_create(void);
 
 /* Give up the CPU. A task whose state is not RUNNING sleeps until woken.
  * Thread context, no spinlock held, preemption enabled: anything else is

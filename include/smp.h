@@ -17,6 +17,9 @@
 #include "gdt.h"
 #include "types.h"
 
+struct task;
+struct trap_frame;
+
 #define SMP_TRAMPOLINE_PHYS	0x8000	/* real-mode start page (SIPI vector 0x08) */
 
 struct cpu {
@@ -25,10 +28,16 @@ struct cpu {
 	u32 apic_id;		/* local APIC id, as the firmware listed it */
 	u32 seen_id;		/* what the CPU itself read through its GDT */
 	u32 seen_apic_id;	/* and from its own local APIC */
-	u32 idle_stack_top;	/* the AP's stack (0 for the boot CPU) */
+	u32 idle_stack_top;	/* the AP's first stack: its idle task's (0 for the boot CPU) */
 	volatile u32 online;	/* set by the CPU itself, release: it is up */
 	u32 idle_halts;		/* times its idle loop came out of hlt */
 	int spinlocks_held;	/* spinlock.h: locks this CPU holds now */
+	/* Written by this CPU only (interrupts off), read by anyone for debugging: */
+	struct task *curr;	/* the task it runs (`current` is found from esp) */
+	struct task *idle;	/* its idle task */
+	volatile u32 softirq_pending;	/* softirq.c: raised here, run here; atomic or */
+	bool softirq_active;	/* running softirq actions now */
+	struct trap_frame *irq_regs;	/* irq.c: the innermost interrupt's frame */
 };
 
 extern struct cpu cpus[NR_CPUS];
@@ -48,8 +57,9 @@ static inline struct cpu *this_cpu(void)
 
 /* Map the boot CPU's local APIC and start every other CPU cpu_topology
  * lists (INIT-SIPI-SIPI through the real-mode trampoline); print how many
- * came up. Boot only, after cpu_discover and time_init (udelay), in process
- * context with the page allocator up. */
+ * came up. Boot only, after cpu_discover, time_init (udelay) and sched_init
+ * (each AP starts on the stack of an idle task of its own), in process
+ * context. */
 void smp_init(void);
 /* Register the IPI handlers (call-function, stop, the APIC's spurious
  * vector) in the IDT every CPU loads. Boot, before smp_init. */

@@ -1,6 +1,7 @@
 /* irq.c: 8259 PIC set-up, shared IRQ handlers, spurious-IRQ filtering. */
 #include "irq.h"
 #include "errno.h"
+#include "smp.h"
 #include "softirq.h"
 #include "trace.h"
 #include "trap.h"
@@ -26,7 +27,6 @@ static struct irq_action actions[NR_IRQS][MAX_SHARED];
 static u16 irq_mask_bits = 0xFFFF;
 u32 irq_count[NR_IRQS];
 u32 irq_spurious_count;
-int irq_nesting;
 
 static void pic_write_mask(void)
 {
@@ -110,30 +110,29 @@ static void irq_eoi(int irq)
 	outb(PIC1_CMD, OCW2_EOI);
 }
 
-static struct trap_frame *irq_regs;
-
 struct trap_frame *get_irq_regs(void)
 {
-	return irq_regs;
+	return this_cpu()->irq_regs;
 }
 
 void irq_dispatch(struct trap_frame *tf)
 {
 	int irq = tf->vector - T_IRQ_BASE;
-	struct trap_frame *outer = irq_regs;
+	struct cpu *c = this_cpu();
+	struct trap_frame *outer = c->irq_regs;
 
 	if (irq_is_spurious(irq)) {
 		irq_spurious_count++;
 		return;
 	}
 	irq_nesting++;
-	irq_regs = tf;
+	c->irq_regs = tf;
 	irq_count[irq]++;
 	trace_irq(TR_IRQ_ENTER, irq);
 	for (int i = 0; i < MAX_SHARED && actions[irq][i].fn; i++)
 		actions[irq][i].fn(irq, actions[irq][i].data);
 	trace_irq(TR_IRQ_EXIT, irq);
-	irq_regs = outer;
+	c->irq_regs = outer;
 	irq_nesting--;
 	irq_eoi(irq);
 	irq_exit(tf);

@@ -73,7 +73,7 @@ struct task *kthread_create(int (*fn)(void *arg), void *arg, const char *name)
 		return ERR_PTR(-ENOMEM);
 	}
 	t->kstack_top = t->kstack + KSTACK_SIZE;
-	*(u32 *)t->kstack = STACK_END_MAGIC;
+	thread_info_init(t->kstack, t);
 	strlcpy(t->name, name, sizeof(t->name));
 	t->state = TASK_UNINTERRUPTIBLE;	/* runs once woken */
 	t->time_slice = SCHED_SLICE_TICKS;

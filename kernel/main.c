@@ -133,10 +133,10 @@ void kmain(u32 magic, u32 mbi)
 	cpu_discover();			/* ACPI MADT or MP table */
 	time_init();
 	boot_mark("time");
-	smp_init();			/* the local APIC; the other CPUs, halted */
 	trace_init();			/* trace= and trace_buf= */
 	timer_init();
 	sched_init();
+	smp_init();			/* the local APIC; the other CPUs, halted */
 	workqueue_init();
 	sti();
 	pci_init();

@@ -24,7 +24,6 @@
 
 #define ATOMIC_REPORTS_MAX	5	/* backtraces printed; later ones only counted */
 
-extern char boot_stack_bottom[], boot_stack_top[];
 void switch_context(u32 *prev_esp, u32 next_esp);
 
 static struct task init_task = {
@@ -34,11 +33,14 @@ static struct task init_task = {
 	.time_slice = SCHED_SLICE_TICKS,
 	.run_list = LIST_HEAD_INIT(init_task.run_list),
 };
-struct task *current = &init_task;
+/* kmain's stack (boot/boot.asm starts on it): aligned like every kernel
+ * stack, its thread_info filled before the first instruction runs on it. */
+union kstack boot_stack __aligned(KSTACK_SIZE) = {
+	.ti = { .task = &init_task, .stack_end = STACK_END_MAGIC },
+};
 struct task *idle_task;
 static LIST_HEAD(run_queue);
 static DEFINE_SPINLOCK(rq_lock);
-int preempt_count;
 u32 sched_atomic_bugs;
 static struct task *sched_dead;	/* a TASK_DEAD thread just switched away from (UP) */
 
@@ -68,7 +70,7 @@ void switch_mm(struct task *prev, struct task *next)
 
 static void check_stack(struct task *t)
 {
-	if (*(u32 *)t->kstack != STACK_END_MAGIC)
+	if (((struct thread_info *)t->kstack)->stack_end != STACK_END_MAGIC)
 		panic("kernel stack overflow in %s (pid %d)", t->name, t->pid);
 }
 
@@ -83,11 +85,9 @@ static void context_switch(struct task *prev, struct task *next)
 	fpu_restore(next->fpu);
 	prev->lock_depth = spinlocks_held;
 	spinlocks_held = next->lock_depth;
-	prev->preempt_depth = preempt_count;
-	preempt_count = next->preempt_depth;
 	next->nr_switches++;
 	trace_switch(next->pid, next->tgid, prev->state);
-	current = next;
+	this_cpu()->curr = next;	/* for gdb and show_tasks; `current` follows esp */
 	switch_context(&prev->esp, next->esp);
 }
 
@@ -358,17 +358,29 @@ static int idle_loop(void *unused)
 	return 0;
 }
 
+struct task *sched_idle_create(void)
+{
+	struct task *t = kthread_create(idle_loop, NULL, "idle");
+
+	if (IS_ERR(t))
+		return t;
+	t->pid = PID_IDLE;
+	t->state = TASK_RUNNING;	/* never on the queue: picked when it is empty */
+	t->lock_depth = 0;		/* an AP starts on its stack, holding nothing */
+	return t;
+}
+
 void sched_init(void)
 {
-	init_task.kstack = (u32)boot_stack_bottom;
-	init_task.kstack_top = (u32)boot_stack_top;
-	*(u32 *)init_task.kstack = STACK_END_MAGIC;
+	init_task.kstack = (u32)&boot_stack;
+	init_task.kstack_top = (u32)&boot_stack + KSTACK_SIZE;
+	cpus[0].curr = &init_task;
 	fpu_init();
 	task_setup_init(&init_task);
 	tss_set_kernel_stack(init_task.kstack_top);
-	idle_task = kthread_create(idle_loop, NULL, "idle");
+	idle_task = sched_idle_create();
 	if (IS_ERR(idle_task))
 		panic("sched_init: no memory for the idle task");
-	idle_task->pid = PID_IDLE;
-	idle_task->state = TASK_RUNNING;	/* never on the queue: picked when it is empty */
+	idle_task->lock_depth = 1;		/* first switched to: sched_tail */
+	cpus[0].idle = idle_task;
 }

@@ -15,12 +15,12 @@
 #include "mm.h"
 #include "paging.h"
 #include "printk.h"
+#include "sched.h"
 #include "smp.h"
 #include "string.h"
 #include "trap.h"
 #include "x86.h"
 
-#define AP_STACK_ORDER	1		/* 8 KiB: an AP only idles */
 #define AP_START_WAIT_US 2000000	/* give up on an AP after 2 s (MTTCG on a busy host) */
 #define CPUID_1_EDX_APIC (1u << 9)	/* an on-chip local APIC */
 
@@ -54,6 +54,7 @@ static void __noreturn __used smp_ap_entry(void)
 
 	write_cr3(__pa(kernel_pgdir));
 	gdt_init_ap(c->id, c->idle_stack_top);
+	c->curr = c->idle;		/* already `current`: we run on its stack */
 	trap_load_idt();
 	lapic_enable_ap();
 	c->seen_id = smp_processor_id();	/* through this CPU's own GDT */
@@ -106,24 +107,25 @@ static int smp_send_init_sipi(u32 apic_id)
 	return err;
 }
 
-/* Start the AP with APIC id apic_id as CPU id; 0, -ENOMEM, -ETIMEDOUT. */
+/* Start the AP with APIC id apic_id as CPU id, on the stack of its own
+ * idle task; 0, -ENOMEM, -ETIMEDOUT. */
 static int smp_start_ap(struct smp_trampoline_args *a, u32 id, u32 apic_id)
 {
 	struct cpu *c = &cpus[id];
-	unsigned long stack = __get_free_pages(GFP_KERNEL, AP_STACK_ORDER);
+	struct task *idle = sched_idle_create();
 	int err;
 
-	if (!stack)
-		return -ENOMEM;
-	*c = (struct cpu){ .self = c, .id = id, .apic_id = apic_id,
-			   .idle_stack_top = stack + (PAGE_SIZE << AP_STACK_ORDER) };
+	if (IS_ERR(idle))
+		return PTR_ERR(idle);
+	*c = (struct cpu){ .self = c, .id = id, .apic_id = apic_id, .idle = idle,
+			   .idle_stack_top = idle->kstack_top };
 	a->stack = c->idle_stack_top;
 	smp_booting = c;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* all of it before the IPIs */
 	err = smp_send_init_sipi(apic_id);
 	if (!err && !smp_wait_online(c))
 		err = -ETIMEDOUT;
-	return err;		/* a late AP may still use its stack: kept on failure */
+	return err;		/* a late AP may still use its idle task: kept on failure */
 }
 
 /* Start every listed AP in turn; stop at the first that fails (it may still
