@@ -38,6 +38,7 @@ struct cpu {
 	volatile u32 softirq_pending;	/* softirq.c: raised here, run here; atomic or */
 	bool softirq_active;	/* running softirq actions now */
 	struct trap_frame *irq_regs;	/* irq.c: the innermost interrupt's frame */
+	u32 ticks;		/* its local APIC timer's ticks (an AP; apic_timer.c) */
 };
 
 extern struct cpu cpus[NR_CPUS];

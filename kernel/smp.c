@@ -9,6 +9,7 @@
  * locks of tasks and devices stay on the boot CPU (docs/locking.md).
  */
 #include "apic.h"
+#include "apic_timer.h"
 #include "clock.h"
 #include "errno.h"
 #include "gdt.h"
@@ -36,8 +37,8 @@ u32 nr_cpus_online = 1;
 static struct cpu *smp_booting;		/* the AP being started (boot CPU writes) */
 
 /* An AP's idle loop: halt with interrupts on (sti's shadow covers the hlt,
- * so no IPI slips in between); only the IPIs of kernel/ipi.c arrive, each
- * handled before the loop turns. */
+ * so no interrupt slips in between): its tick and the IPIs of kernel/ipi.c,
+ * each handled before the loop turns. */
 static void __noreturn smp_idle(struct cpu *c)
 {
 	for (;;) {
@@ -57,6 +58,7 @@ static void __noreturn __used smp_ap_entry(void)
 	c->curr = c->idle;		/* already `current`: we run on its stack */
 	trap_load_idt();
 	lapic_enable_ap();
+	apic_timer_start();		/* its tick, from now on */
 	c->seen_id = smp_processor_id();	/* through this CPU's own GDT */
 	c->seen_apic_id = lapic_id();
 	__atomic_store_n(&c->online, 1, __ATOMIC_RELEASE);
@@ -163,6 +165,7 @@ void smp_init(void)
 		return;
 	}
 	ipi_init();
+	apic_timer_calibrate();
 	cpus[0].apic_id = cpus[0].seen_apic_id = lapic_id();
 	cpus[0].seen_id = smp_processor_id();
 	if (t->nr_cpus > 1 && nr_cpus_online == 1)

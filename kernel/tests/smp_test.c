@@ -4,6 +4,7 @@
  * IPIs; a lock torture on every CPU at once (Linux's locktorture idea);
  * per-CPU `current` and kmap_atomic slots. */
 #include "acpi.h"
+#include "apic_timer.h"
 #include "clock.h"
 #include "cmdline.h"
 #include "fixmap.h"
@@ -92,21 +93,37 @@ static void every_cpu_reported_in(struct ktest *t)
 	}
 }
 
-/* The APs sit in hlt with interrupts off: over 20 ms their idle loops do
- * not turn (a loop that spun instead of halting would count thousands).
- * QEMU may end an AP's first hlt once (the second start-up IPI). */
-static void aps_stay_halted(struct ktest *t)
+#define TICK_WINDOW_MS	200
+
+/* Each AP halts between its local APIC timer's ticks: over 200 ms its tick
+ * count moves, never faster than HZ (a bad calibration that ran it fast
+ * would), not far slower (at least a tenth: a loaded host delays vCPU
+ * threads), and its idle loop turns once per interrupt (a loop that spun
+ * instead of halting would count thousands). */
+static void aps_tick_and_halt(struct ktest *t)
 {
-	u32 before[NR_CPUS];
+	u32 ticks[NR_CPUS], halts[NR_CPUS];
+	u64 start = ktime_get_ns(), ns;
 
 	for (u32 i = 1; i < nr_cpus_online; i++) {
 		EXPECT_NE(t, cpus[i].idle_stack_top, 0);
-		before[i] = __atomic_load_n(&cpus[i].idle_halts, __ATOMIC_RELAXED);
-		EXPECT_LE(t, before[i], 2);
+		ticks[i] = __atomic_load_n(&cpus[i].ticks, __ATOMIC_RELAXED);
+		halts[i] = __atomic_load_n(&cpus[i].idle_halts, __ATOMIC_RELAXED);
 	}
-	udelay(20000);
-	for (u32 i = 1; i < nr_cpus_online; i++)
-		EXPECT_EQ(t, __atomic_load_n(&cpus[i].idle_halts, __ATOMIC_RELAXED), before[i]);
+	msleep(TICK_WINDOW_MS);
+	ns = ktime_get_ns() - start;
+	for (u32 i = 1; i < nr_cpus_online; i++) {
+		u32 dt = __atomic_load_n(&cpus[i].ticks, __ATOMIC_RELAXED) - ticks[i];
+		u32 dh = __atomic_load_n(&cpus[i].idle_halts, __ATOMIC_RELAXED) - halts[i];
+		u32 want = ns / TICK_NSEC;
+
+		ktest_log("CPU %u: %u ticks, %u halts in %llu ms (HZ: %u)", i, dt, dh,
+			  ns / 1000000, want);
+		EXPECT_GE(t, dt, want / 10);
+		EXPECT_LE(t, dt, want + 2);
+		EXPECT_LE(t, dh, dt + 4);
+	}
+	EXPECT_NE(t, apic_timer_per_tick, 0);
 }
 
 /* The boot CPU runs on CPU 0's GDT (the suites run after interrupts and
@@ -349,7 +366,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(ioapic_found),
 	KTEST_CASE(mptable_agrees_with_madt),
 	KTEST_CASE(every_cpu_reported_in),
-	KTEST_CASE(aps_stay_halted),
+	KTEST_CASE(aps_tick_and_halt),
 	KTEST_CASE(boot_cpu_percpu_lookup),
 	KTEST_CASE(call_function_reaches_every_ap),
 	KTEST_CASE(lock_torture_all_cpus),
