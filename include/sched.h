@@ -69,7 +69,11 @@ struct task {
 					 * pending, a group exit or stop (kernel/signal.c) */
 	volatile bool fatal_pending;	/* SIGKILL or a group exit: ends KILLABLE sleeps */
 	void *wait_channel;		/* what it sleeps on (a queue, a function), for k-ps */
-	bool on_rq;			/* on the run queue (never the current task) */
+	bool on_rq;			/* on the run queue (never a running task) */
+	volatile bool on_cpu;		/* running on a CPU, or being switched away
+					 * from (both under rq_lock) */
+	u32 cpu;			/* the CPU it runs or last ran on */
+	u32 cpus_allowed;		/* affinity: bit n lets it run on CPU n */
 	bool should_stop;		/* kthread_stop() asked it to exit */
 	int exit_code;
 	u64 ticks;			/* ticks it was running when they struck */
@@ -125,6 +129,21 @@ void sched_init(void);
 /* A new idle task (PID_IDLE, RUNNING, never queued) for a CPU to run when
  * it has nothing else; ERR_PTR(-ENOMEM). Boot, process context. */
 struct task *sched_idle_create(void);
+/* The running AP joins the scheduler: from now on it runs tasks, its idle
+ * task when there are none. Its GDT, IDT, local APIC and tick are set up;
+ * interrupts off. Never returns. */
+void sched_ap_run(void) __noreturn;
+/* CPUs that run tasks (bit n: CPU n); the boot CPU from sched_init, each AP
+ * from sched_ap_run. */
+extern volatile u32 sched_cpu_mask;
+/* Set t's affinity to mask & sched_cpu_mask (-EINVAL if that is empty) and,
+ * if it runs or waits where it may no longer, move it. Process context. */
+int sched_set_affinity(struct task *t, u32 mask);
+/* The reschedule IPI (kernel/ipi.c): the running task looks at need_resched. */
+void sched_resched_interrupt(struct trap_frame *tf);
+/* Wait until t, a zombie or dead task, has switched away for good on
+ * whichever CPU ran it (its stack is then free to go). Any context but t's. */
+void sched_wait_off_cpu(struct task *t);
 
 /* Give up the CPU. A task whose state is not RUNNING sleeps until woken.
  * Thread context, no spinlock held, preemption enabled: anything else is

@@ -39,6 +39,10 @@ struct cpu {
 	bool softirq_active;	/* running softirq actions now */
 	struct trap_frame *irq_regs;	/* irq.c: the innermost interrupt's frame */
 	u32 ticks;		/* its local APIC timer's ticks (an AP; apic_timer.c) */
+	struct task *sched_dead;	/* sched.c: a TASK_DEAD thread it just left */
+	u32 resched_ipis;	/* reschedule IPIs it took */
+	u32 *pgdir;		/* the directory its CR3 holds (paging.c switch_pgdir; tlb.h) */
+	struct mm *active_mm;	/* whose it is; NULL: the kernel's (vm.c mm_activate) */
 };
 
 extern struct cpu cpus[NR_CPUS];
@@ -75,6 +79,8 @@ void smp_call_function_wait(void);
 /* fn(arg) on every online CPU at once: the others by IPI, this one in the
  * caller's context in between; returns when all have finished. */
 void on_each_cpu(void (*fn)(void *arg), void *arg);
+/* Send the reschedule IPI to CPU cpu (not the running one). Any context. */
+void smp_send_reschedule(u32 cpu);
 /* Stop every other online CPU (panic): each halts with interrupts off for
  * good. Any context, interrupts off; waits up to 100 ms and returns how many
  * stopped. */

@@ -61,6 +61,7 @@ static void apic_timer_interrupt(struct trap_frame *tf)
 	irq_nesting++;
 	c->irq_regs = tf;
 	c->ticks++;
+	scheduler_tick(trap_from_user(tf), 1);
 	c->irq_regs = outer;
 	irq_nesting--;
 	lapic_eoi();

@@ -3,6 +3,7 @@
 #include "errno.h"
 #include "smp.h"
 #include "softirq.h"
+#include "spinlock.h"
 #include "trace.h"
 #include "trap.h"
 #include "x86.h"
@@ -48,26 +49,28 @@ void irq_init(void)
 	pic_write_mask();
 }
 
+/* pic_lock (irq-safe) guards irq_mask_bits and the mask registers: any CPU
+ * may mask or unmask a line. The PIC itself delivers to the boot CPU only. */
+static DEFINE_SPINLOCK(pic_lock);
+
 void irq_mask(int irq)
 {
-	u32 f = read_eflags();
+	u32 f;
 
-	cli();
+	spin_lock_irqsave(&pic_lock, f);
 	irq_mask_bits |= 1 << irq;
 	pic_write_mask();
-	if (f & EFLAGS_IF)
-		sti();
+	spin_unlock_irqrestore(&pic_lock, f);
 }
 
 void irq_unmask(int irq)
 {
-	u32 f = read_eflags();
+	u32 f;
 
-	cli();
+	spin_lock_irqsave(&pic_lock, f);
 	irq_mask_bits &= ~(1 << irq);
 	pic_write_mask();
-	if (f & EFLAGS_IF)
-		sti();
+	spin_unlock_irqrestore(&pic_lock, f);
 }
 
 int irq_register(int irq, irq_handler_t fn, void *data)

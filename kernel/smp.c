@@ -36,17 +36,6 @@ struct cpu cpus[NR_CPUS] = { [0] = { .self = &cpus[0], .id = 0, .online = 1 } };
 u32 nr_cpus_online = 1;
 static struct cpu *smp_booting;		/* the AP being started (boot CPU writes) */
 
-/* An AP's idle loop: halt with interrupts on (sti's shadow covers the hlt,
- * so no interrupt slips in between): its tick and the IPIs of kernel/ipi.c,
- * each handled before the loop turns. */
-static void __noreturn smp_idle(struct cpu *c)
-{
-	for (;;) {
-		asm volatile("sti; hlt; cli" ::: "memory");
-		c->idle_halts++;
-	}
-}
-
 /* First C code of an AP, on its idle stack, paging on through the
  * trampoline's directory; interrupts off. */
 static void __noreturn __used smp_ap_entry(void)
@@ -55,6 +44,7 @@ static void __noreturn __used smp_ap_entry(void)
 
 	write_cr3(__pa(kernel_pgdir));
 	gdt_init_ap(c->id, c->idle_stack_top);
+	c->pgdir = kernel_pgdir;	/* tlb.h: what its CR3 holds */
 	c->curr = c->idle;		/* already `current`: we run on its stack */
 	trap_load_idt();
 	lapic_enable_ap();
@@ -62,7 +52,7 @@ static void __noreturn __used smp_ap_entry(void)
 	c->seen_id = smp_processor_id();	/* through this CPU's own GDT */
 	c->seen_apic_id = lapic_id();
 	__atomic_store_n(&c->online, 1, __ATOMIC_RELEASE);
-	smp_idle(c);
+	sched_ap_run();			/* tasks from now on */
 }
 
 /* Copy the trampoline below 1 MiB and fill what does not change per AP. The

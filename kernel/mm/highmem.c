@@ -2,8 +2,12 @@
  *
  * kmap entries live in one page table at PKMAP_BASE; pkmap_count[i] counts
  * the kmaps of entry i and page->virtual points back at it. An entry whose
- * count drops to zero is unmapped at once (one CPU: no lazy TLB flush needed).
- * kmap_lock guards pkmap_count, pkmap_page and page->virtual of highmem pages.
+ * count drops to zero is unmapped at once, flushed here, and marked stale:
+ * another CPU may still cache its old translation, so it is not handed out
+ * again until a kmap that finds no other entry has flushed every CPU's TLB
+ * (tlb_flush_all, one IPI round for many entries: Linux's lazy pkmap flush).
+ * kmap_lock guards pkmap_count, pkmap_stale, pkmap_page and page->virtual of
+ * highmem pages.
  * kmap_atomic slots need no lock: each CPU has its own set (a fixmap page per
  * CPU per type), and each slot belongs to one context of that CPU at a time,
  * with preemption off: what the debug checks enforce. The PTE of a CPU's slot
@@ -27,6 +31,8 @@
 #include "sched.h"
 #include "smp.h"
 #include "spinlock.h"
+#include "string.h"
+#include "tlb.h"
 #include "wait.h"
 #include "x86.h"
 
@@ -46,6 +52,8 @@ static DEFINE_SPINLOCK(kmap_lock);
 static u32 pkmap_count[LAST_PKMAP];	/* kmaps of each entry; 0: free */
 static u32 last_pkmap_nr;		/* where the next search starts */
 static u32 pkmap_in_use;
+static u32 pkmap_stale[LAST_PKMAP / 32];	/* unmapped, maybe cached elsewhere */
+static u32 pkmap_stale_nr;
 u32 kmap_failures;
 
 #ifdef CONFIG_KTEST
@@ -71,7 +79,7 @@ static void *pkmap_map_new(struct page *page)
 {
 	for (u32 n = 0; n < LAST_PKMAP; n++) {
 		u32 nr = (last_pkmap_nr + n) % LAST_PKMAP;
-		if (pkmap_count[nr])
+		if (pkmap_count[nr] || (pkmap_stale[nr / 32] & (1u << nr % 32)))
 			continue;
 		last_pkmap_nr = (nr + 1) % LAST_PKMAP;
 		/* a free entry's PTE is not present: nothing to flush */
@@ -80,8 +88,27 @@ static void *pkmap_map_new(struct page *page)
 		pkmap_in_use++;
 		return page->virtual;
 	}
-	kmap_failures++;		/* counted: the caller will wait */
+	if (!pkmap_stale_nr)
+		kmap_failures++;	/* counted: the caller will wait */
 	return NULL;
+}
+
+/* Make the stale entries usable: flush every CPU's TLB, then free the ones
+ * that were stale before the flush (process context, interrupts on). */
+static void pkmap_flush_stale(void)
+{
+	u32 snap[LAST_PKMAP / 32], flags;
+
+	spin_lock_irqsave(&kmap_lock, flags);
+	memcpy(snap, pkmap_stale, sizeof(snap));
+	spin_unlock_irqrestore(&kmap_lock, flags);
+	tlb_flush_all();
+	spin_lock_irqsave(&kmap_lock, flags);
+	for (u32 i = 0; i < LAST_PKMAP / 32; i++) {
+		pkmap_stale_nr -= __builtin_popcount(snap[i]);
+		pkmap_stale[i] &= ~snap[i];
+	}
+	spin_unlock_irqrestore(&kmap_lock, flags);
 }
 
 void *kmap(struct page *page)
@@ -96,15 +123,20 @@ void *kmap(struct page *page)
 	if (!PageHighMem(page))
 		return page_address(page);
 	for (;;) {
+		bool stale;
+
 		spin_lock_irqsave(&kmap_lock, flags);
 		va = page->virtual ? page->virtual : pkmap_map_new(page);
 		if (va)
 			pkmap_count[PKMAP_NR(va)]++;
+		stale = pkmap_stale_nr;
 		spin_unlock_irqrestore(&kmap_lock, flags);
 		if (va)
 			return va;
-		/* Every entry is in use: sleep until a kunmap frees one. */
-		wait_event(pkmap_map_wait, READ_ONCE(pkmap_in_use) < LAST_PKMAP);
+		if (stale)
+			pkmap_flush_stale();
+		else	/* every entry is in use: sleep until a kunmap frees one */
+			wait_event(pkmap_map_wait, READ_ONCE(pkmap_in_use) < LAST_PKMAP);
 	}
 }
 
@@ -126,8 +158,11 @@ void kunmap(struct page *page)
 		invlpg(PKMAP_ADDR(nr));
 		page->virtual = NULL;
 		pkmap_in_use--;
+		pkmap_stale[nr / 32] |= 1u << nr % 32;
+		pkmap_stale_nr++;
 	}
 	spin_unlock_irqrestore(&kmap_lock, flags);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* the count before the waiter test */
 	if (waitqueue_active(&pkmap_map_wait))
 		wake_up(&pkmap_map_wait);
 }
