@@ -22,7 +22,7 @@ int lapic_map(u32 phys);
 /* The running CPU's local APIC id (0 before lapic_map). */
 u32 lapic_id(void);
 /* Software-enable the running CPU's local APIC (spurious vector 0xFF) with
- * every local interrupt masked: an AP gets nothing but INIT, SIPI and NMI. */
+ * every local interrupt masked (apic_timer_start unmasks its timer next). */
 void lapic_enable_ap(void);
 /* End of interrupt for the running CPU's local APIC (an IPI's handler). */
 void lapic_eoi(void);

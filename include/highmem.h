@@ -2,7 +2,7 @@
  *
  * Low pages map to their direct-map address at no cost. A highmem page gets
  * either a persistent kmap entry (process context only; may sleep once there
- * is a scheduler) or a kmap_atomic slot: one fixmap page per km_type, usable
+ * is a scheduler) or a kmap_atomic slot: one fixmap page per km_type per CPU, usable
  * from interrupt context, never sleeping. Debug checks (always on): a slot
  * mapped twice, unmapped with another slot's address or not mapped, a
  * process-context slot used in an interrupt, an interrupt slot used with

@@ -226,7 +226,8 @@ void task_exit(int code) __noreturn;
 /* The same, and also wake every waiter on notify (a process's parent waits
  * there in wait4) once the task is a zombie, so that a waiter woken by it
  * finds the zombie. Interrupts stay off from the zombie state to the final
- * switch: on this uniprocessor the waiter runs only after it. */
+ * switch, and the reaper's task_release waits until that switch is complete
+ * on whichever CPU (sched_wait_off_cpu). */
 struct wait_queue_head;
 void task_exit_notify(int code, struct wait_queue_head *notify) __noreturn;
 /* Call fn(t, arg) for every task, under tasklist_lock with interrupts off:

@@ -5,10 +5,11 @@
  * CPU's number, and cpus[] its struct cpu. No segment register is reloaded
  * on kernel entry or exit for it (the first cut kept struct cpu in %fs and
  * made the null system call 18 % slower: docs/benchmarks.md).
- * In this increment the APs run no tasks: they load their GDT, TSS and the
- * IDT, report in and halt; the only interrupts they take are the IPIs of
- * kernel/ipi.c. Tasks, device interrupts and every lock but the IPIs' own stay
- * on the boot CPU (docs/locking.md).
+ * Each AP loads its GDT, TSS and the IDT, starts its local APIC timer (its
+ * tick), reports in and joins the scheduler on the stack of its own idle
+ * task (sched_ap_run); its interrupts are its tick and the IPIs of
+ * kernel/ipi.c and kernel/tlb.c. Device interrupts stay on the boot CPU
+ * (docs/locking.md). `current` is not here: thread_info.h.
  */
 #ifndef SMP_H
 #define SMP_H

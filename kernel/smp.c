@@ -3,10 +3,9 @@
  * found through each CPU's own GDT (sgdt), and /proc/cpuinfo.
  *
  * The boot CPU starts the APs one at a time (smp_booting names the one being
- * started); each reports in by setting its cpus[].online with release order
- * and then halts, waking only for the IPIs of kernel/ipi.c. An AP takes no
- * lock of its own accord and calls nothing that does (not even printk): the
- * locks of tasks and devices stay on the boot CPU (docs/locking.md).
+ * started), each on the stack of an idle task made for it; each reports in
+ * by setting its cpus[].online with release order and then runs tasks
+ * (kernel/sched.c sched_ap_run): locks, as on the boot CPU (docs/locking.md).
  */
 #include "apic.h"
 #include "apic_timer.h"
