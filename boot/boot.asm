@@ -15,7 +15,7 @@ PDE_4M          equ 0x83                ; present | writable | 4 MiB page
 CR0_PG          equ 0x80000000
 CR0_WP          equ 0x00010000          ; kernel honours read-only pages
 CR4_PSE         equ 0x00000010
-KSTACK_SIZE     equ 16384
+KSTACK_SIZE     equ 8192                ; include/thread_info.h: every kernel stack
 
 section .multiboot
 align 4
@@ -60,7 +60,7 @@ section .text
 extern kmain
 global higher_half                      ; a function name for backtraces (not _text)
 higher_half:
-        mov esp, boot_stack_top
+        mov esp, boot_stack + KSTACK_SIZE  ; kernel/sched.c: aligned, its thread_info filled
         xor ebp, ebp                    ; ends the backtrace chain
         mov ecx, 0                      ; drop the identity map
 .unmap:
@@ -78,12 +78,6 @@ higher_half:
         hlt
         jmp .halt
 
-section .bss
-align 16
-global boot_stack_bottom
-boot_stack_bottom:
-        resb KSTACK_SIZE
-global boot_stack_top
-boot_stack_top:
+extern boot_stack
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -9,12 +9,20 @@
 #define APIC_ICR_LEVEL		0x00008000	/* level triggered (INIT assert/de-assert) */
 #define APIC_ICR_ASSERT		0x00004000	/* level: assert */
 
+#define LAPIC_LVT_TIMER		0x320		/* timer: vector, mask, mode */
+#define LAPIC_TIMER_INIT	0x380		/* initial count */
+#define LAPIC_TIMER_CUR		0x390		/* current count (read only) */
+#define LAPIC_TIMER_DIV		0x3E0		/* divide configuration */
+
+/* Read / write a register of the running CPU's local APIC (after lapic_map). */
+u32 lapic_read(u32 reg);
+void lapic_write(u32 reg, u32 v);
 /* Map the local APIC registers at phys, uncached; 0 or -ENOMEM. Boot only. */
 int lapic_map(u32 phys);
 /* The running CPU's local APIC id (0 before lapic_map). */
 u32 lapic_id(void);
 /* Software-enable the running CPU's local APIC (spurious vector 0xFF) with
- * every local interrupt masked: an AP gets nothing but INIT, SIPI and NMI. */
+ * every local interrupt masked (apic_timer_start unmasks its timer next). */
 void lapic_enable_ap(void);
 /* The local APIC is mapped (lapic_map succeeded). Any context. */
 bool lapic_present(void);

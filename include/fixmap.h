@@ -8,14 +8,15 @@
 #ifndef FIXMAP_H
 #define FIXMAP_H
 
+#include "acpi.h"
 #include "highmem_types.h"
 #include "paging.h"
 
 enum fixed_addresses {
 	FIX_HOLE,				/* guard: never mapped */
 	FIX_VSYSCALL,				/* the user-visible entry page (uapi/vsyscall.h) */
-	FIX_KMAP_BEGIN,				/* kmap_atomic slots, one per km_type */
-	FIX_KMAP_END = FIX_KMAP_BEGIN + KM_TYPE_NR - 1,
+	FIX_KMAP_BEGIN,				/* kmap_atomic slots, one per km_type per CPU: */
+	FIX_KMAP_END = FIX_KMAP_BEGIN + KM_TYPE_NR * NR_CPUS - 1,	/* CPU n's from n * KM_TYPE_NR */
 	__end_of_fixed_addresses
 };
 

@@ -2,6 +2,8 @@
 #ifndef GDT_H
 #define GDT_H
 
+#include "acpi.h"
+#include "thread_info.h"
 #include "types.h"
 #include "x86.h"
 
@@ -33,20 +35,24 @@ void gdt_init(void);
 /* Application processor cpu's own GDT and TSS (ring-0 stack esp0), loaded on
  * it, by it. */
 void gdt_init_ap(u32 cpu, u32 esp0);
-/* Write / read one descriptor of the boot CPU's GDT, the one tasks run on
- * (the TLS entries; interrupts off). */
+/* Write / read one descriptor of the running CPU's GDT (the TLS entries of
+ * the task it runs; interrupts off, so that the CPU cannot change). */
 void gdt_set_entry(int entry, u64 desc);
 u64 gdt_get_entry(int entry);
-/* Stack the CPU switches to on a trap from ring 3 (and SYSENTER's entry). */
+/* Stack the running CPU switches to on a trap from ring 3 (and SYSENTER's
+ * entry): its TSS's esp0 and its sysenter_stacks[] entry. Interrupts off. */
 void tss_set_kernel_stack(u32 esp0);
 
-/* SYSENTER loads esp with &sysenter_stack.esp0 (MSR_SYSENTER_ESP); the entry's
- * first instruction loads the task's kernel stack from there. A debug trap
- * taken before it (ring 3 set TF just before SYSENTER) pushes into scratch. */
+/* SYSENTER loads esp with &sysenter_stacks[cpu].esp0 (each CPU's
+ * MSR_SYSENTER_ESP); the entry's first instruction loads the task's kernel
+ * stack from there. A debug trap taken before it (ring 3 set TF just before
+ * SYSENTER) pushes into scratch: a kernel stack of its own, so its
+ * thread_info names a task (the CPU's idle task) as `current` needs. */
 struct sysenter_stack {
-	u32 scratch[512];
+	struct thread_info ti;
+	u32 scratch[(KSTACK_SIZE - sizeof(struct thread_info)) / 4 - 1];
 	u32 esp0;
 };
-extern struct sysenter_stack sysenter_stack;
+extern struct sysenter_stack sysenter_stacks[NR_CPUS];
 
 #endif

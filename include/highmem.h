@@ -2,7 +2,7 @@
  *
  * Low pages map to their direct-map address at no cost. A highmem page gets
  * either a persistent kmap entry (process context only; may sleep once there
- * is a scheduler) or a kmap_atomic slot: one fixmap page per km_type, usable
+ * is a scheduler) or a kmap_atomic slot: one fixmap page per km_type per CPU, usable
  * from interrupt context, never sleeping. Debug checks (always on): a slot
  * mapped twice, unmapped with another slot's address or not mapped, a
  * process-context slot used in an interrupt, an interrupt slot used with
@@ -14,17 +14,24 @@
 #ifndef HIGHMEM_H
 #define HIGHMEM_H
 
+#include "acpi.h"
 #include "highmem_types.h"
 #include "types.h"
 
 struct page;
 
-/* State of each kmap_atomic slot, for the debug checks and a gdb helper. */
+/* State of each kmap_atomic slot, for the debug checks and a gdb helper:
+ * CPU n's slot of type t is kmap_atomic_slots[n * KM_TYPE_NR + t], at fixmap
+ * index FIX_KMAP_BEGIN + the same (km_slot below). Only CPU n touches its
+ * slots, with preemption off from map to unmap (no lock). */
 struct kmap_atomic_slot {
 	struct page *page;		/* mapped page, NULL when the slot is free */
 	u32 caller;			/* return address of the kmap_atomic call */
 };
-extern struct kmap_atomic_slot kmap_atomic_slots[KM_TYPE_NR];
+extern struct kmap_atomic_slot kmap_atomic_slots[KM_TYPE_NR * NR_CPUS];
+/* The index of the running CPU's slot of type (into kmap_atomic_slots and
+ * after FIX_KMAP_BEGIN). Preemption off (or the answer may be stale). */
+unsigned km_slot(enum km_type type);
 extern const char *const km_type_names[KM_TYPE_NR];
 
 /* Set up the persistent kmap area; part of mm_init. */

@@ -5,6 +5,7 @@
 #define IRQ_H
 
 #include "smp.h"
+#include "thread_info.h"
 #include "types.h"
 
 struct trap_frame;
@@ -37,8 +38,7 @@ u16 irq_pic_disable(void);
 
 extern u32 irq_count[NR_IRQS];		/* interrupts handled per IRQ, all CPUs */
 extern u32 irq_spurious_count;		/* spurious IRQ 7 / 15 seen */
-/* > 0 while this CPU is in an interrupt handler (or the softirqs): per CPU. */
-#define irq_nesting	(this_cpu()->irq_depth)
+/* irq_nesting (> 0 while in an interrupt handler): thread_info.h */
 
 /* /proc/interrupts: per IRQ with a handler or a count, its count on each
  * online CPU, its controller (XT-PIC, IO-APIC pin-trigger, PCI-MSI) and its

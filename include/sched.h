@@ -12,13 +12,15 @@
  * and spinlocks_held both 0), or at preempt_enable().
  *
  * Per-task CPU state saved on a switch: callee-saved registers and esp
- * (switch.asm), the FPU area, spinlocks_held and preempt_count.
+ * (switch.asm), the FPU area and spinlocks_held; preempt_count and
+ * irq_nesting live on the task's own stack (thread_info.h).
  */
 #ifndef SCHED_H
 #define SCHED_H
 
 #include "fpu.h"
 #include "list.h"
+#include "thread_info.h"
 #include "types.h"
 
 struct mm;				/* user address space: the vm layer's */
@@ -40,9 +42,6 @@ struct trap_frame;
 #define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
 
 #define TASK_COMM_LEN		16
-#define KSTACK_ORDER		1	/* kernel stacks are 2 pages */
-#define KSTACK_SIZE		(4096 << KSTACK_ORDER)
-#define STACK_END_MAGIC		0x57AC6E9Du	/* lowest word of every kernel stack */
 #define SCHED_SLICE_TICKS	5	/* 20 ms round-robin slice at HZ=250 */
 #define MAX_SCHEDULE_TIMEOUT	0x7FFFFFFFL
 
@@ -64,14 +63,17 @@ struct task {
 	u32 kstack;			/* lowest address of the kernel stack */
 	u32 kstack_top;			/* esp0 for traps from user mode */
 	int lock_depth;			/* spinlocks_held while switched out */
-	int preempt_depth;		/* preempt_count while switched out */
 	int mutexes_held;		/* mutexes it holds (mutex.c; 0 in user mode) */
 	struct mm *mm;			/* NULL for kernel threads */
 	volatile u32 sigpending;	/* something for signal_deliver: an unblocked signal
 					 * pending, a group exit or stop (kernel/signal.c) */
 	volatile bool fatal_pending;	/* SIGKILL or a group exit: ends KILLABLE sleeps */
 	void *wait_channel;		/* what it sleeps on (a queue, a function), for k-ps */
-	bool on_rq;			/* on the run queue (never the current task) */
+	bool on_rq;			/* on the run queue (never a running task) */
+	volatile bool on_cpu;		/* running on a CPU, or being switched away
+					 * from (both under rq_lock) */
+	u32 cpu;			/* the CPU it runs or last ran on */
+	u32 cpus_allowed;		/* affinity: bit n lets it run on CPU n */
 	bool should_stop;		/* kthread_stop() asked it to exit */
 	int exit_code;
 	u64 ticks;			/* ticks it was running when they struck */
@@ -113,19 +115,35 @@ struct task {
 	} restart;
 };
 
-/* The running task. */
-extern struct task *current;
+/* The running task: `current` (thread_info.h, from esp). */
 /* Every task, for gdb's k-ps and leak checks (init task first). */
 extern struct list_head task_list;
 extern int nr_tasks;
 /* Number of "scheduling while atomic" reports so far (tests). */
 extern u32 sched_atomic_bugs;
-/* Depth of preempt_disable(); saved per task. */
-extern int preempt_count;
+/* preempt_count: depth of preempt_disable(), per task (thread_info.h). */
 
 /* kmain becomes task PID_BOOT ("kmain") on the boot stack; creates the idle
  * task (PID_IDLE) and sets up the FPU. After time_init, before sti. */
 void sched_init(void);
+/* A new idle task (PID_IDLE, RUNNING, never queued) for a CPU to run when
+ * it has nothing else; ERR_PTR(-ENOMEM). Boot, process context. */
+struct task *sched_idle_create(void);
+/* The running AP joins the scheduler: from now on it runs tasks, its idle
+ * task when there are none. Its GDT, IDT, local APIC and tick are set up;
+ * interrupts off. Never returns. */
+void sched_ap_run(void) __noreturn;
+/* CPUs that run tasks (bit n: CPU n); the boot CPU from sched_init, each AP
+ * from sched_ap_run. */
+extern volatile u32 sched_cpu_mask;
+/* Set t's affinity to mask & sched_cpu_mask (-EINVAL if that is empty) and,
+ * if it runs or waits where it may no longer, move it. Process context. */
+int sched_set_affinity(struct task *t, u32 mask);
+/* The reschedule IPI (kernel/ipi.c): the running task looks at need_resched. */
+void sched_resched_interrupt(struct trap_frame *tf);
+/* Wait until t, a zombie or dead task, has switched away for good on
+ * whichever CPU ran it (its stack is then free to go). Any context but t's. */
+void sched_wait_off_cpu(struct task *t);
 
 /* Give up the CPU. A task whose state is not RUNNING sleeps until woken.
  * Thread context, no spinlock held, preemption enabled: anything else is
@@ -208,7 +226,8 @@ void task_exit(int code) __noreturn;
 /* The same, and also wake every waiter on notify (a process's parent waits
  * there in wait4) once the task is a zombie, so that a waiter woken by it
  * finds the zombie. Interrupts stay off from the zombie state to the final
- * switch: on this uniprocessor the waiter runs only after it. */
+ * switch, and the reaper's task_release waits until that switch is complete
+ * on whichever CPU (sched_wait_off_cpu). */
 struct wait_queue_head;
 void task_exit_notify(int code, struct wait_queue_head *notify) __noreturn;
 /* Call fn(t, arg) for every task, under tasklist_lock with interrupts off:

@@ -5,10 +5,11 @@
  * CPU's number, and cpus[] its struct cpu. No segment register is reloaded
  * on kernel entry or exit for it (the first cut kept struct cpu in %fs and
  * made the null system call 18 % slower: docs/benchmarks.md).
- * In this increment the APs run no tasks: they load their GDT, TSS and the
- * IDT, report in and halt; the only interrupts they take are the IPIs of
- * kernel/ipi.c. Tasks, device interrupts and every lock but the IPIs' own stay
- * on the boot CPU (docs/locking.md).
+ * Each AP loads its GDT, TSS and the IDT, starts its local APIC timer (its
+ * tick), reports in and joins the scheduler on the stack of its own idle
+ * task (sched_ap_run); its interrupts are its tick and the IPIs of
+ * kernel/ipi.c and kernel/tlb.c. Device interrupts stay on the boot CPU
+ * (docs/locking.md). `current` is not here: thread_info.h.
  */
 #ifndef SMP_H
 #define SMP_H
@@ -17,6 +18,7 @@
 #include "gdt.h"
 #include "types.h"
 
+struct task;
 struct trap_frame;
 
 #define SMP_TRAMPOLINE_PHYS	0x8000	/* real-mode start page (SIPI vector 0x08) */
@@ -27,12 +29,21 @@ struct cpu {
 	u32 apic_id;		/* local APIC id, as the firmware listed it */
 	u32 seen_id;		/* what the CPU itself read through its GDT */
 	u32 seen_apic_id;	/* and from its own local APIC */
-	u32 idle_stack_top;	/* the AP's stack (0 for the boot CPU) */
+	u32 idle_stack_top;	/* the AP's first stack: its idle task's (0 for the boot CPU) */
 	volatile u32 online;	/* set by the CPU itself, release: it is up */
 	u32 idle_halts;		/* times its idle loop came out of hlt */
 	int spinlocks_held;	/* spinlock.h: locks this CPU holds now */
-	int irq_depth;		/* irq.h irq_nesting: interrupt handlers this CPU is inside */
-	struct trap_frame *irq_regs;	/* the innermost one's frame (get_irq_regs) */
+	/* Written by this CPU only (interrupts off), read by anyone for debugging: */
+	struct task *curr;	/* the task it runs (`current` is found from esp) */
+	struct task *idle;	/* its idle task */
+	volatile u32 softirq_pending;	/* softirq.c: raised here, run here; atomic or */
+	bool softirq_active;	/* running softirq actions now */
+	struct trap_frame *irq_regs;	/* irq.c: the innermost interrupt's frame */
+	u32 ticks;		/* its local APIC timer's ticks (an AP; apic_timer.c) */
+	struct task *sched_dead;	/* sched.c: a TASK_DEAD thread it just left */
+	u32 resched_ipis;	/* reschedule IPIs it took */
+	u32 *pgdir;		/* the directory its CR3 holds (paging.c switch_pgdir; tlb.h) */
+	struct mm *active_mm;	/* whose it is; NULL: the kernel's (vm.c mm_activate) */
 };
 
 extern struct cpu cpus[NR_CPUS];
@@ -52,8 +63,9 @@ static inline struct cpu *this_cpu(void)
 
 /* Map the boot CPU's local APIC and start every other CPU cpu_topology
  * lists (INIT-SIPI-SIPI through the real-mode trampoline); print how many
- * came up. Boot only, after cpu_discover and time_init (udelay), in process
- * context with the page allocator up. */
+ * came up. Boot only, after cpu_discover, time_init (udelay) and sched_init
+ * (each AP starts on the stack of an idle task of its own), in process
+ * context. */
 void smp_init(void);
 /* Register the IPI handlers (call-function, stop, the APIC's spurious
  * vector) in the IDT every CPU loads. Boot, before smp_init. */
@@ -68,6 +80,8 @@ void smp_call_function_wait(void);
 /* fn(arg) on every online CPU at once: the others by IPI, this one in the
  * caller's context in between; returns when all have finished. */
 void on_each_cpu(void (*fn)(void *arg), void *arg);
+/* Send the reschedule IPI to CPU cpu (not the running one). Any context. */
+void smp_send_reschedule(u32 cpu);
 /* Stop every other online CPU (panic): each halts with interrupts off for
  * good. Any context, interrupts off; waits up to 100 ms and returns how many
  * stopped. */

@@ -9,6 +9,7 @@
 #define SOFTIRQ_H
 
 #include "irq.h"
+#include "smp.h"
 #include "types.h"
 
 struct trap_frame;
@@ -28,17 +29,16 @@ void raise_softirq(int nr);
  * this was the outermost interrupt, then let the scheduler preempt. */
 void irq_exit(struct trap_frame *tf);
 
-extern bool softirq_active;		/* running softirq actions right now */
-
+/* Running softirq actions right now (on this CPU). */
 static inline bool in_softirq(void)
 {
-	return softirq_active;
+	return this_cpu()->softirq_active;
 }
 
 /* In a hard interrupt handler (possibly nested in a softirq). */
 static inline bool in_irq(void)
 {
-	return irq_nesting > (softirq_active ? 1 : 0);
+	return irq_nesting > (in_softirq() ? 1 : 0);
 }
 
 #endif

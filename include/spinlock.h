@@ -47,7 +47,7 @@ void spin_lock_fail(spinlock_t *l, const char *why) __attribute__((noreturn));
 /* Number of spinlocks the running CPU holds right now (sleeping with one held
  * is a bug): a field of its struct cpu (this_cpu(): sgdt, smp.h). */
 #define spinlocks_held	(this_cpu()->spinlocks_held)
-extern int preempt_count;	/* sched.c (sched.h): preempt_disable() depth */
+/* preempt_count: the running task's preempt_disable() depth (thread_info.h) */
 
 /* Non-zero where the caller must not sleep (nor fault on user memory): in an
  * interrupt, with a spinlock held, with preemption or interrupts off. One

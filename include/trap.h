@@ -22,8 +22,11 @@ struct trap_frame {
 #define T_PAGE_FAULT	14
 #define T_IRQ_BASE	32	/* IRQ n is vector 32 + n: ISA 0..15, MSI 16.. (irq.h) */
 #define T_SYSCALL	0x80
+#define T_APIC_TIMER	0xEF	/* each AP's local APIC timer tick (kernel/apic_timer.c) */
 #define T_IPI_CALL	0xF0	/* smp_call_function (kernel/ipi.c) */
 #define T_IPI_STOP	0xF1	/* stop this CPU for a panic */
+#define T_IPI_RESCHED	0xF2	/* look at need_resched (kernel/ipi.c) */
+#define T_IPI_TLB	0xF3	/* TLB shootdown (kernel/ipi.c) */
 #define T_APIC_SPURIOUS	0xFF	/* the local APIC's spurious vector */
 
 #define PF_PRESENT	0x1	/* page-fault error code: protection violation */

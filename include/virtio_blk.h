@@ -37,9 +37,8 @@ struct virtqueue *virtio_blk_vq(struct blkdev *dev, u16 queue);
 /* Its interrupt set-up and counts (tests and stats), or NULL. */
 struct virtio_blk_irqs *virtio_blk_irqs(struct blkdev *dev);
 /* Aim queue's MSI-X message at cpu (an online CPU): its completions run
- * there from then on. 0, -EINVAL, or -EOPNOTSUPP on INTx. Process context.
- * While the APs run no task (smp.h) only what is safe in an AP's interrupt
- * may complete there: the msix and virtio_mq suites' own callbacks. */
+ * there from then on (any completion, aio_complete included, may run on any
+ * CPU). 0, -EINVAL, or -EOPNOTSUPP on INTx. Process context. */
 int virtio_blk_set_queue_cpu(struct blkdev *dev, u16 queue, u32 cpu);
 
 #endif

@@ -12,7 +12,6 @@
 #define LAPIC_ESR	0x280		/* error status */
 #define LAPIC_ICR_LO	0x300		/* interrupt command: vector, mode, status */
 #define LAPIC_ICR_HI	0x310		/* bits 31-24: destination APIC id */
-#define LAPIC_LVT_TIMER	0x320
 #define LAPIC_LVT_LINT0	0x350
 #define LAPIC_LVT_LINT1	0x360
 #define LAPIC_LVT_ERROR	0x370
@@ -24,12 +23,12 @@
 
 static volatile u32 *lapic;
 
-static u32 lapic_read(u32 reg)
+u32 lapic_read(u32 reg)
 {
 	return lapic[reg / 4];
 }
 
-static void lapic_write(u32 reg, u32 v)
+void lapic_write(u32 reg, u32 v)
 {
 	lapic[reg / 4] = v;
 }

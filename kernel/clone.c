@@ -141,19 +141,24 @@ static void clone_fpu(struct task *child)
 	local_irq_restore(flags);
 }
 
+/* vfork_lock (irq-safe, a leaf but for the completion's wait-queue lock)
+ * guards every task's vfork_done: a child that completes it and a parent that
+ * stops waiting (fatal signal) take it, so the completion on the parent's
+ * stack is never completed after the parent left. */
+DEFINE_SPINLOCK(vfork_lock);
+
 /* Until the child execs or exits, or a fatal signal for us: then the child
- * forgets our completion (interrupts off: it cannot be completing it, UP).
- * The child is ours to reap, so it is still there. */
+ * forgets our completion. The child is ours to reap, so it is still there. */
 static void vfork_wait(struct task *child, struct completion *done)
 {
 	u32 flags;
 
 	if (!wait_for_completion_killable(done))
 		return;
-	flags = local_irq_save();
+	spin_lock_irqsave(&vfork_lock, flags);
 	if (child->vfork_done == done)
 		child->vfork_done = NULL;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&vfork_lock, flags);
 }
 
 static long do_clone(u32 flags, u32 newsp, int *parent_tid, struct user_desc *utls, int *child_tid)

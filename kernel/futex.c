@@ -46,7 +46,7 @@ struct futex_q {
 };
 
 static struct futex_bucket futex_hash[FUTEX_HASH_SIZE];
-int futex_waiters;			/* queued now, under the bucket locks (leak check) */
+int futex_waiters;			/* queued now (leak check): atomic, bucket locks differ */
 
 void futex_init(void)
 {
@@ -111,7 +111,7 @@ static void futex_queue(struct futex_q *q)
 	q->bucket = b;
 	q->woken = false;
 	list_add_tail(&q->list, &b->waiters);
-	futex_waiters++;
+	__atomic_fetch_add(&futex_waiters, 1, __ATOMIC_RELAXED);
 	spin_unlock_irqrestore(&b->lock, flags);
 }
 
@@ -132,7 +132,7 @@ static bool futex_unqueue(struct futex_q *q)
 	woken = q->woken;
 	if (!woken) {
 		list_del_init(&q->list);
-		futex_waiters--;
+		__atomic_fetch_sub(&futex_waiters, 1, __ATOMIC_RELAXED);
 	}
 	spin_unlock_irqrestore(&b->lock, flags);
 	return woken;
@@ -142,7 +142,7 @@ static bool futex_unqueue(struct futex_q *q)
 static void futex_wake_one(struct futex_q *q)
 {
 	list_del_init(&q->list);
-	futex_waiters--;
+	__atomic_fetch_sub(&futex_waiters, 1, __ATOMIC_RELAXED);
 	q->woken = true;
 	wake_up_process(q->task);
 }

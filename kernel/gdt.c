@@ -1,4 +1,4 @@
-/* gdt.c: one GDT per CPU: flat kernel and user segments, the TSS that holds the ring-0 stack, the three per-thread TLS entries (6-8); where each lies tells sgdt which CPU runs. */
+/* gdt.c: one GDT per CPU: flat kernel and user segments, the TSS that holds the ring-0 stack, the three per-thread TLS entries (6-8); where each lies tells sgdt which CPU runs; each CPU's SYSENTER stack. */
 #include "gdt.h"
 #include "smp.h"
 #include "string.h"
@@ -20,16 +20,15 @@ struct tss {
 #define GRAN_4K_32	0xC0	/* 4 KiB granularity, 32-bit */
 #define GRAN_1_32	0x40	/* byte granularity, 32-bit */
 
-/* Entry [0] is the boot CPU's, the only one that runs tasks (TLS, esp0). */
+/* One per CPU; each CPU writes only its own (esp0 and the TLS entries at a
+ * switch, interrupts off). */
 static struct cpu_gdt {
 	u64 gdt[GDT_ENTRIES];
 	struct tss tss;
 } __attribute__((aligned(CPU_GDT_STRIDE))) cpu_gdt[NR_CPUS];
 _Static_assert(sizeof(struct cpu_gdt) == CPU_GDT_STRIDE, "one GDT per stride");
 const u32 cpu_gdt_first = (u32)cpu_gdt;
-static u64 *const gdt = cpu_gdt[0].gdt;
-static struct tss *const tss = &cpu_gdt[0].tss;
-struct sysenter_stack sysenter_stack;
+struct sysenter_stack sysenter_stacks[NR_CPUS] __aligned(KSTACK_SIZE);
 
 static u64 seg_desc(u32 base, u32 limit, u8 access, u8 gran)
 {
@@ -45,22 +44,24 @@ static u64 seg_desc(u32 base, u32 limit, u8 access, u8 gran)
 
 void tss_set_kernel_stack(u32 esp0)
 {
-	tss->esp0 = esp0;
-	sysenter_stack.esp0 = esp0;
+	u32 cpu = smp_processor_id();
+
+	cpu_gdt[cpu].tss.esp0 = esp0;
+	sysenter_stacks[cpu].esp0 = esp0;
 }
 
 void gdt_set_entry(int entry, u64 desc)
 {
-	gdt[entry] = desc;
+	cpu_gdt[smp_processor_id()].gdt[entry] = desc;
 }
 
 u64 gdt_get_entry(int entry)
 {
-	return gdt[entry];
+	return cpu_gdt[smp_processor_id()].gdt[entry];
 }
 
-/* Fill CPU cpu's GDT and TSS: its per-CPU segment covers *c. */
-static void gdt_fill(u32 cpu, struct cpu *c, u32 esp0)
+/* Fill CPU cpu's GDT and TSS. */
+static void gdt_fill(u32 cpu, u32 esp0)
 {
 	const u8 code = SEG_PRESENT | SEG_CODE_DATA | SEG_CODE_RX;
 	const u8 data = SEG_PRESENT | SEG_CODE_DATA | SEG_DATA_RW;
@@ -92,12 +93,12 @@ static void gdt_load(u32 cpu)
 
 void gdt_init(void)
 {
-	gdt_fill(0, &cpus[0], 0);
+	gdt_fill(0, 0);
 	gdt_load(0);
 }
 
 void gdt_init_ap(u32 cpu, u32 esp0)
 {
-	gdt_fill(cpu, &cpus[cpu], esp0);
+	gdt_fill(cpu, esp0);
 	gdt_load(cpu);
 }

@@ -1,5 +1,5 @@
 /* ipi.c: inter-processor interrupts: run a function on the other CPUs
- * (call-function), and stop them all for a panic.
+ * (call-function), stop them all for a panic, and reschedule one.
  *
  * One call at a time: call_lock serialises the senders (process context, the
  * caller may be interrupted but not sleep) and call_slot describes the call.
@@ -11,8 +11,10 @@
 #include "apic.h"
 #include "clock.h"
 #include "panic.h"
+#include "sched.h"
 #include "smp.h"
 #include "spinlock.h"
+#include "tlb.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -51,18 +53,30 @@ void ipi_init(void)
 	trap_set_handler(T_IPI_CALL, ipi_call_interrupt, 0);
 	trap_set_handler(T_IPI_STOP, (trap_handler_t)ipi_stop_interrupt, 0);
 	trap_set_handler(T_APIC_SPURIOUS, ipi_spurious_interrupt, 0);
+	trap_set_handler(T_IPI_RESCHED, sched_resched_interrupt, 0);
+	tlb_init();
 }
 
 /* Send vector to every online CPU but this one; the first CPU whose IPI
  * the local APIC did not send, or NR_CPUS when all went. */
 static u32 ipi_send_others(u32 vector)
 {
+	u32 flags = local_irq_save();	/* one ICR per CPU: no IPI from an interrupt in between */
 	u32 me = smp_processor_id(), failed = NR_CPUS;
 
 	for (u32 i = 0; i < nr_cpus_online; i++)
 		if (i != me && lapic_send_ipi(cpus[i].apic_id, vector) && failed == NR_CPUS)
 			failed = i;
+	local_irq_restore(flags);
 	return failed;
+}
+
+void smp_send_reschedule(u32 cpu)
+{
+	u32 flags = local_irq_save();
+
+	lapic_send_ipi(cpus[cpu].apic_id, T_IPI_RESCHED);	/* a lost one: the next tick */
+	local_irq_restore(flags);
 }
 
 void smp_call_function_start(void (*fn)(void *arg), void *arg)

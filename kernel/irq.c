@@ -3,9 +3,9 @@
  * message-signalled IRQs (MSI-X) allocated and dispatched the same way.
  *
  * A line IRQ (0..15) reaches the boot CPU only; an MSI may reach any CPU (its
- * message names it). irq_nesting and the saved frame are per CPU; the
- * counts are atomic. The application processors run no task yet (smp.h):
- * their interrupts end without softirqs or preemption, which stay on CPU 0.
+ * message names it). irq_nesting (thread_info.h) and the saved frame are per
+ * CPU; the counts are atomic. An interrupt ends with the softirqs and a
+ * preemption check on whichever CPU took it.
  */
 #include "irq.h"
 #include "apic.h"
@@ -14,8 +14,9 @@
 #include "errno.h"
 #include "ksyms.h"
 #include "printk.h"
-#include "spinlock.h"
+#include "smp.h"
 #include "softirq.h"
+#include "spinlock.h"
 #include "trace.h"
 #include "trap.h"
 #include "x86.h"
@@ -64,36 +65,38 @@ void irq_init(void)
 	pic_write_mask();
 }
 
+/* pic_lock (irq-safe) guards irq_mask_bits and the mask registers: any CPU
+ * may mask or unmask a line. The PIC itself delivers to the boot CPU only. */
+static DEFINE_SPINLOCK(pic_lock);
+
 void irq_mask(int irq)
 {
-	u32 f = read_eflags();
+	u32 f;
 
 	if (irq < 0 || irq >= NR_LINE_IRQS)
 		return;			/* an MSI is masked at its device */
-	cli();
+	spin_lock_irqsave(&pic_lock, f);
 	irq_mask_bits |= 1 << irq;
 	if (ioapic_enabled())
 		ioapic_set_masked(irq, true);
 	else
 		pic_write_mask();
-	if (f & EFLAGS_IF)
-		sti();
+	spin_unlock_irqrestore(&pic_lock, f);
 }
 
 void irq_unmask(int irq)
 {
-	u32 f = read_eflags();
+	u32 f;
 
 	if (irq < 0 || irq >= NR_LINE_IRQS)
 		return;
-	cli();
+	spin_lock_irqsave(&pic_lock, f);
 	irq_mask_bits &= ~(1 << irq);
 	if (ioapic_enabled())
 		ioapic_set_masked(irq, false);
 	else
 		pic_write_mask();
-	if (f & EFLAGS_IF)
-		sti();
+	spin_unlock_irqrestore(&pic_lock, f);
 }
 
 u16 irq_pic_disable(void)
@@ -194,7 +197,7 @@ void irq_dispatch(struct trap_frame *tf)
 		irq_spurious_count++;
 		return;
 	}
-	c->irq_depth++;
+	irq_nesting++;
 	c->irq_regs = tf;
 	__atomic_fetch_add(&irq_count[irq], 1, __ATOMIC_RELAXED);
 	irq_count_cpu[c->id][irq]++;
@@ -203,10 +206,9 @@ void irq_dispatch(struct trap_frame *tf)
 		actions[irq][i].fn(irq, actions[irq][i].data);
 	trace_irq(TR_IRQ_EXIT, irq);
 	c->irq_regs = outer;
-	c->irq_depth--;
+	irq_nesting--;
 	irq_eoi(irq);
-	if (c->id == 0)
-		irq_exit(tf);		/* softirqs and preemption: the boot CPU's */
+	irq_exit(tf);			/* softirqs, then preemption, on any CPU */
 }
 
 /* Append to buf (size bytes, *n used so far), never past its end. */

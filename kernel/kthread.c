@@ -62,7 +62,6 @@ static void kthread_build_stack(struct task *t, int (*fn)(void *), void *arg, u3
 struct task *kthread_create(int (*fn)(void *arg), void *arg, const char *name)
 {
 	struct task *t = kmalloc(sizeof(*t), GFP_KERNEL);
-	u32 flags;
 
 	if (!t)
 		return ERR_PTR(-ENOMEM);
@@ -73,19 +72,18 @@ struct task *kthread_create(int (*fn)(void *arg), void *arg, const char *name)
 		return ERR_PTR(-ENOMEM);
 	}
 	t->kstack_top = t->kstack + KSTACK_SIZE;
-	*(u32 *)t->kstack = STACK_END_MAGIC;
+	thread_info_init(t->kstack, t);
 	strlcpy(t->name, name, sizeof(t->name));
 	t->state = TASK_UNINTERRUPTIBLE;	/* runs once woken */
 	t->time_slice = SCHED_SLICE_TICKS;
+	t->cpus_allowed = current->cpus_allowed;	/* kmain's (CPU 0): proc.c widens init's */
 	t->lock_depth = 1;			/* it starts holding rq_lock: sched_tail */
 	INIT_LIST_HEAD(&t->run_list);
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->sibling);
 	task_setup_fpu(t);
 	kthread_build_stack(t, fn, arg, t->kstack_top);
-	flags = local_irq_save();
-	t->pid = next_pid++;
-	local_irq_restore(flags);
+	t->pid = __atomic_fetch_add(&next_pid, 1, __ATOMIC_RELAXED);
 	t->tgid = t->pid;			/* its own group until clone says otherwise */
 	t->group_leader = t;
 	task_link(t);
@@ -122,7 +120,7 @@ bool kthread_should_stop(void)
  * otherwise miss this exit for good. */
 void task_exit_notify(int code, struct wait_queue_head *notify)
 {
-	if (current == idle_task || !current->kstack || current->pid == PID_BOOT)
+	if (current->pid == PID_IDLE || !current->kstack || current->pid == PID_BOOT)
 		panic("task_exit: %s (pid %d) cannot exit", current->name, current->pid);
 	cli();
 	current->exit_code = code;
@@ -155,6 +153,7 @@ void task_release(struct task *t)
 {
 	u32 flags;
 
+	sched_wait_off_cpu(t);			/* its last switch may still be under way */
 	if (t->signal)
 		signal_task_release(t);		/* the process layer's part */
 	spin_lock_irqsave(&tasklist_lock, flags);

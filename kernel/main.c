@@ -134,11 +134,11 @@ void kmain(u32 magic, u32 mbi)
 	cpu_discover();			/* ACPI MADT or MP table */
 	time_init();
 	boot_mark("time");
-	smp_init();			/* the local APIC; the other CPUs, halted */
-	ioapic_init();			/* the 8259 masked when there is an I/O APIC */
 	trace_init();			/* trace= and trace_buf= */
 	timer_init();
 	sched_init();
+	smp_init();			/* the local APIC; the other CPUs, halted */
+	ioapic_init();			/* the 8259 masked when there is an I/O APIC */
 	workqueue_init();
 	sti();
 	pci_init();

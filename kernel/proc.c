@@ -66,13 +66,16 @@ void proc_mm_release(struct task *t)
 		if (!put_user(0, (int *)uaddr))
 			futex_wake(uaddr, 1, true, ~0u);
 	}
-	if (t->vfork_done) {		/* interrupts off: see clone.c vfork_wait */
-		u32 flags = local_irq_save();
-		struct completion *c = t->vfork_done;
+	if (t->vfork_done) {		/* vfork_lock: see clone.c vfork_wait */
+		u32 flags;
+		struct completion *c;
+
+		spin_lock_irqsave(&vfork_lock, flags);
+		c = t->vfork_done;
 		t->vfork_done = NULL;
 		if (c)
 			complete(c);
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&vfork_lock, flags);
 	}
 }
 
@@ -244,16 +247,18 @@ long sys_gettid(void)
 	return current->pid;
 }
 
-/* The parent's pid (init's after a reparent), read with interrupts off: a
- * parent that exits hands its children to init before its task can go, and
- * cannot run meanwhile (UP; family_lock on SMP). */
+/* The parent's pid (init's after a reparent), under family_lock: a parent
+ * that exits hands its children to init under it before its task can go. */
 long sys_getppid(void)
 {
-	u32 flags = local_irq_save();
-	struct task *p = current->group_leader->parent;
-	long ppid = p ? p->tgid : 0;
+	struct task *p;
+	long ppid;
+	u32 flags;
 
-	local_irq_restore(flags);
+	spin_lock_irqsave(&family_lock, flags);
+	p = current->group_leader->parent;
+	ppid = p ? p->tgid : 0;
+	spin_unlock_irqrestore(&family_lock, flags);
 	return ppid;
 }
 
@@ -318,6 +323,7 @@ int proc_start_init(const char *path, char *const argv[])
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	t->pid = t->tgid = PID_INIT;	/* reserved for it (sched.h); not yet visible to anyone */
+	t->cpus_allowed = ~0u;		/* every CPU, unlike kmain that made it */
 	err = signal_task_init(t, NULL, 0);
 	if (err) {
 		task_release(t);

@@ -18,4 +18,7 @@ void proc_mm_leave(struct task *t, struct mm *mm);
  * takes the leader's place (its pid). 0, or -EINTR if killed meanwhile. */
 int proc_exec_single(void);
 
+/* Guards every task's vfork_done (kernel/clone.c). */
+extern spinlock_t vfork_lock;
+
 #endif

@@ -1,15 +1,21 @@
 /* sched.c: the run queue, schedule(), wake-ups, preemption, sleeping with a timeout.
  *
- * Uniprocessor. rq_lock guards the run queue, every task's state transitions
- * to RUNNING and on_rq; it is taken with interrupts off and held across the
- * switch: the task switched to releases it (sched_tail for a new task). The
- * idle task is never on the queue: it runs when the queue is empty.
+ * One run queue for every CPU (docs/locking.md says why). rq_lock guards it,
+ * every task's state transitions to RUNNING, on_rq, on_cpu, cpu, and each
+ * CPU's curr; it is taken with interrupts off and held across the switch:
+ * the task switched to releases it (sched_tail for a new task), so no other
+ * CPU can pick a task, or free it, before its switch away is complete. A CPU
+ * picks the first queued task its affinity allows. Each CPU has an idle task,
+ * never on the queue, run when nothing else is. A wake-up queues the task and
+ * marks an idle CPU it may run on (need_resched, and a reschedule IPI when
+ * that is another CPU).
  * Lock order: a wait queue's lock, then rq_lock.
  */
 #include "sched_internal.h"
 #include "errno.h"
 #include "clock.h"
 #include "cmdline.h"
+#include "apic.h"
 #include "gdt.h"
 #include "panic.h"
 #include "printk.h"
@@ -24,7 +30,6 @@
 
 #define ATOMIC_REPORTS_MAX	5	/* backtraces printed; later ones only counted */
 
-extern char boot_stack_bottom[], boot_stack_top[];
 void switch_context(u32 *prev_esp, u32 next_esp);
 
 static struct task init_task = {
@@ -34,13 +39,16 @@ static struct task init_task = {
 	.time_slice = SCHED_SLICE_TICKS,
 	.run_list = LIST_HEAD_INIT(init_task.run_list),
 };
-struct task *current = &init_task;
-struct task *idle_task;
+/* kmain's stack (boot/boot.asm starts on it): aligned like every kernel
+ * stack, its thread_info filled before the first instruction runs on it. */
+union kstack boot_stack __aligned(KSTACK_SIZE) = {
+	.ti = { .task = &init_task, .stack_end = STACK_END_MAGIC },
+};
+struct task *idle_task;		/* the boot CPU's */
 static LIST_HEAD(run_queue);
 static DEFINE_SPINLOCK(rq_lock);
-int preempt_count;
 u32 sched_atomic_bugs;
-static struct task *sched_dead;	/* a TASK_DEAD thread just switched away from (UP) */
+volatile u32 sched_cpu_mask;
 
 static void enqueue(struct task *t)
 {
@@ -48,16 +56,25 @@ static void enqueue(struct task *t)
 	t->on_rq = true;
 }
 
-static struct task *pick_next(void)
+/* The first queued task c may run, or its idle task; rq_lock held. */
+static struct task *pick_next(struct cpu *c)
 {
 	struct task *t;
 
-	if (list_empty(&run_queue))
-		return idle_task;
-	t = list_first_entry(&run_queue, struct task, run_list);
-	list_del_init(&t->run_list);
-	t->on_rq = false;
-	return t;
+	list_for_each_entry(t, &run_queue, run_list) {
+		if (t->cpus_allowed & (1u << c->id)) {
+			list_del_init(&t->run_list);
+			t->on_rq = false;
+			return t;
+		}
+	}
+	return c->idle;
+}
+
+/* Queued work, as a hint without the lock (the idle loop, the tick). */
+static bool run_queue_busy(void)
+{
+	return READ_ONCE(run_queue.next) != &run_queue;
 }
 
 void switch_mm(struct task *prev, struct task *next)
@@ -68,12 +85,13 @@ void switch_mm(struct task *prev, struct task *next)
 
 static void check_stack(struct task *t)
 {
-	if (*(u32 *)t->kstack != STACK_END_MAGIC)
+	if (((struct thread_info *)t->kstack)->stack_end != STACK_END_MAGIC)
 		panic("kernel stack overflow in %s (pid %d)", t->name, t->pid);
 }
 
-/* Interrupts off, rq_lock held. Returns on prev's stack when prev runs again. */
-static void context_switch(struct task *prev, struct task *next)
+/* Interrupts off, rq_lock held. Returns on prev's stack when prev runs again
+ * (on whichever CPU picked it). */
+static void context_switch(struct cpu *c, struct task *prev, struct task *next)
 {
 	check_stack(prev);
 	switch_mm(prev, next);
@@ -83,11 +101,12 @@ static void context_switch(struct task *prev, struct task *next)
 	fpu_restore(next->fpu);
 	prev->lock_depth = spinlocks_held;
 	spinlocks_held = next->lock_depth;
-	prev->preempt_depth = preempt_count;
-	preempt_count = next->preempt_depth;
 	next->nr_switches++;
 	trace_switch(next->pid, next->tgid, prev->state);
-	current = next;
+	prev->on_cpu = false;		/* nobody can look before rq_lock is free */
+	next->on_cpu = true;
+	next->cpu = c->id;
+	c->curr = next;			/* `current` itself follows esp */
 	switch_context(&prev->esp, next->esp);
 }
 
@@ -98,32 +117,48 @@ static void sched_finish_dead(void);
 static void __schedule(bool preempt)
 {
 	struct task *prev = current, *next;
+	struct cpu *c = this_cpu();
 
 	spin_lock(&rq_lock);
 	if (signal_pending_state(prev->state, prev))
 		prev->state = TASK_RUNNING;
 	if (prev->state == TASK_DEAD)
-		sched_dead = prev;		/* freed by whoever runs next */
-	if ((preempt || prev->state == TASK_RUNNING) && prev != idle_task && !prev->on_rq)
+		c->sched_dead = prev;		/* freed by whoever runs next here */
+	if ((preempt || prev->state == TASK_RUNNING) && prev != c->idle && !prev->on_rq)
 		enqueue(prev);
-	next = pick_next();
+	next = pick_next(c);
 	prev->need_resched = 0;
 	if (next != prev)
-		context_switch(prev, next);
+		context_switch(c, prev, next);	/* c is stale after it: prev may move */
 	spin_unlock(&rq_lock);
 	sched_finish_dead();
 }
 
-/* A self-reaping thread is off its stack once another task runs: free it
- * (task_release frees without sleeping; interrupts may be off). */
+/* A self-reaping thread is off its stack once another task runs on its CPU:
+ * free it (task_release frees without sleeping; interrupts may be off). */
 static void sched_finish_dead(void)
 {
-	struct task *d = sched_dead;
+	struct cpu *c = this_cpu();
+	struct task *d = c->sched_dead;
 
 	if (d) {
-		sched_dead = NULL;
+		c->sched_dead = NULL;
 		task_release(d);
 	}
+}
+
+void sched_wait_off_cpu(struct task *t)
+{
+	u32 flags;
+	bool busy;
+
+	do {
+		spin_lock_irqsave(&rq_lock, flags);
+		busy = t->on_cpu;
+		spin_unlock_irqrestore(&rq_lock, flags);
+		if (busy)
+			cpu_relax();
+	} while (busy);
 }
 
 /* First C code of a new task: finish the switch that brought it here. */
@@ -175,23 +210,82 @@ void yield(void)
 	schedule();
 }
 
+/* An idle CPU t may run on, t's last one first, marked (need_resched) so
+ * that the next wake-up picks another; -1 if none. rq_lock held. */
+static int claim_idle_cpu(struct task *t)
+{
+	u32 allowed = t->cpus_allowed & sched_cpu_mask;
+
+	if (!(allowed & (1u << t->cpu)))
+		t->cpu = __builtin_ctz(allowed);
+	for (u32 n = 0, i = t->cpu; n < NR_CPUS; n++, i = (i + 1) % NR_CPUS) {
+		struct cpu *c = &cpus[i];
+
+		if ((allowed & (1u << i)) && c->curr == c->idle && !c->idle->need_resched) {
+			c->idle->need_resched = 1;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Have CPU cpu look at need_resched soon: this one on its way out of the
+ * interrupt or system call, another by IPI. */
+static void kick_cpu(int cpu)
+{
+	if (cpu >= 0 && (u32)cpu != smp_processor_id())
+		smp_send_reschedule(cpu);
+}
+
 int wake_up_state(struct task *t, long mask)
 {
-	int woken = 0;
+	int woken = 0, target = -1;
 	u32 flags;
 
 	spin_lock_irqsave(&rq_lock, flags);
 	if (t->state & mask) {
 		trace_wakeup(t->pid, t->tgid);
 		t->state = TASK_RUNNING;
-		if (!t->on_rq && t != current)
+		if (!t->on_rq && !t->on_cpu) {
 			enqueue(t);
-		if (current == idle_task)
-			current->need_resched = 1;
+			target = claim_idle_cpu(t);
+		}
 		woken = 1;
 	}
 	spin_unlock_irqrestore(&rq_lock, flags);
+	kick_cpu(target);
 	return woken;
+}
+
+int sched_set_affinity(struct task *t, u32 mask)
+{
+	int target = -1;
+	u32 flags;
+
+	mask &= sched_cpu_mask;
+	if (!mask)
+		return -EINVAL;
+	spin_lock_irqsave(&rq_lock, flags);
+	t->cpus_allowed = mask;
+	if (t->on_cpu && !(mask & (1u << t->cpu))) {
+		t->need_resched = 1;		/* off this CPU at its next chance */
+		target = t->cpu;
+	} else if (t->on_rq) {
+		target = claim_idle_cpu(t);
+	}
+	spin_unlock_irqrestore(&rq_lock, flags);
+	if (t == current && target >= 0)
+		schedule();			/* enqueued, picked where allowed */
+	else
+		kick_cpu(target);
+	return 0;
+}
+
+void sched_resched_interrupt(struct trap_frame *tf)
+{
+	this_cpu()->resched_ipis++;
+	lapic_eoi();
+	irq_exit(tf);			/* need_resched: preempt if allowed */
 }
 
 int wake_up_process(struct task *t)
@@ -207,21 +301,21 @@ void signal_wake_up(struct task *t, bool fatal)
 /* Hard irq context, interrupts off: nothing else touches the queue now. */
 void scheduler_tick(bool user, u32 elapsed)
 {
-	struct task *p = current;
+	struct task *p = current, *idle = this_cpu()->idle;
 
 	p->ticks++;
-	if (p != idle_task && user)
+	if (p != idle && user)
 		p->utime += elapsed;		/* getrusage, times (kernel/rusage.c) */
-	else if (p != idle_task)
+	else if (p != idle)
 		p->stime += elapsed;
-	if (p == idle_task) {
-		if (!list_empty(&run_queue))
+	if (p == idle) {
+		if (run_queue_busy())		/* work nobody woke us for (affinity) */
 			p->need_resched = 1;
 		return;
 	}
 	if (--p->time_slice <= 0) {
 		p->time_slice = SCHED_SLICE_TICKS;
-		if (!list_empty(&run_queue))
+		if (run_queue_busy())
 			p->need_resched = 1;
 	}
 }
@@ -333,42 +427,77 @@ unsigned int msleep_interruptible(unsigned int ms)
  */
 static u64 idle_poll_cycles;
 
-static void idle_poll(void)
+static void idle_poll(struct task *idle)
 {
 	u64 until = rdtsc() + idle_poll_cycles;
 
-	while (list_empty(&run_queue) && rdtsc() < until)
+	while (!idle->need_resched && rdtsc() < until)
 		barrier();
 }
 
+/* Each CPU's idle task: wait for need_resched (a wake-up that picked this
+ * CPU sets it; the tick sets it when work is queued), then schedule. */
 static int idle_loop(void *unused)
 {
-	idle_poll_cycles = cmdline_get_num(&boot_cmdline, "idle_poll_us", 200) * tsc_khz / 1000;
+	struct task *idle = current;
+
 	for (;;) {
-		while (list_empty(&run_queue) && trace_drain_step())
-			;			/* trace records out while idle */
+		while (!idle->need_resched && idle == cpus[0].idle && trace_drain_step())
+			;			/* trace records out while idle (one drain: CPU 0's) */
 		if (idle_poll_cycles)
-			idle_poll();
+			idle_poll(idle);
 		cli();
-		if (!list_empty(&run_queue))
+		if (idle->need_resched) {
 			schedule();
-		else
+		} else {
 			asm volatile("sti; hlt" ::: "memory");	/* sti's shadow covers hlt */
+			this_cpu()->idle_halts++;
+		}
 	}
 	return 0;
 }
 
+void sched_ap_run(void)
+{
+	struct cpu *c = this_cpu();
+
+	c->idle->on_cpu = true;
+	c->idle->cpu = c->id;
+	c->idle->cpus_allowed = 1u << c->id;
+	__atomic_or_fetch(&sched_cpu_mask, 1u << c->id, __ATOMIC_SEQ_CST);
+	sti();
+	idle_loop(NULL);
+	panic("sched_ap_run: the idle loop returned");
+}
+
+struct task *sched_idle_create(void)
+{
+	struct task *t = kthread_create(idle_loop, NULL, "idle");
+
+	if (IS_ERR(t))
+		return t;
+	t->pid = PID_IDLE;
+	t->state = TASK_RUNNING;	/* never on the queue: picked when it is empty */
+	t->lock_depth = 0;		/* an AP starts on its stack, holding nothing */
+	return t;
+}
+
 void sched_init(void)
 {
-	init_task.kstack = (u32)boot_stack_bottom;
-	init_task.kstack_top = (u32)boot_stack_top;
-	*(u32 *)init_task.kstack = STACK_END_MAGIC;
+	init_task.kstack = (u32)&boot_stack;
+	init_task.kstack_top = (u32)&boot_stack + KSTACK_SIZE;
+	init_task.on_cpu = true;
+	init_task.cpus_allowed = 1;		/* kmain, its boot work and the kernel suites: CPU 0 */
+	cpus[0].curr = &init_task;
+	sched_cpu_mask = 1;
+	idle_poll_cycles = cmdline_get_num(&boot_cmdline, "idle_poll_us", 200) * tsc_khz / 1000;
 	fpu_init();
 	task_setup_init(&init_task);
 	tss_set_kernel_stack(init_task.kstack_top);
-	idle_task = kthread_create(idle_loop, NULL, "idle");
+	idle_task = sched_idle_create();
 	if (IS_ERR(idle_task))
 		panic("sched_init: no memory for the idle task");
-	idle_task->pid = PID_IDLE;
-	idle_task->state = TASK_RUNNING;	/* never on the queue: picked when it is empty */
+	idle_task->lock_depth = 1;		/* first switched to: sched_tail */
+	idle_task->cpus_allowed = 1;
+	cpus[0].idle = idle_task;
 }

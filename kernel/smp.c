@@ -3,24 +3,24 @@
  * found through each CPU's own GDT (sgdt), and /proc/cpuinfo.
  *
  * The boot CPU starts the APs one at a time (smp_booting names the one being
- * started); each reports in by setting its cpus[].online with release order
- * and then halts, waking only for the IPIs of kernel/ipi.c. An AP takes no
- * lock of its own accord and calls nothing that does (not even printk): the
- * locks of tasks and devices stay on the boot CPU (docs/locking.md).
+ * started), each on the stack of an idle task made for it; each reports in
+ * by setting its cpus[].online with release order and then runs tasks
+ * (kernel/sched.c sched_ap_run): locks, as on the boot CPU (docs/locking.md).
  */
 #include "apic.h"
+#include "apic_timer.h"
 #include "clock.h"
 #include "errno.h"
 #include "gdt.h"
 #include "mm.h"
 #include "paging.h"
 #include "printk.h"
+#include "sched.h"
 #include "smp.h"
 #include "string.h"
 #include "trap.h"
 #include "x86.h"
 
-#define AP_STACK_ORDER	1		/* 8 KiB: an AP only idles */
 #define AP_START_WAIT_US 2000000	/* give up on an AP after 2 s (MTTCG on a busy host) */
 #define CPUID_1_EDX_APIC (1u << 9)	/* an on-chip local APIC */
 
@@ -35,17 +35,6 @@ struct cpu cpus[NR_CPUS] = { [0] = { .self = &cpus[0], .id = 0, .online = 1 } };
 u32 nr_cpus_online = 1;
 static struct cpu *smp_booting;		/* the AP being started (boot CPU writes) */
 
-/* An AP's idle loop: halt with interrupts on (sti's shadow covers the hlt,
- * so no IPI slips in between); only the IPIs of kernel/ipi.c arrive, each
- * handled before the loop turns. */
-static void __noreturn smp_idle(struct cpu *c)
-{
-	for (;;) {
-		asm volatile("sti; hlt; cli" ::: "memory");
-		c->idle_halts++;
-	}
-}
-
 /* First C code of an AP, on its idle stack, paging on through the
  * trampoline's directory; interrupts off. */
 static void __noreturn __used smp_ap_entry(void)
@@ -54,12 +43,15 @@ static void __noreturn __used smp_ap_entry(void)
 
 	write_cr3(__pa(kernel_pgdir));
 	gdt_init_ap(c->id, c->idle_stack_top);
+	c->pgdir = kernel_pgdir;	/* tlb.h: what its CR3 holds */
+	c->curr = c->idle;		/* already `current`: we run on its stack */
 	trap_load_idt();
 	lapic_enable_ap();
+	apic_timer_start();		/* its tick, from now on */
 	c->seen_id = smp_processor_id();	/* through this CPU's own GDT */
 	c->seen_apic_id = lapic_id();
 	__atomic_store_n(&c->online, 1, __ATOMIC_RELEASE);
-	smp_idle(c);
+	sched_ap_run();			/* tasks from now on */
 }
 
 /* Copy the trampoline below 1 MiB and fill what does not change per AP. The
@@ -106,24 +98,25 @@ static int smp_send_init_sipi(u32 apic_id)
 	return err;
 }
 
-/* Start the AP with APIC id apic_id as CPU id; 0, -ENOMEM, -ETIMEDOUT. */
+/* Start the AP with APIC id apic_id as CPU id, on the stack of its own
+ * idle task; 0, -ENOMEM, -ETIMEDOUT. */
 static int smp_start_ap(struct smp_trampoline_args *a, u32 id, u32 apic_id)
 {
 	struct cpu *c = &cpus[id];
-	unsigned long stack = __get_free_pages(GFP_KERNEL, AP_STACK_ORDER);
+	struct task *idle = sched_idle_create();
 	int err;
 
-	if (!stack)
-		return -ENOMEM;
-	*c = (struct cpu){ .self = c, .id = id, .apic_id = apic_id,
-			   .idle_stack_top = stack + (PAGE_SIZE << AP_STACK_ORDER) };
+	if (IS_ERR(idle))
+		return PTR_ERR(idle);
+	*c = (struct cpu){ .self = c, .id = id, .apic_id = apic_id, .idle = idle,
+			   .idle_stack_top = idle->kstack_top };
 	a->stack = c->idle_stack_top;
 	smp_booting = c;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* all of it before the IPIs */
 	err = smp_send_init_sipi(apic_id);
 	if (!err && !smp_wait_online(c))
 		err = -ETIMEDOUT;
-	return err;		/* a late AP may still use its stack: kept on failure */
+	return err;		/* a late AP may still use its idle task: kept on failure */
 }
 
 /* Start every listed AP in turn; stop at the first that fails (it may still
@@ -161,6 +154,7 @@ void smp_init(void)
 		return;
 	}
 	ipi_init();
+	apic_timer_calibrate();
 	cpus[0].apic_id = cpus[0].seen_apic_id = lapic_id();
 	cpus[0].seen_id = smp_processor_id();
 	if (t->nr_cpus > 1 && nr_cpus_online == 1)

@@ -7,6 +7,8 @@
 #include "printk.h"
 #include "proc.h"
 #include "sched.h"
+#include "smp.h"
+#include "spinlock.h"
 #include "string.h"
 #include "syscall.h"
 #include "syscall_table.h"
@@ -23,6 +25,8 @@ extern const u8 vsys_int80_start[], vsys_int80_end[];
 void sysenter_entry(void);
 
 static u8 vsyscall_page[PAGE_SIZE] __aligned(PAGE_SIZE);
+static bool sysenter_cpu_has;		/* the CPU has SYSENTER */
+static bool sysenter_enabled;		/* ... and we use it (not nosysenter): every CPU */
 
 /* Called by sysenter_entry with the frame it built: user_esp points at the
  * word the trampoline pushed, the sixth argument. Only a six-argument call
@@ -58,23 +62,42 @@ static void vsyscall_map(const u8 *start, const u8 *end)
 	invlpg(va);
 }
 
+/* Point the running CPU's SYSENTER MSRs at its own stack; its idle task
+ * stands for `current` there (gdt.h). */
+void sysenter_init_cpu(void)
+{
+	struct sysenter_stack *s = &sysenter_stacks[smp_processor_id()];
+
+	thread_info_init((u32)&s->ti, this_cpu()->idle);
+	if (sysenter_cpu_has && !sysenter_enabled)
+		wrmsr(MSR_SYSENTER_CS, 0);	/* a stray SYSENTER faults (#GP), whoever set it before */
+	if (!sysenter_enabled)
+		return;
+	wrmsr(MSR_SYSENTER_CS, KERNEL_CS);
+	wrmsr(MSR_SYSENTER_ESP, (u32)&s->esp0);
+	wrmsr(MSR_SYSENTER_EIP, (u32)sysenter_entry);
+}
+
+static void sysenter_init_cpu_ipi(void *unused)
+{
+	u32 flags = local_irq_save();	/* this CPU's MSRs: stay on it */
+
+	sysenter_init_cpu();
+	local_irq_restore(flags);
+}
+
 /* Before the first process: its page directory copies the kernel PDEs. */
 void sysenter_init(void)
 {
-	bool cpu_has = cpuid_edx(1) & CPUID_EDX_SEP;
-	bool enabled = cpu_has && !cmdline_get(&boot_cmdline, "nosysenter");
-
-	if (cpu_has && !enabled)
-		wrmsr(MSR_SYSENTER_CS, 0);	/* a stray SYSENTER faults (#GP), whoever set it before */
-	if (!enabled) {
+	sysenter_cpu_has = cpuid_edx(1) & CPUID_EDX_SEP;
+	sysenter_enabled = sysenter_cpu_has && !cmdline_get(&boot_cmdline, "nosysenter");
+	on_each_cpu(sysenter_init_cpu_ipi, NULL);
+	if (!sysenter_enabled) {
 		vsyscall_map(vsys_int80_start, vsys_int80_end);
 		printk(KERN_INFO "vsyscall: int $0x80 at %08x (%s)\n", VSYSCALL_ENTRY,
-		       cpu_has ? "nosysenter" : "no SYSENTER on this CPU");
+		       sysenter_cpu_has ? "nosysenter" : "no SYSENTER on this CPU");
 		return;
 	}
-	wrmsr(MSR_SYSENTER_CS, KERNEL_CS);
-	wrmsr(MSR_SYSENTER_ESP, (u32)&sysenter_stack.esp0);
-	wrmsr(MSR_SYSENTER_EIP, (u32)sysenter_entry);
 	vsyscall_map(vsys_sysenter_start, vsys_sysenter_end);
 	printk(KERN_INFO "vsyscall: SYSENTER at %08x\n", VSYSCALL_ENTRY);
 }

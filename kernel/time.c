@@ -67,6 +67,43 @@ u32 tsc_cal_ppm;
 static u64 tsc_base;		/* TSC at time_init: monotonic zero */
 static u32 tsc_mult, tsc_shift;	/* ns = cycles * mult >> shift */
 static s64 real_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+/* jiffies, jiffies_64, tick_stamp_ns and real_offset_ns change together under
+ * time_lock (the boot CPU's tick, a settimeofday on any CPU) with time_seq
+ * odd meanwhile; a reader on any CPU retries until it saw one even value
+ * before and after (a seqlock: 64-bit values are two loads on i386). */
+static DEFINE_SPINLOCK(time_lock);
+static u32 time_seq;
+
+static u32 time_write_begin(void)
+{
+	u32 flags;
+
+	spin_lock_irqsave(&time_lock, flags);
+	__atomic_store_n(&time_seq, time_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	return flags;
+}
+
+static void time_write_end(u32 flags)
+{
+	__atomic_store_n(&time_seq, time_seq + 1, __ATOMIC_RELEASE);
+	spin_unlock_irqrestore(&time_lock, flags);
+}
+
+static u32 time_read_begin(void)
+{
+	u32 s;
+
+	while ((s = __atomic_load_n(&time_seq, __ATOMIC_ACQUIRE)) & 1)
+		cpu_relax();
+	return s;
+}
+
+static bool time_read_retry(u32 s)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&time_seq, __ATOMIC_RELAXED) != s;
+}
 
 /* (a * mult) >> shift without overflow, for shift <= 32. */
 static inline u64 mul_u64_u32_shr(u64 a, u32 mult, u32 shift)
@@ -89,15 +126,22 @@ u64 ktime_get_ns(void)
 
 u64 ktime_get_real_ns(void)
 {
-	return ktime_get_ns() + real_offset_ns;
+	s64 off;
+	u32 s;
+
+	do {
+		s = time_read_begin();
+		off = real_offset_ns;
+	} while (time_read_retry(s));
+	return ktime_get_ns() + off;
 }
 
 void ktime_set_real_ns(u64 ns)
 {
-	u32 flags = local_irq_save();
+	u32 flags = time_write_begin();
 
 	real_offset_ns = (s64)(ns - ktime_get_ns());
-	local_irq_restore(flags);
+	time_write_end(flags);
 }
 
 void ns_to_timespec(u64 ns, struct kernel_timespec *ts)
@@ -118,10 +162,13 @@ void ktime_get_real_ts(struct kernel_timespec *ts)
 
 u64 get_jiffies_64(void)
 {
-	u32 flags = local_irq_save();
-	u64 j = jiffies_64;
+	u64 j;
+	u32 s;
 
-	local_irq_restore(flags);
+	do {
+		s = time_read_begin();
+		j = jiffies_64;
+	} while (time_read_retry(s));
 	return j;
 }
 
@@ -144,10 +191,13 @@ unsigned int jiffies_to_msecs(unsigned long j)
 
 u64 jiffies_to_ktime(unsigned long j)
 {
-	u32 flags = local_irq_save();
-	u64 t = tick_stamp_ns + (s64)(long)(j - jiffies) * TICK_NSEC;
+	u64 t;
+	u32 s;
 
-	local_irq_restore(flags);
+	do {
+		s = time_read_begin();
+		t = tick_stamp_ns + (s64)(long)(j - jiffies) * TICK_NSEC;
+	} while (time_read_retry(s));
 	return t;
 }
 
@@ -155,11 +205,15 @@ u64 jiffies_to_ktime(unsigned long j)
  * one at or after the deadline. */
 unsigned long ktime_real_to_jiffies(u64 deadline_ns)
 {
-	u32 flags = local_irq_save();
-	unsigned long now = jiffies;
-	u64 stamp = tick_stamp_ns + real_offset_ns;
+	unsigned long now;
+	u64 stamp;
+	u32 s;
 
-	local_irq_restore(flags);
+	do {
+		s = time_read_begin();
+		now = jiffies;
+		stamp = tick_stamp_ns + real_offset_ns;
+	} while (time_read_retry(s));
 	if (deadline_ns <= stamp)
 		return now;
 	return now + nsecs_to_jiffies(deadline_ns - stamp);
@@ -200,10 +254,11 @@ static u32 ticks_due(void)
  * the timer wheel runs in the bottom half on the way out. */
 static void timer_interrupt(int irq, void *data)
 {
-	u32 n = ticks_due();
+	u32 flags = time_write_begin(), n = ticks_due();
 
 	jiffies_64 += n;
 	jiffies += n;
+	time_write_end(flags);
 	scheduler_tick(trap_from_user(get_irq_regs()), n);
 	raise_softirq(TIMER_SOFTIRQ);
 }

@@ -13,6 +13,7 @@
 #include "atomic.h"
 #include "clock.h"
 #include "panic.h"
+#include "smp.h"
 #include "softirq.h"
 #include "spinlock.h"
 
@@ -27,6 +28,7 @@ struct timer_base {
 	spinlock_t lock;
 	unsigned long timer_jiffies;		/* next tick to process */
 	struct timer_list *running_timer;	/* callback in progress */
+	u32 running_cpu;			/* ... on this CPU */
 	struct list_head tv1[TVR_SIZE];
 	struct list_head tvn[4][TVN_SIZE];	/* tv2..tv5 */
 };
@@ -118,16 +120,17 @@ int del_timer(struct timer_list *t)
 	return was_pending;
 }
 
-/* On this uniprocessor a callback runs to completion before any thread runs
- * again, so the wait loop only spins if a callback were interrupted by a
- * context that then waits for it: a deadlock, reported instead. */
+/* Waits while the callback runs on another CPU (the wheel runs on the CPU
+ * that takes the tick). On the callback's own CPU the wait could only spin
+ * if the callback were interrupted by a context that then waits for it: a
+ * deadlock, reported instead. */
 int del_timer_sync(struct timer_list *t)
 {
 	for (;;) {
 		int ret = del_timer(t);
 		if (READ_ONCE(base.running_timer) != t)
 			return ret;
-		if (in_interrupt())
+		if (in_interrupt() && READ_ONCE(base.running_cpu) == smp_processor_id())
 			panic("del_timer_sync: waiting for timer %p from its own callback "
 			      "or an interrupt would never end", t);
 		cpu_relax();
@@ -144,6 +147,7 @@ static void run_slot(struct list_head *work)
 
 		detach_timer(t);
 		base.running_timer = t;
+		base.running_cpu = smp_processor_id();
 		spin_unlock_irq(&base.lock);
 		fn(data);
 		spin_lock_irq(&base.lock);

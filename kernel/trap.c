@@ -25,7 +25,8 @@ static trap_handler_t handlers[IDT_ENTRIES];
 
 extern const u32 trap_stubs[T_IRQ_BASE + NR_IRQS];	/* trap_entry.asm's NR_STUBS */
 extern const u32 trap_stub_syscall[1];
-extern const u32 trap_stubs_apic[3];	/* T_IPI_CALL, T_IPI_STOP, T_APIC_SPURIOUS */
+extern const u32 trap_stubs_apic[6];	/* T_IPI_CALL, T_IPI_STOP, T_APIC_SPURIOUS,
+					 * T_APIC_TIMER, T_IPI_RESCHED, T_IPI_TLB */
 extern const struct exception_entry __ex_table_start[], __ex_table_end[];
 
 static const char *const exception_names[32] = {
@@ -79,6 +80,9 @@ void trap_init(void)
 	set_gate(T_IPI_CALL, trap_stubs_apic[0], 0);
 	set_gate(T_IPI_STOP, trap_stubs_apic[1], 0);
 	set_gate(T_APIC_SPURIOUS, trap_stubs_apic[2], 0);
+	set_gate(T_APIC_TIMER, trap_stubs_apic[3], 0);
+	set_gate(T_IPI_RESCHED, trap_stubs_apic[4], 0);
+	set_gate(T_IPI_TLB, trap_stubs_apic[5], 0);
 	trap_load_idt();
 }
 

@@ -56,6 +56,9 @@ trap_return:
         TRAP_NOERR 240                  ; T_IPI_CALL (0xF0)
         TRAP_NOERR 241                  ; T_IPI_STOP (0xF1)
         TRAP_NOERR 255                  ; T_APIC_SPURIOUS (0xFF)
+        TRAP_NOERR 239                  ; T_APIC_TIMER (0xEF)
+        TRAP_NOERR 242                  ; T_IPI_RESCHED (0xF2)
+        TRAP_NOERR 243                  ; T_IPI_TLB (0xF3)
 
 section .rodata
 global trap_stubs
@@ -69,7 +72,8 @@ global trap_stub_syscall
 trap_stub_syscall:
         dd trap_stub_128
 global trap_stubs_apic
-trap_stubs_apic:                        ; T_IPI_CALL, T_IPI_STOP, T_APIC_SPURIOUS
-        dd trap_stub_240, trap_stub_241, trap_stub_255
+trap_stubs_apic:                        ; T_IPI_CALL, T_IPI_STOP, T_APIC_SPURIOUS,
+        dd trap_stub_240, trap_stub_241, trap_stub_255 ; T_APIC_TIMER, T_IPI_RESCHED, T_IPI_TLB
+        dd trap_stub_239, trap_stub_242, trap_stub_243
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -2,10 +2,16 @@
  *
  * kmap entries live in one page table at PKMAP_BASE; pkmap_count[i] counts
  * the kmaps of entry i and page->virtual points back at it. An entry whose
- * count drops to zero is unmapped at once (one CPU: no lazy TLB flush needed).
- * kmap_lock guards pkmap_count, pkmap_page and page->virtual of highmem pages.
- * kmap_atomic slots need no lock: each slot belongs to one context at a time,
- * which is what the debug checks enforce.
+ * count drops to zero is unmapped at once, flushed here, and marked stale:
+ * another CPU may still cache its old translation, so it is not handed out
+ * again until a kmap that finds no other entry has flushed every CPU's TLB
+ * (tlb_flush_all, one IPI round for many entries: Linux's lazy pkmap flush).
+ * kmap_lock guards pkmap_count, pkmap_stale, pkmap_page and page->virtual of
+ * highmem pages.
+ * kmap_atomic slots need no lock: each CPU has its own set (a fixmap page per
+ * CPU per type), and each slot belongs to one context of that CPU at a time,
+ * with preemption off: what the debug checks enforce. The PTE of a CPU's slot
+ * is only ever used by that CPU, so its invlpg needs no shootdown.
  *
  * TLB flushes (invlpg) cost about 200 ns each under QEMU's TCG, with a TLB
  * refill after them, and the AIO ring maps a page or two for every event
@@ -23,7 +29,10 @@
 #include "mm.h"
 #include "printk.h"
 #include "sched.h"
+#include "smp.h"
 #include "spinlock.h"
+#include "string.h"
+#include "tlb.h"
 #include "wait.h"
 #include "x86.h"
 
@@ -31,7 +40,7 @@
 #define PKMAP_ADDR(nr)	(PKMAP_BASE + ((nr) << PAGE_SHIFT))
 #define PKMAP_END	PKMAP_ADDR(LAST_PKMAP)
 
-struct kmap_atomic_slot kmap_atomic_slots[KM_TYPE_NR];
+struct kmap_atomic_slot kmap_atomic_slots[KM_TYPE_NR * NR_CPUS];
 const char *const km_type_names[KM_TYPE_NR] = {
 	[KM_USER0] = "KM_USER0", [KM_USER1] = "KM_USER1",
 	[KM_BIO_SRC_IRQ] = "KM_BIO_SRC_IRQ", [KM_BIO_DST_IRQ] = "KM_BIO_DST_IRQ",
@@ -43,6 +52,8 @@ static DEFINE_SPINLOCK(kmap_lock);
 static u32 pkmap_count[LAST_PKMAP];	/* kmaps of each entry; 0: free */
 static u32 last_pkmap_nr;		/* where the next search starts */
 static u32 pkmap_in_use;
+static u32 pkmap_stale[LAST_PKMAP / 32];	/* unmapped, maybe cached elsewhere */
+static u32 pkmap_stale_nr;
 u32 kmap_failures;
 
 #ifdef CONFIG_KTEST
@@ -68,7 +79,7 @@ static void *pkmap_map_new(struct page *page)
 {
 	for (u32 n = 0; n < LAST_PKMAP; n++) {
 		u32 nr = (last_pkmap_nr + n) % LAST_PKMAP;
-		if (pkmap_count[nr])
+		if (pkmap_count[nr] || (pkmap_stale[nr / 32] & (1u << nr % 32)))
 			continue;
 		last_pkmap_nr = (nr + 1) % LAST_PKMAP;
 		/* a free entry's PTE is not present: nothing to flush */
@@ -77,8 +88,27 @@ static void *pkmap_map_new(struct page *page)
 		pkmap_in_use++;
 		return page->virtual;
 	}
-	kmap_failures++;		/* counted: the caller will wait */
+	if (!pkmap_stale_nr)
+		kmap_failures++;	/* counted: the caller will wait */
 	return NULL;
+}
+
+/* Make the stale entries usable: flush every CPU's TLB, then free the ones
+ * that were stale before the flush (process context, interrupts on). */
+static void pkmap_flush_stale(void)
+{
+	u32 snap[LAST_PKMAP / 32], flags;
+
+	spin_lock_irqsave(&kmap_lock, flags);
+	memcpy(snap, pkmap_stale, sizeof(snap));
+	spin_unlock_irqrestore(&kmap_lock, flags);
+	tlb_flush_all();
+	spin_lock_irqsave(&kmap_lock, flags);
+	for (u32 i = 0; i < LAST_PKMAP / 32; i++) {
+		pkmap_stale_nr -= __builtin_popcount(snap[i]);
+		pkmap_stale[i] &= ~snap[i];
+	}
+	spin_unlock_irqrestore(&kmap_lock, flags);
 }
 
 void *kmap(struct page *page)
@@ -93,15 +123,20 @@ void *kmap(struct page *page)
 	if (!PageHighMem(page))
 		return page_address(page);
 	for (;;) {
+		bool stale;
+
 		spin_lock_irqsave(&kmap_lock, flags);
 		va = page->virtual ? page->virtual : pkmap_map_new(page);
 		if (va)
 			pkmap_count[PKMAP_NR(va)]++;
+		stale = pkmap_stale_nr;
 		spin_unlock_irqrestore(&kmap_lock, flags);
 		if (va)
 			return va;
-		/* Every entry is in use: sleep until a kunmap frees one. */
-		wait_event(pkmap_map_wait, READ_ONCE(pkmap_in_use) < LAST_PKMAP);
+		if (stale)
+			pkmap_flush_stale();
+		else	/* every entry is in use: sleep until a kunmap frees one */
+			wait_event(pkmap_map_wait, READ_ONCE(pkmap_in_use) < LAST_PKMAP);
 	}
 }
 
@@ -123,8 +158,11 @@ void kunmap(struct page *page)
 		invlpg(PKMAP_ADDR(nr));
 		page->virtual = NULL;
 		pkmap_in_use--;
+		pkmap_stale[nr / 32] |= 1u << nr % 32;
+		pkmap_stale_nr++;
 	}
 	spin_unlock_irqrestore(&kmap_lock, flags);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* the count before the waiter test */
 	if (waitqueue_active(&pkmap_map_wait))
 		wake_up(&pkmap_map_wait);
 }
@@ -142,9 +180,14 @@ static bool km_is_irq_slot(enum km_type type)
 	       type == KM_IRQ0 || type == KM_IRQ1;
 }
 
+unsigned km_slot(enum km_type type)
+{
+	return smp_processor_id() * KM_TYPE_NR + type;
+}
+
 static u32 km_slot_addr(enum km_type type)
 {
-	return fix_to_virt(FIX_KMAP_BEGIN + type);
+	return fix_to_virt(FIX_KMAP_BEGIN + km_slot(type));
 }
 
 /* The slot must suit the context, so that an interrupt cannot reuse it. */
@@ -163,7 +206,7 @@ static void km_check_context(enum km_type type, u32 caller)
 static void km_report_busy(enum km_type type, struct page *page, u32 caller)
 {
 	char first[64], second[64];
-	const struct kmap_atomic_slot *s = &kmap_atomic_slots[type];
+	const struct kmap_atomic_slot *s = &kmap_atomic_slots[km_slot(type)];
 
 	mm_bug("kmap_atomic: slot %s mapped twice: pfn 0x%x by %s, still holds pfn 0x%x mapped by %s",
 	       km_type_names[type], page_to_pfn(page), mm_symbolize(caller, second, sizeof(second)),
@@ -194,12 +237,13 @@ void *kmap_atomic(struct page *page, enum km_type type)
 		return NULL;
 	}
 	km_check_context(type, caller);
+	preempt_disable();		/* this CPU's slot: ours until kunmap_atomic */
 	va = km_slot_addr(type);
-	slot = &kmap_atomic_slots[type];
-	if (unlikely(slot->page))
+	slot = &kmap_atomic_slots[km_slot(type)];
+	if (unlikely(slot->page)) {
 		km_report_busy(type, page, caller);
-	else
-		preempt_disable();	/* the slot is ours until kunmap_atomic */
+		preempt_enable_no_resched();	/* one count per mapped slot */
+	}
 	slot->page = page;
 	slot->caller = caller;
 	km_set_pte(va, page_to_phys(page));
@@ -210,16 +254,16 @@ static void km_report_wrong_addr(u32 va, enum km_type type, u32 caller)
 {
 	char unmapper[64], owner[64], mine[64];
 	unsigned idx = virt_to_fix(va) - FIX_KMAP_BEGIN;
-	const struct kmap_atomic_slot *s = &kmap_atomic_slots[type];
+	const struct kmap_atomic_slot *s = &kmap_atomic_slots[km_slot(type)];
 
-	if (idx >= KM_TYPE_NR) {
+	if (idx >= KM_TYPE_NR * NR_CPUS) {
 		mm_bug("kunmap_atomic(%08x, %s) from %s: not a kmap_atomic address",
 		       va, km_type_names[type], mm_symbolize(caller, unmapper, sizeof(unmapper)));
 		return;
 	}
 	mm_bug("kunmap_atomic(%08x, %s) from %s: that is slot %s's address (mapped by %s); %s was mapped by %s",
 	       va, km_type_names[type], mm_symbolize(caller, unmapper, sizeof(unmapper)),
-	       km_type_names[idx],
+	       km_type_names[idx % KM_TYPE_NR],
 	       mm_symbolize(kmap_atomic_slots[idx].caller, owner, sizeof(owner)),
 	       km_type_names[type], s->page ? mm_symbolize(s->caller, mine, sizeof(mine)) : "nobody");
 }
@@ -227,6 +271,7 @@ static void km_report_wrong_addr(u32 va, enum km_type type, u32 caller)
 void kunmap_atomic(void *addr, enum km_type type)
 {
 	u32 caller = (u32)__builtin_return_address(0), va = (u32)addr & PAGE_MASK;
+	struct kmap_atomic_slot *slot;
 	char who[64];
 
 	if (va < FIXADDR_START && !(va >= PKMAP_BASE && va < PKMAP_END))
@@ -235,7 +280,8 @@ void kunmap_atomic(void *addr, enum km_type type)
 		km_report_wrong_addr(va, (unsigned)type < KM_TYPE_NR ? type : KM_USER0, caller);
 		return;
 	}
-	if (!kmap_atomic_slots[type].page) {
+	slot = &kmap_atomic_slots[km_slot(type)];
+	if (!slot->page) {
 		mm_bug("kunmap_atomic: slot %s is not mapped (from %s)", km_type_names[type],
 		       mm_symbolize(caller, who, sizeof(who)));
 		return;
@@ -244,8 +290,8 @@ void kunmap_atomic(void *addr, enum km_type type)
 		*kernel_pte(va) = 0;	/* a stale user of the slot now faults */
 		invlpg(va);
 	}
-	kmap_atomic_slots[type].page = NULL;
-	kmap_atomic_slots[type].caller = 0;
+	slot->page = NULL;
+	slot->caller = 0;
 	preempt_enable();
 }
 

@@ -18,6 +18,8 @@
 #include "string.h"
 #include "trap.h"
 #include "x86.h"
+#include "smp.h"
+#include "tlb.h"
 
 #define EARLY_MAP_LIMIT		(16u << 20)	/* what boot.asm maps */
 #define KERNEL_PT_COUNT		(PDE_COUNT - KERNEL_PDE_FIRST)	/* 256 tables */
@@ -192,15 +194,24 @@ u32 *current_pgdir(void)
 	return __va(read_cr3() & PAGE_MASK);
 }
 
+/* Interrupts off (the CPU must not change in between). The store to
+ * cpus[].pgdir is fenced before CR3 is loaded: tlb.h. */
 void switch_pgdir(u32 *pgdir)
 {
+	this_cpu()->pgdir = pgdir;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	write_cr3(__pa(pgdir));
 }
 
+/* A present PTE of va changed: a kernel address is flushed here (boot-time
+ * mappings, never used by another CPU before), a user one on every CPU
+ * that has pgdir loaded (tlb_flush_page). */
 void flush_tlb_page(u32 *pgdir, u32 va)
 {
-	if (va >= KERNEL_BASE || pgdir == current_pgdir())
+	if (va >= KERNEL_BASE)
 		invlpg(va);
+	else
+		tlb_flush_page(pgdir, va);
 }
 
 /* A zeroed page table for user address va in pgdir; NULL when out of memory. */
@@ -216,7 +227,7 @@ static u32 *user_table_alloc(u32 *pgdir, u32 va)
 
 int map_page(u32 *pgdir, u32 va, u32 phys, u32 flags)
 {
-	u32 *pte;
+	u32 *pte, old;
 
 	if ((va | phys) & ~PAGE_MASK)
 		return -EINVAL;
@@ -225,8 +236,10 @@ int map_page(u32 *pgdir, u32 va, u32 phys, u32 flags)
 		return -EINVAL;			/* cannot happen: preallocated */
 	if (!pte && !(pte = user_table_alloc(pgdir, va)))
 		return -ENOMEM;
+	old = *pte;
 	*pte = phys | flags | PTE_PRESENT;
-	flush_tlb_page(pgdir, va);
+	if (old & PTE_PRESENT)		/* x86 caches no translation of an absent page */
+		flush_tlb_page(pgdir, va);
 	return 0;
 }
 

@@ -17,6 +17,8 @@
 #include "test_hooks.h"
 #include "vm.h"
 #include "x86.h"
+#include "smp.h"
+#include "tlb.h"
 
 atomic_t nr_mms = ATOMIC_INIT(0);
 /* Every address space (mm->mm_link), for vm_unmap_file_pages; process context. */
@@ -228,11 +230,14 @@ static void zap_page(struct mm *mm, u32 va)
 {
 	u32 *pte = pte_lookup(mm->pgdir, va);
 
+	u32 old;
+
 	if (!pte_has_page(pte))
 		return;
-	put_page(phys_to_page(*pte & PAGE_MASK));
+	old = *pte;
 	*pte = 0;
-	invlpg(va);
+	tlb_flush_page(mm->pgdir, va);	/* no CPU reads it any more: then free */
+	put_page(phys_to_page(old & PAGE_MASK));
 	mm->nr_pages--;
 }
 
@@ -496,7 +501,7 @@ static int do_cow(struct mm *mm, u32 va, u32 *pte, struct fault_alloc *fa)
 
 	if (page_count(old) - ours == 1) {	/* last user: just take it */
 		*pte |= PTE_WRITE;
-		invlpg(va);
+		tlb_flush_page(mm->pgdir, va);
 		return 0;
 	}
 	if (!ours || !fa->fresh) {
@@ -504,7 +509,7 @@ static int do_cow(struct mm *mm, u32 va, u32 *pte, struct fault_alloc *fa)
 		return -EAGAIN;
 	}
 	*pte = page_to_phys(fa->fresh) | PTE_PRESENT | PTE_USER | PTE_WRITE;
-	invlpg(va);
+	tlb_flush_page(mm->pgdir, va);	/* the old page: nobody's any more */
 	fa->fresh = NULL;
 	put_page(old);				/* the mapping's reference */
 	return 0;
@@ -674,7 +679,7 @@ static int dup_area(struct mm *old, struct mm *new, struct vm_area *v)
 		pinned = !(v->flags & VM_SHARED) && atomic_read(&page->pincount);
 		if (!(v->flags & VM_SHARED) && (*pte & PTE_WRITE) && !pinned) {
 			*pte &= ~PTE_WRITE;	/* both sides now copy on write */
-			invlpg(va);
+			tlb_flush_page(old->pgdir, va);
 		}
 		if (pinned) {
 			/* Pinned for I/O in flight: the I/O must land in the
@@ -739,16 +744,12 @@ static void mm_teardown(struct mm *mm)
 	vm_reap(mm);
 }
 
-/* Whose page directory CR3 holds; NULL: the kernel's. */
-static struct mm *active_mm;
-
 void mm_put(struct mm *mm)
 {
 	if (!atomic_dec_and_test(&mm->users))
 		return;
 	BUG_ON(mm->aio);		/* exit_aio ran when its last task left it */
-	if (mm == active_mm)
-		mm_activate(NULL);	/* a kernel thread may still borrow it */
+	tlb_drop_mm(mm);		/* a kernel thread may still borrow it, on any CPU */
 	spin_lock(&mm_list_lock);
 	list_del(&mm->mm_link);
 	spin_unlock(&mm_list_lock);
@@ -758,12 +759,17 @@ void mm_put(struct mm *mm)
 	kfree(mm);
 }
 
+/* This CPU's CR3 and active_mm (struct cpu), with interrupts off between. */
 void mm_activate(struct mm *mm)
 {
-	if (mm && mm == active_mm)
-		return;
-	switch_pgdir(mm ? mm->pgdir : kernel_pgdir);
-	active_mm = mm;
+	u32 flags = local_irq_save();
+	struct cpu *c = this_cpu();
+
+	if (!mm || mm != c->active_mm) {
+		switch_pgdir(mm ? mm->pgdir : kernel_pgdir);
+		c->active_mm = mm;
+	}
+	local_irq_restore(flags);
 }
 
 /* ---- mprotect, madvise, msync, mremap ---- */
@@ -852,7 +858,7 @@ static void protect_ptes(struct mm *mm, u32 s, u32 e, u32 flags, bool file)
 				val |= PTE_WRITE;
 		}
 		*pte = val;
-		invlpg(va);
+		tlb_flush_page(mm->pgdir, va);
 	}
 }
 
@@ -940,7 +946,7 @@ static int move_ptes(struct mm *mm, u32 old, u32 new, u32 len)
 		u32 *pte = pte_lookup(mm->pgdir, old + off);
 		if (pte_has_page(pte)) {
 			*pte = 0;
-			invlpg(old + off);
+			tlb_flush_page(mm->pgdir, old + off);
 		}
 	}
 	return 0;
@@ -951,7 +957,7 @@ undo:
 		pte = pte_lookup(mm->pgdir, new + off);
 		if (pte) {
 			*pte = 0;
-			invlpg(new + off);
+			tlb_flush_page(mm->pgdir, new + off);
 		}
 	}
 	return -ENOMEM;

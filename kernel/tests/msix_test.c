@@ -2,8 +2,7 @@
  * queue plus one for config changes, in the device's table and its legacy
  * vector registers), completions without ISR reads, interrupts counted per
  * CPU, and the message's destination APIC id choosing the CPU: vdb's queue
- * entry aimed at each online CPU in turn (a counting handler: completions
- * themselves stay on the boot CPU while the APs run no task).
+ * entry aimed at each online CPU in turn (with a counting handler).
  * Run only when named: it needs vda and vdb with MSI-X (not nomsi). */
 #include "blktest.h"
 #include "clock.h"

@@ -56,7 +56,7 @@ def consts():
 def check_constants(c):
     """Compare constants.py with what the debug info says; warn on drift."""
     checks = [('sizeof(log_buf)', c.LOG_BUF_LEN),
-              ('sizeof(kmap_atomic_slots)/sizeof(kmap_atomic_slots[0])', c.KM_TYPE_NR),
+              ('sizeof(kmap_atomic_slots)/sizeof(kmap_atomic_slots[0])', c.KM_TYPE_NR * c.NR_CPUS),
               ('sizeof(zones[0].free_area)/sizeof(zones[0].free_area[0])', c.MAX_ORDER),
               ('(int)KM_TYPE_NR', c.KM_TYPE_NR),
               ('(int)MAX_NR_ZONES', c.MAX_NR_ZONES)]
@@ -293,9 +293,23 @@ def tasks():
     return list_for_each_entry(gdb.parse_and_eval('task_list'), 'struct task', 'tasks')
 
 
+def current_cpu():
+    """The CPU gdb looks at: QEMU's gdbstub numbers one thread per vCPU from 1."""
+    try:
+        return max(gdb.selected_thread().num - 1, 0)
+    except (gdb.error, AttributeError):
+        return 0
+
+
+def current_expr():
+    """A C expression for the task the selected CPU runs (`current` is a macro
+    on esp in the kernel: cpus[n].curr mirrors it at every switch)."""
+    return '((struct task *)cpus[%d].curr)' % current_cpu()
+
+
 def current_task():
     try:
-        return ptr(gdb.parse_and_eval('current'))
+        return ptr(gdb.parse_and_eval(current_expr()))
     except gdb.error:
         return 0
 
@@ -337,7 +351,7 @@ def kernel_mapping_of(pfn):
     if virt and not (int(page['flags']) & c.PG_SLAB):
         return virt
     slots = gdb.parse_and_eval('kmap_atomic_slots')
-    for i in range(c.KM_TYPE_NR):
+    for i in range(c.KM_TYPE_NR * c.NR_CPUS):
         p = slots[i]['page']
         if ptr(p) and page_pfn(p) == pfn:
             return c.FIXADDR_TOP - ((c.FIX_KMAP_BEGIN + i) << c.PAGE_SHIFT)
@@ -746,9 +760,14 @@ Usage: k-kmap [-a]   (-a: list free atomic slots too)"""
         used = 0
         gdb.write('kmap_atomic slots (%d):\n' % c.KM_TYPE_NR)
         gdb.write('  %-15s %-10s %-10s %-8s %s\n' % ('SLOT', 'VADDR', 'PAGE', 'PFN', 'CALLER'))
-        for i in range(c.KM_TYPE_NR):
+        for i in range(c.KM_TYPE_NR * c.NR_CPUS):
             page = slots[i]['page']
-            name = names[i].string() if ptr(names[i]) else 'slot%d' % i
+            if i >= c.KM_TYPE_NR and not ptr(page):
+                continue            # another CPU's free slot: not worth a line
+            t = i % c.KM_TYPE_NR
+            name = names[t].string() if ptr(names[t]) else 'slot%d' % t
+            if i >= c.KM_TYPE_NR:
+                name += '@cpu%d' % (i // c.KM_TYPE_NR)
             va = c.FIXADDR_TOP - ((c.FIX_KMAP_BEGIN + i) << c.PAGE_SHIFT)
             if ptr(page):
                 used += 1
@@ -984,9 +1003,9 @@ gdb's own bt reaches the first user frame too (the trap-frame unwinder)."""
         bindir = os.path.join(build_dir(), 'user', 'bin')
         name = arg.strip()
         cur = current_task()
-        user_cur = cur and ptr(gdb.parse_and_eval('current->mm'))
+        user_cur = cur and ptr(gdb.parse_and_eval(current_expr() + '->mm'))
         if not name and user_cur:
-            name = c_string(gdb.parse_and_eval('current->name'))
+            name = c_string(gdb.parse_and_eval(current_expr() + '->name'))
         if not name:
             progs = sorted(f for f in os.listdir(bindir) if '.' not in f and
                            os.access(os.path.join(bindir, f), os.X_OK)) if os.path.isdir(bindir) else []
@@ -1005,7 +1024,7 @@ gdb's own bt reaches the first user frame too (the trap-frame unwinder)."""
         _user_symfile = path
         gdb.write('loaded symbols of %s\n' % path)
         if user_cur:
-            show_user_frame(gdb.parse_and_eval('current').dereference())
+            show_user_frame(gdb.parse_and_eval(current_expr()).dereference())
 
 
 TRACE_CATEGORIES = ('aio', 'blk', 'irq', 'sched', 'syscall')    # include/trace.h's bits

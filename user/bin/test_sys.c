@@ -2,12 +2,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -191,25 +195,49 @@ static int clock_nanosleep_works(void)
 	return 0;
 }
 
-/* One CPU: CPU 0 alone, a mask without it refused, sizes and pids checked. */
+/* Pinned to cpu alone, the caller runs there, and stays there through
+ * system calls and the ticks of a busy loop. */
+static int pinned_runs_on(int cpu)
+{
+	cpu_set_t one, got;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	CHECK_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+	CPU_ZERO(&got);
+	CHECK_EQ(sched_getaffinity(0, sizeof(got), &got), 0);
+	CHECK(CPU_ISSET(cpu, &got) && CPU_COUNT(&got) == 1);
+	for (int i = 0; i < 2000; i++) {
+		CHECK_EQ(sched_getcpu(), cpu);
+		for (volatile int k = 0; k < 2000; k++)
+			;
+	}
+	return 0;
+}
+
+/* Every CPU online in the mask, CPU 0 among them; pinned to each CPU in turn
+ * the caller runs there; a mask of no CPU online is refused; sizes and pids
+ * checked; the full mask back at the end. */
 static int cpu_affinity(void)
 {
-	cpu_set_t set, only1;
+	cpu_set_t set, off;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	CPU_ZERO(&set);
 	CHECK_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
 	CHECK(CPU_ISSET(0, &set));
-	CHECK_EQ(CPU_COUNT(&set), 1);
-	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	CHECK_EQ(CPU_COUNT(&set), ncpu);
 	CHECK_EQ(sched_setaffinity(getpid(), sizeof(set), &set), 0);
-	CPU_ZERO(&only1);
-	CPU_SET(1, &only1);
-	CHECK_ERR(sched_setaffinity(0, sizeof(only1), &only1), EINVAL);
+	for (int cpu = ncpu - 1; cpu >= 0; cpu--)
+		CHECK_EQ(pinned_runs_on(cpu), 0);
+	CPU_ZERO(&off);
+	CPU_SET(ncpu, &off);			/* the first CPU not online */
+	CHECK_ERR(sched_setaffinity(0, sizeof(off), &off), EINVAL);
 	CHECK_ERR(sched_getaffinity(0, 2, &set), EINVAL);
 	CHECK_ERR(sched_getaffinity(999999, sizeof(set), &set), ESRCH);
 	CHECK_ERR(sched_setaffinity(0, sizeof(set), (cpu_set_t *)0xC0010000), EFAULT);
-	CHECK_EQ(sched_getcpu(), 0);
-	CHECK_EQ(sysconf(_SC_NPROCESSORS_ONLN), 1);
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	CHECK_EQ(CPU_COUNT(&set), ncpu);
 	return 0;
 }
 
@@ -328,6 +356,158 @@ static int sync_returns(void)
 	return 0;
 }
 
+#define TLB_PATTERN	0x5AFE5AFEu
+#define TLB_REUSE_PAGES	64
+
+static struct {
+	volatile uint32_t *page;
+	int cpu;			/* the reader's CPU */
+	volatile unsigned reads, bad, faulted, on_cpu;
+	sigjmp_buf env;
+} tlb;
+
+static void tlb_on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	tlb.faulted = si->si_addr == (void *)tlb.page;
+	siglongjmp(tlb.env, sig);
+}
+
+/* Pinned to the last CPU: read the page until it faults (5 s at most). */
+static void *tlb_reader(void *arg)
+{
+	cpu_set_t one;
+	time_t end = time(0) + 5;
+
+	(void)arg;
+	CPU_ZERO(&one);
+	CPU_SET(tlb.cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return 0;
+	tlb.on_cpu = sched_getcpu() == tlb.cpu;
+	if (sigsetjmp(tlb.env, 1) == 0) {
+		while (time(0) < end) {
+			for (int i = 0; i < 1000; i++) {
+				if (*tlb.page != TLB_PATTERN)
+					tlb.bad++;
+				tlb.reads++;
+			}
+		}
+	}
+	return 0;
+}
+
+/* A thread on the last CPU keeps reading a page that the main thread, on
+ * CPU 0, unmaps and whose memory it then reuses (fresh pages filled with
+ * another pattern): the reader must fault (SIGSEGV at the page) and never
+ * read anything but the page's own pattern: munmap's TLB shootdown reached
+ * its CPU before the page was freed. */
+static int tlb_shootdown(void)
+{
+	struct sigaction sa = { .sa_flags = SA_SIGINFO }, old;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t zero, all;
+	pthread_t t;
+	uint32_t *reuse;
+
+	CHECK_EQ(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&zero);
+	CPU_SET(0, &zero);
+	CHECK_EQ(sched_setaffinity(0, sizeof(zero), &zero), 0);
+	memset(&tlb, 0, sizeof(tlb));
+	tlb.cpu = ncpu - 1;
+	tlb.page = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(tlb.page != MAP_FAILED);
+	*tlb.page = TLB_PATTERN;
+	sa.sa_sigaction = tlb_on_fault;
+	sigemptyset(&sa.sa_mask);
+	CHECK_EQ(sigaction(SIGSEGV, &sa, &old), 0);
+	CHECK_EQ(pthread_create(&t, 0, tlb_reader, 0), 0);
+	for (time_t end = time(0) + 5; tlb.reads < 100000 && time(0) < end; )
+		sched_yield();
+	CHECK_EQ(munmap((void *)tlb.page, 4096), 0);
+	reuse = mmap(0, TLB_REUSE_PAGES * 4096, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(reuse != MAP_FAILED);
+	for (int i = 0; i < TLB_REUSE_PAGES * 1024; i++)
+		reuse[i] = ~TLB_PATTERN;
+	CHECK_EQ(pthread_join(t, 0), 0);
+	CHECK_EQ(sigaction(SIGSEGV, &old, 0), 0);
+	CHECK_EQ(munmap(reuse, TLB_REUSE_PAGES * 4096), 0);
+	CHECK_EQ(sched_setaffinity(0, sizeof(all), &all), 0);
+	utest_log("reader on CPU %d (%s): %u reads, %u wrong, %s", tlb.cpu,
+		  tlb.on_cpu ? "ran there" : "NOT there", tlb.reads, tlb.bad,
+		  tlb.faulted ? "faulted at the page" : "never faulted");
+	CHECK(tlb.on_cpu);
+	CHECK(tlb.reads >= 100000);
+	CHECK_EQ(tlb.bad, 0);
+	CHECK(tlb.faulted);
+	return 0;
+}
+
+#define SPREAD_MAX	8
+#define SPREAD_MIN(a, b)	((a) < (b) ? (a) : (b))
+
+static struct {
+	volatile unsigned beat[SPREAD_MAX];
+	volatile int stop;
+	unsigned seen;			/* CPUs any thread ran on; atomic or */
+} spread;
+
+/* Thread i, pinned to CPU i: beat until told to stop. */
+static void *spread_thread(void *arg)
+{
+	int i = (int)(long)arg;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(i, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return 0;
+	while (!spread.stop) {
+		__atomic_or_fetch(&spread.seen, 1u << sched_getcpu(), __ATOMIC_RELAXED);
+		spread.beat[i]++;
+	}
+	return 0;
+}
+
+/* One thread per CPU, each pinned to its own: each runs on its CPU (every
+ * CPU seen), and some 2 ms window sees at least two of them (min(CPUs, 2))
+ * make progress: threads of one process run at once on different CPUs. */
+static int threads_on_every_cpu(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct timespec ms2 = { 0, 2000000 };
+	pthread_t t[SPREAD_MAX];
+	int best = 0, windows = 0;
+
+	CHECK(ncpu >= 1 && ncpu <= SPREAD_MAX);
+	memset(&spread, 0, sizeof(spread));
+	for (long i = 0; i < ncpu; i++)
+		CHECK_EQ(pthread_create(&t[i], 0, spread_thread, (void *)i), 0);
+	for (time_t end = time(0) + 5; time(0) < end && (best < SPREAD_MIN(ncpu, 2) ||
+	     spread.seen != (1u << ncpu) - 1); windows++) {
+		unsigned before[SPREAD_MAX];
+		int moved = 0;
+
+		for (int i = 0; i < ncpu; i++)
+			before[i] = spread.beat[i];
+		nanosleep(&ms2, 0);
+		for (int i = 0; i < ncpu; i++)
+			moved += spread.beat[i] != before[i];
+		if (moved > best)
+			best = moved;
+	}
+	spread.stop = 1;
+	for (long i = 0; i < ncpu; i++)
+		CHECK_EQ(pthread_join(t[i], 0), 0);
+	utest_log("%ld CPUs: seen mask %x; at most %d threads moved in one 2 ms window (%d windows)",
+		  ncpu, spread.seen, best, windows);
+	CHECK_EQ(spread.seen, (1u << ncpu) - 1);
+	CHECK(best >= SPREAD_MIN(ncpu, 2));
+	return 0;
+}
+
 /* CPUs the test was booted with: test_sys:cpus_online:N (0: not said). */
 static int expect_cpus;
 
@@ -375,6 +555,8 @@ static const struct utest_case cases[] = {
 	UTEST(fallocate_fsize_limit),
 	UTEST(sync_returns),
 	UTEST(cpus_online),
+	UTEST(tlb_shootdown),
+	UTEST(threads_on_every_cpu),
 };
 
 int main(int argc, char **argv)

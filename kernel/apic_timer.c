@@ -1,0 +1,104 @@
+/* apic_timer.c: the local APIC timer: calibrated at boot, then periodic at HZ
+ * on every application processor, as its scheduler tick.
+ *
+ * Who ticks: the boot CPU keeps the PIT (IRQ 0, kernel/time.c) for
+ * everything it did on one CPU: jiffies, the wall clock's tick grid, the
+ * timer wheel and its own scheduler tick. So `-smp 1` runs exactly as before
+ * and the boot CPU takes one interrupt per tick, not two. Each AP's own
+ * local APIC timer (vector T_APIC_TIMER) is that AP's tick: the scheduler
+ * tick of the task it runs (time slice, user/system time). The timer counts
+ * the APIC bus clock; its rate is measured against the TSC, whose rate was
+ * measured against the PIT (time.c), so an AP's tick is the PIT's HZ.
+ */
+#include "apic.h"
+#include "apic_timer.h"
+#include "clock.h"
+#include "errno.h"
+#include "irq.h"
+#include "printk.h"
+#include "sched.h"
+#include "smp.h"
+#include "softirq.h"
+#include "spinlock.h"
+#include "trap.h"
+#include "x86.h"
+
+#define TIMER_DIV_16	0x3		/* divide configuration: bus clock / 16 */
+#define LVT_PERIODIC	0x20000		/* LVT timer mode bit 17: periodic */
+#define LVT_MASKED	0x10000
+#define CAL_WINDOW_US	10000		/* one calibration window */
+#define CAL_ROUNDS	3		/* median of three */
+
+u32 apic_timer_per_tick;
+
+/* One window: timer counts per second, from the TSC cycles between the two
+ * reads of the current count (each read right after its TSC read). */
+static u64 apic_timer_window(void)
+{
+	u32 c0, c1;
+	u64 t0, t1;
+
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | T_APIC_TIMER);	/* one-shot, masked */
+	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(LAPIC_TIMER_INIT, 0xFFFFFFFFu);
+	t0 = rdtsc();
+	c0 = lapic_read(LAPIC_TIMER_CUR);
+	udelay(CAL_WINDOW_US);
+	t1 = rdtsc();
+	c1 = lapic_read(LAPIC_TIMER_CUR);
+	lapic_write(LAPIC_TIMER_INIT, 0);		/* stop it */
+	if (c1 >= c0 || t1 <= t0)
+		return 0;
+	return (u64)(c0 - c1) * tsc_khz * 1000 / (t1 - t0);
+}
+
+/* The tick of an AP: hard interrupt context, as an IRQ handler. */
+static void apic_timer_interrupt(struct trap_frame *tf)
+{
+	struct cpu *c = this_cpu();
+	struct trap_frame *outer = c->irq_regs;
+
+	irq_nesting++;
+	c->irq_regs = tf;
+	c->ticks++;
+	scheduler_tick(trap_from_user(tf), 1);
+	c->irq_regs = outer;
+	irq_nesting--;
+	lapic_eoi();
+	irq_exit(tf);
+}
+
+int apic_timer_calibrate(void)
+{
+	u64 hz[CAL_ROUNDS], t;
+	u32 flags = local_irq_save();
+
+	for (int i = 0; i < CAL_ROUNDS; i++)
+		hz[i] = apic_timer_window();
+	local_irq_restore(flags);
+	for (int i = 0; i < CAL_ROUNDS; i++)	/* sort three */
+		for (int j = i + 1; j < CAL_ROUNDS; j++)
+			if (hz[j] < hz[i]) {
+				t = hz[i];
+				hz[i] = hz[j];
+				hz[j] = t;
+			}
+	if (!hz[CAL_ROUNDS / 2] || hz[CAL_ROUNDS / 2] / HZ > 0xFFFFFFFFu) {
+		printk(KERN_ERR "apic timer: did not count; the APs get no tick\n");
+		return -ENODEV;
+	}
+	apic_timer_per_tick = hz[CAL_ROUNDS / 2] / HZ;
+	trap_set_handler(T_APIC_TIMER, apic_timer_interrupt, 0);
+	printk("apic timer: %llu kHz (bus / 16), %u counts per tick\n",
+	       hz[CAL_ROUNDS / 2] / 1000, apic_timer_per_tick);
+	return 0;
+}
+
+void apic_timer_start(void)
+{
+	if (!apic_timer_per_tick)
+		return;
+	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | T_APIC_TIMER);
+	lapic_write(LAPIC_TIMER_INIT, apic_timer_per_tick);
+}
