@@ -19,6 +19,7 @@
 
 #include "fpu.h"
 #include "list.h"
+#include "lockdep.h"
 #include "types.h"
 
 struct mm;				/* user address space: the vm layer's */
@@ -66,6 +67,7 @@ struct task {
 	int lock_depth;			/* spinlocks_held while switched out */
 	int preempt_depth;		/* preempt_count while switched out */
 	int mutexes_held;		/* mutexes it holds (mutex.c; 0 in user mode) */
+	struct lockdep_task lockdep;	/* ... which, for the lock-order checker */
 	struct mm *mm;			/* NULL for kernel threads */
 	volatile u32 sigpending;	/* something for signal_deliver: an unblocked signal
 					 * pending, a group exit or stop (kernel/signal.c) */

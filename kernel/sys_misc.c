@@ -8,6 +8,7 @@
 #include "signal.h"
 #include "fs.h"
 #include "mm.h"
+#include "lockdep.h"
 #include "mutex.h"
 #include "power.h"
 #include "printk.h"
@@ -220,6 +221,7 @@ long sys_aiok_stat(struct aiok_stat *ust)
 		.sigqueues = atomic_read(&nr_sigqueues),
 		.futex_waiters = futex_waiters,
 		.ext2_pages = atomic_read(&ext2_cached_pages),
+		.lockdep_bugs = lockdep_bugs,
 	};
 
 	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;
