@@ -208,7 +208,7 @@ long sys_aiok_stat(struct aiok_stat *ust)
 		.free_highmem = nr_free_pages_zone(ZONE_HIGHMEM),
 		.slab_objects = slab_objects_in_use(),
 		.aio_nr = atomic_read(&aio_nr),
-		.aio_reqs = atomic_read(&aio_nr_kiocbs),
+		.aio_reqs = aio_nr_kiocbs_read(),
 		.nr_tasks = nr_tasks,
 		.open_files = atomic_read(&nr_files),
 		.nr_mms = atomic_read(&nr_mms),
