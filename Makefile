@@ -271,6 +271,7 @@ replay:
 include tools/bench.mk
 include tools/fuzz.mk
 include tools/trace.mk
+include tools/stress.mk
 
 clean:
 	rm -rf $(BUILD)
