@@ -412,8 +412,8 @@ void lockdep_acquire(const void *lock, u16 *cls, const char *name, int kind, u32
 		lockdep_check(lock, cls, name, kind, pc);
 	flags = local_irq_save();
 	lc = &ld_cpus[smp_processor_id()];
-	h.cls = READ_ONCE(*cls);
-	if (!lc->busy && h.cls) {
+	h.cls = lc->busy ? 0 : class_of(cls, name, kind);	/* a trylock may come first */
+	if (h.cls) {
 		if (kind == LOCKDEP_MUTEX)
 			push_held(current->lockdep.held, &current->lockdep.depth,
 				  LOCKDEP_TASK_DEPTH, &h, lc);

@@ -9,21 +9,20 @@ RUNS       ?= 20
 STRESS_OPS ?= 200000
 STRESS_PLAN = $(BUILD)/stress-smp.plan
 
-# One plan line per run: its own disks, its own seed.
+# One plan line per run, its own seed; the disks are written through a snapshot (never
+# changed), so every run starts from the same two blank images.
 stress_smp_line = stress_smp_run$(1) | 180 | pass:33 | aio_stress_smp,leaks | \
-	rm -f $$BUILD/disk-smp$(1)-vd.img $$BUILD/disk-smp$(1)-hd.img && \
-	truncate -s 16M $$BUILD/disk-smp$(1)-vd.img $$BUILD/disk-smp$(1)-hd.img && \
 	$$QEMU $$QEMU_FLAGS_SMP -serial stdio -kernel $$KERNEL -initrd $$INITRAMFS \
-	-drive file=$$BUILD/disk-smp$(1)-vd.img,format=raw,if=none,id=d0 -device virtio-blk-pci,drive=d0 \
-	-drive file=$$BUILD/disk-smp$(1)-hd.img,format=raw,if=ide,index=0 \
+	-drive file=$$BUILD/disk-smp-vd.img,format=raw,if=none,id=d0,snapshot=on \
+	-device virtio-blk-pci,drive=d0 \
+	-drive file=$$BUILD/disk-smp-hd.img,format=raw,if=ide,index=0,snapshot=on \
 	-append "lowmem=128M lockdep run=stress_smp:$(STRESS_OPS):$(1)"
 
 .PHONY: stress-smp
 stress-smp: $(KERNEL) $(INITRAMFS)
-	$(Q)rm -f $(STRESS_PLAN)
+	$(Q)rm -f $(STRESS_PLAN) && truncate -s 16M $(BUILD)/disk-smp-vd.img $(BUILD)/disk-smp-hd.img
 	$(Q)$(foreach r,$(shell seq 1 $(RUNS)),echo '$(call stress_smp_line,$(r))' >> $(STRESS_PLAN);)
 	$(Q)start=$$(date +%s); $(PYTHON) tools/ktest_runner.py $(STRESS_PLAN); rc=$$?; \
 	  grep -h "four_threads_share_one_context: [0-9]* ops" $(BUILD)/logs/stress_smp_run*.log | \
 	    sed 's/^ *# four_threads_share_one_context: //'; \
-	  echo "make stress-smp: $(RUNS) runs in $$(( $$(date +%s) - start )) s"; \
-	  rm -f $(BUILD)/disk-smp*-vd.img $(BUILD)/disk-smp*-hd.img; exit $$rc
+	  echo "make stress-smp: $(RUNS) runs in $$(( $$(date +%s) - start )) s"; exit $$rc

@@ -1,7 +1,7 @@
 /* lockdep_test.c: the "lockdep" suite: the lock-order checker reports a
- * deliberate AB/BA (spinlocks, mutexes, a three-lock cycle) and irq-unsafe
- * uses, once each, the first time they are seen and before any lock is
- * waited for; consistent orders are never reported. Needs the boot word
+ * deliberate AB/BA (spinlocks, mutexes, a three-lock cycle, a mutex first
+ * taken by trylock) and irq-unsafe uses, once each, the first time they are
+ * seen and before any lock is waited for; consistent orders are never reported. Needs the boot word
  * "lockdep" (the kernel entry of make test has it); without it every case
  * fails. Each case puts lockdep_bugs back after the reports it provoked. */
 #include "clock.h"
@@ -28,6 +28,8 @@ static DEFINE_MUTEX(ld_test_m1);
 static DEFINE_MUTEX(ld_test_m2);
 static DEFINE_MUTEX(ld_test_p);
 static DEFINE_MUTEX(ld_test_q);
+static DEFINE_MUTEX(ld_test_t1);
+static DEFINE_MUTEX(ld_test_t2);
 
 static int lockdep_suite_init(void)
 {
@@ -117,6 +119,25 @@ static void hardirq_lock_with_irqs_on_reported(struct ktest *t)
 	spin_lock(&ld_test_hardirq);
 	spin_unlock(&ld_test_hardirq);
 	EXPECT_EQ(t, lockdep_bugs, before + 1);
+	lockdep_bugs = before;
+}
+
+/* A mutex first ever taken by trylock is followed from then on: what is
+ * taken under it is ordered after it. */
+static void trylock_first_is_followed(struct ktest *t)
+{
+	u32 before = lockdep_bugs;
+
+	ASSERT_TRUE(t, mutex_trylock(&ld_test_t1));
+	EXPECT_EQ(t, current->lockdep.depth, 1);
+	mutex_lock(&ld_test_t2);
+	mutex_unlock(&ld_test_t2);
+	mutex_unlock(&ld_test_t1);
+	mutex_lock(&ld_test_t2);
+	mutex_lock(&ld_test_t1);
+	EXPECT_EQ(t, lockdep_bugs, before + 1);
+	mutex_unlock(&ld_test_t1);
+	mutex_unlock(&ld_test_t2);
 	lockdep_bugs = before;
 }
 
@@ -221,6 +242,7 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(ab_ba_reported_once),
 	KTEST_CASE(mutex_ab_ba_reported),
 	KTEST_CASE(three_lock_cycle_reported),
+	KTEST_CASE(trylock_first_is_followed),
 	KTEST_CASE(hardirq_lock_with_irqs_on_reported),
 	KTEST_CASE(softirq_lock_with_irqs_on_reported),
 	KTEST_CASE(consistent_use_not_reported),
