@@ -221,7 +221,7 @@ run: $(ISO) $(DEMO_VD) $(DEMO_HD) $(DEMO_E2)
 TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-fault-vd disk-fault-hd \
 	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd disk-gdb-vd disk-gdb-hd \
 	disk-aio-pattern-vd disk-aio-pattern-hd disk-aio-fault-vd disk-aio-fault-hd \
-	disk-run-iso-vd disk-run-iso-hd disk-irq-vd disk-irq-hd
+	disk-run-iso-vd disk-run-iso-hd disk-irq-vd disk-irq-hd disk-smp-vd disk-smp-hd
 TEST_DISKS_64M := disk-user-vd disk-user-hd
 # ext2 images (tools/ext2_image.py, e2fsprogs): 1, 2 and 4 KiB blocks for test_ext2, one for
 # the mount= boot parameter, and the fuzz disk: EXT2_FUZZ_VARIANTS mutated 256 KiB images.
@@ -280,6 +280,7 @@ replay:
 include tools/bench.mk
 include tools/fuzz.mk
 include tools/trace.mk
+include tools/stress.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -78,6 +78,18 @@ int aio_cancel_req(struct kiocb *req, struct io_event *ev);
 void aio_cancel_all(struct kioctx *ctx);
 void kiocb_cache_init(void);
 
+/* credits.c: the per-CPU request credits (see there). */
+int aio_credits_init(struct kioctx *ctx);
+/* Free them; panics unless all max_reqs are back (no request left). */
+void aio_credits_free(struct kioctx *ctx);
+/* Take one for a new request: false when max_reqs requests hold them all.
+ * Any context. */
+bool aio_credit_get(struct kioctx *ctx);
+/* Give one back (a request's slot released). Any context. */
+void aio_credit_put(struct kioctx *ctx);
+/* Pool + every CPU's cache (tests; exact only when nothing moves). */
+u32 aio_credits_total(struct kioctx *ctx);
+
 /* sysctl.c */
 void aio_sysctl_init(void);
 

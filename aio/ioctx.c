@@ -53,6 +53,7 @@ void ioctx_free(struct kioctx *ctx)
 	BUG_ON(in_interrupt() || ctx->reqs_active);
 	aio_ring_free(ctx);
 	kiocb_slots_free(ctx);
+	aio_credits_free(ctx);
 	atomic_sub(&aio_nr, ctx->max_reqs);
 	atomic_dec(&aio_nr_contexts);
 	kmem_cache_free(kioctx_cache, ctx);
@@ -138,6 +139,8 @@ struct kioctx *ioctx_alloc(u32 nr_reqs)
 	INIT_LIST_HEAD(&ctx->active_reqs);
 	atomic_inc(&aio_nr_contexts);
 	err = kiocb_slots_init(ctx);
+	if (!err)
+		err = aio_credits_init(ctx);
 	if (err)
 		goto out_free;
 	/* One step for the threads of mm: the ring's range is found, mapped and

@@ -15,7 +15,26 @@
 #include "uapi/uio.h"
 
 static struct kmem_cache *kiocb_cache;
-atomic_t aio_nr_kiocbs = ATOMIC_INIT(0);
+
+/* Requests allocated, counted per CPU: each CPU adds to its own line. */
+struct aio_cpu_count {
+	s32 kiocbs;
+} __attribute__((aligned(64)));
+static struct aio_cpu_count aio_cpu_counts[NR_CPUS];
+
+static void kiocbs_add(s32 n)
+{
+	__atomic_add_fetch(&aio_cpu_counts[smp_processor_id()].kiocbs, n, __ATOMIC_RELAXED);
+}
+
+u32 aio_nr_kiocbs_read(void)
+{
+	s32 sum = 0;
+
+	for (u32 i = 0; i < NR_CPUS; i++)
+		sum += __atomic_load_n(&aio_cpu_counts[i].kiocbs, __ATOMIC_RELAXED);
+	return (u32)sum;
+}
 
 void kiocb_cache_init(void)
 {
@@ -43,18 +62,27 @@ void kiocb_slots_free(struct kioctx *ctx)
 	kfree(ctx->free_keys);
 }
 
+/* A credit first (a full context answers without its lock); a credit
+ * guarantees a free slot, as both are released together (req_unlink). */
 struct kiocb *aio_get_req(struct kioctx *ctx)
 {
-	struct kiocb *req = kmem_cache_alloc(kiocb_cache, GFP_KERNEL);
+	struct kiocb *req;
 	u32 flags;
 
-	if (!req)
+	if (!aio_credit_get(ctx))
 		return NULL;
+	req = kmem_cache_alloc(kiocb_cache, GFP_KERNEL);
+	if (!req) {
+		aio_credit_put(ctx);
+		return NULL;
+	}
 	memset(req, 0, sizeof(*req));
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	if (ctx->dead || !ctx->nr_free_keys || !aio_ring_has_room(ctx)) {
+	BUG_ON(!ctx->nr_free_keys);
+	if (ctx->dead || !aio_ring_has_room(ctx)) {
 		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 		kmem_cache_free(kiocb_cache, req);
+		aio_credit_put(ctx);
 		return NULL;
 	}
 	req->ki_key = ctx->free_keys[--ctx->nr_free_keys];
@@ -65,7 +93,7 @@ struct kiocb *aio_get_req(struct kioctx *ctx)
 	atomic_set(&req->ki_users, 2);	/* in flight, and the submitter's */
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	get_ioctx(ctx);
-	atomic_inc(&aio_nr_kiocbs);
+	kiocbs_add(1);
 	return req;
 }
 
@@ -76,6 +104,7 @@ static void req_unlink(struct kioctx *ctx, struct kiocb *req)
 	ctx->slots[req->ki_key] = NULL;
 	ctx->free_keys[ctx->nr_free_keys++] = req->ki_key;
 	ctx->reqs_active--;
+	aio_credit_put(ctx);
 }
 
 /* Free a request whose last reference is gone, and drop its context
@@ -88,7 +117,7 @@ static void req_free(struct kioctx *ctx, struct kiocb *req)
 	if (req->ki_eventfd)
 		fput_any(req->ki_eventfd);
 	kmem_cache_free(kiocb_cache, req);
-	atomic_dec(&aio_nr_kiocbs);
+	kiocbs_add(-1);
 	put_ioctx(ctx);
 }
 

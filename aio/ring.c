@@ -164,7 +164,7 @@ static void ring_event_unmap(struct io_event *ev, enum km_type km)
 static u32 ring_head(struct aio_ring_info *r, enum km_type km)
 {
 	struct aio_ring *hdr = kmap_atomic(r->pages[0], km);
-	u32 head = READ_ONCE(hdr->head);
+	u32 head = __atomic_load_n(&hdr->head, __ATOMIC_ACQUIRE);	/* user reads done */
 
 	kunmap_atomic(hdr, km);
 	return head < r->nr ? head : head % r->nr;
@@ -231,10 +231,11 @@ u32 aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
 		*slot = *ev;
 		ring_event_unmap(slot, KM_IRQ0);
 	}
-	smp_wmb();			/* the event is visible before the tail moves */
 	r->tail = ring_wrap(r, r->tail + 1);
 	r->posted++;
-	WRITE_ONCE(hdr->tail, r->tail);
+	/* Release: the event is visible before the tail that covers it (a
+	 * reader loads the tail with acquire, then the events). */
+	__atomic_store_n(&hdr->tail, r->tail, __ATOMIC_RELEASE);
 	kunmap_atomic(hdr, KM_IRQ1);
 	return at;
 }
@@ -261,6 +262,26 @@ static u32 ring_peek(struct aio_ring_info *r, struct aio_ring *hdr, u32 head,
 	return got;
 }
 
+/* ctx_lock held: copy up to n events from the user head into evs and move
+ * the head past them by compare-and-swap (release: after the copies), as the
+ * library's readers do, so that a thread reaping the mapped ring at the same
+ * time never takes the same events; retried when one moved the head first.
+ * *headp gets the head they start at. */
+static u32 ring_take_events(struct aio_ring_info *r, struct aio_ring *hdr,
+			    struct io_event *evs, u32 n, u32 *headp)
+{
+	u32 head, seen, got;
+
+	do {
+		seen = __atomic_load_n(&hdr->head, __ATOMIC_ACQUIRE);
+		head = seen < r->nr ? seen : seen % r->nr;	/* user-writable: clamp */
+		got = ring_peek(r, hdr, head, evs, n);
+	} while (got && !__atomic_compare_exchange_n(&hdr->head, &seen, ring_wrap(r, head + got),
+						     false, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	*headp = head;
+	return got;
+}
+
 /* Under ctx_lock and one mapping of the header: copy up to n events from the
  * user head into evs and move the head past them at once, keeping their slots
  * reserved (r->reading) until the caller's copy to user space is over.
@@ -274,16 +295,11 @@ static u32 ring_take(struct kioctx *ctx, struct io_event *evs, u32 n, u32 *headp
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	if (r->posted != r->empty_at) {		/* else: nothing posted since found empty */
 		hdr = kmap_atomic(r->pages[0], KM_USER0);
-		head = READ_ONCE(hdr->head);
-		head = head < r->nr ? head : head % r->nr;	/* user-writable: clamp */
-		got = ring_peek(r, hdr, head, evs, n);
+		got = ring_take_events(r, hdr, evs, n, &head);
 		ring_see_head(ctx, head);		/* what user space took itself */
 		*headp = head;
 		r->head_seen = ring_wrap(r, head + got);
-		if (got) {
-			r->reading = got;
-			WRITE_ONCE(hdr->head, r->head_seen);
-		}
+		r->reading = got;
 		if (r->head_seen == r->tail)
 			r->empty_at = r->posted;
 		kunmap_atomic(hdr, KM_USER0);
@@ -299,12 +315,13 @@ static void ring_untake(struct kioctx *ctx, u32 head, u32 done)
 {
 	struct aio_ring_info *r = &ctx->ring;
 	struct aio_ring *hdr;
-	u32 flags, back = ring_wrap(r, head + done);
+	u32 flags, expect, back = ring_wrap(r, head + done);
 
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	hdr = kmap_atomic(r->pages[0], KM_USER0);
-	if (READ_ONCE(hdr->head) == r->head_seen) {
-		WRITE_ONCE(hdr->head, back);
+	expect = r->head_seen;		/* unless a user-space reader moved it since */
+	if (__atomic_compare_exchange_n(&hdr->head, &expect, back, false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
 		r->head_seen = back;
 		r->empty_at = r->posted - 1;	/* not empty: look again */
 	}

@@ -95,6 +95,11 @@ struct aio_ring_info {
 					 * slots stay reserved until the copy is over */
 };
 
+/* A context's per-CPU part: the credits that CPU caches (aio/credits.c). */
+struct kioctx_cpu {
+	s32 reqs_available;
+} __attribute__((aligned(64)));
+
 struct kioctx {
 	atomic_t users;
 	u32 trace_id;			/* never reused: names it in the trace (trace.h) */
@@ -107,6 +112,11 @@ struct kioctx {
 	spinlock_t ctx_lock;
 	struct mutex ring_lock;		/* ring readers (see above) */
 	u32 max_reqs;
+	/* Request credits (aio/credits.c): max_reqs in all, in the pool, cached
+	 * per CPU or held by a request until its slot is released. Atomics. */
+	s32 reqs_available;		/* the pool */
+	s32 req_batch;			/* what a CPU takes from the pool at once */
+	struct kioctx_cpu *cpu;		/* [NR_CPUS], each on its own cache line */
 	u32 reqs_active;		/* under ctx_lock */
 	struct list_head active_reqs;	/* under ctx_lock */
 	struct kiocb **slots;		/* [max_reqs], under ctx_lock */
@@ -188,6 +198,9 @@ int aio_ring_may_move(struct mm *mm, u32 old, u32 len, u32 to);
 void aio_init(void);
 
 /* Counters for tests and gdb helpers. */
-extern atomic_t aio_nr_contexts, aio_nr_kiocbs;
+extern atomic_t aio_nr_contexts;
+/* AIO requests allocated: the sum of per-CPU counts (each CPU adds to its
+ * own cache line), read by aiok_stat and the tests. */
+u32 aio_nr_kiocbs_read(void);
 
 #endif

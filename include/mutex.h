@@ -24,7 +24,9 @@
  *  - mutex_assert_held() by a task that does not hold it;
  *  - return to user space with a mutex held (counted per task in
  *    task->mutexes_held, checked at each system call's return).
- * Lock order: a mutex before any spinlock; never the other way round.
+ * Lock order: a mutex before any spinlock; never the other way round. With
+ * the boot word "lockdep", the lock-order checker (lockdep.h) follows every
+ * mutex too, in the holder's own stack (its task's).
  */
 #ifndef MUTEX_H
 #define MUTEX_H
@@ -41,9 +43,10 @@ struct mutex {
 	wait_queue_head_t wait;		/* sleepers, first come first served */
 	const char *name;
 	u32 owner_pc;			/* where the holder took it, for reports */
+	u16 dep_class;			/* lockdep.h: its class, 0 until first taken */
 };
 
-#define __MUTEX_INITIALIZER(m)	{ 0, __WAIT_QUEUE_HEAD_INITIALIZER((m).wait), #m, 0 }
+#define __MUTEX_INITIALIZER(m)	{ 0, __WAIT_QUEUE_HEAD_INITIALIZER((m).wait), #m, 0, 0 }
 #define DEFINE_MUTEX(m)		struct mutex m = __MUTEX_INITIALIZER(m)
 #define mutex_init(m)		__mutex_init((m), #m)
 

@@ -21,6 +21,7 @@
 #include "fpu.h"
 #include "list.h"
 #include "thread_info.h"
+#include "lockdep.h"
 #include "types.h"
 
 struct mm;				/* user address space: the vm layer's */
@@ -64,6 +65,7 @@ struct task {
 	u32 kstack_top;			/* esp0 for traps from user mode */
 	int lock_depth;			/* spinlocks_held while switched out */
 	int mutexes_held;		/* mutexes it holds (mutex.c; 0 in user mode) */
+	struct lockdep_task lockdep;	/* ... which, for the lock-order checker */
 	struct mm *mm;			/* NULL for kernel threads */
 	volatile u32 sigpending;	/* something for signal_deliver: an unblocked signal
 					 * pending, a group exit or stop (kernel/signal.c) */

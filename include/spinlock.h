@@ -6,13 +6,15 @@
  * elsewhere. Checks, always on: taking a lock this CPU already holds panics
  * ("recursive acquire": it would spin forever), unlock by a CPU that does not
  * hold the lock panics, assert_spin_locked() panics unless this CPU holds it.
- * A lock held by another CPU is waited for, in ticket order.
+ * A lock held by another CPU is waited for, in ticket order. With the boot
+ * word "lockdep", the lock-order checker (lockdep.h) follows every lock.
  * Every lock, its order and its contexts: docs/locking.md.
  */
 #ifndef SPINLOCK_H
 #define SPINLOCK_H
 
 #include "irq.h"
+#include "lockdep.h"
 #include "smp.h"
 #include "types.h"
 #include "x86.h"
@@ -30,9 +32,10 @@ typedef struct spinlock {
 	const char *name;
 	u32 owner_pc;		/* where it was taken, for the debug report */
 	volatile u32 owner_cpu;	/* the holder's smp_processor_id(), SPIN_NO_OWNER */
+	u16 dep_class;		/* lockdep.h: its class, 0 until first taken */
 } spinlock_t;
 
-#define SPINLOCK_INIT(n)	{ { 0 }, n, 0, SPIN_NO_OWNER }
+#define SPINLOCK_INIT(n)	{ { 0 }, n, 0, SPIN_NO_OWNER, 0 }
 #define DEFINE_SPINLOCK(x)	spinlock_t x = SPINLOCK_INIT(#x)
 
 static inline void spin_lock_init(spinlock_t *l, const char *name)
@@ -41,6 +44,7 @@ static inline void spin_lock_init(spinlock_t *l, const char *name)
 	l->name = name;
 	l->owner_pc = 0;
 	l->owner_cpu = SPIN_NO_OWNER;
+	l->dep_class = 0;
 }
 
 void spin_lock_fail(spinlock_t *l, const char *why) __attribute__((noreturn));
@@ -79,6 +83,8 @@ static inline void spin_lock(spinlock_t *l)
 	__asm__ volatile("" ::: "memory");
 	if (unlikely(l->owner_cpu == me))
 		spin_lock_fail(l, "recursive acquire (this CPU holds it: it would spin forever)");
+	if (unlikely(lockdep_on))	/* before waiting: an inversion is told, not hung on */
+		lockdep_acquire(l, &l->dep_class, l->name, LOCKDEP_SPIN, LOCKDEP_THIS_PC, false);
 	ticket = __atomic_fetch_add(&l->tickets, 1u << 16, __ATOMIC_ACQUIRE) >> 16;
 	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
@@ -91,6 +97,8 @@ static inline void spin_unlock(spinlock_t *l)
 	if (unlikely(l->owner_cpu != smp_processor_id()))
 		spin_lock_fail(l, l->serving == l->next ? "unlock of a lock not held"
 				  : "unlock of a lock another CPU holds");
+	if (unlikely(lockdep_on))
+		lockdep_release(l, LOCKDEP_SPIN);
 	l->owner_pc = 0;
 	l->owner_cpu = SPIN_NO_OWNER;
 	__atomic_store_n(&l->serving, (u16)(l->serving + 1), __ATOMIC_RELEASE);

@@ -62,6 +62,13 @@ void ktest_exit_yield(void);
  * still to be unmapped). Process context, no spinlock held. */
 void ktest_destroy_yield(void);
 
+/* read/write on an O_NONBLOCK file (kernel/fs/read_write.c rw_one), after its
+ * poll said it would not block and before the file's method runs: with
+ * nonblock_yield on the command line, give the CPU away there, as a
+ * preemption would (plan entry pipe_nonblock_yield: another thread empties
+ * the pipe meanwhile; the read must still not sleep). Process context. */
+void ktest_nonblock_yield(void);
+
 #else /* the shipped kernel */
 
 /* It has no suites: a ktest= on its command line is reported and counts as a failure. */
@@ -95,6 +102,10 @@ static inline void ktest_tsc_cal_hook(u64 start)
 }
 
 static inline void ktest_exit_yield(void)
+{
+}
+
+static inline void ktest_nonblock_yield(void)
 {
 }
 

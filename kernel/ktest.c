@@ -2,6 +2,7 @@
 #include "cmdline.h"
 #include "crash.h"
 #include "ktest.h"
+#include "lockdep.h"
 #include "mutex.h"
 #include "printk.h"
 #include "string.h"
@@ -45,24 +46,29 @@ void ktest_log(const char *fmt, ...)
 static void run_case(const struct ktest_case *c, struct ktest *t)
 {
 	u32 mutex_before = mutex_bugs, uaccess_before = uaccess_atomic_bugs;
+	u32 lockdep_before = lockdep_bugs;
 
 	c->run(t);
-	if (mutex_bugs == mutex_before && uaccess_atomic_bugs == uaccess_before)
+	if (mutex_bugs == mutex_before && uaccess_atomic_bugs == uaccess_before &&
+	    lockdep_bugs == lockdep_before)
 		return;
 	ktest_fail(t, __FILE__, __LINE__, "debug checks reported during the case: "
-		   "mutex_bugs %u -> %u, uaccess_atomic_bugs %u -> %u", mutex_before,
-		   mutex_bugs, uaccess_before, uaccess_atomic_bugs);
+		   "mutex_bugs %u -> %u, uaccess_atomic_bugs %u -> %u, lockdep_bugs %u -> %u",
+		   mutex_before, mutex_bugs, uaccess_before, uaccess_atomic_bugs,
+		   lockdep_before, lockdep_bugs);
 	mutex_bugs = mutex_before;
 	uaccess_atomic_bugs = uaccess_before;
+	lockdep_bugs = lockdep_before;
 }
 
 /* Reports made outside every case (boot, a suite's init or exit): one failure. */
 static int lock_bugs_outside_cases(void)
 {
-	if (!mutex_bugs && !uaccess_atomic_bugs)
+	if (!mutex_bugs && !uaccess_atomic_bugs && !lockdep_bugs)
 		return 0;
 	printk("# ktest: debug checks reported outside the cases: mutex_bugs %u, "
-	       "uaccess_atomic_bugs %u\n", mutex_bugs, uaccess_atomic_bugs);
+	       "uaccess_atomic_bugs %u, lockdep_bugs %u\n", mutex_bugs, uaccess_atomic_bugs,
+	       lockdep_bugs);
 	return 1;
 }
 

@@ -5,6 +5,7 @@
 #include "blk_file.h"
 #include "boottime.h"
 #include "cmdline.h"
+#include "lockdep.h"
 #include "fs.h"
 #include "paging.h"
 #include "proc.h"
@@ -127,6 +128,7 @@ void kmain(u32 magic, u32 mbi)
 	if (multiboot_parse(magic, mbi))
 		panic("kmain: not started by a multiboot loader (magic %08x)", magic);
 	setup_cmdline();
+	lockdep_init();			/* "lockdep": the lock-order checker */
 	banner();
 	multiboot_show();
 	mm_init();

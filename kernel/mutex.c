@@ -31,6 +31,7 @@ void __mutex_init(struct mutex *m, const char *name)
 	__init_waitqueue_head(&m->wait, name);
 	m->name = name;
 	m->owner_pc = 0;
+	m->dep_class = 0;
 }
 
 static void mutex_report(const struct mutex *m, u32 caller, const char *what)
@@ -71,6 +72,8 @@ static void mutex_acquired(struct mutex *m, u32 caller)
 {
 	m->owner_pc = caller;
 	current->mutexes_held++;
+	if (unlikely(lockdep_on))
+		lockdep_acquire(m, &m->dep_class, m->name, LOCKDEP_MUTEX, caller, true);
 }
 
 /* wait.lock held: take m if it is free (true), else flag that it has waiters. */
@@ -128,6 +131,8 @@ static int __mutex_lock(struct mutex *m, long state, u32 caller)
 
 	if (!mutex_lock_allowed(m, caller))
 		return -EDEADLK;
+	if (unlikely(lockdep_on))	/* before sleeping: told, not hung on */
+		lockdep_check(m, &m->dep_class, m->name, LOCKDEP_MUTEX, caller);
 	if (owner_cmpxchg(m, 0, (unsigned long)current)) {
 		spin_lock_irqsave(&m->wait.lock, flags);
 		if (!mutex_take_or_flag(m))
@@ -189,6 +194,8 @@ void mutex_unlock(struct mutex *m)
 		return;
 	}
 	current->mutexes_held--;
+	if (unlikely(lockdep_on))
+		lockdep_release(m, LOCKDEP_MUTEX);
 	if (owner_cmpxchg(m, me, 0) == me)
 		return;				/* nobody waits */
 	spin_lock_irqsave(&m->wait.lock, flags);

@@ -8,6 +8,7 @@
 #include "signal.h"
 #include "fs.h"
 #include "mm.h"
+#include "lockdep.h"
 #include "mutex.h"
 #include "power.h"
 #include "printk.h"
@@ -208,7 +209,7 @@ long sys_aiok_stat(struct aiok_stat *ust)
 		.free_highmem = nr_free_pages_zone(ZONE_HIGHMEM),
 		.slab_objects = slab_objects_in_use(),
 		.aio_nr = atomic_read(&aio_nr),
-		.aio_reqs = atomic_read(&aio_nr_kiocbs),
+		.aio_reqs = aio_nr_kiocbs_read(),
 		.nr_tasks = nr_tasks,
 		.open_files = atomic_read(&nr_files),
 		.nr_mms = atomic_read(&nr_mms),
@@ -221,6 +222,7 @@ long sys_aiok_stat(struct aiok_stat *ust)
 		.sigqueues = atomic_read(&nr_sigqueues),
 		.futex_waiters = futex_waiters,
 		.ext2_pages = atomic_read(&ext2_cached_pages),
+		.lockdep_bugs = lockdep_bugs,
 	};
 
 	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;

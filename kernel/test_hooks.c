@@ -40,3 +40,10 @@ void ktest_destroy_yield(void)
 
 	yield_if_asked("destroy_yield", &on);
 }
+
+void ktest_nonblock_yield(void)
+{
+	static int on = -1;
+
+	yield_if_asked("nonblock_yield", &on);
+}

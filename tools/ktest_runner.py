@@ -449,12 +449,15 @@ def kill_group(pgid):
 
 def monitor_env(entry, tmpdir):
     """(environment, monitor socket path or None) for the entry's command: an
-    entry that starts QEMU itself gets a monitor socket through QEMU_FLAGS."""
+    entry that starts QEMU itself gets a monitor socket through QEMU_FLAGS (and
+    QEMU_FLAGS_SMP, for the entries on several CPUs)."""
     env = dict(os.environ)
     if not entry.command.startswith(QEMU_COMMAND) or 'QEMU_FLAGS' not in env:
         return env, None
     path = os.path.join(tmpdir, 'monitor')
-    env['QEMU_FLAGS'] += f' -monitor unix:{path},server=on,wait=off'
+    for flags in ('QEMU_FLAGS', 'QEMU_FLAGS_SMP'):
+        if flags in env:
+            env[flags] += f' -monitor unix:{path},server=on,wait=off'
     return env, path
 
 

@@ -8,8 +8,8 @@
 : "${QEMU_FLAGS:=-accel tcg -m 256M -display none -no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04}"
 # Command-line words that switch on a test-only hook (README: "test kernel only").
 # A hook that the compiler inlined leaves no symbol, but the word it looks up stays.
-TEST_PARAMS='crash|fork_pin_delay|exit_yield|destroy_yield|blk_race_test'
-HOOK_SYMS='^crash_|fork_pin|exit_yield|destroy_yield|trap_test_hook'
+TEST_PARAMS='crash|fork_pin_delay|exit_yield|destroy_yield|nonblock_yield|blk_race_test'
+HOOK_SYMS='^crash_|fork_pin|exit_yield|destroy_yield|nonblock_yield|trap_test_hook'
 # Symbols of the shipped kernel that may say "test": none (a pattern no name matches).
 ALLOWED='^$'
 logs=$BUILD/logs

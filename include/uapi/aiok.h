@@ -32,7 +32,9 @@ struct aiok_stat {
 	__u32	futex_waiters;	/* tasks queued in futex waits */
 	/* Files on disks (issue 18): */
 	__u32	ext2_pages;	/* pages of ext2 file data in the page cache */
+	/* The lock-order checker (issue 17; booted with "lockdep"): */
+	__u32	lockdep_bugs;	/* lock order (and irq) inversions reported */
 };
-UAPI_ASSERT_SIZE(struct aiok_stat, 72);
+UAPI_ASSERT_SIZE(struct aiok_stat, 76);
 
 #endif

@@ -369,6 +369,8 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		return -EINTR;
 	while (!p->len && p->writers) {
 		mutex_unlock(&p->mutex);
+		if (f->f_flags & O_NONBLOCK)	/* checked here, under the mutex: another */
+			return -EAGAIN;		/* reader may have emptied it since poll */
 		if (wait_event_interruptible(p->rd_wait, p->len || !p->writers))
 			return -ERESTARTSYS;	/* restarted under SA_RESTART */
 		if (mutex_lock_killable(&p->mutex))
@@ -396,7 +398,8 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 	ssize_t ret = 0;
 
 	while (done < n) {
-		if (wait_event_interruptible(p->wr_wait, pipe_writable(p, n - done))) {
+		if (!(f->f_flags & O_NONBLOCK) &&
+		    wait_event_interruptible(p->wr_wait, pipe_writable(p, n - done))) {
 			ret = -ERESTARTSYS;	/* restarted under SA_RESTART */
 			break;
 		}
@@ -408,6 +411,11 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 			mutex_unlock(&p->mutex);
 			signal_send(current, SIGPIPE);
 			ret = -EPIPE;
+			break;
+		}
+		if (!pipe_writable(p, n - done) && (f->f_flags & O_NONBLOCK)) {
+			mutex_unlock(&p->mutex);	/* full, under the mutex: never wait */
+			ret = -EAGAIN;
 			break;
 		}
 		ret = pipe_writable(p, n - done) ? pipe_copy_in(p, ubuf + done, n - done) : 0;

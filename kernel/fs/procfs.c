@@ -1,10 +1,11 @@
-/* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, self/maps (the caller's regions) and
- * aiok/blk (the block-file counters), files whose text is made at each read.
+/* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, self/maps (the caller's regions),
+ * aiok/blk (the block-file counters) and aiok/lockdep (the lock-order checker), files whose text is made at each read.
  * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c). */
 #include "blk_file.h"
 #include "errno.h"
 #include "fs.h"
 #include "irq.h"
+#include "lockdep.h"
 #include "mm.h"
 #include "printk.h"
 #include "procfs.h"
@@ -118,6 +119,13 @@ void proc_create(const char *path, proc_show_t show)
 	iput(inode);
 }
 
+/* The lock-order checker (lockdep.h): on or off, what it has learnt, reports. */
+static int lockdep_show(char *buf, size_t size)
+{
+	return snprintf(buf, size, "on %u\nclasses %u\nedges %u\nreports %u\n", lockdep_on,
+			lockdep_nr_classes(), lockdep_nr_edges(), lockdep_bugs);
+}
+
 void procfs_init(void)
 {
 	vfs_mkdir("/proc");
@@ -128,4 +136,5 @@ void procfs_init(void)
 	proc_create("/proc/meminfo", meminfo_show);
 	proc_create("/proc/self/maps", maps_show);
 	proc_create("/proc/aiok/blk", blk_show);
+	proc_create("/proc/aiok/lockdep", lockdep_show);
 }

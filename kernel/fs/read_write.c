@@ -6,6 +6,7 @@
 #include "slab.h"
 #include "string.h"
 #include "syscall_table.h"
+#include "test_hooks.h"
 #include "uaccess.h"
 #include "uapi/fcntl.h"
 #include "uapi/poll.h"
@@ -78,6 +79,8 @@ static long rw_one(struct file *f, void *buf, size_t count, loff_t *pos, bool wr
 		return -EFAULT;
 	if (count && would_block(f, write))
 		return -EAGAIN;
+	if (f->f_flags & O_NONBLOCK)
+		ktest_nonblock_yield();		/* test kernel: a preemption here */
 	return write ? f->f_op->write(f, buf, count, at) : f->f_op->read(f, buf, count, at);
 }
 

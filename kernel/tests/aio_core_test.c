@@ -35,7 +35,7 @@ static int aio_core_init(void)
 	current->mm = test_mm;
 	mm_activate(test_mm);
 	base_aio_nr = atomic_read(&aio_nr);
-	base_kiocbs = atomic_read(&aio_nr_kiocbs);
+	base_kiocbs = aio_nr_kiocbs_read();
 	base_contexts = atomic_read(&aio_nr_contexts);
 	return 0;
 }
@@ -52,7 +52,7 @@ static void aio_core_exit(void)
 static void expect_baseline(struct ktest *t)
 {
 	EXPECT_EQ(t, atomic_read(&aio_nr), base_aio_nr);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs);
 	EXPECT_EQ(t, atomic_read(&aio_nr_contexts), base_contexts);
 }
 
@@ -265,9 +265,9 @@ static void complete_once_and_refs(struct ktest *t)
 	ASSERT_FALSE(t, IS_ERR(ctx));
 	ASSERT_NOT_NULL(t, req = fake_req(ctx, 1));
 	EXPECT_EQ(t, atomic_read(&req->ki_users), 1);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs + 1);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs + 1);
 	EXPECT_TRUE(t, aio_complete(req, 10, 0));	/* the last reference */
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs);
 	ASSERT_NOT_NULL(t, req = fake_req(ctx, 2));
 	found = aio_lookup_req(ctx, ~2u, req->ki_key);
 	EXPECT_TRUE(t, found == req);
@@ -276,9 +276,9 @@ static void complete_once_and_refs(struct ktest *t)
 	EXPECT_TRUE(t, req->ki_flags & KIF_COMPLETED);
 	EXPECT_EQ(t, aio_cancel_req(req, &ev), -EAGAIN);	/* too late: no second event */
 	EXPECT_EQ(t, ev.res, 77);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs + 1);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs + 1);
 	aio_put_req(req);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs);
 	EXPECT_EQ(t, ctx->reqs_active, 0);
 	EXPECT_EQ(t, read_events(ctx, UBUF_EVENTS), 2);	/* exactly one each */
 	events_in_order(t, 1, 2);
@@ -331,7 +331,7 @@ static void cancel_withdraws_request(struct ktest *t)
 	EXPECT_EQ(t, ev.obj, ~5u);
 	EXPECT_EQ(t, ev.res, -ECANCELED);
 	EXPECT_EQ(t, unreaped(ctx), 0);		/* the event went to io_cancel only */
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs);
 	kill_ctx(ctx);
 	expect_baseline(t);
 }
@@ -349,7 +349,7 @@ static void cancel_races_completion_and_loses(struct ktest *t)
 	EXPECT_EQ(t, read_events(ctx, UBUF_EVENTS), 1);
 	EXPECT_EQ(t, events[0].data, 5);
 	EXPECT_EQ(t, events[0].res, 43);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs);
 	kill_ctx(ctx);
 	expect_baseline(t);
 }
@@ -387,7 +387,7 @@ static void kill_with_requests_in_flight(struct ktest *t)
 	}
 	ASSERT_NOT_NULL(t, timer_req = fake_req(ctx, 8));
 	kiocb_set_cancel_fn(timer_req, cancel_refuse_on_device);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs + 9);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs + 9);
 	setup_timer(&timer_req_tm, complete_from_timer, 88);
 	kill_ctx(ctx);				/* returns only once the timer fired */
 	EXPECT_EQ(t, cancel_calls, 9);
@@ -457,14 +457,14 @@ static void submitter_reference_outlives_completion(struct ktest *t)
 	EXPECT_FALSE(t, aio_complete(req, 70, 0));	/* inside the method */
 	EXPECT_EQ(t, atomic_read(&req->ki_users), 1);
 	EXPECT_TRUE(t, req->ki_flags & KIF_COMPLETED);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs + 1);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs + 1);
 	aio_submit_end(req, -EIOCBQUEUED);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs);
 	EXPECT_EQ(t, read_events(ctx, UBUF_EVENTS), 1);
 	EXPECT_EQ(t, events[0].res, 70);
 	ASSERT_NOT_NULL(t, req = aio_get_req(ctx));	/* a method that failed */
 	aio_submit_end(req, -EINVAL);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs);
 	EXPECT_EQ(t, read_events(ctx, UBUF_EVENTS), 0);	/* no event for it */
 	kill_ctx(ctx);
 	expect_baseline(t);

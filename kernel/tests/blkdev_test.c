@@ -136,7 +136,7 @@ static int blkdev_files_init(void)
 		return PTR_ERR(f);
 	fake_fd = fd_install(current->files, f);
 	base_ios = atomic_read(&blk_io_live);
-	base_kiocbs = atomic_read(&aio_nr_kiocbs);
+	base_kiocbs = aio_nr_kiocbs_read();
 	return fake_fd < 0 ? fake_fd : 0;
 }
 
@@ -353,7 +353,7 @@ static long file_events(aio_context_t id, struct io_event *ev, long n)
 static void file_expect_clean(struct ktest *t)
 {
 	EXPECT_EQ(t, atomic_read(&blk_io_live), base_ios);
-	EXPECT_EQ(t, atomic_read(&aio_nr_kiocbs), base_kiocbs);
+	EXPECT_EQ(t, aio_nr_kiocbs_read(), base_kiocbs);
 	blktest_expect_balanced(t, &fake);
 }
 

@@ -4,6 +4,7 @@
  * children of each process that exits. It reaps them itself (waitpid(-1)),
  * while a program runs and again after it, before the leak check; the kernel
  * does not reap for it (there is no SIGCHLD disposition to ask for that). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,7 @@ static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a, in
 		{ "sigqueues", b->sigqueues, a->sigqueues },
 		{ "futex_waiters", 0, a->futex_waiters },
 		{ "ext2_pages", b->ext2_pages, a->ext2_pages },
+		{ "lockdep_bugs", 0, a->lockdep_bugs },
 	};
 	int n = sizeof(cases) / sizeof(cases[0]), bad = 0;
 
@@ -155,6 +157,23 @@ static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a, in
 	return bad;
 }
 
+/* One diagnostic line: what the lock-order checker followed (boot word "lockdep"). */
+static void print_lockdep(void)
+{
+	char buf[128];
+	int fd = open("/proc/aiok/lockdep", O_RDONLY), n;
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	printf("# init: lockdep: %s\n", buf);
+}
+
 int main(int argc, char **argv)
 {
 	struct aiok_stat before, after;
@@ -172,6 +191,7 @@ int main(int argc, char **argv)
 		failed += report_leaks(&before, &after, n + 1);
 	else
 		printf("# init: aiok_stat unavailable, leak check skipped\n");
+	print_lockdep();
 	printf("# init: %s\n", failed ? "FAILED" : "all passed");
 	fflush(stdout);
 	poweroff(failed ? 1 : 0);

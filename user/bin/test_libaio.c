@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -692,6 +694,84 @@ static int vectored_eventfd_pgetevents(void)
 	return 0;
 }
 
+/* Readers racing on one ring: user-space reapers (the mapped ring) and one
+ * that sleeps in the kernel (io_getevents with a timeout, whose kernel side
+ * takes events from the same ring) while the main thread keeps submitting
+ * NOOPs. Each event must reach exactly one reader: the head moves by
+ * compare-and-swap on both sides (docs/locking.md). */
+#define RACE_READERS	4
+#define RACE_EVENTS	40000
+#define RACE_BATCH	32
+
+static io_context_t race_ctx;
+static unsigned char race_seen[RACE_EVENTS];
+static long race_reaped, race_bad;
+
+static void race_count(const struct io_event *ev, int n)
+{
+	for (int i = 0; i < n; i++) {
+		unsigned long id = (unsigned long)ev[i].data;
+		if (id >= RACE_EVENTS || __atomic_fetch_add(&race_seen[id], 1, __ATOMIC_RELAXED))
+			__atomic_fetch_add(&race_bad, 1, __ATOMIC_RELAXED);
+	}
+	__atomic_fetch_add(&race_reaped, n, __ATOMIC_RELAXED);
+}
+
+static void *race_reader(void *arg)
+{
+	struct timespec ms = { 0, 1000000 };
+	struct io_event ev[RACE_BATCH];
+	int n;
+
+	while (__atomic_load_n(&race_reaped, __ATOMIC_RELAXED) < RACE_EVENTS) {
+		if ((long)arg == 0)
+			n = io_getevents(race_ctx, 1, RACE_BATCH, ev, &ms);	/* the kernel's reader too */
+		else
+			n = io_getevents_ring_only(race_ctx, 1 + (long)arg * 7, ev);
+		if (n < 0)
+			break;
+		race_count(ev, n);
+	}
+	return NULL;
+}
+
+static int ring_readers_race_each_event_once(void)
+{
+	struct iocb cb[RACE_BATCH], *list[RACE_BATCH];
+	pthread_t t[RACE_READERS];
+	int null = open("/dev/null", O_RDONLY), n;
+	long next = 0;
+
+	race_ctx = 0;
+	race_reaped = race_bad = 0;
+	memset(race_seen, 0, sizeof(race_seen));
+	CHECK_EQ(io_setup(256, &race_ctx), 0);
+	for (long i = 0; i < RACE_READERS; i++)
+		CHECK_EQ(pthread_create(&t[i], 0, race_reader, (void *)i), 0);
+	while (next < RACE_EVENTS) {
+		n = RACE_EVENTS - next < RACE_BATCH ? (int)(RACE_EVENTS - next) : RACE_BATCH;
+		for (int i = 0; i < n; i++) {
+			io_prep_noop(&cb[i], null);
+			cb[i].data = (void *)(next + i);
+			list[i] = &cb[i];
+		}
+		n = io_submit(race_ctx, n, list);
+		if (n == -EAGAIN) {
+			sched_yield();			/* the ring is full: let the readers run */
+			continue;
+		}
+		CHECK(n > 0);
+		next += n;
+	}
+	for (int i = 0; i < RACE_READERS; i++)
+		CHECK_EQ(pthread_join(t[i], 0), 0);
+	CHECK_EQ(race_bad, 0);			/* no event twice, none unknown */
+	CHECK_EQ(race_reaped, RACE_EVENTS);	/* none lost */
+	CHECK_EQ(io_destroy(race_ctx), 0);
+	close(null);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(setup_and_release),
 	UTEST(setup_passes_ctxp_through),
@@ -709,6 +789,7 @@ static const struct utest_case cases[] = {
 	UTEST(cancel_pending_pipe_read),
 	UTEST(callbacks_run),
 	UTEST(ring_reaping_without_syscall),
+	UTEST(ring_readers_race_each_event_once),
 	UTEST(scribbled_ring_falls_back),
 	UTEST(destroyed_context_is_einval),
 	UTEST(colliding_contexts_stay_reachable),

@@ -1,5 +1,8 @@
-/* test_pipe.c: the "pipe" suite: blocking, EOF, EPIPE and SIGPIPE, a 1 MiB transfer. */
+/* test_pipe.c: the "pipe" suite: blocking, EOF, EPIPE and SIGPIPE, a 1 MiB transfer,
+ * O_NONBLOCK with threads racing for the bytes. */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -150,6 +153,72 @@ static int not_seekable(void)
 	return 0;
 }
 
+/* Threads race for single bytes on one O_NONBLOCK pipe: a read that finds
+ * the pipe emptied by another reader since the poll that said "readable"
+ * must still answer -EAGAIN, never sleep (the stress_smp hang: three threads
+ * asleep in a non-blocking read). After the last byte every reader must
+ * leave by itself; one that does not is asleep in read, and is freed with
+ * more bytes so that the case fails instead of hanging. The plan entry
+ * pipe_nonblock_yield makes the window certain (nonblock_yield). */
+#define NB_READERS	3
+#define NB_BYTES	3000
+
+static int nb_fds[2];
+static volatile int nb_done;
+static long nb_got, nb_left;
+
+static void *nb_reader(void *arg __attribute__((unused)))
+{
+	char c;
+
+	while (!nb_done || __atomic_load_n(&nb_got, __ATOMIC_RELAXED) < NB_BYTES) {
+		long r = read(nb_fds[0], &c, 1);
+		if (r == 1)
+			__atomic_fetch_add(&nb_got, 1, __ATOMIC_RELAXED);
+		else if (r < 0 && errno != EAGAIN)
+			break;
+	}
+	__atomic_fetch_add(&nb_left, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static int nonblocking_read_races_never_sleep(void)
+{
+	pthread_t t[NB_READERS];
+	char buf[64];
+	long stuck;
+
+	nb_done = 0;
+	nb_got = nb_left = 0;
+	CHECK_EQ(pipe(nb_fds), 0);
+	CHECK_EQ(fcntl(nb_fds[0], F_SETFL, O_NONBLOCK), 0);
+	for (int i = 0; i < NB_READERS; i++)
+		CHECK_EQ(pthread_create(&t[i], 0, nb_reader, 0), 0);
+	for (int i = 0; i < NB_BYTES; i++) {
+		if (i == NB_BYTES - 1)
+			nb_done = 1;
+		CHECK_EQ(write(nb_fds[1], "x", 1), 1);
+		if (i % 16 == 0)
+			sched_yield();
+	}
+	while (__atomic_load_n(&nb_got, __ATOMIC_RELAXED) < NB_BYTES)
+		sched_yield();
+	usleep(300000);				/* time to see the pipe empty and leave */
+	stuck = NB_READERS - __atomic_load_n(&nb_left, __ATOMIC_RELAXED);
+	memset(buf, 'y', sizeof(buf));
+	CHECK_EQ(write(nb_fds[1], buf, NB_READERS), NB_READERS);	/* frees a stuck reader */
+	for (int i = 0; i < NB_READERS; i++)
+		CHECK_EQ(pthread_join(t[i], 0), 0);
+	CHECK_EQ(stuck, 0);			/* no read slept */
+	CHECK_EQ(fcntl(nb_fds[1], F_SETFL, O_NONBLOCK), 0);
+	while (write(nb_fds[1], buf, sizeof(buf)) > 0)
+		;
+	CHECK_EQ(errno, EAGAIN);		/* full: the writer does not sleep either */
+	close(nb_fds[0]);
+	close(nb_fds[1]);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(read_blocks_for_writer),
 	UTEST(eof_when_writers_close),
@@ -157,6 +226,7 @@ static const struct utest_case cases[] = {
 	UTEST(transfer_1mib),
 	UTEST(writer_blocks_when_full),
 	UTEST(not_seekable),
+	UTEST(nonblocking_read_races_never_sleep),
 };
 
 int main(int argc, char **argv)

@@ -151,33 +151,40 @@ static void event_fix_res(struct io_event *ev)
 		ev->res = (unsigned long)-abi_errno_from_kernel((int)-res);
 }
 
-/* Copy up to nr events from the ring; -1 if the ring cannot be trusted. */
+/* Copy up to nr events from the ring; -1 if the ring cannot be trusted.
+ * Barriers (docs/locking.md, "The completion ring"): the tail is read with
+ * acquire before the events (the kernel writes an event, then stores the tail
+ * with release); the head moves by compare-and-swap with release after the
+ * events are copied, so that of several readers (threads, or the kernel's
+ * io_getevents, which moves the head the same way) exactly one takes each
+ * event, and the kernel reuses a slot only after its reader is done with it.
+ * A reader that loses the race drops its copies and tries again. */
 static long ring_reap(io_context_t ctx, struct io_event *events, long nr)
 {
-	unsigned head, tail, n;
+	unsigned head, next, tail, n;
 	struct aio_ring *ring = ring_get(ctx, &n);
-	long got = 0;
+	long got;
 
 	if (!ring)
 		return -1;
-	head = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
-	tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);	/* events before tail are written */
-	if (head >= n || tail >= n) {
-		libaio_stats.ring_rejected++;
-		return -1;
-	}
-	while (got < nr && head != tail) {
-		events[got] = ring->io_events[head];
-		event_fix_res(&events[got]);
-		head = (head + 1) % n;
-		got++;
-	}
-	if (got) {
-		/* reads of the slots complete before the kernel may reuse them */
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
-		libaio_stats.ring_reaped += got;
-	}
+	do {
+		head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+		tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+		if (head >= n || tail >= n) {
+			libaio_stats.ring_rejected++;
+			return -1;
+		}
+		for (got = 0, next = head; got < nr && next != tail; got++) {
+			events[got] = ring->io_events[next];
+			next = next + 1 == n ? 0 : next + 1;
+		}
+		if (!got)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&ring->head, &head, next, 0,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	for (long i = 0; i < got; i++)
+		event_fix_res(&events[i]);
+	__atomic_fetch_add(&libaio_stats.ring_reaped, got, __ATOMIC_RELAXED);
 	return got;
 }
 
