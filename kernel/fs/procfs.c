@@ -1,8 +1,10 @@
-/* procfs.c: a small /proc: cpuinfo, meminfo, self/maps (the caller's regions) and
- * aiok/blk (the block-file counters), files whose text is made at each read.
+/* procfs.c: a small /proc: cpuinfo, meminfo, self/maps (the caller's regions),
+ * aiok/blk (the block-file counters) and aiok/ext2 (ext2's file-AIO counters),
+ * files whose text is made at each read.
  * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c). */
 #include "blk_file.h"
 #include "errno.h"
+#include "ext2_mount.h"
 #include "fs.h"
 #include "mm.h"
 #include "printk.h"
@@ -84,6 +86,13 @@ static int blk_show(char *buf, size_t size)
 			atomic_read(&blk_io_live));
 }
 
+static int ext2_show(char *buf, size_t size)
+{
+	return snprintf(buf, size, "aio_queued %u\ndio_direct %u\nfill_pages %u\nra_pages %u\n",
+			atomic_read(&ext2_aio_queued), atomic_read(&ext2_dio_direct),
+			atomic_read(&ext2_fill_pages), atomic_read(&ext2_ra_pages));
+}
+
 /* Read: make the text, hand out the part from *pos. */
 static ssize_t proc_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
@@ -129,4 +138,5 @@ void procfs_init(void)
 	proc_create("/proc/meminfo", meminfo_show);
 	proc_create("/proc/self/maps", maps_show);
 	proc_create("/proc/aiok/blk", blk_show);
+	proc_create("/proc/aiok/ext2", ext2_show);
 }

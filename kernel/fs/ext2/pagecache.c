@@ -26,6 +26,7 @@ void ext2_pc_init(struct ext2_inode_info *ei)
 	for (u32 i = 0; i < EXT2_PC_HASH; i++)
 		INIT_LIST_HEAD(&ei->pc_hash[i]);
 	ei->nr_pages = 0;
+	ei->ra_next = ei->ra_win = 0;
 }
 
 static u32 ext2_pc_blocks(const struct ext2_sb *sb)
@@ -120,6 +121,8 @@ static void ext2_pc_evict(struct ext2_sb *sb)
 		return;
 	for (struct list_head *e = sb->pages.prev; e != &sb->pages; e = e->prev) {
 		ep = list_entry(e, struct ext2_page, lru);
+		if (ep->busy)
+			continue;		/* a fill's read is in flight (readahead.c) */
 		if (ep->dirty && (sb->nowait || ext2_pc_writepage(ep)))
 			continue;
 		ext2_pc_free(sb, ep);
@@ -145,6 +148,7 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	ep->index = index;
 	ep->dirty = 0;
 	ep->uptodate = false;
+	ep->busy = false;
 	ep->inode = inode;
 	list_add(&ep->hash, &ei->pc_hash[index % EXT2_PC_HASH]);
 	list_add(&ep->lru, &sb->pages);
