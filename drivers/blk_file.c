@@ -420,6 +420,43 @@ ssize_t blk_file_user_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
 	return blk_io_go(iocb, blk_io_new(dev, iocb, op, iov, nr, pos), cancel);
 }
 
+/* io takes over the caller's pinned vector pv (left empty): a range whose
+ * page pointers live in the caller's room has them copied into io's own. */
+static int blk_io_take_vec(struct blk_io *io, struct pinned_vec *pv)
+{
+	struct pinned_buf *one = &io->buf.one;
+
+	if (pv->nr == 1 && pv->bufs == &pv->one && !pv->one.own_pages &&
+	    pv->one.nr_pages > BLK_IO_INLINE)
+		return -EINVAL;			/* no room for its page pointers */
+	io->buf = *pv;
+	if (pv->bufs == &pv->one) {
+		io->buf.bufs = one;
+		if (!one->own_pages) {
+			memcpy(io->page_inline, one->pages, one->nr_pages * sizeof(struct page *));
+			one->pages = io->page_inline;
+		}
+	}
+	*pv = (struct pinned_vec){ 0 };
+	return 0;
+}
+
+ssize_t blk_file_pinned_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
+			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *))
+{
+	struct blkdev *dev = blk_file_dev(devf);
+	struct blk_io *io;
+	int err;
+
+	if (!dev || op == BLK_FLUSH)
+		return -EINVAL;
+	io = blk_io_alloc(dev, iocb, op, pv->len, pos, true);
+	if (IS_ERR(io))
+		return PTR_ERR(io);
+	err = blk_io_take_vec(io, pv);
+	return blk_io_go(iocb, blk_io_ready(io, op, pos, err), cancel);
+}
+
 ssize_t blk_file_kernel_rw(struct kiocb *iocb, enum blk_op op, struct page *page, u32 offset,
 			   u32 len, loff_t pos)
 {

@@ -44,6 +44,14 @@ int blk_file_kernel_sync(struct file *f, enum blk_op op, struct page *page, u32 
  * nothing started. Process context, the submitter's address space. */
 ssize_t blk_file_user_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
 			 const struct iovec *iov, u32 nr, loff_t pos, int (*cancel)(struct kiocb *));
+/* The same for segments a file system pinned earlier (its worker, which has
+ * no user address space): a started request takes over pv's pins and leaves
+ * pv empty; after an error the caller unpins whatever pv still holds
+ * (unpin_user_vec of an emptied vector does nothing). Segments 512-aligned
+ * (the caller checked). */
+struct pinned_vec;
+ssize_t blk_file_pinned_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
+			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *));
 /* Withdraw iocb's one driver request from dev's queue: 0, or -EAGAIN when
  * the device has it already (or it is not there). Process context. */
 int blk_file_cancel(struct blkdev *dev, struct kiocb *iocb);

@@ -88,9 +88,11 @@ static int blk_show(char *buf, size_t size)
 
 static int ext2_show(char *buf, size_t size)
 {
-	return snprintf(buf, size, "aio_queued %u\ndio_direct %u\nfill_pages %u\nra_pages %u\n",
+	return snprintf(buf, size,
+			"aio_queued %u\ndio_direct %u\ndio_async %u\nfill_pages %u\nra_pages %u\n",
 			atomic_read(&ext2_aio_queued), atomic_read(&ext2_dio_direct),
-			atomic_read(&ext2_fill_pages), atomic_read(&ext2_ra_pages));
+			atomic_read(&ext2_dio_async), atomic_read(&ext2_fill_pages),
+			atomic_read(&ext2_ra_pages));
 }
 
 /* Read: make the text, hand out the part from *pos. */

@@ -942,6 +942,23 @@ static void result_pct(const struct bench *b, const char *metric, long part, lon
 	     milli % 1000);
 }
 
+/* aiokern's file-AIO counters after a phase, as a comment line (none on Linux). */
+static void note_counters(const struct bench *b, const char *phase)
+{
+	char text[160];
+	int fd = open("/proc/aiok/ext2", O_RDONLY);
+	long n = fd < 0 ? 0 : read(fd, text, sizeof(text) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	for (char *p = text; (p = strchr(p, '\n')); )
+		*p = ' ';
+	outf("# bench: %s: after %s: %s\n", b->label, phase, text);
+}
+
 /* O_DIRECT random 4 KiB reads of "rand" at QD1 and QD32 (the raw disk's loops). */
 static void run_file_direct(struct bench *b)
 {
@@ -951,6 +968,7 @@ static void run_file_direct(struct bench *b)
 	run_qd1(b);
 	run_qd32(b, (long long)b->nblocks * BLOCK);
 	file_close(b);
+	note_counters(b, "direct");
 }
 
 /* Reap exactly n events into ev, waiting; -1 on an error. */
@@ -1020,6 +1038,7 @@ static void run_file_warm(struct bench *b)
 		result_pct(b, "inside_submit_pct", inside, ops);
 	}
 	file_close(b);
+	note_counters(b, "warm");
 }
 
 /* Submit list[0..n) and note each io_submit call's time in cost[*nc]; -1 on an error. */
@@ -1118,6 +1137,7 @@ static void run_file_cold(struct bench *b)
 	}
 	free(cost);
 	file_close(b);
+	note_counters(b, "cold");
 }
 
 /* A new file "seq" written with O_DIRECT 64 KiB AIO at QD8 (file_seq_mib MiB of
@@ -1137,14 +1157,17 @@ static void run_file_seq(struct bench *b)
 		return;
 	result_milli(b, wr.metric, qd_run(b, &wr, bytes) * SEQ_SIZE / 1000000);
 	file_close(b);
+	note_counters(b, "seq_write");
 	if (file_open(b, "seq", O_RDONLY | O_DIRECT) < 0)
 		return;
 	result_milli(b, rd.metric, qd_run(b, &rd, bytes) * SEQ_SIZE / 1000000);
 	file_close(b);
+	note_counters(b, "seq_read");
 	if (file_open(b, "seq", O_RDONLY) < 0)
 		return;
 	result_milli(b, bufrd.metric, qd_run(b, &bufrd, bytes) * SEQ_SIZE / 1000000);
 	file_close(b);
+	note_counters(b, "seq_bufread");
 	unlink(EXT2_MNT "/seq");
 }
 

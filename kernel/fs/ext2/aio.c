@@ -85,7 +85,8 @@ static struct ext2_aio *ext2_aio_next(struct ext2_sb *sb)
 	return ea;
 }
 
-/* Run ea with the synchronous path (the worker: may wait on the disk). */
+/* Run ea with the synchronous path (the worker: may wait on the disk); a
+ * direct read that can go whole is sent and not waited for (-EIOCBQUEUED). */
 static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 {
 	struct inode *inode = kiocb_file(ea->iocb)->f_inode;
@@ -97,7 +98,7 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 	if (ea->op == EXT2_AIO_FSYNC) {
 		ret = ext2_sync_fs(sb);
 	} else if (ea->op == EXT2_AIO_READ) {
-		ret = ea->direct ? ext2_dio_rw(inode, &ea->buf, ea->n, ea->pos, false) :
+		ret = ea->direct ? ext2_dio_read_async(inode, ea->iocb, &ea->buf, ea->n, ea->pos) :
 			ext2_file_rw(inode, &x, ea->n, ea->pos, false);
 	} else {
 		if (kiocb_is_append(ea->iocb))
@@ -190,7 +191,8 @@ static void ext2_aio_work(struct work_struct *w)
 		iocb = ea->iocb;
 		res = ext2_aio_run(sb, ea);
 		ext2_aio_free(ea);
-		aio_complete(iocb, res, 0);
+		if (res != -EIOCBQUEUED)	/* else the driver's interrupt completes it */
+			aio_complete(iocb, res, 0);
 	}
 }
 

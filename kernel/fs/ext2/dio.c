@@ -7,8 +7,13 @@
  * with no dirty cached page over it, goes to the device from io_submit
  * itself (ext2_dio_try): the user's segments are pinned and sent as the
  * block device's own AIO would be, and the driver's interrupt completes the
- * request; no worker, no wait. Everything else runs in the ext2aio worker
- * (aio.c) with sb->lock held, so io_submit never waits: the block map may
+ * request; no worker, no wait. The worker sends such a read the same way
+ * once it has read the indirect blocks its map needs (ext2_dio_read_async:
+ * the driver's interrupt completes it, the worker goes on at once). Such a
+ * read in flight is not waited for by a truncate of the file: it may return
+ * bytes of blocks the truncate freed (no per-inode count of direct I/O yet).
+ * Everything else runs in the ext2aio worker (aio.c) with sb->lock held
+ * until its I/O is done, so io_submit never waits: the block map may
  * read indirect blocks, a write allocates holes and appends (a new block
  * only partly written is zeroed on the disk first), and the page cache's
  * pages over the range are written back and dropped before the transfer (a
@@ -29,6 +34,7 @@
 #define EXT2_DIO_BATCH	32		/* driver requests in flight per wait */
 
 atomic_t ext2_dio_direct = ATOMIC_INIT(0);	/* O_DIRECT requests sent from io_submit */
+atomic_t ext2_dio_async = ATOMIC_INIT(0);	/* ... sent by the worker, not waited for */
 
 struct ext2_dio {
 	struct ext2_sb *sb;
@@ -262,6 +268,31 @@ static int ext2_dio_cancel(struct kiocb *iocb)
 	return blk_file_cancel(blk_file_dev(sb->dev), iocb);
 }
 
+/* Where on the device (from its start) a direct read of [pos, pos + n) can
+ * go whole: inside the file, on one run, no dirty cached page over it; else
+ * -EAGAIN. sb->lock held (with sb->nowait: no indirect block read). */
+static loff_t ext2_dio_where(struct inode *inode, loff_t pos, size_t n)
+{
+	loff_t at;
+
+	if ((u64)pos + n > (u64)inode->size || ext2_dio_dirty_cached(inode, pos, n))
+		return -EAGAIN;
+	at = ext2_dio_one_run(inode, pos, n);
+	return at < 0 ? at : at + (loff_t)EXT2_SB(inode)->dev_offset;
+}
+
+long ext2_dio_read_async(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
+			 size_t n, loff_t pos)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	loff_t at = ext2_dio_where(inode, pos, n);
+
+	if (at < 0)
+		return ext2_dio_rw(inode, buf, n, pos, false);
+	atomic_inc(&ext2_dio_async);
+	return blk_file_pinned_rw(sb->dev, iocb, BLK_READ, buf, at, ext2_dio_cancel);
+}
+
 ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,
 		     bool write)
 {
@@ -273,10 +304,8 @@ ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t
 	if (write || !mutex_trylock(&sb->lock))
 		return -EAGAIN;
 	sb->nowait = true;
-	if ((u64)pos + n <= (u64)inode->size && !ext2_dio_dirty_cached(inode, pos, n) &&
-	    (at = ext2_dio_one_run(inode, pos, n)) >= 0)
-		ret = blk_file_user_rw(sb->dev, iocb, BLK_READ, iov, nr, sb->dev_offset + at,
-				       ext2_dio_cancel);
+	if ((at = ext2_dio_where(inode, pos, n)) >= 0)
+		ret = blk_file_user_rw(sb->dev, iocb, BLK_READ, iov, nr, at, ext2_dio_cancel);
 	if (ret == -EIOCBQUEUED)
 		atomic_inc(&ext2_dio_direct);
 	sb->nowait = false;

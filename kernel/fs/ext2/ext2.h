@@ -91,7 +91,7 @@ struct ext2_page {
 	u8 dirty;			/* one bit per block of the page: newer than the disk */
 	bool uptodate;			/* read from the disk (or written whole) */
 	bool busy;			/* a read into it is in flight: never freed (readahead.c) */
-	struct page *page;		/* may be HighMem: kmap to reach it */
+	struct page *page;		/* low memory (pagecache.c); reached through kmap */
 	struct inode *inode;
 	struct list_head hash;		/* ext2_inode_info.pc_hash[index % EXT2_PC_HASH] */
 	struct list_head lru;		/* sb->pages, most recently used first */
@@ -251,6 +251,12 @@ bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
 ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,
 		     bool write);
 long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write);
+/* The worker's direct read of the pinned buf (sb->lock held): sent on iocb
+ * without waiting when it can go whole (as ext2_dio_try's, the map read as
+ * needed; buf is taken over): -EIOCBQUEUED, the driver's interrupt completes
+ * iocb. Else ext2_dio_rw's bytes or -errno (the caller completes iocb). */
+long ext2_dio_read_async(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
+			 size_t n, loff_t pos);
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a

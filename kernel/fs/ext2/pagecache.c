@@ -1,8 +1,10 @@
 /* pagecache.c: ext2's page cache: the data of regular files, one page per
  * PAGE_SIZE of a file, found through a small hash per inode and kept on the
  * file system's LRU list (at most EXT2_PC_MAX pages; the oldest clean or
- * written-back page makes room). Pages may be in HighMem: every access maps
- * them (kmap, process context). A page is filled from the disk once
+ * written-back page makes room). Pages come from low memory (at most 4 MiB
+ * per file system): kmap of them is an address computation, not a
+ * HighMem mapping and its TLB flush, on the cache-hit path that copies
+ * from them inside io_submit; every access still goes through kmap. A page is filled from the disk once
  * (uptodate); each of its blocks carries a dirty bit, and write-back sends
  * the dirty blocks, coalesced into runs of consecutive device blocks.
  * The block cache (bcache.c) holds metadata and directory blocks only.
@@ -140,7 +142,7 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	ep = kmalloc(sizeof(*ep), GFP_KERNEL);
 	if (!ep)
 		return ERR_PTR(-ENOMEM);
-	ep->page = alloc_page(GFP_HIGHUSER);
+	ep->page = alloc_page(GFP_KERNEL);
 	if (!ep->page) {
 		kfree(ep);
 		return ERR_PTR(-ENOMEM);
