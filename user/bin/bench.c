@@ -23,9 +23,10 @@
  * null-co disk, which holds no data).
  *
  * --ext2: DEVICE holds an ext2 image made by tools/mkbenchimg.py --ext2 (the files
- * "rand" and "warm" hold the pattern by file offset).  bench reads the raw device
- * first (QD1, QD32: "raw_*", lengths checked only), then mounts it on /mnt/bench and
- * measures file AIO (see run_ext2): O_DIRECT QD1/QD32 on "rand" ("direct_*"),
+ * "rand" and "warm" hold the pattern by file offset).  bench mounts it on /mnt/bench
+ * and measures file AIO (see run_ext2): O_DIRECT QD1/QD32 on "rand" ("direct_*",
+ * next to the raw device's "raw_*": QD1 reads of both in turn, lengths checked only
+ * on the raw device),
  * buffered random reads with a warm cache on "warm" ("warm_*", with the share of
  * reads complete when io_submit returned), buffered QD32 with a cold cache on
  * "rand" ("cold_*": io_submit's time per call), and a sequential O_DIRECT write of
@@ -959,14 +960,94 @@ static void note_counters(const struct bench *b, const char *phase)
 	outf("# bench: %s: after %s: %s\n", b->label, phase, text);
 }
 
-/* O_DIRECT random 4 KiB reads of "rand" at QD1 and QD32 (the raw disk's loops). */
-static void run_file_direct(struct bench *b)
+/* One target of the paired QD1 loop: the raw device or the file. */
+struct qd1_side {
+	const char	*prefix;
+	int		fd, no_verify;
+	long		nblocks;
+	uint64_t	rng;
+	long long	*lat;
+};
+
+/* One QD1 read on side s (b's descriptor and size switched to it); its ns or -1. */
+static long long qd1_side_op(struct bench *b, struct qd1_side *s)
 {
-	b->prefix = "direct_";
+	b->fd = s->fd;
+	b->nblocks = s->nblocks;
+	b->no_verify = s->no_verify;
+	return qd1_op(b, &s->rng);
+}
+
+/* The side's results from its n latencies (IOPS: from their sum). */
+static void qd1_side_report(struct bench *b, struct qd1_side *s, long n)
+{
+	long long sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += s->lat[i];
+	qsort(s->lat, n, sizeof(*s->lat), cmp_ll);
+	b->prefix = s->prefix;
+	result_milli(b, "qd1_iops", sum ? n * SEC_NS * 1000 / sum : 0);
+	result_milli(b, "qd1_lat_p50_us", percentile(s->lat, n, 50));
+	result_milli(b, "qd1_lat_p99_us", percentile(s->lat, n, 99));
+}
+
+/* QD1 reads of the raw device and of the file, one of each in turn, so that
+ * both see the same host (whose load drifts within seconds): "raw_qd1_*"
+ * (lengths checked) and "direct_qd1_*". b's descriptor is the file's. */
+static void run_qd1_pair(struct bench *b, int raw_fd, long raw_blocks)
+{
+	struct qd1_side side[2] = {
+		{ "raw_", raw_fd, 1, raw_blocks, RNG_SEED, NULL },
+		{ "direct_", b->fd, b->no_verify, b->nblocks, RNG_SEED, NULL } };
+	struct qd1_side file = side[1];
+	long limit = b->lim->qd1, n = 0;
+	long long t0;
+
+	side[0].lat = malloc(limit * sizeof(long long));
+	side[1].lat = malloc(limit * sizeof(long long));
+	b_timeout_arm(&b->wait, WAIT_NS);
+	for (long i = 0; side[0].lat && side[1].lat && i < b->lim->warmup; i++)
+		if (qd1_side_op(b, &side[0]) < 0 || qd1_side_op(b, &side[1]) < 0)
+			break;
+	t0 = now_ns();
+	while (side[0].lat && side[1].lat && n < limit && now_ns() - t0 < 2 * TIME_CAP_NS) {
+		if ((side[0].lat[n] = qd1_side_op(b, &side[0])) < 0 ||
+		    (side[1].lat[n] = qd1_side_op(b, &side[1])) < 0)
+			break;
+		n++;
+	}
+	for (int k = 0; k < 2 && n > 0; k++)
+		qd1_side_report(b, &side[k], n);
+	free(side[0].lat);
+	free(side[1].lat);
+	b->fd = file.fd;
+	b->nblocks = file.nblocks;
+	b->no_verify = file.no_verify;
+}
+
+/* O_DIRECT random 4 KiB reads of "rand" at QD1 (paired with the raw device's)
+ * and at QD32 (right after the raw device's QD32: the next host seconds). */
+static void run_file_direct(struct bench *b, int raw_fd, long raw_blocks)
+{
+	int no_verify = b->no_verify, fd;
+	long nblocks;
+
 	if (file_open(b, "rand", O_RDONLY | O_DIRECT) < 0)
 		return;
-	run_qd1(b);
-	run_qd32(b, (long long)b->nblocks * BLOCK);
+	run_qd1_pair(b, raw_fd, raw_blocks);
+	fd = b->fd;
+	nblocks = b->nblocks;
+	b->prefix = "raw_";
+	b->no_verify = 1;
+	b->fd = raw_fd;
+	b->nblocks = raw_blocks;
+	run_qd32(b, (long long)raw_blocks * BLOCK);
+	b->prefix = "direct_";
+	b->no_verify = no_verify;
+	b->fd = fd;
+	b->nblocks = nblocks;
+	run_qd32(b, (long long)nblocks * BLOCK);
 	file_close(b);
 	note_counters(b, "direct");
 }
@@ -1186,25 +1267,21 @@ static long ext2_mount(const char *dev)
 	return r;
 }
 
-/* --ext2: the raw device (lengths checked only), then file AIO on the mounted image. */
+/* --ext2: file AIO on the mounted image, and the raw device (lengths
+ * checked only: the image holds a file system, not the pattern) for the
+ * O_DIRECT rows, its descriptor open throughout. */
 static void run_ext2(struct bench *b)
 {
-	long long disk_bytes = (long long)b->nblocks * BLOCK;
-	int no_verify = b->no_verify;
-	long r;
+	int raw_fd = b->fd;
+	long raw_blocks = b->nblocks, r;
 
-	b->prefix = "raw_";
-	b->no_verify = 1;			/* the image holds a file system, not the pattern */
-	run_qd1(b);
-	run_qd32(b, disk_bytes);
-	b->no_verify = no_verify;
-	file_close(b);
 	if ((r = ext2_mount(b->dev)) < 0) {
 		io_error(b, "mount", r);
 		rmdir(EXT2_MNT);
 		return;
 	}
-	run_file_direct(b);
+	run_file_direct(b, raw_fd, raw_blocks);
+	close(raw_fd);
 	run_file_warm(b);
 	run_file_cold(b);
 	run_file_seq(b);
