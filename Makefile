@@ -192,19 +192,26 @@ $(RUN_TEST_ISO): $(KERNEL) $(INITRAMFS) tools/grubcfg.sh
 
 # The demo's disks (a virtio disk and an IDE disk), made on first use and kept
 # between runs; the demo writes a fresh pattern each time. The virtqueue size is
-# pinned because aiodemo's cancel step counts on it (256 entries).
+# pinned because aiodemo's cancel step counts on it (256 entries). A third, a
+# small ext2 file system (mke2fs) on a second virtio disk (/dev/vdb), is for the
+# demo's file step.
 DEMO_VD := $(BUILD)/demo-virtio.img
 DEMO_HD := $(BUILD)/demo-ide.img
+DEMO_E2 := $(BUILD)/demo-ext2.img
 DEMO_DRIVES := -drive file=$(DEMO_VD),format=raw,if=none,id=vd0 \
 	-device virtio-blk-pci,drive=vd0,queue-size=256 \
-	-drive file=$(DEMO_HD),format=raw,if=ide,index=0
+	-drive file=$(DEMO_HD),format=raw,if=ide,index=0 \
+	-drive file=$(DEMO_E2),format=raw,if=none,id=vd1 -device virtio-blk-pci,drive=vd1
 $(DEMO_VD) $(DEMO_HD):
 	@mkdir -p $(@D)
 	$(Q)truncate -s $(DEMO_MB)M $@
+$(DEMO_E2): $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(Q)PATH=/usr/sbin:/sbin:$$PATH mke2fs -q -F -t ext2 $@ 16M
 
 # make run: boot the ISO with the serial console here (init runs aiodemo); status 0
 # when the kernel powers off cleanly (QEMU's isa-debug-exit turns its pass code into 33).
-run: $(ISO) $(DEMO_VD) $(DEMO_HD)
+run: $(ISO) $(DEMO_VD) $(DEMO_HD) $(DEMO_E2)
 	$(Q)$(QEMU) $(QEMU_FLAGS) -serial stdio -boot d -cdrom $(ISO) $(DEMO_DRIVES); rc=$$?; \
 	  if [ $$rc -eq 33 ]; then exit 0; else echo "make run: QEMU exit status $$rc"; exit 1; fi
 
@@ -214,7 +221,7 @@ run: $(ISO) $(DEMO_VD) $(DEMO_HD)
 TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-fault-vd disk-fault-hd \
 	disk-demo-vd disk-demo-hd disk-demo-pio-vd disk-demo-pio-hd disk-gdb-vd disk-gdb-hd \
 	disk-aio-pattern-vd disk-aio-pattern-hd disk-aio-fault-vd disk-aio-fault-hd \
-	disk-run-iso-vd disk-run-iso-hd
+	disk-run-iso-vd disk-run-iso-hd disk-irq-vd disk-irq-hd
 TEST_DISKS_64M := disk-user-vd disk-user-hd
 # ext2 images (tools/ext2_image.py, e2fsprogs): 1, 2 and 4 KiB blocks for test_ext2, one for
 # the mount= boot parameter, and the fuzz disk: EXT2_FUZZ_VARIANTS mutated 256 KiB images.
@@ -228,6 +235,8 @@ test-disks: $(DEPS_OK)
 	$(Q)for b in 1024 2048 4096; do \
 	  $(PYTHON) tools/ext2_image.py make $(BUILD)/disk-ext2-$$b.img $$b 16 || exit 1; done
 	$(Q)$(PYTHON) tools/ext2_image.py make $(BUILD)/disk-ext2-boot.img 1024 16
+	$(Q)for d in disk-demo-e2 disk-run-iso-e2; do \
+	  PATH=/usr/sbin:/sbin:$$PATH mke2fs -q -F -t ext2 $(BUILD)/$$d.img 16M || exit 1; done
 	$(Q)$(PYTHON) tools/ext2_image.py fuzz $(BUILD)/disk-ext2-fuzz.img $(EXT2_FUZZ_VARIANTS) 1
 
 # make test builds both kernels, the user programs and the ISOs in parallel (one job

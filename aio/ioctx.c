@@ -64,12 +64,28 @@ void get_ioctx(struct kioctx *ctx)
 	atomic_inc(&ctx->users);
 }
 
+/* Once the count is dropped, ctx may be freed by ioctx_end on another CPU:
+ * nothing here reads ctx after its decrement unless the drop was made under
+ * ctx_lock, which ioctx_end takes once after its wait. A live context is
+ * the common case: one read of dead and one atomic, no lock. A context that
+ * turns dead between the two misses this wake-up; ioctx_end's wait polls. */
 void put_ioctx(struct kioctx *ctx)
 {
-	if (atomic_dec_and_test(&ctx->users))
+	u32 flags;
+	bool last;
+
+	if (likely(!READ_ONCE(ctx->dead))) {
+		if (atomic_dec_and_test(&ctx->users))
+			ioctx_free(ctx);	/* io_setup's own failure path */
+		return;
+	}
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	last = atomic_dec_and_test(&ctx->users);
+	if (!last)
+		wake_up_all(&ctx->wait);	/* another holder let go: ioctx_end waits */
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+	if (last)
 		ioctx_free(ctx);
-	else if (READ_ONCE(ctx->dead))
-		wake_up_all(&ctx->wait);	/* a system call of another thread let go: ioctx_end waits */
 }
 
 static int reserve_aio_nr(u32 nr)
@@ -248,7 +264,10 @@ static void ioctx_end(struct kioctx *ctx, bool unmap)
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	wake_up_all(&ctx->wait);		/* other threads' waits end: -EINVAL */
 	aio_cancel_all(ctx);
-	wait_event(ctx->wait, atomic_read(&ctx->users) == 2);
+	while (!wait_event_timeout(ctx->wait, atomic_read(&ctx->users) == 2, 1))
+		;				/* a put racing with dead may not wake us */
+	spin_lock_irqsave(&ctx->ctx_lock, flags);	/* the last put's section is over */
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	trace_aio(TR_AIO_DESTROY, ctx->trace_id, 0, 0, 0, 1);
 	put_ioctx(ctx);				/* the table's reference */
 }

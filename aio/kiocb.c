@@ -79,28 +79,17 @@ static void req_unlink(struct kioctx *ctx, struct kiocb *req)
 }
 
 /* Free a request whose last reference is gone, and drop its context
- * reference. A context being destroyed waits for that count, so the drop and
- * the wake-up happen with interrupts off: the waiter cannot free the context
- * in between (uniprocessor; SMP would use the context lock). */
+ * reference (put_ioctx: a context being destroyed waits for that count, and
+ * ioctx_free is never reached here while a table holds the context). */
 static void req_free(struct kioctx *ctx, struct kiocb *req)
 {
-	u32 flags;
-
 	if (req->ki_filp)
 		fput_any(req->ki_filp);	/* deferred when in interrupt context */
 	if (req->ki_eventfd)
 		fput_any(req->ki_eventfd);
 	kmem_cache_free(kiocb_cache, req);
 	atomic_dec(&aio_nr_kiocbs);
-	flags = local_irq_save();
-	if (!atomic_dec_and_test(&ctx->users)) {
-		if (ctx->dead)
-			wake_up(&ctx->wait);
-		local_irq_restore(flags);
-		return;
-	}
-	local_irq_restore(flags);
-	ioctx_free(ctx);		/* never reached while a table holds it */
+	put_ioctx(ctx);
 }
 
 /* Drop nr references with ctx_lock held; true if the caller must req_free(). */
@@ -166,11 +155,33 @@ static void sync_kiocb_complete(struct kiocb *req, long res)
 	local_irq_restore(flags);
 }
 
+/* complete_req left a reference to req with another holder (a submitter
+ * still in io_submit, a canceller), which may free req, and with it its
+ * references to the context and the eventfd, as soon as ctx_lock drops (on
+ * another CPU, or by preempting a completing worker). Keep both for the
+ * wake-up and the signal: ctx_lock held, req alive. The context's count never
+ * reaches zero in complete_release: io_destroy holds two references while it
+ * waits for the others to go. */
+static void complete_hold(struct kioctx *ctx, struct file *efd)
+{
+	get_ioctx(ctx);
+	if (efd)
+		get_file(efd);
+}
+
+static void complete_release(struct kioctx *ctx, struct file *efd)
+{
+	if (efd)
+		fput_any(efd);
+	put_ioctx(ctx);
+}
+
 /* Post req's event and drop nr references (the in-flight one, and the
  * submitter's when it completes inside io_submit). */
 static bool complete_req(struct kiocb *req, long res, long res2, int nr)
 {
 	struct kioctx *ctx = req->ki_ctx;
+	struct file *efd = req->ki_eventfd;
 	struct io_event ev;
 	bool last;
 	u32 flags, slot;
@@ -183,14 +194,18 @@ static bool complete_req(struct kiocb *req, long res, long res2, int nr)
 	slot = aio_ring_post(ctx, &ev);
 	trace_aio(TR_AIO_POST, ctx->trace_id, req->ki_key, 0, res, slot);
 	last = __put_req(ctx, req, nr);
+	if (!last)
+		complete_hold(ctx, efd);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+	/* From here req is not read unless last: its other holder may free it. */
 	if (waitqueue_active(&ctx->wait))
 		wake_up(&ctx->wait);
-	/* The event is in the ring: now the eventfd (req still holds it). */
-	if (req->ki_eventfd)
-		eventfd_signal(req->ki_eventfd, 1);
+	if (efd)			/* the event is in the ring: now the eventfd */
+		eventfd_signal(efd, 1);
 	if (last)
 		req_free(ctx, req);
+	else
+		complete_release(ctx, efd);
 	return last;
 }
 

@@ -1,13 +1,18 @@
-/* pci.c: PCI bus 0 enumeration by configuration mechanism #1, BAR sizing, driver binding.
+/* pci.c: PCI bus 0 enumeration by configuration mechanism #1, BAR sizing, driver
+ * binding, capabilities and MSI-X tables.
  *
  * Only bus 0 is scanned (QEMU's `pc` machine has nothing behind bridges).
  * Interrupts: INTx is level-triggered and may be shared; drivers register
  * their handler on pdev->irq_line with irq_register() and must check their own
- * device's status first. Config-space accesses take pci_lock with interrupts
+ * device's status first. The line is the firmware's interrupt line register
+ * (i440FX/PIIX3 PIRQ routing onto ISA IRQs; no _PRT without AML), routed
+ * level-triggered by the I/O APIC when it is in use. Config-space accesses take pci_lock with interrupts
  * off, because the address/data port pair is one global resource.
  */
 #include "pci.h"
 #include "errno.h"
+#include "ioapic.h"
+#include "paging.h"
 #include "printk.h"
 #include "spinlock.h"
 #include "x86.h"
@@ -91,6 +96,90 @@ u16 pci_enable(struct pci_dev *p, u16 bits)
 	return pci_read16(p, PCI_COMMAND);
 }
 
+u8 pci_find_cap(const struct pci_dev *p, u8 id)
+{
+	u8 off;
+
+	if (!(pci_read16(p, PCI_STATUS) & PCI_STATUS_CAP_LIST))
+		return 0;
+	off = pci_read8(p, PCI_CAP_PTR) & ~3;
+	for (int n = 0; off >= 0x40 && n < 48; n++) {	/* 48: a looped list ends */
+		if (pci_read8(p, off) == id)
+			return off;
+		off = pci_read8(p, off + 1) & ~3;
+	}
+	return 0;
+}
+
+static volatile u32 *msix_entry(const struct pci_msix *m, u16 entry)
+{
+	return m->table + entry * (PCI_MSIX_ENTRY_SIZE / 4);
+}
+
+int pci_msix_init(struct pci_dev *p, struct pci_msix *m)
+{
+	u8 cap = pci_find_cap(p, PCI_CAP_ID_MSIX);
+	u32 table, bir;
+	struct pci_bar *b;
+
+	if (!cap)
+		return -ENODEV;
+	table = pci_read32(p, cap + PCI_MSIX_TABLE);
+	bir = table & 7;
+	b = bir < PCI_NR_BARS ? &p->bar[bir] : NULL;
+	m->pdev = p;
+	m->cap = cap;
+	m->nr_entries = (pci_read16(p, cap + PCI_MSIX_CTRL) & PCI_MSIX_CTRL_SIZE) + 1;
+	if (!b || b->io || !b->base || (table & ~7u) + m->nr_entries * PCI_MSIX_ENTRY_SIZE > b->size)
+		return -ENODEV;
+	m->table = ioremap(b->base + (table & ~7u), m->nr_entries * PCI_MSIX_ENTRY_SIZE);
+	if (!m->table)
+		return -ENOMEM;
+	pci_enable(p, PCI_COMMAND_MEMORY);
+	for (u16 i = 0; i < m->nr_entries; i++)
+		msix_entry(m, i)[3] |= PCI_MSIX_ENTRY_MASKED;
+	return 0;
+}
+
+int pci_msix_set_entry(struct pci_msix *m, u16 entry, u32 apic_id, u8 vector)
+{
+	volatile u32 *e;
+
+	if (entry >= m->nr_entries)
+		return -EINVAL;
+	e = msix_entry(m, entry);
+	e[3] |= PCI_MSIX_ENTRY_MASKED;
+	e[0] = MSI_ADDR_BASE | (apic_id & 0xFF) << MSI_ADDR_DEST_SHIFT;	/* physical, no hint */
+	e[1] = 0;
+	e[2] = vector;				/* fixed delivery, edge */
+	e[3] &= ~PCI_MSIX_ENTRY_MASKED;
+	return 0;
+}
+
+int pci_msix_get_entry(const struct pci_msix *m, u16 entry, u32 *apic_id, u8 *vector,
+		       bool *masked)
+{
+	volatile u32 *e;
+
+	if (entry >= m->nr_entries)
+		return -EINVAL;
+	e = msix_entry(m, entry);
+	*apic_id = (e[0] >> MSI_ADDR_DEST_SHIFT) & 0xFF;
+	*vector = e[2] & 0xFF;
+	*masked = e[3] & PCI_MSIX_ENTRY_MASKED;
+	return 0;
+}
+
+void pci_msix_enable(struct pci_msix *m, bool on)
+{
+	u16 ctrl = pci_read16(m->pdev, m->cap + PCI_MSIX_CTRL) & ~PCI_MSIX_CTRL_MASKALL;
+	u16 cmd = pci_read16(m->pdev, PCI_COMMAND);
+
+	pci_write16(m->pdev, PCI_COMMAND, on ? cmd | PCI_COMMAND_INTX_OFF : cmd & ~PCI_COMMAND_INTX_OFF);
+	pci_write16(m->pdev, m->cap + PCI_MSIX_CTRL,
+		    on ? ctrl | PCI_MSIX_CTRL_ENABLE : ctrl & ~PCI_MSIX_CTRL_ENABLE);
+}
+
 /* Size one BAR by writing all-ones with decoding off; returns slots used (1 or 2). */
 static int pci_size_bar(struct pci_dev *p, int i)
 {
@@ -166,6 +255,8 @@ static void pci_add(u8 bus, u8 dev, u8 fn)
 	p->subsys_id = pci_read16(p, PCI_SUBSYS_ID);
 	p->irq_pin = pci_read8(p, PCI_INTERRUPT_PIN);
 	p->irq_line = p->irq_pin ? pci_read8(p, PCI_INTERRUPT_LINE) : 0xFF;
+	if (p->irq_pin)
+		ioapic_set_pci_line(p->irq_line);	/* level triggered */
 	pci_read_bars(p);
 	pci_print(p);
 }

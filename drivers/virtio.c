@@ -156,7 +156,31 @@ u8 virtio_legacy_isr(u16 io)
 	return inb(io + VIRTIO_PCI_ISR);
 }
 
-u32 virtio_legacy_config32(u16 io, u32 off)
+u32 virtio_legacy_config32(u16 io, bool msix, u32 off)
 {
-	return inl(io + VIRTIO_PCI_CONFIG + off);
+	return inl(io + (msix ? VIRTIO_PCI_CONFIG_MSIX : VIRTIO_PCI_CONFIG) + off);
+}
+
+u16 virtio_legacy_config16(u16 io, bool msix, u32 off)
+{
+	return inw(io + (msix ? VIRTIO_PCI_CONFIG_MSIX : VIRTIO_PCI_CONFIG) + off);
+}
+
+int virtio_legacy_set_config_vector(u16 io, u16 vec)
+{
+	outw(io + VIRTIO_MSI_CONFIG_VECTOR, vec);
+	return inw(io + VIRTIO_MSI_CONFIG_VECTOR) == vec ? 0 : -EBUSY;
+}
+
+int virtio_legacy_set_queue_vector(u16 io, u16 index, u16 vec)
+{
+	outw(io + VIRTIO_PCI_QUEUE_SEL, index);
+	outw(io + VIRTIO_MSI_QUEUE_VECTOR, vec);
+	return inw(io + VIRTIO_MSI_QUEUE_VECTOR) == vec ? 0 : -EBUSY;
+}
+
+u16 virtio_legacy_queue_vector(u16 io, u16 index)
+{
+	outw(io + VIRTIO_PCI_QUEUE_SEL, index);
+	return inw(io + VIRTIO_MSI_QUEUE_VECTOR);
 }

@@ -6,6 +6,21 @@
 #include "types.h"
 
 #define NR_CPUS		8	/* the most CPUs the kernel brings up */
+#define NR_ISA_IRQS	16
+
+/* MPS INTI flags (MADT interrupt source override, MP table interrupt entry). */
+#define INTI_POLARITY_MASK	0x3	/* 00 bus default, 01 active high, 11 active low */
+#define INTI_POLARITY_LOW	0x3
+#define INTI_TRIGGER_MASK	0xC	/* 00 bus default, 01 edge, 11 level */
+#define INTI_TRIGGER_LEVEL	0xC
+
+/* Where an ISA IRQ arrives at the I/O APIC: identity (GSI = IRQ, the ISA
+ * bus's edge/active high) unless the firmware overrides it. */
+struct isa_irq_route {
+	u32 gsi;
+	u16 flags;		/* INTI_* */
+	bool overridden;	/* listed by the firmware */
+};
 
 struct cpu_topology {
 	const char *source;	/* "ACPI MADT", "MP table" or "none" */
@@ -18,6 +33,8 @@ struct cpu_topology {
 	u8 ioapic_id;
 	u32 ioapic_gsi_base;
 	u32 nr_overrides;	/* ISA interrupt source overrides (MADT type 2) */
+	struct isa_irq_route isa_irq[NR_ISA_IRQS];	/* by ISA IRQ */
+	u8 mp_isa_bus;		/* MP table: the ISA bus's id (parser state) */
 };
 
 /* What cpu_discover found (zero before it runs). */

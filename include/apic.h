@@ -16,7 +16,16 @@ u32 lapic_id(void);
 /* Software-enable the running CPU's local APIC (spurious vector 0xFF) with
  * every local interrupt masked: an AP gets nothing but INIT, SIPI and NMI. */
 void lapic_enable_ap(void);
-/* End of interrupt for the running CPU's local APIC (an IPI's handler). */
+/* The local APIC is mapped (lapic_map succeeded). Any context. */
+bool lapic_present(void);
+/* Software-enable the boot CPU's local APIC, so that it accepts the I/O
+ * APIC's and MSI messages; LINT0 (the 8259's virtual wire), LINT1 (NMI) and
+ * the timer entries are left as they are. Boot, interrupts off. */
+void lapic_enable_boot(void);
+/* Mask the running CPU's LINT0: the 8259 no longer reaches it. */
+void lapic_mask_lint0(void);
+/* End of interrupt for the running CPU's local APIC (an IPI's handler, or
+ * any interrupt the I/O APIC or MSI delivered). */
 void lapic_eoi(void);
 /* Send the IPI icr (vector | APIC_ICR_*) to the CPU whose APIC id is dest and
  * wait until the APIC has sent it: 0, or -ETIMEDOUT after 10 ms. Interrupts

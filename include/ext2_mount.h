@@ -25,10 +25,5 @@ int ext2_sync_root(struct inode *root);
 void ext2_init(void);
 /* Pages of ext2 file data cached, all file systems (aiok_stat's ext2_pages). */
 extern atomic_t ext2_cached_pages;
-/* Since boot, for /proc/aiok/ext2: AIO requests given to the ext2aio worker,
- * O_DIRECT reads sent to the device from io_submit, O_DIRECT reads the
- * worker sent without waiting, pages the worker's fills read and, of them,
- * pages read ahead. */
-extern atomic_t ext2_aio_queued, ext2_dio_direct, ext2_dio_async, ext2_fill_pages, ext2_ra_pages;
 
 #endif

@@ -15,13 +15,15 @@
 #include "mutex.h"
 #include "spinlock.h"
 #include "types.h"
+#include "uapi/dirent.h"
 #include "uapi/fcntl.h"
 #include "uapi/stat.h"
 #include "uapi/uio.h"
 #include "uapi/resource.h"
 
-#define NAME_MAX	60
-#define PATH_MAX	256
+#define NAME_MAX	255	/* bytes of one path component (Linux's, ext2's) */
+#define PATH_MAX	512	/* bytes of a path with its NUL (Linux: 4096; here kernel
+				 * stacks hold up to two: rename, link, symlink) */
 #define NR_OPEN		64	/* descriptors per process */
 
 /* inode->mode: the S_IF* type bits of uapi/stat.h, plus permissions */
@@ -65,22 +67,21 @@ struct inode {
 	/* A file system on a disk (NULL for ramfs, devices, pipes): */
 	const struct inode_operations *i_op;
 	void *i_sb;			/* the file system's own superblock */
+	atomic_t i_mapgen;		/* bumped by a truncate that unmaps pages of the
+					 * file from every mapping (vm_unmap_file_pages):
+					 * a fault that fetched a page before it retries */
 };
 
 /* One entry for getdents: false when the caller's buffer is full (the
- * entry is then not consumed: the position stays before it). */
+ * entry is then not consumed: the position stays before it). Before each
+ * emit the file system sets next to the directory position after the entry
+ * (getdents64's d_off): an lseek of the directory to it resumes the listing
+ * with the entry that follows. */
 struct dir_context {
 	bool (*emit)(struct dir_context *ctx, const char *name, size_t len, u32 ino, u32 type);
+	loff_t next;
 };
-/* type: the DT_* of getdents64 */
-#define DT_UNKNOWN	0
-#define DT_FIFO		1
-#define DT_CHR		2
-#define DT_DIR		4
-#define DT_BLK		6
-#define DT_REG		8
-#define DT_LNK		10
-#define DT_SOCK		12
+/* type: the DT_* of getdents64 (uapi/dirent.h) */
 
 /* What stat reports of an inode. */
 struct kstat {
@@ -134,6 +135,8 @@ struct file {
 	struct inode *f_inode;
 	void *private_data;
 	struct file *private_data_next;	/* the deferred-fput chain */
+	u32 f_wb_err;			/* a disk file system's write-back error
+					 * sequence as this file's fsync last saw it */
 };
 
 /*
@@ -171,6 +174,19 @@ struct file_operations {
 	 * full; f_pos becomes the position after the last entry taken. 0 or
 	 * -errno. Process context. */
 	int (*readdir)(struct file *f, struct dir_context *ctx);
+	/* A regular file's page idx, for the fault of a mapping (mmap) or
+	 * exec's loader: *pagep, with a reference the caller drops (a mapping
+	 * keeps it while the page is mapped; the file system does not evict a
+	 * page so held). write: a shared mapping is about to write the page:
+	 * its blocks are allocated now, and it counts as dirty for every
+	 * write-back while a mapping holds it. 0, or -ENOMEM (the fault tries
+	 * the OOM killer), -EDEADLK (the fault came from a user copy the file
+	 * system made under its own lock: the copy fails and the file system
+	 * faults the user range in without the lock and tries again), or any
+	 * other -errno: the page is past the end of the file (-ENXIO), cannot
+	 * be read (-EIO) or has no room (-ENOSPC): SIGBUS for the process.
+	 * Process context, no spinlock held; may sleep. NULL: no mmap, no exec. */
+	int (*map_page)(struct inode *inode, u32 idx, bool write, struct page **pagep);
 };
 
 /* The bytes of nr segments (the AIO core checked the sum fits a result). */

@@ -1,27 +1,49 @@
-/* irq.h: the two 8259 PICs (remapped to vectors 32..47) and IRQ handlers. */
+/* irq.h: IRQ handlers: the ISA lines 0..15 (vectors 32..47, through the two
+ * 8259 PICs or the I/O APIC, ioapic.h) and message-signalled IRQs 16..79
+ * (vectors 48..111, MSI-X: pci.h), one handler table for both. */
 #ifndef IRQ_H
 #define IRQ_H
 
+#include "smp.h"
 #include "types.h"
 
 struct trap_frame;
 typedef void (*irq_handler_t)(int irq, void *data);
 
-#define NR_IRQS		16
+#define NR_IRQS		80	/* vectors T_IRQ_BASE.. (trap_entry.asm's NR_STUBS) */
+#define NR_LINE_IRQS	16	/* ISA/PCI lines: the 8259 or the I/O APIC */
+#define IRQ_MSI_BASE	16	/* the first message-signalled IRQ */
 #define IRQ_SPURIOUS_MASTER 7
 #define IRQ_SPURIOUS_SLAVE  15
 
 void irq_init(void);
 /* Register a handler and unmask the line; several handlers may share a line.
- * Returns 0, or -EBUSY when the line's handler slots are full. */
+ * Returns 0, -EINVAL for a bad number, or -EBUSY when the line's handler
+ * slots are full. Boot or process context. */
 int irq_register(int irq, irq_handler_t fn, void *data);
+/* A message-signalled IRQ nobody has (its vector is T_IRQ_BASE + irq),
+ * reserved for the caller, who registers its handler and programs the
+ * device's message with the vector; or -ENOSPC. Process context. */
+int irq_alloc_msi(void);
+/* Give back an MSI IRQ from irq_alloc_msi, its handlers removed; the device
+ * must no longer send its message. Process context. */
+void irq_free_msi(int irq);
 void irq_mask(int irq);
 void irq_unmask(int irq);
 void irq_dispatch(struct trap_frame *tf);
+/* Mask every 8259 line for good (the I/O APIC takes over); returns the
+ * lines that were unmasked, the cascade excepted. Boot, interrupts off. */
+u16 irq_pic_disable(void);
 
-extern u32 irq_count[NR_IRQS];		/* interrupts handled per line */
+extern u32 irq_count[NR_IRQS];		/* interrupts handled per IRQ, all CPUs */
 extern u32 irq_spurious_count;		/* spurious IRQ 7 / 15 seen */
-extern int irq_nesting;			/* > 0 while in an interrupt handler */
+/* > 0 while this CPU is in an interrupt handler (or the softirqs): per CPU. */
+#define irq_nesting	(this_cpu()->irq_depth)
+
+/* /proc/interrupts: per IRQ with a handler or a count, its count on each
+ * online CPU, its controller (XT-PIC, IO-APIC pin-trigger, PCI-MSI) and its
+ * handlers' names; the length written. Process context. */
+int irq_show(char *buf, size_t size);
 
 /* The frame the innermost interrupt being handled saved (NULL outside one). */
 struct trap_frame *get_irq_regs(void);

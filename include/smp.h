@@ -17,6 +17,8 @@
 #include "gdt.h"
 #include "types.h"
 
+struct trap_frame;
+
 #define SMP_TRAMPOLINE_PHYS	0x8000	/* real-mode start page (SIPI vector 0x08) */
 
 struct cpu {
@@ -29,6 +31,8 @@ struct cpu {
 	volatile u32 online;	/* set by the CPU itself, release: it is up */
 	u32 idle_halts;		/* times its idle loop came out of hlt */
 	int spinlocks_held;	/* spinlock.h: locks this CPU holds now */
+	int irq_depth;		/* irq.h irq_nesting: interrupt handlers this CPU is inside */
+	struct trap_frame *irq_regs;	/* the innermost one's frame (get_irq_regs) */
 };
 
 extern struct cpu cpus[NR_CPUS];

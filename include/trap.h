@@ -20,7 +20,7 @@ struct trap_frame {
 #define T_INVALID_OP	6
 #define T_GPF		13
 #define T_PAGE_FAULT	14
-#define T_IRQ_BASE	32	/* PIC IRQ 0..15 are vectors 32..47 */
+#define T_IRQ_BASE	32	/* IRQ n is vector 32 + n: ISA 0..15, MSI 16.. (irq.h) */
 #define T_SYSCALL	0x80
 #define T_IPI_CALL	0xF0	/* smp_call_function (kernel/ipi.c) */
 #define T_IPI_STOP	0xF1	/* stop this CPU for a panic */

@@ -26,6 +26,12 @@
 #define VIRTIO_PCI_STATUS		0x12	/* u8 RW: device status */
 #define VIRTIO_PCI_ISR			0x13	/* u8 RO: interrupt status, read clears */
 #define VIRTIO_PCI_CONFIG		0x14	/* device config while MSI-X is off */
+/* With MSI-X enabled two registers follow the ISR and the device config
+ * moves 4 bytes up (virtio 1.0 4.1.4.8, legacy interface). */
+#define VIRTIO_MSI_CONFIG_VECTOR	0x14	/* u16 RW: MSI-X entry for config changes */
+#define VIRTIO_MSI_QUEUE_VECTOR		0x16	/* u16 RW: MSI-X entry of the selected queue */
+#define VIRTIO_PCI_CONFIG_MSIX		0x18	/* device config while MSI-X is on */
+#define VIRTIO_MSI_NO_VECTOR		0xFFFF	/* no entry (or the device refused one) */
 #define VIRTIO_PCI_ISR_QUEUE		0x01	/* ISR: a used ring was updated */
 #define VIRTIO_PCI_ISR_CONFIG		0x02	/* ISR: configuration changed */
 #define VIRTIO_PCI_QUEUE_ADDR_SHIFT	12	/* QUEUE_PFN unit: 4 KiB */
@@ -118,6 +124,16 @@ u16 virtio_legacy_queue_size(u16 io, u16 index);
 void virtio_legacy_setup_queue(u16 io, struct virtqueue *vq, u32 ring_phys);
 /* Read and thereby acknowledge the interrupt status (VIRTIO_PCI_ISR_*). */
 u8 virtio_legacy_isr(u16 io);
-u32 virtio_legacy_config32(u16 io, u32 off);
+/* Device config word at off; msix: MSI-X is enabled (the config moved). */
+u32 virtio_legacy_config32(u16 io, bool msix, u32 off);
+/* The same for a 16-bit field (QEMU reads no word across a field's end). */
+u16 virtio_legacy_config16(u16 io, bool msix, u32 off);
+/* Ask for MSI-X entry vec for config changes, or for queue index's used
+ * buffers; 0, or -EBUSY when the device did not take it (reads back
+ * VIRTIO_MSI_NO_VECTOR). Only while MSI-X is enabled. */
+int virtio_legacy_set_config_vector(u16 io, u16 vec);
+int virtio_legacy_set_queue_vector(u16 io, u16 index, u16 vec);
+/* What the device holds for queue index (tests). */
+u16 virtio_legacy_queue_vector(u16 io, u16 index);
 
 #endif

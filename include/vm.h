@@ -25,12 +25,14 @@ struct page;
 struct aio_mm;
 
 struct file;
+struct inode;
 
 struct vm_area {
 	u32 start, end;			/* [start, end), page aligned */
 	u32 flags;
 	struct list_head list;		/* in mm->vmas, sorted by start */
-	struct file *file;		/* a mapped ramfs file (a reference), or NULL */
+	struct file *file;		/* a mapped file (a reference; its f_op has
+					 * map_page: ramfs, ext2), or NULL */
 	u32 pgoff;			/* the file page mapped at start */
 };
 
@@ -54,6 +56,7 @@ struct mm {
 	struct aio_mm *aio;		/* AIO contexts; NULL until io_setup */
 	struct list_head dead_vmas;	/* regions with a file, cut under lock: their
 					 * fput waits for vm_reap (mm->lock) */
+	struct list_head mm_link;	/* every address space (mm_list_lock, vm.c) */
 };
 
 struct mm *mm_create(void);
@@ -65,9 +68,11 @@ void mm_put(struct mm *mm);
 /* Add a region [start, start+len) with flags; -EINVAL on overlap, -EPERM
  * below VM_MIN_ADDR. */
 int vm_map(struct mm *mm, u32 start, u32 len, u32 flags);
-/* Add a region mapping file (a ramfs regular file; the region takes its own
- * reference) from page pgoff: faults map the file's own pages (VM_SHARED) or
- * copy them on the first write (private). -EINVAL on overlap. */
+/* Add a region mapping file (a regular file whose f_op has map_page; the
+ * region takes its own reference) from page pgoff: faults map the file's own
+ * pages, read-only until a write: a shared region's write fault asks the file
+ * for the page again with write set (the file system marks it dirty) and makes
+ * the entry writable; a private region's copies the page. -EINVAL on overlap. */
 int vm_map_file(struct mm *mm, u32 start, u32 len, u32 flags, struct file *file, u32 pgoff);
 /* Remove [start, start+len): unmaps and frees the pages in it. */
 int vm_unmap(struct mm *mm, u32 start, u32 len);
@@ -84,7 +89,9 @@ int vm_insert_page(struct mm *mm, u32 addr, struct page *page, bool writable);
 
 /* Resolve a fault at addr (demand-zero or copy-on-write). Returns 0 when the
  * access can be retried, -EFAULT when addr is not a valid access: outside
- * every region, or in one without VM_READ (a read) or VM_WRITE (a write). */
+ * every region, or in one without VM_READ (a read) or VM_WRITE (a write);
+ * -EIO when it is in a file region but the file has no page there (past its
+ * end, a read error, no room: SIGBUS, as Linux). */
 int handle_mm_fault(struct mm *mm, u32 addr, bool write);
 /* Pin the user page at addr for DMA or a cross-process copy: faults it in
  * (for writing if write) and returns it with a reference, or NULL when the
@@ -116,6 +123,19 @@ int vm_dontneed(struct mm *mm, u32 start, u32 len);
  * context's id with it). */
 long vm_mremap(struct mm *mm, u32 old, u32 old_len, u32 new_len, bool may_move, u32 fixed,
 	       u32 *ring_flag);
+
+/* Take the pages [first, last] of a file out of every address space that
+ * maps it (shared and private copies alike, as Linux's truncate), so that the
+ * next access faults and asks the file again: a file that shrank (last ~0u:
+ * then there is nothing, SIGBUS), or pages that direct I/O is about to go
+ * around (the next fault finds the new page). Process context; takes
+ * mm_list_lock, then each mm->lock (after any file-system lock the caller
+ * holds). */
+void vm_unmap_file_pages(struct inode *inode, u32 first, u32 last);
+/* msync(MS_SYNC): write back the files of the shared file regions that
+ * overlap [start, start+len) (their f_op->fsync, data only): 0 or the first
+ * error. Takes mm->lock between the calls, none during them. */
+int vm_sync_range(struct mm *mm, u32 start, u32 len);
 
 /* Load mm's page directory (the kernel's for NULL); nothing to do when it is
  * the one loaded. mm_put moves off a directory it is about to free. */

@@ -20,7 +20,11 @@
 #define MADT_LAPIC_ADDR	5		/* 64-bit local APIC address override */
 #define MADT_ENABLED	0x1		/* processor flags: usable */
 #define MP_PROCESSOR	0		/* MP table entry types */
+#define MP_BUS		1
 #define MP_IOAPIC	2
+#define MP_INTSRC	3		/* I/O interrupt assignment */
+#define MP_INT_VECTORED	0		/* an INT, the I/O APIC supplies the vector */
+#define MP_NO_BUS	0xFF
 #define MP_CPU_ENABLED	0x1
 
 struct acpi_rsdp {
@@ -146,6 +150,25 @@ static const struct acpi_header *acpi_find_table(const struct acpi_header *rsdt,
 	return NULL;
 }
 
+/* The firmware says ISA IRQ irq arrives at GSI gsi with INTI flags. */
+static void topo_add_override(struct cpu_topology *t, u8 irq, u32 gsi, u16 flags)
+{
+	if (irq >= NR_ISA_IRQS)
+		return;
+	t->isa_irq[irq] = (struct isa_irq_route){ gsi, flags, true };
+	t->nr_overrides++;
+}
+
+/* Every ISA IRQ identity-mapped until an override says otherwise. */
+static void topo_reset(struct cpu_topology *t, const char *source)
+{
+	memset(t, 0, sizeof(*t));
+	t->source = source;
+	t->mp_isa_bus = MP_NO_BUS;
+	for (u32 i = 0; i < NR_ISA_IRQS; i++)
+		t->isa_irq[i].gsi = i;
+}
+
 /* One MADT entry (type, length, then the type's fields) into t. */
 static void madt_entry(struct cpu_topology *t, const u8 *e)
 {
@@ -156,8 +179,9 @@ static void madt_entry(struct cpu_topology *t, const u8 *e)
 	case MADT_IOAPIC:		/* id, reserved, address, GSI base */
 		topo_add_ioapic(t, e[2], *(const u32 *)(e + 4), *(const u32 *)(e + 8));
 		break;
-	case MADT_OVERRIDE:
-		t->nr_overrides++;
+	case MADT_OVERRIDE:		/* bus (0: ISA), source IRQ, GSI, flags (u16) */
+		if (e[1] >= 10 && e[2] == 0)
+			topo_add_override(t, e[3], *(const u32 *)(e + 4), *(const u16 *)(e + 8));
 		break;
 	case MADT_LAPIC_ADDR:		/* reserved (u16), address (u64) */
 		if (!*(const u32 *)(e + 8))
@@ -180,8 +204,7 @@ int acpi_madt_parse(struct cpu_topology *t)
 	madt = acpi_find_table(rsdt, "APIC");
 	if (!madt || madt->length < sizeof(*madt) + 8)
 		return -ENODEV;
-	memset(t, 0, sizeof(*t));
-	t->source = "ACPI MADT";
+	topo_reset(t, "ACPI MADT");
 	t->lapic_phys = *(const u32 *)(madt + 1);
 	end = (const u8 *)madt + madt->length;
 	for (e = (const u8 *)(madt + 1) + 8; e + 2 <= end && e[1] >= 2 && e + e[1] <= end; e += e[1])
@@ -201,6 +224,19 @@ static const struct mp_floating *mp_find_floating(void)
 	return f ? f : fw_scan(MP_ROM_START, BIOS_ROM_END, "_MP_", sizeof(*f), sizeof(*f));
 }
 
+/* An MP interrupt entry (type, INT type, flags u16, source bus, source IRQ,
+ * destination I/O APIC, pin): an ISA IRQ that does not arrive at its own pin
+ * or has flags is recorded as an override, as the MADT would list it. */
+static void mp_intsrc(struct cpu_topology *t, const u8 *e)
+{
+	u16 flags = *(const u16 *)(e + 2);
+
+	if (e[1] != MP_INT_VECTORED || e[4] != t->mp_isa_bus || e[4] == MP_NO_BUS)
+		return;
+	if (e[7] != e[5] || flags)
+		topo_add_override(t, e[5], e[7], flags);
+}
+
 /* Entries: a processor is 20 bytes, every other type 8. */
 static int mp_entries(struct cpu_topology *t, const struct mp_config *c)
 {
@@ -214,6 +250,10 @@ static int mp_entries(struct cpu_topology *t, const struct mp_config *c)
 			topo_add_cpu(t, e[1], e[3] & MP_CPU_ENABLED);
 		else if (e[0] == MP_IOAPIC && (e[3] & MP_CPU_ENABLED))
 			topo_add_ioapic(t, e[1], *(const u32 *)(e + 4), 0);
+		else if (e[0] == MP_BUS && !memcmp(e + 2, "ISA", 3))	/* id, "ISA   " */
+			t->mp_isa_bus = e[1];
+		else if (e[0] == MP_INTSRC)
+			mp_intsrc(t, e);
 		e += len;
 	}
 	return 0;
@@ -232,8 +272,7 @@ int mptable_parse(struct cpu_topology *t)
 	c = fw_map(f->config, c->length);
 	if (!c || checksum(c, c->length))
 		return -EINVAL;
-	memset(t, 0, sizeof(*t));
-	t->source = "MP table";
+	topo_reset(t, "MP table");
 	t->lapic_phys = c->lapic;
 	if (mp_entries(t, c))
 		return -EINVAL;
@@ -260,8 +299,7 @@ void cpu_discover(void)
 
 	if ((acpi && !strcmp(acpi, "off")) || acpi_madt_parse(t)) {
 		if (mptable_parse(t)) {
-			memset(t, 0, sizeof(*t));
-			t->source = "none";
+			topo_reset(t, "none");
 			t->nr_cpus = 1;	/* the boot CPU; its id is read from its APIC */
 			t->lapic_phys = LAPIC_DEFAULT;
 		}

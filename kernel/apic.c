@@ -72,3 +72,19 @@ int lapic_send_ipi(u32 dest, u32 icr)
 	}
 	return -ETIMEDOUT;
 }
+
+bool lapic_present(void)
+{
+	return lapic;
+}
+
+void lapic_enable_boot(void)
+{
+	lapic_write(LAPIC_LVT_ERROR, LVT_MASKED);
+	lapic_write(LAPIC_SVR, SVR_ENABLE | SPURIOUS_VECTOR);
+}
+
+void lapic_mask_lint0(void)
+{
+	lapic_write(LAPIC_LVT_LINT0, LVT_MASKED);
+}

@@ -1,4 +1,6 @@
-/* exec.c: execve: load a static ELF32 program into a new address space and start it. */
+/* exec.c: execve: load a static ELF32 program (from ramfs or a disk file
+ * system: any regular file whose f_op has map_page) into a new address space
+ * and start it. */
 #include "aio.h"
 #include "elf.h"
 #include "proc_internal.h"
@@ -79,9 +81,32 @@ static int copy_to_mm(struct mm *mm, u32 uaddr, const void *src, u32 len)
 	return 0;
 }
 
+/* Up to len bytes of the file at pos into kernel buf, through its pages
+ * (f_op->map_page; ramfs reads its own, which makes no page for a hole):
+ * bytes read (short at the end of the file), or -errno. */
 static ssize_t read_file(struct inode *inode, void *buf, u32 len, u32 pos)
 {
-	return ramfs_read_kernel(inode, buf, len, pos);
+	u32 done = 0;
+
+	if (inode->fops == &ramfs_file_ops)
+		return ramfs_read_kernel(inode, buf, len, pos);
+	if (pos >= inode->size)
+		return 0;
+	len = MIN((u64)len, (u64)inode->size - pos);
+	while (done < len) {
+		u32 at = pos + done, off = at & (PAGE_SIZE - 1), n = MIN(len - done, PAGE_SIZE - off);
+		struct page *page;
+		char *addr;
+		int err = inode->fops->map_page(inode, at >> PAGE_SHIFT, false, &page);
+		if (err)
+			return done ? (ssize_t)done : err;
+		addr = kmap_atomic(page, KM_USER0);
+		memcpy((char *)buf + done, addr + off, n);
+		kunmap_atomic(addr, KM_USER0);
+		put_page(page);
+		done += n;
+	}
+	return done;
 }
 
 static int check_header(const struct elf32_ehdr *eh)
@@ -243,8 +268,12 @@ static long do_execve(const char *path, struct exec_args *a)
 
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
-	/* programs run from ramfs (the initramfs) only: the loader reads it directly */
-	err = S_ISREG(inode->mode) && inode->fops == &ramfs_file_ops ? exec_image(inode, a) : -EACCES;
+	/* a regular file the loader can read through its pages, with an x bit */
+	if (!S_ISREG(inode->mode) || !inode->fops || !inode->fops->map_page ||
+	    !(inode->mode & 0111))
+		err = -EACCES;
+	else
+		err = exec_image(inode, a);
 	iput(inode);
 	if (!err)
 		set_task_name(path);	/* and eax of the new image starts as 0 */

@@ -1,6 +1,20 @@
-/* irq.c: 8259 PIC set-up, shared IRQ handlers, spurious-IRQ filtering. */
+/* irq.c: 8259 PIC set-up, shared IRQ handlers, spurious-IRQ filtering; masking
+ * and EOI through the I/O APIC instead once it has taken over (ioapic.c);
+ * message-signalled IRQs (MSI-X) allocated and dispatched the same way.
+ *
+ * A line IRQ (0..15) reaches the boot CPU only; an MSI may reach any CPU (its
+ * message names it). irq_nesting and the saved frame are per CPU; the
+ * counts are atomic. The application processors run no task yet (smp.h):
+ * their interrupts end without softirqs or preemption, which stay on CPU 0.
+ */
 #include "irq.h"
+#include "apic.h"
+#include "atomic.h"
+#include "ioapic.h"
 #include "errno.h"
+#include "ksyms.h"
+#include "printk.h"
+#include "spinlock.h"
 #include "softirq.h"
 #include "trace.h"
 #include "trap.h"
@@ -24,9 +38,11 @@ struct irq_action {
 
 static struct irq_action actions[NR_IRQS][MAX_SHARED];
 static u16 irq_mask_bits = 0xFFFF;
+static DEFINE_SPINLOCK(msi_lock);
+static u64 msi_taken;			/* under msi_lock: bit n is IRQ_MSI_BASE + n */
 u32 irq_count[NR_IRQS];
 u32 irq_spurious_count;
-int irq_nesting;
+static u32 irq_count_cpu[NR_CPUS][NR_IRQS];	/* row n written by CPU n only */
 
 static void pic_write_mask(void)
 {
@@ -52,9 +68,14 @@ void irq_mask(int irq)
 {
 	u32 f = read_eflags();
 
+	if (irq < 0 || irq >= NR_LINE_IRQS)
+		return;			/* an MSI is masked at its device */
 	cli();
 	irq_mask_bits |= 1 << irq;
-	pic_write_mask();
+	if (ioapic_enabled())
+		ioapic_set_masked(irq, true);
+	else
+		pic_write_mask();
 	if (f & EFLAGS_IF)
 		sti();
 }
@@ -63,16 +84,28 @@ void irq_unmask(int irq)
 {
 	u32 f = read_eflags();
 
+	if (irq < 0 || irq >= NR_LINE_IRQS)
+		return;
 	cli();
 	irq_mask_bits &= ~(1 << irq);
-	pic_write_mask();
+	if (ioapic_enabled())
+		ioapic_set_masked(irq, false);
+	else
+		pic_write_mask();
 	if (f & EFLAGS_IF)
 		sti();
 }
 
+u16 irq_pic_disable(void)
+{
+	outb(PIC1_DATA, 0xFF);
+	outb(PIC2_DATA, 0xFF);
+	return ~irq_mask_bits & ~(1 << CASCADE_IRQ);
+}
+
 int irq_register(int irq, irq_handler_t fn, void *data)
 {
-	if (irq < 0 || irq >= NR_IRQS)
+	if (irq < 0 || irq >= NR_IRQS || !fn)
 		return -EINVAL;
 	for (int i = 0; i < MAX_SHARED; i++) {
 		if (!actions[irq][i].fn) {
@@ -91,9 +124,41 @@ static bool pic_in_service(u16 cmd_port, int bit)
 	return inb(cmd_port) & (1 << bit);
 }
 
+int irq_alloc_msi(void)
+{
+	int irq = -ENOSPC;
+	u32 flags;
+
+	spin_lock_irqsave(&msi_lock, flags);
+	for (int n = 0; n < NR_IRQS - IRQ_MSI_BASE; n++) {
+		if (!(msi_taken & (1ull << n)) && !actions[IRQ_MSI_BASE + n][0].fn) {
+			msi_taken |= 1ull << n;
+			irq = IRQ_MSI_BASE + n;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&msi_lock, flags);
+	return irq;
+}
+
+void irq_free_msi(int irq)
+{
+	u32 flags;
+
+	if (irq < IRQ_MSI_BASE || irq >= NR_IRQS)
+		return;
+	spin_lock_irqsave(&msi_lock, flags);
+	for (int i = 0; i < MAX_SHARED; i++)
+		actions[irq][i].fn = NULL;
+	msi_taken &= ~(1ull << (irq - IRQ_MSI_BASE));
+	spin_unlock_irqrestore(&msi_lock, flags);
+}
+
 /* IRQ 7 and 15 may be spurious: the PIC raised them but no line is in service. */
 static bool irq_is_spurious(int irq)
 {
+	if (irq >= NR_LINE_IRQS || ioapic_enabled())
+		return false;		/* the 8259 is masked: its 7 and 15 never come */
 	if (irq == IRQ_SPURIOUS_MASTER && !pic_in_service(PIC1_CMD, 7))
 		return true;
 	if (irq == IRQ_SPURIOUS_SLAVE && !pic_in_service(PIC2_CMD, 7)) {
@@ -105,36 +170,93 @@ static bool irq_is_spurious(int irq)
 
 static void irq_eoi(int irq)
 {
+	if (irq >= NR_LINE_IRQS || ioapic_enabled()) {
+		lapic_eoi();
+		return;
+	}
 	if (irq >= 8)
 		outb(PIC2_CMD, OCW2_EOI);
 	outb(PIC1_CMD, OCW2_EOI);
 }
 
-static struct trap_frame *irq_regs;
-
 struct trap_frame *get_irq_regs(void)
 {
-	return irq_regs;
+	return this_cpu()->irq_regs;
 }
 
 void irq_dispatch(struct trap_frame *tf)
 {
 	int irq = tf->vector - T_IRQ_BASE;
-	struct trap_frame *outer = irq_regs;
+	struct cpu *c = this_cpu();
+	struct trap_frame *outer = c->irq_regs;
 
 	if (irq_is_spurious(irq)) {
 		irq_spurious_count++;
 		return;
 	}
-	irq_nesting++;
-	irq_regs = tf;
-	irq_count[irq]++;
+	c->irq_depth++;
+	c->irq_regs = tf;
+	__atomic_fetch_add(&irq_count[irq], 1, __ATOMIC_RELAXED);
+	irq_count_cpu[c->id][irq]++;
 	trace_irq(TR_IRQ_ENTER, irq);
 	for (int i = 0; i < MAX_SHARED && actions[irq][i].fn; i++)
 		actions[irq][i].fn(irq, actions[irq][i].data);
 	trace_irq(TR_IRQ_EXIT, irq);
-	irq_regs = outer;
-	irq_nesting--;
+	c->irq_regs = outer;
+	c->irq_depth--;
 	irq_eoi(irq);
-	irq_exit(tf);
+	if (c->id == 0)
+		irq_exit(tf);		/* softirqs and preemption: the boot CPU's */
+}
+
+/* Append to buf (size bytes, *n used so far), never past its end. */
+static void __printf(4, 5) irq_printf(char *buf, size_t size, int *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if ((size_t)*n + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	*n += vsnprintf(buf + *n, size - *n, fmt, ap);
+	va_end(ap);
+	if ((size_t)*n >= size)
+		*n = size - 1;
+}
+
+/* One IRQ: its count on each online CPU, how it arrives, its handlers. */
+static void irq_show_one(char *buf, size_t size, int *n, int irq)
+{
+	int pin = ioapic_irq_pin(irq);
+	u32 off, len;
+
+	irq_printf(buf, size, n, "%3d:", irq);
+	for (u32 c = 0; c < nr_cpus_online; c++)
+		irq_printf(buf, size, n, " %10u", READ_ONCE(irq_count_cpu[c][irq]));
+	if (irq >= NR_LINE_IRQS)
+		irq_printf(buf, size, n, "  PCI-MSI        ");
+	else if (ioapic_enabled() && pin >= 0)
+		irq_printf(buf, size, n, "  IO-APIC %2d-%-5s", pin,
+			   ioapic_read_rte(pin) & IOAPIC_RTE_LEVEL ? "level" : "edge");
+	else
+		irq_printf(buf, size, n, "  XT-PIC         ");
+	for (int i = 0; i < MAX_SHARED && actions[irq][i].fn; i++) {
+		const char *fn = ksym_lookup((u32)actions[irq][i].fn, &off, &len);
+		irq_printf(buf, size, n, "%s%s", i ? ", " : " ", fn ? fn : "?");
+	}
+	irq_printf(buf, size, n, "\n");
+}
+
+int irq_show(char *buf, size_t size)
+{
+	int n = 0;
+
+	irq_printf(buf, size, &n, "    ");
+	for (u32 c = 0; c < nr_cpus_online; c++)
+		irq_printf(buf, size, &n, "       CPU%u", c);
+	irq_printf(buf, size, &n, "\n");
+	for (int irq = 0; irq < NR_IRQS; irq++)
+		if (actions[irq][0].fn || READ_ONCE(irq_count[irq]))
+			irq_show_one(buf, size, &n, irq);
+	irq_printf(buf, size, &n, "SPU: %10u  8259 IRQ 7/15 spurious\n", irq_spurious_count);
+	return n;
 }

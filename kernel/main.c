@@ -24,6 +24,7 @@
 #include "sched.h"
 #include "serial.h"
 #include "smp.h"
+#include "ioapic.h"
 #include "test_hooks.h"
 #include "timer.h"
 #include "trace.h"
@@ -134,6 +135,7 @@ void kmain(u32 magic, u32 mbi)
 	time_init();
 	boot_mark("time");
 	smp_init();			/* the local APIC; the other CPUs, halted */
+	ioapic_init();			/* the 8259 masked when there is an I/O APIC */
 	trace_init();			/* trace= and trace_buf= */
 	timer_init();
 	sched_init();

@@ -715,11 +715,16 @@ bool handle_user_fault(struct trap_frame *tf, u32 addr)
 {
 	struct mm *mm = current->mm;
 	bool mapped;
+	int err = mm ? handle_mm_fault(mm, addr, tf->err & PF_WRITE) : -EFAULT;
 
-	if (mm && handle_mm_fault(mm, addr, tf->err & PF_WRITE) == 0)
+	if (!err)
 		return true;
 	if (!trap_from_user(tf))
 		return false;			/* a uaccess routine: its fixup runs */
+	if (err == -EIO) {			/* a file page that is not there */
+		user_fault(tf, SIGBUS, BUS_ADRERR, addr);
+		return true;
+	}
 	spin_lock(&mm->lock);
 	mapped = vm_find(mm, addr) != NULL;
 	spin_unlock(&mm->lock);

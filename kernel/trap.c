@@ -23,7 +23,7 @@ struct idt_gate {
 static struct idt_gate idt[IDT_ENTRIES];
 static trap_handler_t handlers[IDT_ENTRIES];
 
-extern const u32 trap_stubs[48];
+extern const u32 trap_stubs[T_IRQ_BASE + NR_IRQS];	/* trap_entry.asm's NR_STUBS */
 extern const u32 trap_stub_syscall[1];
 extern const u32 trap_stubs_apic[3];	/* T_IPI_CALL, T_IPI_STOP, T_APIC_SPURIOUS */
 extern const struct exception_entry __ex_table_start[], __ex_table_end[];
@@ -42,7 +42,7 @@ const char *trap_name(u32 vector)
 {
 	if (vector < 32 && exception_names[vector])
 		return exception_names[vector];
-	if (vector >= T_IRQ_BASE && vector < T_IRQ_BASE + 16)
+	if (vector >= T_IRQ_BASE && vector < T_IRQ_BASE + NR_IRQS)
 		return "IRQ";
 	return "reserved";
 }
@@ -74,7 +74,7 @@ void trap_load_idt(void)
 
 void trap_init(void)
 {
-	for (u32 v = 0; v < 48; v++)
+	for (u32 v = 0; v < T_IRQ_BASE + NR_IRQS; v++)
 		set_gate(v, trap_stubs[v], v == T_BREAKPOINT ? 3 : 0);
 	set_gate(T_IPI_CALL, trap_stubs_apic[0], 0);
 	set_gate(T_IPI_STOP, trap_stubs_apic[1], 0);
@@ -118,7 +118,7 @@ void trap_dispatch(struct trap_frame *tf)
 {
 	if (tf->vector < 32)
 		exception(tf);
-	else if (tf->vector < T_IRQ_BASE + 16)
+	else if (tf->vector < T_IRQ_BASE + NR_IRQS)
 		irq_dispatch(tf);
 	else if (handlers[tf->vector])
 		handlers[tf->vector](tf);

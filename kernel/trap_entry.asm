@@ -19,6 +19,8 @@ trap_stub_%1:
         jmp trap_common
 %endmacro
 
+NR_STUBS equ 112                        ; exceptions and IRQ vectors: T_IRQ_BASE + NR_IRQS (irq.h)
+
 section .text
 trap_common:
         pusha
@@ -42,7 +44,7 @@ trap_return:
 
 ; Exceptions 8, 10-14, 17, 21, 29, 30 push an error code.
 %assign v 0
-%rep 48
+%rep NR_STUBS
 %if v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30
         TRAP_ERR v
 %else
@@ -57,9 +59,9 @@ trap_return:
 
 section .rodata
 global trap_stubs
-trap_stubs:                             ; vectors 0..47
+trap_stubs:                             ; vectors 0..NR_STUBS-1
 %assign v 0
-%rep 48
+%rep NR_STUBS
         dd trap_stub_ %+ v
 %assign v v+1
 %endrep

@@ -7,6 +7,11 @@
 #                         each pair sees the same host, which drifts by up to 2x in minutes
 #   make boottime         only the boot time: BOOT_RUNS boots with -kernel and from the ISO
 #   BENCH_QUICK=1         bench --quick (few ops, every metric still printed and verified)
+#   make bench-smp        bench-compare at -smp 1, 2 and 4 (BENCH_SMP_LIST) on BENCH_SMP_DISKS
+#                         (virtio ide ide_2ch),
+#                         then the SMP table (tools/benchsmp.py: QD32 with 1/2/4 submitting
+#                         threads, QD1, the null call and io_getevents' cost per CPU count)
+#   BENCH_SMP=N           any target above with N CPUs for both kernels (logs: build/bench-smpN)
 #   BENCH_DISKS=...       which disks (default: virtio ide virtio_null ide_null ext2); the *_null
 #                         ones are QEMU's null-co (no disk work, no data): the limit QEMU sets;
 #                         ext2 is a virtio disk holding an ext2 image (bench --ext2: file AIO,
@@ -19,7 +24,11 @@
 # Memory, accelerator, disks and image are the same.  docs/benchmarks.md has the method.
 # `make bench` also times the boot to init's first line (tools/boottime.py; issue 9's targets).
 
-BENCH_OUT     := $(BUILD)/bench
+BENCH_SMP     ?= 1
+# BENCH_SMP=N > 1: both kernels with N CPUs (one host thread per vCPU, MTTCG), logs apart.
+bench_smp_on  := $(filter-out 1,$(BENCH_SMP))
+BENCH_OUT     := $(BUILD)/bench$(if $(bench_smp_on),-smp$(BENCH_SMP))
+BENCH_QEMU_FLAGS = $(if $(bench_smp_on),$(subst -smp 4,-smp $(BENCH_SMP),$(QEMU_FLAGS_SMP)),$(QEMU_FLAGS))
 BENCH_IMG     ?= /dev/shm/aiokern-bench.img
 BENCH_RUNS    ?= 3
 BENCH_TIMEOUT ?= 300
@@ -37,10 +46,13 @@ bench_quick  = $(if $(BENCH_QUICK),$(bench_comma)--quick)
 # How aiokern is told to run bench: init runs each run= item, "prog:arg:arg".
 # $(1) device, $(2) disk label.
 BENCH_AIOK_APPEND  = lowmem=128M run=bench:$(1):$(2)$(if $(BENCH_QUICK),:--quick)$(if \
-	$(BENCH_NULL_$(2)),:--no-verify)$(if $(BENCH_EXT2_$(2)),:--ext2)
+	$(BENCH_NULL_$(2)),:--no-verify)$(if $(BENCH_AIOK_DEV2_$(2)),:--second=$(BENCH_AIOK_DEV2_$(2)))$(if \
+	$(BENCH_EXT2_$(2)),:--ext2)
 # Debian's kernel hands bench=... to our /init (user/linux/init.c) as an environment variable.
 BENCH_LINUX_APPEND = console=ttyS0 quiet panic=-1 bench=$(1),$(2)$(bench_quick)$(if \
-	$(BENCH_NULL_$(2)),$(bench_comma)--no-verify)$(if $(BENCH_EXT2_$(2)),$(bench_comma)--ext2)
+	$(BENCH_NULL_$(2)),$(bench_comma)--no-verify)$(if \
+	$(BENCH_LINUX_DEV2_$(2)),$(bench_comma)--second=$(BENCH_LINUX_DEV2_$(2)))$(if \
+	$(BENCH_EXT2_$(2)),$(bench_comma)--ext2)
 
 # The same disk on both kernels; the device name each kernel gives it.
 BENCH_DISK_virtio  = -drive file=$(BENCH_IMG),format=raw,if=none,id=bd0 -device virtio-blk-pci,drive=bd0
@@ -51,6 +63,14 @@ BENCH_DISK_ide     = -drive file=$(BENCH_IMG),format=raw,if=ide,index=0
 BENCH_NULL_DRIVE   = -drive driver=null-co,size=64M,if=none,id=bd0
 BENCH_DISK_virtio_null = $(BENCH_NULL_DRIVE) -device virtio-blk-pci,drive=bd0
 BENCH_DISK_ide_null    = $(BENCH_NULL_DRIVE) -device ide-hd,drive=bd0,bus=ide.0,unit=0
+# Two IDE disks, the primary and the secondary channel's master (copies of the image):
+# bench --second reads both at once (qd32_two_disks_iops) besides its usual rows on the first.
+BENCH_IMG2         ?= $(BENCH_IMG:.img=-2.img)
+BENCH_DISK_ide_2ch  = $(BENCH_DISK_ide) -drive file=$(BENCH_IMG2),format=raw,if=ide,index=2
+BENCH_AIOK_DEV2_ide_2ch  := /dev/hdc
+BENCH_LINUX_DEV2_ide_2ch := /dev/sdb
+BENCH_AIOK_DEV_ide_2ch   := /dev/hda
+BENCH_LINUX_DEV_ide_2ch  := /dev/sda
 BENCH_NULL_virtio_null := 1
 BENCH_NULL_ide_null    := 1
 # The ext2 image on virtio (tools/mkbenchimg.py --ext2); each boot starts from the pristine copy.
@@ -69,9 +89,9 @@ BENCH_AIOK_DEV_ext2         := /dev/vda
 BENCH_LINUX_DEV_ext2        := /dev/vda
 
 # $(1) disk label: the whole QEMU command line of one boot.
-bench_aiok_cmd  = $(QEMU) $(QEMU_FLAGS) -serial stdio -kernel $(KERNEL) -initrd $(INITRAMFS) \
+bench_aiok_cmd  = $(QEMU) $(BENCH_QEMU_FLAGS) -serial stdio -kernel $(KERNEL) -initrd $(INITRAMFS) \
 	$(BENCH_DISK_$(1)) -append "$(call BENCH_AIOK_APPEND,$(BENCH_AIOK_DEV_$(1)),$(1))"
-bench_linux_cmd = $(QEMU_LINUX) $(QEMU_FLAGS) -serial stdio -kernel $(BENCH_LX)/vmlinuz \
+bench_linux_cmd = $(QEMU_LINUX) $(BENCH_QEMU_FLAGS) -serial stdio -kernel $(BENCH_LX)/vmlinuz \
 	-initrd $(BENCH_LX)/initramfs.cpio \
 	$(BENCH_DISK_$(1)) -append "$(call BENCH_LINUX_APPEND,$(BENCH_LINUX_DEV_$(1)),$(1))"
 
@@ -85,7 +105,7 @@ bench_pairs = $(foreach r,$(bench_run_list),$(foreach d,$(BENCH_DISKS),\
 	$(BENCH_PRE_$(d)) tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/aiokern-$(d)-$(r).log $(call bench_aiok_cmd,$(d)) && \
 	$(BENCH_PRE_$(d)) tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/linux-$(d)-$(r).log $(call bench_linux_cmd,$(d)) &&)) true
 
-BENCH_TABLE = $(PYTHON) tools/benchtable.py $(BENCH_OUT)
+BENCH_TABLE = $(PYTHON) tools/benchtable.py --disks "$(BENCH_DISKS)" $(BENCH_OUT)
 # The pictures (python3-matplotlib): QD1 latency CDF and histogram, IOPS against queue depth.
 # Debian's python3 (/usr/bin) is the one that sees Debian's matplotlib, whatever python3
 # comes first on PATH (a pyenv, a venv).
@@ -98,9 +118,10 @@ BOOT_RUNS ?= 5
 BOOTTIME   = $(PYTHON) tools/boottime.py --runs $(BOOT_RUNS) --cmdline '$(CMDLINE)' \
 	--out $(BENCH_OUT)/aiokern-boot.log --logdir $(BENCH_OUT)/boot
 
-.PHONY: bench bench-linux bench-compare bench-table bench-plot bench-img boottime
+.PHONY: bench bench-linux bench-compare bench-smp bench-table bench-plot bench-img boottime
 bench-img:
 	$(Q)$(PYTHON) tools/mkbenchimg.py $(BENCH_IMG)
+	$(Q)$(if $(filter ide_2ch,$(BENCH_DISKS) $(BENCH_SMP_DISKS)),cp $(BENCH_IMG) $(BENCH_IMG2))
 	$(Q)$(if $(filter ext2,$(BENCH_DISKS)),$(PYTHON) tools/mkbenchimg.py --ext2 $(BENCH_EXT2_PRISTINE))
 
 # The boot-time status is kept until the table has been printed.
@@ -127,6 +148,13 @@ bench-compare: $(KERNEL) $(INITRAMFS) $(BENCH_LX)/initramfs.cpio bench-img
 
 bench-table:
 	$(Q)$(BENCH_TABLE)
+
+BENCH_SMP_LIST  ?= 1 2 4
+BENCH_SMP_DISKS ?= virtio ide ide_2ch
+bench-smp: $(KERNEL) $(INITRAMFS) $(BENCH_LX)/initramfs.cpio bench-img
+	$(Q)$(foreach n,$(BENCH_SMP_LIST),$(MAKE) --no-print-directory bench-compare BENCH_SMP=$(n) \
+	  BENCH_DISKS="$(BENCH_SMP_DISKS)" || exit 1;)
+	$(Q)$(PYTHON) tools/benchsmp.py $(foreach n,$(BENCH_SMP_LIST),$(n):$(BUILD)/bench$(if $(filter-out 1,$(n)),-smp$(n)))
 
 bench-plot:
 	$(Q)$(BENCH_PLOT)

@@ -22,11 +22,12 @@ import statistics
 import sys
 
 KERNELS = ["aiokern", "linux"]
-DISKS = ["virtio", "ide", "virtio_null", "ide_null", "ext2"]
-OPTIONAL_DISKS = {"virtio_null", "ide_null", "ext2"}     # BENCH_DISKS may leave them out
+DISKS = ["virtio", "ide", "virtio_null", "ide_null", "ide_2ch", "ext2"]
+OPTIONAL_DISKS = {"virtio_null", "ide_null", "ide_2ch", "ext2"}     # BENCH_DISKS may leave them out
 SWEEP_DEPTHS = [1, 2, 4, 8, 16, 32, 64, 128]
 SWEEP_METRICS = [f"qd_sweep_{d}_iops" for d in SWEEP_DEPTHS]
-METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "seq64k_qd8_MBps",
+METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "qd32_t2_iops", "qd32_t4_iops",
+           "qd32_two_disks_iops", "seq64k_qd8_MBps",
            *SWEEP_METRICS,
            "submit_ebadf_ns", "getevents_idle_ns", "setup_destroy_us", "null_syscall_ns",
            "thread_create_join_us", "mutex_uncontended_ns", "futex_wake_to_run_us",
@@ -46,6 +47,8 @@ EXT2_RAW = [("direct_qd1_lat_p50_us", "raw_qd1_lat_p50_us", False),
             ("direct_qd1_lat_p99_us", "raw_qd1_lat_p99_us", False),
             ("direct_qd32_iops", "raw_qd32_iops", True)]
 EXT2_RAW_TARGET = 0.9                               # issue 18: within 10 % of the raw device
+# Printed only on the disks that run them (ide_2ch: bench --second, two IDE channels).
+WHERE_RUN = {"qd32_two_disks_iops"}
 AIOKERN_ONLY = {"noop_submit_reap_ns", "noop_qd32_ops_per_s", "ring_reap_ns"}
 SYSCALL_TARGET = ("<=", 0.2)
 # Goals for the ratio aiokern / Linux (issue 9), per disk.
@@ -210,6 +213,8 @@ def rows(runs, paired=False):
         for metric in EXT2_METRICS if disk == "ext2" else METRICS:
             a = summary(runs, "aiokern", disk, metric)
             l = summary(runs, "linux", disk, metric)
+            if metric in WHERE_RUN and a is None and l is None:
+                continue
             pairs = paired_ratios(runs, disk, metric) if paired else None
             ratio, target = ("", "") if metric in ERROR_METRICS else \
                 ratio_cells(disk, metric, a, l, pairs)
@@ -284,8 +289,9 @@ def print_table(table, markdown, head=HEAD):
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
 
 
-def problems(runs, required, boot, want_boot=True):
-    """Messages about runs with errors or (for required kernels) missing results."""
+def problems(runs, required, boot, want_boot=True, disks=None):
+    """Messages about runs with errors or (for required kernels) missing results; disks:
+    the ones that should have run (default: every disk not optional)."""
     msgs = []
     if "aiokern" in required and want_boot:
         msgs += [f"no {m} in aiokern-boot.log" for m in BOOT_TARGETS if not boot["aiokern"].get(m)]
@@ -298,7 +304,8 @@ def problems(runs, required, boot, want_boot=True):
                         msgs.append(f"{name}: no {metric} line (the run did not finish)")
                     elif v:
                         msgs.append(f"{name}: {metric} = {v:.0f}")
-            if kernel in required and not runs[kernel][disk] and disk not in OPTIONAL_DISKS:
+            wanted = disk in disks if disks else disk not in OPTIONAL_DISKS
+            if kernel in required and not runs[kernel][disk] and wanted:
                 msgs.append(f"no {kernel}-{disk}-*.log")
     return msgs
 
@@ -312,6 +319,8 @@ def main():
                     help="leave the boot-time rows out (make bench-compare does not boot-time)")
     ap.add_argument("--paired", action="store_true",
                     help="ratio = median of per-run aiokern/Linux ratios (runs booted in turn)")
+    ap.add_argument("--disks", default="",
+                    help="the disks that ran (BENCH_DISKS): each must have its logs")
     opts = ap.parse_args()
     runs = load(opts.dir)
     boot = load_boot(opts.dir)
@@ -323,7 +332,7 @@ def main():
     if any(runs[k]["ext2"] for k in KERNELS):
         print("\next2 file AIO against the raw device in the same boots (latency: raw's / the file's):")
         print_table(ext2_rows(runs), opts.markdown, EXT2_HEAD)
-    msgs = problems(runs, opts.require, boot, not opts.no_boot)
+    msgs = problems(runs, opts.require, boot, not opts.no_boot, opts.disks.split())
     for msg in msgs:
         print(f"benchtable: {msg}", file=sys.stderr)
     return 1 if msgs else 0

@@ -106,6 +106,11 @@ EXPECT = [
      pattern(5, 14000, 200000 - 14000) + pattern(7, 200000, 8192) +
      pattern(5, 208192, 262144 - 208192)),
     ("/aiov.bin", lambda: pattern(8, 0, 8192)),
+    # test_ext2 mmap_shared: page 0 by write(2), the rest (a hole until then) through a
+    # MAP_SHARED mapping (a child's and the parent's), written back by msync and umount
+    # test_ext2 long_names: a 200-byte name
+    ("/" + "N" * 196 + ".txt", lambda: b"long name\n"),
+    ("/mmap.bin", lambda: pattern(30, 0, 4096) + pattern(31, 4096, 5 * 4096 + 1000 - 4096)),
     # test_file_aio direct_io: O_DIRECT AIO writes over and past a buffered file
     ("/direct.bin", lambda: pattern(10, 0, 8192) + pattern(11, 8192, 4096) +
      pattern(10, 12288, 65536 - 12288) + pattern(12, 65536, 65536) +
@@ -136,7 +141,8 @@ def check(img):
         if got != want():
             err = "missing" if got is None else f"{len(got)} bytes, want {len(want())}" + (
                 "" if len(got) != len(want()) else " (contents differ)")
-        cases.append((f"{name}{path.replace('/', '_')}", err))
+        label = path if len(path) <= 40 else f"{path[:12]}..({len(path) - 1} bytes)"
+        cases.append((f"{name}{label.replace('/', '_')}", err))
     for path in GONE:
         gone = b"not found" in debugfs(img, f"stat {path}").lower()
         cases.append((f"{name}_gone{path.replace('/', '_')}", None if gone else "still there"))

@@ -61,6 +61,7 @@
 #define SEGV_MAPERR	1	/* nothing mapped there */
 #define SEGV_ACCERR	2	/* mapped, but not for this access */
 #define BUS_ADRALN	1
+#define BUS_ADRERR	2	/* no object there (a file page past the end) */
 #define TRAP_BRKPT	1
 #define CLD_EXITED	1
 #define CLD_KILLED	2

@@ -140,7 +140,12 @@ long sys_lseek(int fd, long off, int whence)
 
 	if (!f)
 		return -EBADF;
-	ret = f->f_op && f->f_op->llseek ? f->f_op->llseek(f, off, whence) : -ESPIPE;
+	if (f->f_op && f->f_op->llseek)
+		ret = f->f_op->llseek(f, off, whence);
+	else if (f->f_inode && S_ISDIR(f->f_inode->mode))
+		ret = generic_llseek(f, off, whence);	/* a ramfs directory: to a d_off */
+	else
+		ret = -ESPIPE;
 	fput(f);
 	if (ret > 0x7fffffff)
 		return -EFBIG;		/* does not fit the 32-bit result */

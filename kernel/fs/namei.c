@@ -703,13 +703,16 @@ static int ramfs_readdir(struct file *f, struct dir_context *ctx)
 
 	spin_lock_irqsave(&ns_lock, flags);
 	up = dir->parent ? dir->parent : dir;
+	ctx->next = 1;
 	if (f->f_pos == 0 && ctx->emit(ctx, ".", 1, dir->ino, DT_DIR))
 		f->f_pos = 1;
+	ctx->next = 2;
 	if (f->f_pos == 1 && ctx->emit(ctx, "..", 2, up->ino, DT_DIR))
 		f->f_pos = 2;
 	list_for_each_entry(c, &dir->children, sibling) {
 		if (f->f_pos < 2 || i++ < f->f_pos - 2)
 			continue;
+		ctx->next = f->f_pos + 1;
 		if (!ctx->emit(ctx, c->name, strlen(c->name), c->ino, dt_of(c->mode)))
 			break;
 		f->f_pos++;

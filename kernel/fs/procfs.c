@@ -1,11 +1,10 @@
-/* procfs.c: a small /proc: cpuinfo, meminfo, self/maps (the caller's regions),
- * aiok/blk (the block-file counters) and aiok/ext2 (ext2's file-AIO counters),
- * files whose text is made at each read.
+/* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, self/maps (the caller's regions) and
+ * aiok/blk (the block-file counters), files whose text is made at each read.
  * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c). */
 #include "blk_file.h"
 #include "errno.h"
-#include "ext2_mount.h"
 #include "fs.h"
+#include "irq.h"
 #include "mm.h"
 #include "printk.h"
 #include "procfs.h"
@@ -17,9 +16,6 @@
 #include "vm.h"
 
 #define PROC_BUF	8192		/* the most text one file shows */
-
-/* Fill buf (size bytes) with the file's text; its length (cut at size - 1). */
-typedef int (*proc_show_t)(char *buf, size_t size);
 
 /* A kB figure of a page count. */
 static u32 kb(u32 pages)
@@ -86,15 +82,6 @@ static int blk_show(char *buf, size_t size)
 			atomic_read(&blk_io_live));
 }
 
-static int ext2_show(char *buf, size_t size)
-{
-	return snprintf(buf, size,
-			"aio_queued %u\ndio_direct %u\ndio_async %u\nfill_pages %u\nra_pages %u\n",
-			atomic_read(&ext2_aio_queued), atomic_read(&ext2_dio_direct),
-			atomic_read(&ext2_dio_async), atomic_read(&ext2_fill_pages),
-			atomic_read(&ext2_ra_pages));
-}
-
 /* Read: make the text, hand out the part from *pos. */
 static ssize_t proc_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
@@ -121,7 +108,7 @@ static const struct file_operations proc_ops = {
 	.read = proc_read,
 };
 
-static void proc_create(const char *path, proc_show_t show)
+void proc_create(const char *path, proc_show_t show)
 {
 	struct inode *inode = vfs_create(path, S_IFREG | 0444, &proc_ops);
 
@@ -137,8 +124,8 @@ void procfs_init(void)
 	vfs_mkdir("/proc/self");
 	vfs_mkdir("/proc/aiok");
 	proc_create("/proc/cpuinfo", smp_cpuinfo_show);
+	proc_create("/proc/interrupts", irq_show);
 	proc_create("/proc/meminfo", meminfo_show);
 	proc_create("/proc/self/maps", maps_show);
 	proc_create("/proc/aiok/blk", blk_show);
-	proc_create("/proc/aiok/ext2", ext2_show);
 }

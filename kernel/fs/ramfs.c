@@ -87,6 +87,18 @@ struct page *ramfs_get_page(struct inode *inode, u32 idx)
 	return page;
 }
 
+/* f_op->map_page: the page (made when missing: ramfs keeps pages past the
+ * end, so write does not matter); -ENOMEM, or -EFBIG past the most a file
+ * holds (SIGBUS). */
+static int ramfs_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep)
+{
+	(void)write;
+	if (idx >= RAMFS_MAX_PAGES)
+		return -EFBIG;
+	*pagep = ramfs_get_page(inode, idx);
+	return *pagep ? 0 : -ENOMEM;
+}
+
 /* How to move one chunk between a mapped file page and the caller's buffer;
  * returns the number of bytes NOT copied (as copy_*_user does). */
 typedef size_t (*chunk_copy_t)(void *page_addr, void *buf, size_t n, bool to_file);
@@ -370,4 +382,5 @@ const struct file_operations ramfs_file_ops = {
 	.aio_fsync = ramfs_aio_fsync,
 	.aio_readv = ramfs_aio_readv,
 	.aio_writev = ramfs_aio_writev,
+	.map_page = ramfs_map_page,
 };

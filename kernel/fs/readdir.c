@@ -1,4 +1,4 @@
-/* readdir.c: getdents64 (220): directory entries as struct linux_dirent64 (up to 4 KiB a call), for ramfs directories and file systems on disks; 0 at the end, -EINVAL when one entry does not fit, -ENOTDIR. */
+/* readdir.c: getdents64 (220): directory entries as struct linux_dirent64 (up to 4 KiB a call), for ramfs directories and file systems on disks, each d_off a position lseek resumes from; 0 at the end, -EINVAL when one entry does not fit, -ENOTDIR. */
 #include "errno.h"
 #include "fs.h"
 #include "slab.h"
@@ -8,13 +8,6 @@
 
 #define GETDENTS_CHUNK	4096		/* bytes filled in the kernel per call */
 
-/* struct linux_dirent64 as Linux lays it out (packed to 8 bytes per record). */
-struct linux_dirent64_head {
-	u64 d_ino;
-	s64 d_off;			/* the position after this entry */
-	u16 d_reclen;
-	u8 d_type;
-} __attribute__((packed));
 
 struct getdents_ctx {
 	struct dir_context ctx;
@@ -29,8 +22,8 @@ struct getdents_ctx {
 static bool getdents_emit(struct dir_context *ctx, const char *name, size_t len, u32 ino, u32 type)
 {
 	struct getdents_ctx *g = container_of(ctx, struct getdents_ctx, ctx);
-	size_t rec = (sizeof(struct linux_dirent64_head) + len + 1 + 7) & ~7u;
-	struct linux_dirent64_head *d = (void *)(g->buf + g->used);
+	size_t rec = (sizeof(struct linux_dirent64) + len + 1 + 7) & ~7u;
+	struct linux_dirent64 *d = (void *)(g->buf + g->used);
 
 	if (g->used + rec > g->size) {
 		g->full = true;
@@ -38,10 +31,10 @@ static bool getdents_emit(struct dir_context *ctx, const char *name, size_t len,
 	}
 	memset(d, 0, rec);
 	d->d_ino = ino;
-	d->d_off = 0;			/* not kept: seek with lseek on the directory */
+	d->d_off = ctx->next;		/* lseek there: the listing goes on after it */
 	d->d_reclen = rec;
 	d->d_type = type;
-	memcpy((char *)(d + 1), name, len);
+	memcpy(d->d_name, name, len);
 	g->used += rec;
 	g->count++;
 	return true;
@@ -50,7 +43,8 @@ static bool getdents_emit(struct dir_context *ctx, const char *name, size_t len,
 long sys_getdents64(int fd, void *udirent, unsigned count)
 {
 	struct file *f = fget(fd);
-	struct getdents_ctx g = { { getdents_emit }, NULL, MIN(count, GETDENTS_CHUNK), 0, 0, false };
+	struct getdents_ctx g = { { getdents_emit, 0 }, NULL, MIN(count, GETDENTS_CHUNK), 0, 0,
+				  false };
 	long ret;
 
 	if (!f)

@@ -1,4 +1,4 @@
-/* mman.c: the memory system calls: brk, mmap2 (anonymous and ramfs files),
+/* mman.c: the memory system calls: brk, mmap2 (anonymous, ramfs and ext2 files),
  * munmap, mremap, mprotect, madvise and msync. Protections are kept per
  * region (VM_READ/VM_WRITE from PROT_*; PROT_NONE gives neither), and the
  * fault handler and get_user_page honour them for the CPU and the kernel
@@ -48,16 +48,16 @@ static u32 prot_to_vm(int prot)
 	       (prot & PROT_EXEC ? VM_EXEC | VM_READ : 0);
 }
 
-/* The file an mmap2 maps: a ramfs regular file (-ENODEV otherwise, -EBADF
- * for no descriptor), open for reading, and for writing when a shared
- * mapping may write (-EACCES). With a reference. */
+/* The file an mmap2 maps: a regular file whose f_op has map_page (ramfs,
+ * ext2; -ENODEV otherwise, -EBADF for no descriptor), open for reading, and
+ * for writing when a shared mapping may write (-EACCES). With a reference. */
 static struct file *mmap_file(int fd, int prot, int flags)
 {
 	struct file *f = fget(fd);
 
 	if (!f)
 		return ERR_PTR(-EBADF);
-	if (f->f_op != &ramfs_file_ops) {
+	if (!f->f_op || !f->f_op->map_page || !f->f_inode || !S_ISREG(f->f_inode->mode)) {
 		fput(f);
 		return ERR_PTR(-ENODEV);
 	}
@@ -225,9 +225,12 @@ long sys_madvise(unsigned long addr, unsigned len, int advice)
 	return -EINVAL;
 }
 
-/* Every mapping is memory (anonymous pages, or a ramfs file's own pages,
- * which a shared mapping writes in place): nothing to write back. The
- * checks are Linux's: flags, alignment, and a range that is all mapped. */
+/* The checks are Linux's: flags, alignment, and a range that is all mapped.
+ * MS_SYNC writes back the files of the shared file regions in the range
+ * (a shared mapping writes the file's own cached pages in place, marked dirty
+ * by its write faults: see f_op->map_page) and returns when they are on the
+ * device; MS_ASYNC has nothing to start (the pages are dirty in the cache
+ * already: the flusher, fsync, sync or umount write them). */
 long sys_msync(unsigned long addr, unsigned len, int flags)
 {
 	if ((flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) ||
@@ -235,5 +238,7 @@ long sys_msync(unsigned long addr, unsigned len, int flags)
 		return -EINVAL;
 	if (!user_range_ok(addr, ALIGN_UP(len, PAGE_SIZE)))
 		return -EINVAL;
-	return len && !vm_range_mapped(current->mm, addr, len) ? -ENOMEM : 0;
+	if (len && !vm_range_mapped(current->mm, addr, len))
+		return -ENOMEM;
+	return len && (flags & MS_SYNC) ? vm_sync_range(current->mm, addr, len) : 0;
 }

@@ -1,6 +1,9 @@
-/* vm.c: user address spaces: regions (anonymous, AIO rings, ramfs files),
- * demand-zero and file pages, copy-on-write fork, mprotect/madvise/mremap,
- * teardown. */
+/* vm.c: user address spaces: regions (anonymous, AIO rings, files through
+ * their f_op->map_page: ramfs and ext2), demand-zero and file pages,
+ * copy-on-write fork, mprotect/madvise/mremap, truncate's unmapping, teardown.
+ *
+ * Lock order: a file system's lock (ext2's sb->lock, held by a truncate) ->
+ * mm_list_lock -> mm->lock. A fault calls map_page with no spinlock held. */
 #include "errno.h"
 #include "fs.h"
 #include "highmem.h"
@@ -16,6 +19,9 @@
 #include "x86.h"
 
 atomic_t nr_mms = ATOMIC_INIT(0);
+/* Every address space (mm->mm_link), for vm_unmap_file_pages; process context. */
+static LIST_HEAD(mm_list);
+static DEFINE_SPINLOCK(mm_list_lock);
 
 /* Software PTE bit: the page stays while its region allows no access
  * (PROT_NONE): the entry is not present, so every access faults, and the
@@ -47,6 +53,9 @@ struct mm *mm_create(void)
 	spin_lock_init(&mm->lock, "mm");
 	INIT_LIST_HEAD(&mm->vmas);
 	INIT_LIST_HEAD(&mm->dead_vmas);
+	spin_lock(&mm_list_lock);
+	list_add(&mm->mm_link, &mm_list);
+	spin_unlock(&mm_list_lock);
 	atomic_inc(&nr_mms);
 	return mm;
 }
@@ -338,7 +347,10 @@ struct fault_alloc {
 	struct page *fresh;		/* zeroed, or a copy of cow_src */
 	struct page *cow_src;		/* the shared page to copy (referenced) */
 	struct inode *file_inode;	/* a file page is wanted (a reference) ... */
-	u32 file_idx;			/* ... this one */
+	u32 file_idx;			/* ... this one ... */
+	bool file_write;		/* ... for a shared write (map_page's write) */
+	u32 file_gen;			/* file_inode->i_mapgen before the fetch */
+	int (*map_page)(struct inode *, u32, bool, struct page **);	/* the region's file's */
 	struct page *file_page;		/* it, referenced, once fetched */
 	bool file_only;			/* the next try needs only file_page */
 };
@@ -356,17 +368,30 @@ static void fault_set_source(struct fault_alloc *fa, struct page *src)
 	fa->fresh = NULL;
 }
 
+/* No lock held: ask the file for fa's page. 0, -ENOMEM, -EFAULT (a fault
+ * from the file system's own copy: it retries), or -EIO (SIGBUS). */
+static int fault_fetch_file_page(struct fault_alloc *fa)
+{
+	struct inode *inode = fa->file_inode;
+	int err;
+
+	fa->file_gen = atomic_read(&inode->i_mapgen);	/* before the size is seen */
+	while ((err = fa->map_page(inode, fa->file_idx, fa->file_write, &fa->file_page)) ==
+	       -ENOMEM)
+		if (!oom_make_room())
+			return -ENOMEM;
+	if (err)
+		fa->file_page = NULL;
+	return !err ? 0 : err == -EDEADLK ? -EFAULT : -EIO;
+}
+
 /* No lock held: make fa->fresh (or fetch the file page) for the next try.
  * Out of memory, the OOM killer frees some, or says this process is the one
  * to fail. 0 or -ENOMEM. */
 static int fault_prepare(struct fault_alloc *fa)
 {
-	if (fa->file_only) {		/* past RAMFS_MAX_SIZE: not for want of memory */
-		while (!(fa->file_page = ramfs_get_page(fa->file_inode, fa->file_idx)))
-			if (fa->file_idx >= RAMFS_MAX_SIZE / PAGE_SIZE || !oom_make_room())
-				return -ENOMEM;
-		return 0;
-	}
+	if (fa->file_only)
+		return fault_fetch_file_page(fa);
 	fa->fresh = oom_alloc_user_page();
 	if (!fa->fresh)
 		return -ENOMEM;
@@ -390,12 +415,16 @@ static void fault_alloc_done(struct fault_alloc *fa)
 		iput(fa->file_inode);
 }
 
-/* The file page for idx of inode (mm->lock held): true when fa has it;
- * false after asking for it (the caller returns -EAGAIN). */
-static bool fault_file_page(struct fault_alloc *fa, struct inode *inode, u32 idx)
+/* The file page for idx of inode (mm->lock held): true when fa has it,
+ * fetched for a shared write if write, and no truncate unmapped the file's
+ * pages since; false after asking for it (the caller returns -EAGAIN). */
+static bool fault_file_page(struct fault_alloc *fa, struct file *file, u32 idx, bool write)
 {
+	struct inode *inode = file->f_inode;
+
 	fa->file_only = false;
-	if (fa->file_page && fa->file_inode == inode && fa->file_idx == idx)
+	if (fa->file_page && fa->file_inode == inode && fa->file_idx == idx &&
+	    fa->file_write == write && fa->file_gen == (u32)atomic_read(&inode->i_mapgen))
 		return true;
 	if (fa->file_page)
 		put_page(fa->file_page);
@@ -407,21 +436,41 @@ static bool fault_file_page(struct fault_alloc *fa, struct inode *inode, u32 idx
 		fa->file_inode = inode;
 	}
 	fa->file_idx = idx;
+	fa->file_write = write;
+	fa->map_page = file->f_op->map_page;
 	fa->file_only = true;
 	return false;
 }
 
-/* A not-present page of a file region (mm->lock held): map the file's page
- * (shared; or private, read-only until a write copies it), or a copy of it
- * for a private write. -EAGAIN when fa must fetch or copy first. */
-static int fault_file(struct mm *mm, struct vm_area *v, u32 va, bool write,
+/* A write to a present read-only page of a shared file region (mm->lock
+ * held), with the file's page fetched for writing: the entry maps it,
+ * writable (the same page as a rule; the mapping's reference moves to it). */
+static int fault_file_mkwrite(u32 va, u32 *pte, struct fault_alloc *fa)
+{
+	struct page *old = phys_to_page(*pte & PAGE_MASK);
+
+	*pte = page_to_phys(fa->file_page) | PTE_PRESENT | PTE_USER | PTE_WRITE;
+	invlpg(va);
+	fa->file_page = NULL;
+	put_page(old);
+	return 0;
+}
+
+/* A not-present page of a file region, or a write to a present read-only
+ * one of a shared region (mm->lock held): map the file's page (read-only
+ * until a write: a shared region's write asks the file with write set, so
+ * that the file system marks the page dirty), or a copy of it for a private
+ * write. -EAGAIN when fa must fetch or copy first. */
+static int fault_file(struct mm *mm, struct vm_area *v, u32 va, u32 *pte, bool write,
 		      struct fault_alloc *fa)
 {
 	u32 idx = v->pgoff + ((va - v->start) >> PAGE_SHIFT);
 	bool shared = v->flags & VM_SHARED;
 
-	if (!fault_file_page(fa, v->file->f_inode, idx))
+	if (!fault_file_page(fa, v->file, idx, shared && write))
 		return -EAGAIN;
+	if (pte && (*pte & PTE_PRESENT))
+		return fault_file_mkwrite(va, pte, fa);
 	if (!shared && write) {
 		if (!fa->fresh || fa->cow_src != fa->file_page) {
 			fault_set_source(fa, fa->file_page);
@@ -432,7 +481,7 @@ static int fault_file(struct mm *mm, struct vm_area *v, u32 va, bool write,
 		fa->fresh = NULL;
 		return 0;
 	}
-	if (map_new_page(mm, va, fa->file_page, shared && (v->flags & VM_WRITE)))
+	if (map_new_page(mm, va, fa->file_page, shared && write))
 		return -ENOMEM;
 	fa->file_page = NULL;			/* the mapping's reference now */
 	return 0;
@@ -483,10 +532,12 @@ static int fault_locked(struct mm *mm, u32 addr, bool write, struct fault_alloc 
 	if (pte && (*pte & PTE_PRESENT)) {
 		if (!write || (*pte & PTE_WRITE))
 			return 0;		/* raced with another fault: fine */
+		if (v->file && (v->flags & VM_SHARED))
+			return fault_file(mm, v, va, pte, true, fa);
 		return do_cow(mm, va, pte, fa);
 	}
 	if (v->file)
-		return fault_file(mm, v, va, write, fa);
+		return fault_file(mm, v, va, NULL, write, fa);
 	if (!fa->fresh || fa->cow_src) {	/* a zeroed page is needed */
 		fault_set_source(fa, NULL);
 		return -EAGAIN;
@@ -698,6 +749,9 @@ void mm_put(struct mm *mm)
 	BUG_ON(mm->aio);		/* exit_aio ran when its last task left it */
 	if (mm == active_mm)
 		mm_activate(NULL);	/* a kernel thread may still borrow it */
+	spin_lock(&mm_list_lock);
+	list_del(&mm->mm_link);
+	spin_unlock(&mm_list_lock);
 	mm_teardown(mm);
 	pgdir_destroy(mm->pgdir);
 	atomic_dec(&nr_mms);
@@ -775,9 +829,10 @@ static struct vm_area *vma_isolate(struct vm_area *v, u32 s, u32 e, struct vm_ar
 
 /* The PTEs of [s, e) for a region with flags (mm->lock held): no access
  * hides the pages; access shows them again, writable only where a write
- * needs no copy (shared) or the page already was; a private page made
- * writable gets its write bit back from the copy-on-write fault. */
-static void protect_ptes(struct mm *mm, u32 s, u32 e, u32 flags)
+ * needs no copy (shared anonymous memory) or the page already was; a private
+ * page made writable gets its write bit back from the copy-on-write fault,
+ * a shared file page from the write fault that tells the file (file). */
+static void protect_ptes(struct mm *mm, u32 s, u32 e, u32 flags, bool file)
 {
 	bool none = !(flags & (VM_READ | VM_WRITE | VM_EXEC));
 
@@ -793,7 +848,7 @@ static void protect_ptes(struct mm *mm, u32 s, u32 e, u32 flags)
 			val = (val & ~PTE_HIDDEN) | PTE_PRESENT;
 			if (!(flags & VM_WRITE) || (was_hidden && !(flags & VM_SHARED)))
 				val &= ~PTE_WRITE;
-			else if (flags & VM_SHARED)
+			else if ((flags & VM_SHARED) && !file)
 				val |= PTE_WRITE;
 		}
 		*pte = val;
@@ -836,7 +891,7 @@ int vm_protect(struct mm *mm, u32 start, u32 len, u32 prot_flags)
 			continue;
 		v = vma_isolate(v, s, e, spare);	/* pieces go before n: not seen again */
 		v->flags = (v->flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | prot_flags;
-		protect_ptes(mm, s, e, v->flags);
+		protect_ptes(mm, s, e, v->flags, v->file != NULL);
 	}
 	spin_unlock(&mm->lock);
 out:
@@ -993,4 +1048,71 @@ out:
 	kfree(spare[0]);
 	kfree(spare[2]);
 	return ret;
+}
+
+/* ---- files: truncate's unmapping, msync ---- */
+
+/* Zap v's pages of file pages [first, last] (mm->lock held). */
+static void vma_zap_file_pages(struct mm *mm, struct vm_area *v, u32 first, u32 last)
+{
+	u64 v_last = (u64)v->pgoff + ((v->end - v->start) >> PAGE_SHIFT) - 1;
+	u64 from = MAX(first, v->pgoff), to = MIN((u64)last, v_last);
+
+	if (from > to)
+		return;
+	zap_range(mm, v->start + ((from - v->pgoff) << PAGE_SHIFT),
+		  v->start + ((to - v->pgoff + 1) << PAGE_SHIFT));
+}
+
+void vm_unmap_file_pages(struct inode *inode, u32 first, u32 last)
+{
+	struct vm_area *v;
+	struct mm *mm;
+
+	atomic_inc(&inode->i_mapgen);	/* a fault holding an older page retries */
+	spin_lock(&mm_list_lock);
+	list_for_each_entry(mm, &mm_list, mm_link) {
+		spin_lock(&mm->lock);
+		list_for_each_entry(v, &mm->vmas, list)
+			if (v->file && v->file->f_inode == inode)
+				vma_zap_file_pages(mm, v, first, last);
+		spin_unlock(&mm->lock);
+	}
+	spin_unlock(&mm_list_lock);
+}
+
+/* The file of the first shared file region ending after *from that starts
+ * before end, with a reference; *from moves past it. NULL when none. */
+static struct file *next_shared_file(struct mm *mm, u32 *from, u32 end)
+{
+	struct file *f = NULL;
+	struct vm_area *v;
+
+	spin_lock(&mm->lock);
+	list_for_each_entry(v, &mm->vmas, list) {
+		if (v->end <= *from || !v->file || !(v->flags & VM_SHARED))
+			continue;
+		if (v->start < end) {
+			f = get_file(v->file);
+			*from = v->end;
+		}
+		break;
+	}
+	spin_unlock(&mm->lock);
+	return f;
+}
+
+int vm_sync_range(struct mm *mm, u32 start, u32 len)
+{
+	u32 from = start, end = start + ALIGN_UP(len, PAGE_SIZE);
+	struct file *f;
+	int err = 0, e;
+
+	while ((f = next_shared_file(mm, &from, end))) {
+		e = f->f_op->fsync ? f->f_op->fsync(f, 1) : 0;
+		if (e && !err)
+			err = e;
+		fput(f);
+	}
+	return err;
 }

@@ -1,5 +1,6 @@
 /* virtio_blk_test.c: the "virtio_blk" suite: vda (16 MiB) and vdb (8 MiB), two
- * virtio-blk-pci functions whose INTA lines QEMU routes to the same PIC line.
+ * virtio-blk-pci functions, each with its MSI-X vectors (or, with nomsi, their
+ * INTA lines, which QEMU routes to the same ISA IRQ).
  * Run only when named (needs the disks of the blk_virtio plan entry). */
 #include "blktest.h"
 #include "errno.h"
@@ -18,12 +19,12 @@ static int virtio_blk_suite_init(void)
 {
 	vda = blkdev_find("vda");
 	vdb = blkdev_find("vdb");
-	return vda && vdb && virtio_blk_vq(vda) ? blktest_setup() : -ENODEV;
+	return vda && vdb && virtio_blk_vq(vda, 0) ? blktest_setup() : -ENODEV;
 }
 
 static void capacity_and_features(struct ktest *t)
 {
-	struct virtqueue *vq = virtio_blk_vq(vda);
+	struct virtqueue *vq = virtio_blk_vq(vda, 0);
 
 	EXPECT_EQ(t, vda->nr_sectors, VDA_SECTORS);
 	EXPECT_TRUE(t, vda->flags & BLKDEV_F_DMA);
@@ -49,14 +50,14 @@ static void multi_segment(struct ktest *t)
 
 static void record_notify(void)
 {
-	notify_after = virtio_blk_vq(vda)->nr_notify;
+	notify_after = virtio_blk_vq(vda, 0)->nr_notify;
 }
 
 /* 128 requests in one batch: the ring holds num/3 chains at once, the rest
  * wait in the software queue and are fed from the interrupt handler. */
 static void many_in_flight_one_notify(struct ktest *t)
 {
-	struct virtqueue *vq = virtio_blk_vq(vda);
+	struct virtqueue *vq = virtio_blk_vq(vda, 0);
 
 	notify_before = vq->nr_notify;
 	blktest_many_hook = record_notify;
@@ -85,17 +86,26 @@ static void invalid_requests(struct ktest *t)
 	blktest_invalid(t, vda);
 }
 
-/* 32 writes on each disk in one go, both interrupting on one line: each
- * handler must take only its own completions (ISR) and ignore the other's. */
-static void shared_irq_two_disks(struct ktest *t)
+/* 32 writes on each disk in one go. With INTx (nomsi) both interrupt on one
+ * line: each handler must take only its own completions (ISR) and ignore the
+ * other's; with MSI-X each disk has its own IRQ and both arrive. */
+static void two_disks_interrupts(struct ktest *t)
 {
 	struct pci_dev *p0 = pci_find(0x1AF4, 0x1001, 0), *p1 = pci_find(0x1AF4, 0x1001, 1);
+	struct virtio_blk_irqs *qa = virtio_blk_irqs(vda), *qb = virtio_blk_irqs(vdb);
 	int target = blktest_completions + 64;
-	u32 seed = blktest_new_seed(), irqs, flags;
+	u32 seed = blktest_new_seed(), irqs_a, irqs_b, flags;
 
-	ASSERT_TRUE(t, p0 && p1);
-	EXPECT_EQ(t, p0->irq_line, p1->irq_line);
-	irqs = irq_count[p0->irq_line];
+	ASSERT_TRUE(t, p0 && p1 && qa && qb);
+	EXPECT_EQ(t, qa->msix_on, qb->msix_on);
+	if (qa->msix_on) {
+		EXPECT_NE(t, qa->q[0].irq, qb->q[0].irq);
+	} else {
+		EXPECT_EQ(t, p0->irq_line, p1->irq_line);
+		EXPECT_EQ(t, qa->q[0].irq, p0->irq_line);
+	}
+	irqs_a = irq_count[qa->q[0].irq];
+	irqs_b = irq_count[qb->q[0].irq];
 	blktest_fill(blktest_a, 200, 64, seed);
 	flags = local_irq_save();
 	for (int i = 0; i < 64; i++)
@@ -107,7 +117,8 @@ static void shared_irq_two_disks(struct ktest *t)
 	ASSERT_TRUE(t, blktest_wait(target, BLKTEST_WAIT_MS));
 	for (int i = 0; i < 64; i++)
 		EXPECT_EQ(t, blktest_reqs[i].result, 512);
-	EXPECT_GE(t, irq_count[p0->irq_line] - irqs, 1);
+	EXPECT_GE(t, irq_count[qa->q[0].irq] - irqs_a, 1);
+	EXPECT_GE(t, irq_count[qb->q[0].irq] - irqs_b, 1);
 	ASSERT_EQ(t, blktest_rw(vda, BLK_READ, 200, blktest_b_phys, 32), 32 * 512);
 	ASSERT_EQ(t, blktest_rw(vdb, BLK_READ, 232, blktest_b_phys + 32 * 512, 32), 32 * 512);
 	EXPECT_EQ(t, blktest_check(blktest_b, 200, 64, seed), -1);
@@ -122,7 +133,7 @@ static void counters_balanced(struct ktest *t)
 	EXPECT_GE(t, atomic_read(&vda->submitted), 400);
 	EXPECT_EQ(t, atomic_read(&vda->errors), 0);
 	blktest_expect_balanced(t, vda);
-	EXPECT_EQ(t, virtio_blk_vq(vda)->nr_free, virtio_blk_vq(vda)->num);
+	EXPECT_EQ(t, virtio_blk_vq(vda, 0)->nr_free, virtio_blk_vq(vda, 0)->num);
 }
 
 static const struct ktest_case virtio_blk_cases[] = {
@@ -133,7 +144,7 @@ static const struct ktest_case virtio_blk_cases[] = {
 	KTEST_CASE(cancel_queued_not_active),
 	KTEST_CASE(flush),
 	KTEST_CASE(invalid_requests),
-	KTEST_CASE(shared_irq_two_disks),
+	KTEST_CASE(two_disks_interrupts),
 	KTEST_CASE(counters_balanced),
 };
 KTEST_SUITE(virtio_blk_suite, "virtio_blk", virtio_blk_cases,

@@ -847,7 +847,7 @@ def trap_cause(tf):
         except gdb.error:
             fn = None
         return 'system call %d %s' % (tf['eax'], fn or '(unknown)')
-    if c.T_IRQ_BASE <= tf['vector'] < c.T_IRQ_BASE + 16:
+    if c.T_IRQ_BASE <= tf['vector'] < c.T_IRQ_BASE + c.NR_IRQS:      # lines and MSI
         return 'irq %d' % (tf['vector'] - c.T_IRQ_BASE)
     return 'exception %d' % tf['vector']
 

@@ -3,6 +3,7 @@
 #include "fixmap.h"
 #include "highmem.h"
 #include "highmem_types.h"
+#include "irq.h"
 #include "mm.h"
 #include "paging.h"
 #include "printk.h"
@@ -58,6 +59,7 @@ void gdb_constants(void)
 	DEFINE(PTE_PRESENT, PTE_PRESENT);
 	DEFINE(PTE_PSE, PTE_PSE);
 	DEFINE(T_IRQ_BASE, T_IRQ_BASE);
+	DEFINE(NR_IRQS, NR_IRQS);
 	DEFINE(T_SYSCALL, T_SYSCALL);
 
 	DEFINE(MAX_ORDER, MAX_ORDER);

@@ -14,7 +14,8 @@
 #include "libaio.h"	/* struct iocb / io_event (the kernel's layout, also Linux's), io_prep_* */
 
 /*
- * Usage: bench [--quick] [--verify-all] [--no-verify] [--ext2] DEVICE LABEL   e.g.  bench /dev/vda virtio
+ * Usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] [--ext2] DEVICE LABEL
+ *        e.g.  bench /dev/vda virtio
  * Prints "RESULT LABEL METRIC VALUE" lines, and "HIST LABEL METRIC LO:COUNT ..." lines
  * (the QD1 latency histogram, tools/benchplot.py); exit status 0 when every read
  * completed and matched the image's pattern (tools/mkbenchimg.py).  --quick: few
@@ -163,8 +164,9 @@ static const struct limits quick_limits = { 16, 200, 2000, 256, 2000, 2000, 20, 
 
 struct bench {
 	const char		*dev, *label;
+	const char		*dev2;		/* --second DEV, or 0 */
 	const struct limits	*lim;
-	int			fd;
+	int			fd, fd2;	/* fd2: the second disk's, or -1 */
 	long			nblocks;	/* 4 KiB blocks on the disk */
 	aio_context_t		ctx;		/* for the I/O metrics */
 	struct b_timeout	wait;		/* limit for one wait, armed per metric */
@@ -453,11 +455,12 @@ struct qd_run {
 	long long		next_seq, disk_bytes;
 	long			issued, done, inflight, checked;
 	int			stop;
+	int			slot_base;	/* first of bufs[] this run owns */
 };
 
 static void *slot_buf(const struct qd_run *q, int slot)
 {
-	return q->job->size == SEQ_SIZE ? (void *)seq_bufs[slot] : (void *)bufs[slot];
+	return q->job->size == SEQ_SIZE ? (void *)seq_bufs[slot] : (void *)bufs[q->slot_base + slot];
 }
 
 static long long next_offset(struct qd_run *q)
@@ -539,35 +542,44 @@ static int qd_step(struct qd_run *q)
 	return 0;
 }
 
-/* Run job; completions per second in thousandths (0 when nothing completed). */
-static long long qd_run(struct bench *b, const struct qd_job *job, long long disk_bytes)
+/* Run job in *q (bufs[slot_base ..] are its buffers, b->ctx its context);
+ * completions per second in thousandths (0 when nothing completed). */
+static long long qd_run_in(struct qd_run *q, struct bench *b, const struct qd_job *job,
+			   long long disk_bytes, int slot_base)
 {
-	static struct qd_run q;
 	struct iocb *list[MAX_DEPTH];
 	long n = 0, done_at_end = 0;
 	long long t0, t_end = 0;
 
-	q = (struct qd_run){ .b = b, .job = job, .rng = RNG_SEED ^ job->depth,
-			     .disk_bytes = disk_bytes };
+	*q = (struct qd_run){ .b = b, .job = job, .rng = RNG_SEED ^ job->depth ^ slot_base,
+			      .disk_bytes = disk_bytes, .slot_base = slot_base };
 	b_timeout_arm(&b->wait, WAIT_NS);
-	for (int s = 0; s < job->depth && q.issued < job->limit; s++)
-		slot_prep(&q, s, list, &n);
+	for (int s = 0; s < job->depth && q->issued < job->limit; s++)
+		slot_prep(q, s, list, &n);
 	t0 = now_ns();
 	if (submit_all(b, b->ctx, list, n) < 0)
 		return 0;
-	q.inflight = n;
-	for (long iter = 1; q.inflight > 0; iter++) {
-		if (qd_step(&q) < 0)
+	q->inflight = n;
+	for (long iter = 1; q->inflight > 0; iter++) {
+		if (qd_step(q) < 0)
 			break;
-		if (!q.stop && (q.inflight == 0 || (iter & 7) == 0)) {
+		if (!q->stop && (q->inflight == 0 || (iter & 7) == 0)) {
 			t_end = now_ns();
-			done_at_end = q.done;
-			q.stop = q.inflight == 0 || t_end - t0 >= (job->cap_ns ? job->cap_ns : TIME_CAP_NS);
+			done_at_end = q->done;
+			q->stop = q->inflight == 0 ||
+				  t_end - t0 >= (job->cap_ns ? job->cap_ns : TIME_CAP_NS);
 		}
 	}
-	if (q.inflight > 0)	/* an error: leave the rest to io_destroy */
+	if (q->inflight > 0)	/* an error: leave the rest to io_destroy */
 		return 0;
 	return t_end > t0 ? done_at_end * SEC_NS * 1000 / (t_end - t0) : 0;
+}
+
+static long long qd_run(struct bench *b, const struct qd_job *job, long long disk_bytes)
+{
+	static struct qd_run q;
+
+	return qd_run_in(&q, b, job, disk_bytes, 0);
 }
 
 static void run_qd32(struct bench *b, long long disk_bytes)
@@ -575,6 +587,72 @@ static void run_qd32(struct bench *b, long long disk_bytes)
 	const struct qd_job job = { "qd32_iops", QD32_DEPTH, BLOCK, 0, b->lim->qd32, 0, 0 };
 
 	result_milli(b, job.metric, qd_run(b, &job, disk_bytes));
+}
+
+/* Random 4 KiB reads from nthreads submitting threads at once, each with its own
+ * context, depth and buffers (a copy of *b: its fd may be another disk's): the sum
+ * of their rates (each runs TIME_CAP_NS). On several CPUs they submit at once. */
+struct qd_thread {
+	struct bench	b;		/* a copy: its own context, timeouts and error counts */
+	struct qd_job	job;
+	struct qd_run	run;
+	long long	disk_bytes, ops_milli;
+	int		slot_base;
+	pthread_t	tid;
+};
+
+static void *qd_thread_main(void *arg)
+{
+	struct qd_thread *t = arg;
+
+	t->ops_milli = qd_run_in(&t->run, &t->b, &t->job, t->disk_bytes, t->slot_base);
+	return 0;
+}
+
+/* Thread i reads fds[i] at the given depth; depth * nthreads <= MAX_DEPTH. */
+static long long qd_threads(struct bench *b, long long disk_bytes, int nthreads, int depth,
+			    const int *fds)
+{
+	static struct qd_thread th[4];
+	long long sum = 0;
+	int started = 0, failed = 0;
+
+	for (int i = 0; i < nthreads; i++) {
+		struct qd_thread *t = &th[i];
+
+		*t = (struct qd_thread){ .b = *b, .disk_bytes = disk_bytes, .slot_base = i * depth };
+		t->job = (struct qd_job){ "qd_threads", depth, BLOCK, 0, b->lim->qd32 / nthreads, 0, 0 };
+		t->b.fd = fds[i];
+		t->b.io_errors = t->b.verify_errors = 0;
+		t->b.ctx = 0;		/* io_setup wants it zero */
+		if (b_setup(CTX_EVENTS, &t->b.ctx) < 0 ||
+		    pthread_create(&t->tid, 0, qd_thread_main, t)) {
+			io_error(b, "qd thread start", -1);
+			break;
+		}
+		started++;
+	}
+	for (int i = 0; i < started; i++) {
+		pthread_join(th[i].tid, 0);
+		b_destroy(th[i].b.ctx);
+		b->io_errors += th[i].b.io_errors;
+		b->verify_errors += th[i].b.verify_errors;
+		failed |= th[i].ops_milli == 0;
+		sum += th[i].ops_milli;
+	}
+	return started == nthreads && !failed ? sum : 0;	/* one failed: no result */
+}
+
+/* QD32 split over 2 and 4 threads on the one disk; with --second, QD32 on each of
+ * the two disks at once (IDE: the two channels in use together). */
+static void run_qd32_threads(struct bench *b, long long disk_bytes)
+{
+	const int same[4] = { b->fd, b->fd, b->fd, b->fd }, two[2] = { b->fd, b->fd2 };
+
+	result_milli(b, "qd32_t2_iops", qd_threads(b, disk_bytes, 2, QD32_DEPTH / 2, same));
+	result_milli(b, "qd32_t4_iops", qd_threads(b, disk_bytes, 4, QD32_DEPTH / 4, same));
+	if (b->fd2 >= 0)
+		result_milli(b, "qd32_two_disks_iops", qd_threads(b, disk_bytes, 2, QD32_DEPTH, two));
 }
 
 static void run_seq(struct bench *b, long long disk_bytes)
@@ -1304,20 +1382,26 @@ static int bench_open(struct bench *b)
 		outf("# bench: cannot open %s\n", b->dev);
 		return -1;
 	}
+	b->fd2 = b->dev2 ? open(b->dev2, O_RDONLY | O_DIRECT) : -1;
+	if (b->dev2 && (b->fd2 < 0 || disk_size(b->fd2) < disk_size(b->fd))) {
+		outf("# bench: cannot open %s, or it is smaller than %s\n", b->dev2, b->dev);
+		return -1;
+	}
 	size = disk_size(b->fd);
 	b->nblocks = (long)(size / BLOCK);
 	if (b->nblocks < SEQ_SIZE / BLOCK) {
 		outf("# bench: %s: size %lld is too small\n", b->dev, size);
 		return -1;
 	}
-	outf("# bench: %s %s on %s, %lld MiB, %s run, %s\n", TARGET_NAME, b->label, b->dev,
-	    size >> 20, b->lim == &quick_limits ? "quick" : "full",
+	outf("# bench: %s %s on %s%s%s, %lld MiB, %s run, %s\n", TARGET_NAME, b->label, b->dev,
+	    b->dev2 ? " and " : "", b->dev2 ? b->dev2 : "", size >> 20, b->lim == &quick_limits ? "quick" : "full",
 	    b->no_verify ? "lengths checked, no data (--no-verify)" :
 	    b->verify_all ? "every word checked" : "sector identity checked, every word of 1 in 64");
 	return 0;
 }
 
-/* [--quick] [--verify-all] [--no-verify] [--ext2] DEVICE LABEL, flags anywhere; -1 on anything else. */
+/* [--quick] [--verify-all] [--no-verify] [--second=DEV2] [--ext2] DEVICE LABEL, flags
+ * anywhere; -1 on anything else. */
 static int parse_args(struct bench *b, int argc, char **argv)
 {
 	const char *pos[2];
@@ -1333,6 +1417,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			b->no_verify = 1;
 		else if (!strcmp(argv[i], "--ext2"))
 			b->ext2 = 1;
+		else if (!strncmp(argv[i], "--second=", 9) && argv[i][9])
+			b->dev2 = argv[i] + 9;
 		else if (npos < 2)
 			pos[npos++] = argv[i];
 		else
@@ -1355,6 +1441,7 @@ static void run_all(struct bench *b)
 	}
 	run_qd1(b);
 	run_qd32(b, disk_bytes);
+	run_qd32_threads(b, disk_bytes);
 	run_seq(b, disk_bytes);
 	run_qd_sweep(b, disk_bytes);
 	run_costs(b);
@@ -1368,7 +1455,8 @@ int main(int argc, char **argv)
 	long r;
 
 	if (parse_args(&b, argc, argv) < 0) {
-		outf("usage: bench [--quick] [--verify-all] [--no-verify] [--ext2] DEVICE LABEL\n");
+		outf("usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] [--ext2] "
+		     "DEVICE LABEL\n");
 		return 2;
 	}
 	pattern_init();
@@ -1382,6 +1470,8 @@ int main(int argc, char **argv)
 	run_all(&b);
 	b_destroy(b.ctx);
 	close(b.fd);
+	if (b.fd2 >= 0)
+		close(b.fd2);
 	result_count(&b, "io_errors", b.io_errors);
 	result_count(&b, "verify_errors", b.verify_errors);
 	return b.io_errors || b.verify_errors ? 1 : 0;

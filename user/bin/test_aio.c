@@ -28,20 +28,6 @@ static void prep(struct iocb *cb, int op, int fd, void *buf, unsigned long long 
 	raw_prep(cb, op, fd, buf, n, off, 0x1234000000000000ULL | (unsigned long)cb);
 }
 
-static long submit1(aio_context_t ctx, struct iocb *cb)
-{
-	struct iocb *list[1] = { cb };
-
-	return raw_io_submit(ctx, 1, list);
-}
-
-static long getevents_now(aio_context_t ctx, long nr, struct io_event *ev)
-{
-	struct kernel_timespec past = { 0, 0 };
-
-	return raw_io_getevents_abs(ctx, nr, ev, &past);
-}
-
 static int errors_io_setup(void)
 {
 	aio_context_t ctx = 0, nonzero = 5;
@@ -82,24 +68,24 @@ static int errors_io_submit(void)
 	CHECK_EQ(raw_io_submit(ctx, 1, list), -EFAULT);
 	list[0] = &cb;
 	cb.aio_fildes = 77;
-	CHECK_EQ(submit1(ctx, &cb), -EBADF);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EBADF);
 	prep(&cb, IOCB_CMD_PREAD, wr, buf, sizeof(buf), 0);
-	CHECK_EQ(submit1(ctx, &cb), -EBADF);		/* not open for reading */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EBADF);		/* not open for reading */
 	prep(&cb, IOCB_CMD_PWRITE, rd, buf, sizeof(buf), 0);
-	CHECK_EQ(submit1(ctx, &cb), -EBADF);		/* not open for writing */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EBADF);		/* not open for writing */
 	prep(&cb, IOCB_CMD_PREAD, rd, buf, sizeof(buf), 0);
 	cb.aio_reserved2 = 1;
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);
 	prep(&cb, 5, rd, buf, sizeof(buf), 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* unknown opcode */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);		/* unknown opcode */
 	prep(&cb, IOCB_CMD_PREAD, rd, BAD_PTR, 16, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EFAULT);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EFAULT);
 	prep(&cb, IOCB_CMD_PREAD, rd, buf, 0x80000000ULL, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);
 	prep(&cb, IOCB_CMD_PREAD, rd, buf, 8, -1);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);
 	prep(&cb, IOCB_CMD_PREAD, aionr, buf, 8, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* no aio_read for this file */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);		/* no aio_read for this file */
 	CHECK_EQ(raw_io_submit(ctx, 0, list), 0);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(rd);
@@ -137,9 +123,9 @@ static int errors_io_cancel(void)
 	prep(&cb, IOCB_CMD_PREAD, fd, &ev, 1, 0);
 	CHECK_EQ(raw_io_cancel(ctx + 4096, &cb, &ev), -EINVAL);
 	CHECK_EQ(raw_io_cancel(ctx, &cb, &ev), -EAGAIN);	/* never submitted */
-	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
 	CHECK_EQ(raw_io_cancel(ctx, &cb, &ev), -EAGAIN);	/* already complete */
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 1);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fd);
 	return 0;
@@ -175,9 +161,9 @@ static int noop_event_fields(void)
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	ring = (struct aio_ring *)ctx;
 	prep(&cb, IOCB_CMD_NOOP, fd, NULL, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
 	CHECK_EQ(ring->tail, 1);			/* visible in the mapped ring */
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 1);
 	CHECK_EQ(ev.obj, (unsigned long)&cb);
 	CHECK(ev.data == cb.aio_data);
 	CHECK_EQ(ev.res, 0);
@@ -199,7 +185,7 @@ static int partial_submit(void)
 	prep(&b, IOCB_CMD_NOOP, 99, NULL, 0, 0);	/* bad descriptor */
 	prep(&c, IOCB_CMD_NOOP, fd, NULL, 0, 0);
 	CHECK_EQ(raw_io_submit(ctx, 3, list), 1);
-	CHECK_EQ(getevents_now(ctx, 4, ev), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 4, ev), 1);
 	CHECK_EQ(ev[0].obj, (unsigned long)&a);
 	list[0] = &b;
 	CHECK_EQ(raw_io_submit(ctx, 2, list), -EBADF);	/* the first failed */
@@ -224,7 +210,7 @@ static int ring_full_gives_eagain(void)
 	n = raw_io_submit(ctx, 300, list);	/* never overflows the ring */
 	CHECK(n > 0 && n < 300);
 	CHECK_EQ(raw_io_submit(ctx, 1, &list[n]), -EAGAIN);
-	while ((n = getevents_now(ctx, 300, ev)) > 0)
+	while ((n = raw_getevents_now(ctx, 300, ev)) > 0)
 		total += n;
 	CHECK(total > 0);
 	CHECK_EQ(raw_io_submit(ctx, 1, list), 1);	/* room again after reaping */
@@ -279,7 +265,7 @@ static int null_deadline_waits_for_completion(void)
 	CHECK_EQ(pipe(fds), 0);
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	prep(&cb, IOCB_CMD_PREAD, fds[0], buf, sizeof(buf), 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
 	pid = fork();
 	if (pid == 0) {
 		usleep(30000);
@@ -338,14 +324,14 @@ static int cancel_pending_pipe_read(void)
 	CHECK_EQ(pipe(fds), 0);
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	prep(&cb, IOCB_CMD_PREAD, fds[0], buf, sizeof(buf), 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
 	CHECK_EQ(raw_io_cancel(ctx, &cb, &res), 0);
 	CHECK_EQ(res.obj, (unsigned long)&cb);
 	CHECK(res.data == cb.aio_data);
 	CHECK_EQ(res.res, -K_ECANCELED);
 	CHECK_EQ(raw_io_cancel(ctx, &cb, &res), -EAGAIN);	/* only once */
 	CHECK_EQ(write(fds[1], "data", 4), 4);			/* goes nowhere now */
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 0);		/* the ring never shows it */
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 0);		/* the ring never shows it */
 	CHECK_EQ(read(fds[0], buf, sizeof(buf)), 4);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fds[0]);
@@ -366,7 +352,7 @@ static int destroy_with_pending_reads(void)
 	CHECK_EQ(aio_nr(), base + 8);
 	for (int i = 0; i < 8; i++) {
 		prep(&cb[i], IOCB_CMD_PREAD, fds[0], buf[i], 8, 0);
-		CHECK_EQ(submit1(ctx, &cb[i]), 1);
+		CHECK_EQ(raw_submit1(ctx, &cb[i]), 1);
 	}
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	CHECK_EQ(aio_nr(), base);
@@ -399,7 +385,7 @@ static int teardown_on_death(int how)
 			raw_io_setup(16, &ctx);
 			for (int i = 0; i < 16; i++) {
 				prep(&cb[i], IOCB_CMD_PREAD, fds[0], buf[i], 8, 0);
-				submit1(ctx, &cb[i]);
+				raw_submit1(ctx, &cb[i]);
 			}
 		}
 		write(ready[1], "r", 1);
@@ -447,7 +433,7 @@ static int exec_with_pending_requests(void)
 			_exit(2);
 		for (int i = 0; i < 8; i++) {
 			prep(&cb[i], IOCB_CMD_PREAD, fds[0], buf[i], 8, 0);
-			if (submit1(ctx, &cb[i]) != 1)
+			if (raw_submit1(ctx, &cb[i]) != 1)
 				_exit(3);
 		}
 		if (aio_nr() != base + 8)
@@ -482,7 +468,7 @@ static int exit_with_unmapped_ring(void)
 			_exit(2);
 		for (int i = 0; i < 4; i++) {
 			prep(&cb[i], IOCB_CMD_PREAD, fds[0], buf[i], 8, 0);
-			if (submit1(ctx, &cb[i]) != 1)
+			if (raw_submit1(ctx, &cb[i]) != 1)
 				_exit(3);
 		}
 		_exit(0);
@@ -528,8 +514,8 @@ static int fork_child_has_no_contexts(void)
 		struct io_event ev;
 		int ok = 1, fd = open("/dev/null", O_RDONLY);
 		prep(&cb, IOCB_CMD_NOOP, fd, NULL, 0, 0);
-		ok &= submit1(ctx, &cb) == -EINVAL;
-		ok &= getevents_now(ctx, 1, &ev) == -EINVAL;
+		ok &= raw_submit1(ctx, &cb) == -EINVAL;
+		ok &= raw_getevents_now(ctx, 1, &ev) == -EINVAL;
 		ok &= raw_io_destroy(ctx) == -EINVAL;
 		_exit(ok ? 0 : 1);
 	}
@@ -559,10 +545,10 @@ static int tampered_ring_is_harmless(void)
 	}
 	n = raw_io_submit(ctx, 4, list);
 	CHECK(n >= 0 && n <= 4);
-	n = getevents_now(ctx, 8, ev);
+	n = raw_getevents_now(ctx, 8, ev);
 	CHECK(n >= 0 && n <= 8);			/* confused, but bounded */
 	ring->head = 0x12345678u;
-	n = getevents_now(ctx, 8, ev);
+	n = raw_getevents_now(ctx, 8, ev);
 	CHECK(n >= 0 && n <= 8);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fd);
@@ -579,8 +565,8 @@ static int unmapped_ring_is_harmless(void)
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	CHECK_EQ(munmap((void *)ctx, 4096), 0);
 	prep(&cb, IOCB_CMD_NOOP, fd, NULL, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);	/* the kernel has its own view */
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 1);	/* the kernel has its own view */
 	CHECK_EQ(ev.obj, (unsigned long)&cb);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fd);
@@ -679,12 +665,12 @@ static int ramfs_read_write(void)
 		out[i] = (char)(i * 7);
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	prep(&w, IOCB_CMD_PWRITE, fd, out, 100, 5000);
-	CHECK_EQ(submit1(ctx, &w), 1);
+	CHECK_EQ(raw_submit1(ctx, &w), 1);
 	prep(&r, IOCB_CMD_PREAD, fd, in, 100, 5000);
-	CHECK_EQ(submit1(ctx, &r), 1);
+	CHECK_EQ(raw_submit1(ctx, &r), 1);
 	prep(&s, IOCB_CMD_FDSYNC, fd, NULL, 0, 0);
-	CHECK_EQ(submit1(ctx, &s), 1);
-	CHECK_EQ(getevents_now(ctx, 3, ev), 3);		/* done inside io_submit */
+	CHECK_EQ(raw_submit1(ctx, &s), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 3, ev), 3);		/* done inside io_submit */
 	CHECK(ev[0].res == 100 && ev[1].res == 100 && ev[2].res == 0);
 	CHECK(!memcmp(in, out, 100));
 	CHECK_EQ(lseek(fd, 0, SEEK_END), 5100);
@@ -709,8 +695,8 @@ static int pipe_write_waits_for_room(void)
 	for (int i = 0; i < BIG; i++)
 		out[i] = (char)(i ^ (i >> 8));
 	prep(&cb, IOCB_CMD_PWRITE, fds[1], out, BIG, 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);			/* more than the pipe holds */
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 0);
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);			/* more than the pipe holds */
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 0);
 	while (got < BIG) {
 		ssize_t n = read(fds[0], in + got, BIG - got);
 		CHECK(n > 0);
@@ -737,10 +723,10 @@ static long long rw_now(aio_context_t ctx, int op, int fd, void *buf, unsigned n
 	long r;
 
 	prep(&cb, op, fd, buf, n, off);
-	r = submit1(ctx, &cb);
+	r = raw_submit1(ctx, &cb);
 	if (r != 1)
 		return r < 0 ? r : -99999;
-	return getevents_now(ctx, 1, &ev) == 1 && ev.obj == (unsigned long)&cb ? ev.res : -99998;
+	return raw_getevents_now(ctx, 1, &ev) == 1 && ev.obj == (unsigned long)&cb ? ev.res : -99998;
 }
 
 /* Issue 14 finding 1 through io_submit: an offset whose end passes 2^63 - 1 is
@@ -800,7 +786,7 @@ static int zero_length_pipe_aio(void)
 	CHECK_EQ(raw_io_submit(ctx, 1, list), 1);			/* queued */
 	CHECK_EQ(rw_now(ctx, IOCB_CMD_PREAD, fds[0], buf, 0, 0), 0);	/* behind a queued read */
 	CHECK_EQ(write(fds[1], "abcd", 4), 4);
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 1);
 	CHECK(ev.obj == (unsigned long)&rd && ev.res == 4);
 	prep(&wr, IOCB_CMD_PWRITE, fds[1], big, BIG, 0);
 	list[0] = &wr;
@@ -829,8 +815,8 @@ static int noop_round_trip(aio_context_t ctx)
 	int fd = open("/dev/null", O_RDONLY);
 
 	prep(&cb, IOCB_CMD_NOOP, fd, NULL, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 1);
 	CHECK_EQ(ev.obj, (unsigned long)&cb);
 	close(fd);
 	return 0;
@@ -907,7 +893,7 @@ static int teardown_of_partial_pipe_write(void)
 			if (pipe(fds) || raw_io_setup(4, &ctx))
 				_exit(10);
 			prep(&cb, IOCB_CMD_PWRITE, fds[1], out, BIG, 0);
-			if (submit1(ctx, &cb) != 1 || getevents_now(ctx, 1, &ev) != 0)
+			if (raw_submit1(ctx, &cb) != 1 || raw_getevents_now(ctx, 1, &ev) != 0)
 				_exit(11);		/* it moved 16 KiB and waits */
 			if (mode == 0)
 				_exit(raw_io_destroy(ctx) == 0 ? 0 : 12);
@@ -1013,7 +999,7 @@ static int exclusive_waiters_n_m(void)
 		CHECK(!(seen & (1u << (wait_data[i] - 100))));
 		seen |= 1u << (wait_data[i] - 100);
 	}
-	CHECK_EQ(getevents_now(shared_ctx, 8, ev), 3);	/* the rest stayed in the ring */
+	CHECK_EQ(raw_getevents_now(shared_ctx, 8, ev), 3);	/* the rest stayed in the ring */
 	for (int i = 0; i < 3; i++) {
 		CHECK(!(seen & (1u << (ev[i].data - 100))));
 		seen |= 1u << (ev[i].data - 100);
@@ -1087,7 +1073,7 @@ static int exit_group_with_waiters_and_io(void)
 		if (pipe(fds) || raw_io_setup(8, &shared_ctx))
 			_exit(10);
 		prep(&cb, IOCB_CMD_PREAD, fds[0], buf, sizeof(buf), 0);
-		if (submit1(shared_ctx, &cb) != 1 || start_waiters(t, 3))
+		if (raw_submit1(shared_ctx, &cb) != 1 || start_waiters(t, 3))
 			_exit(11);
 		exit(5);				/* exit_group */
 	}
@@ -1103,7 +1089,7 @@ static void *outliving_worker(void *arg)
 
 	(void)arg;
 	usleep(50000);				/* the first thread is gone by now */
-	if (submit_noops(shared_ctx, 2, 40) != 2 || getevents_now(shared_ctx, 2, ev) != 2)
+	if (submit_noops(shared_ctx, 2, 40) != 2 || raw_getevents_now(shared_ctx, 2, ev) != 2)
 		_exit(1);			/* exit_group: the context went with it */
 	_exit(raw_io_destroy(shared_ctx) == 0 ? 0 : 2);
 }
@@ -1155,7 +1141,7 @@ static void *stress_worker(void *arg)
 				stress_errors++;
 		}
 		if (n > 0) {
-			got = getevents_now(shared_ctx, STRESS_BATCH, ev);
+			got = raw_getevents_now(shared_ctx, STRESS_BATCH, ev);
 		} else {		/* all sent: sleep for the others' events */
 			struct kernel_timespec soon = raw_deadline_in(20 * 1000000LL);
 			got = raw_io_getevents_abs(shared_ctx, STRESS_BATCH, ev, &soon);

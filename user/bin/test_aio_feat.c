@@ -47,20 +47,6 @@ static void prep(struct iocb *cb, int op, int fd, void *buf, unsigned long long 
 	raw_prep(cb, op, fd, buf, n, off, (unsigned long)cb);
 }
 
-static long submit1(aio_context_t ctx, struct iocb *cb)
-{
-	struct iocb *list[1] = { cb };
-
-	return raw_io_submit(ctx, 1, list);
-}
-
-static long getevents_now(aio_context_t ctx, long nr, struct io_event *ev)
-{
-	struct kernel_timespec past = { 0, 0 };
-
-	return raw_io_getevents_abs(ctx, nr, ev, &past);
-}
-
 /* Submit one request and take its event (waiting up to 2 s): its res, or a
  * value no result has when it did not come. */
 static long long run1(aio_context_t ctx, struct iocb *cb)
@@ -68,7 +54,7 @@ static long long run1(aio_context_t ctx, struct iocb *cb)
 	struct kernel_timespec when = raw_deadline_in(2000000000LL);
 	struct io_event ev;
 
-	if (submit1(ctx, cb) != 1 || raw_io_getevents_abs(ctx, 1, &ev, &when) != 1 ||
+	if (raw_submit1(ctx, cb) != 1 || raw_io_getevents_abs(ctx, 1, &ev, &when) != 1 ||
 	    ev.obj != (unsigned long)cb)
 		return -99999;
 	return ev.res;
@@ -92,23 +78,23 @@ static int iocb_new_fields_checked(void)
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	prep(&cb, IOCB_CMD_PREAD, fd, buf, 8, 0);
 	cb.aio_rw_flags = 0x100;			/* no such RWF_ bit */
-	CHECK_EQ(submit1(ctx, &cb), -K_EOPNOTSUPP);
+	CHECK_EQ(raw_submit1(ctx, &cb), -K_EOPNOTSUPP);
 	prep(&cb, IOCB_CMD_FSYNC, fd, NULL, 0, 0);
 	cb.aio_rw_flags = RWF_DSYNC;			/* not a read or write */
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);
 	prep(&cb, IOCB_CMD_PREAD, fd, buf, 8, 0);
 	cb.aio_flags = 4;				/* no such IOCB_FLAG_ */
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);
 	prep(&cb, 4, fd, buf, 8, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* opcode 4: none */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);		/* opcode 4: none */
 	prep(&cb, 9, fd, buf, 8, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);
 	prep(&cb, IOCB_CMD_PREAD, fd, buf, 8, 0);
 	cb.aio_flags = IOCB_FLAG_RESFD;
 	cb.aio_resfd = 77;
-	CHECK_EQ(submit1(ctx, &cb), -EBADF);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EBADF);
 	cb.aio_resfd = fd;				/* not an eventfd */
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);
 	cb.aio_resfd = efd;
 	cb.aio_rw_flags = RWF_HIPRI;
 	CHECK_EQ(run1(ctx, &cb), 8);
@@ -158,17 +144,17 @@ static int vectored_errors(void)
 
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	prep(&cb, IOCB_CMD_PREADV, fd, bad_seg, UIO_MAXIOV + 1, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* more than UIO_MAXIOV */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);		/* more than UIO_MAXIOV */
 	prep(&cb, IOCB_CMD_PREADV, fd, BAD_PTR, 1, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EFAULT);		/* the array */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EFAULT);		/* the array */
 	prep(&cb, IOCB_CMD_PREADV, fd, bad_seg, 2, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EFAULT);		/* a segment */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EFAULT);		/* a segment */
 	prep(&cb, IOCB_CMD_PREADV, fd, huge, 2, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* total past INT_MAX */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);		/* total past INT_MAX */
 	prep(&cb, IOCB_CMD_PWRITEV, fd, bad_seg, 1, -1);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* negative offset */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);		/* negative offset */
 	prep(&cb, IOCB_CMD_PREADV, nul, bad_seg, 1, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EBADF);		/* not open for reading */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EBADF);		/* not open for reading */
 	memset(buf, 1, sizeof(buf));
 	prep(&cb, IOCB_CMD_PREADV, fd, bad_seg, 1, 0);	/* /dev/zero fills it */
 	CHECK_EQ(run1(ctx, &cb), 8);
@@ -196,10 +182,10 @@ static int vectored_pipe(void)
 	CHECK_EQ(pipe(fds), 0);
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	prep(&cb, IOCB_CMD_PREADV, fds[0], rv, 2, 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 0);	/* queued: nothing yet */
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 0);	/* queued: nothing yet */
 	CHECK_EQ(write(fds[1], "0123456789", 10), 10);
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 1);
 	CHECK_EQ(ev.res, 10);
 	CHECK(!memcmp(x, "0123", 4) && !memcmp(y, "456789", 6));
 	prep(&cb, IOCB_CMD_PWRITEV, fds[1], wv, 2, 0);
@@ -223,16 +209,16 @@ static int poll_pipe_and_errors(void)
 	CHECK_EQ(pipe(fds), 0);
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	prep(&cb, IOCB_CMD_POLL, file, (void *)K_POLLIN, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* ramfs files cannot be polled */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);		/* ramfs files cannot be polled */
 	prep(&cb, IOCB_CMD_POLL, nul, (void *)K_POLLIN, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);
 	prep(&cb, IOCB_CMD_POLL, fds[0], (void *)0x10000, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* events beyond 16 bits */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);		/* events beyond 16 bits */
 	prep(&cb, IOCB_CMD_POLL, fds[0], (void *)K_POLLIN, 1, 0);
-	CHECK_EQ(submit1(ctx, &cb), -EINVAL);		/* nbytes must be 0 */
+	CHECK_EQ(raw_submit1(ctx, &cb), -EINVAL);		/* nbytes must be 0 */
 	prep(&cb, IOCB_CMD_POLL, fds[0], (void *)K_POLLIN, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 0);	/* nothing to read yet */
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 0);	/* nothing to read yet */
 	CHECK_EQ(write(fds[1], "x", 1), 1);
 	{
 		struct kernel_timespec when = raw_deadline_in(2000000000LL);
@@ -262,17 +248,17 @@ static int poll_cancel_and_destroy(void)
 	CHECK_EQ(pipe(fds), 0);
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	prep(&cb, IOCB_CMD_POLL, fds[0], (void *)K_POLLIN, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
 	CHECK_EQ(raw_io_cancel(ctx, &cb, &res), 0);
 	CHECK_EQ(res.res, -K_ECANCELED);
 	CHECK_EQ(res.obj, (unsigned long)&cb);
 	CHECK_EQ(write(fds[1], "y", 1), 1);
 	usleep(20000);
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 0);	/* withdrawn: no event ever */
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 0);	/* withdrawn: no event ever */
 	CHECK_EQ(raw_io_cancel(ctx, &cb, &res), -EAGAIN);
 	CHECK_EQ(read(fds[0], &ev, 1), 1);
 	prep(&cb2, IOCB_CMD_POLL, fds[0], (void *)K_POLLIN, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb2), 1);
+	CHECK_EQ(raw_submit1(ctx, &cb2), 1);
 	CHECK_EQ(raw_io_destroy(ctx), 0);		/* cancels the queued poll */
 	close(fds[0]);
 	close(fds[1]);
@@ -339,11 +325,11 @@ static int resfd_signals_after_event(void)
 	CHECK_EQ(raw_io_submit(ctx, 3, list), 3);
 	CHECK_EQ(read(efd, &v, 8), 8);
 	CHECK_EQ(v, 3);
-	CHECK_EQ(getevents_now(ctx, 3, ev), 3);
+	CHECK_EQ(raw_getevents_now(ctx, 3, ev), 3);
 	prep(&pr, IOCB_CMD_PREAD, fds[0], buf, 4, 0);
 	pr.aio_flags = IOCB_FLAG_RESFD;
 	pr.aio_resfd = efd;
-	CHECK_EQ(submit1(ctx, &pr), 1);
+	CHECK_EQ(raw_submit1(ctx, &pr), 1);
 	pid_t pid = fork();
 	if (pid == 0) {
 		usleep(20000);
@@ -351,7 +337,7 @@ static int resfd_signals_after_event(void)
 	}
 	CHECK_EQ(read(efd, &v, 8), 8);			/* sleeps until the completion */
 	CHECK_EQ(v, 1);
-	CHECK_EQ(getevents_now(ctx, 1, ev), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, ev), 1);
 	CHECK_EQ(ev[0].res, 4);
 	CHECK(utest_child_ok(pid));
 	CHECK_EQ(raw_io_destroy(ctx), 0);
@@ -372,8 +358,8 @@ static int poll_on_eventfd(void)
 
 	CHECK_EQ(raw_io_setup(4, &ctx), 0);
 	prep(&cb, IOCB_CMD_POLL, efd, (void *)K_POLLIN, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
-	CHECK_EQ(getevents_now(ctx, 1, &ev), 0);
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_getevents_now(ctx, 1, &ev), 0);
 	CHECK_EQ(write(efd, &one, 8), 8);
 	when = raw_deadline_in(2000000000LL);
 	CHECK_EQ(raw_io_getevents_abs(ctx, 1, &ev, &when), 1);
@@ -437,7 +423,7 @@ static int append_ignores_offset(void)
 		list[i] = &cb[i];
 	}
 	CHECK_EQ(raw_io_submit(ctx, 8, list), 8);
-	CHECK_EQ(getevents_now(ctx, 8, ev), 8);
+	CHECK_EQ(raw_getevents_now(ctx, 8, ev), 8);
 	CHECK_EQ(lseek(fd, 0, SEEK_END), 14 + 24);
 	CHECK_EQ(pread(plain, out, 64, 0), 38);
 	CHECK(!memcmp(out, "E123456789abcd", 14));
@@ -471,7 +457,7 @@ static int pgetevents_mask_and_errors(void)
 	CHECK_EQ(raw_pgetevents(ctx + 4096, 1, &ev, &past, sig), -EINVAL);
 	CHECK_EQ(raw_pgetevents(ctx, 1, &ev, &past, sig), 0);
 	prep(&cb, IOCB_CMD_NOOP, fd, NULL, 0, 0);
-	CHECK_EQ(submit1(ctx, &cb), 1);
+	CHECK_EQ(raw_submit1(ctx, &cb), 1);
 	CHECK_EQ(raw_pgetevents(ctx, 1, &ev, NULL, sig), 1);
 	CHECK_EQ(ev.obj, (unsigned long)&cb);
 	sig[0] = 0;					/* no mask: io_getevents_abs */

@@ -17,7 +17,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include "aio_raw.h"
 #include "aiokern.h"
 #include "lx_syscall.h"
 #include "utest.h"
@@ -134,14 +139,6 @@ static int write_pattern(const char *path, unsigned seed, size_t n, size_t step)
 	return close(fd) || off != n ? -1 : 0;
 }
 
-struct dirent64_head {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-} __attribute__((packed));
-
 /* Entries of a directory by getdents64 (a small buffer: many calls); names
  * matching prefix counted; -1 on an error. */
 static long count_entries(const char *path, const char *prefix, int *dots)
@@ -155,7 +152,7 @@ static long count_entries(const char *path, const char *prefix, int *dots)
 	*dots = 0;
 	while ((r = lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0)) > 0) {
 		for (long off = 0; off < r;) {
-			struct dirent64_head *d = (void *)(buf + off);
+			struct linux_dirent64 *d = (void *)(buf + off);
 			if (!strncmp(d->d_name, prefix, strlen(prefix)))
 				n++;
 			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
@@ -512,16 +509,496 @@ static int umount_remount(void)
 	return 0;
 }
 
-/* Programs run from the initramfs only, for now: exec of an ext2 file is
- * refused (the loader reads ramfs pages; before the check it read an ext2
- * inode's private data as ramfs's). */
-static int exec_refused(void)
+#define PAGE		4096
+
+/* Fork, run fn in the child: its exit status, or -1 with *sig when a signal
+ * ended it. */
+static int run_child(int (*fn)(void), int *sig)
 {
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(fn());
+	*sig = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -2;
+	if (WIFSIGNALED(st)) {
+		*sig = WTERMSIG(st);
+		return -1;
+	}
+	return WEXITSTATUS(st);
+}
+
+/* Copy the initramfs file from to the ext2 file to (mode 0755): 0 or -1. */
+static int copy_file(const char *from, const char *to)
+{
+	static char buf[8192];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ssize_t r = -1;
+
+	while (in >= 0 && out >= 0 && (r = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, r) != r) {
+			r = -1;
+			break;
+		}
+	close(in);
+	close(out);
+	return r == 0 ? 0 : -1;
+}
+
+/* A new file of mode 0755 holding n bytes of data: 0 or -1. */
+static int put_exec(const char *path, const void *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ssize_t w = fd >= 0 ? write(fd, data, n) : -1;
+
+	return close(fd) || w != (ssize_t)n ? -1 : 0;
+}
+
+/* exec (fork + execve) of a program, waited for: its exit status, or -1. */
+static int exec_wait(const char *path, char *const argv[])
+{
+	char *envp[] = { NULL };
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve(path, argv, envp);
+		_exit(100 + errno);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* exec of programs on ext2: /bin/helper copied there runs from the disk
+ * (the file system is mounted again first: nothing of it is cached, the
+ * loader reads it through the page cache from the device); a file with no
+ * x bit is -EACCES, one that is no ELF (a script with no #! line: the
+ * kernel runs no interpreter) or a cut ELF is -ENOEXEC. */
+static int exec_ext2(void)
+{
+	char *exit42[] = { "helper", "exit", "42", NULL };
+	char *args[] = { "helper", "args", "a", "bb", "ccc", NULL };
 	char *argv[] = { "x", NULL }, *envp[] = { NULL };
 
-	CHECK_EQ(put_file(MNT "/prog", "\177ELF", 4), 0);
-	CHECK_ERR(execve(MNT "/prog", argv, envp), EACCES);
+	CHECK_EQ(copy_file("/bin/helper", MNT "/helper"), 0);
+	CHECK_EQ(lx_syscall(NR_SYNC, 0, 0, 0, 0, 0), 0);
+	CHECK_EQ(sys_umount(MNT), 0);
+	CHECK_EQ(sys_mount(dev_path, MNT, "ext2", 0, NULL), 0);
+	CHECK_EQ(exec_wait(MNT "/helper", exit42), 42);
+	CHECK_EQ(exec_wait(MNT "/helper", args), 0);
+	CHECK_EQ(put_file(MNT "/script", "echo hi\n", 8), 0);
+	CHECK_ERR(execve(MNT "/script", argv, envp), EACCES);	/* mode 0644 */
+	CHECK_EQ(unlink(MNT "/script"), 0);
+	CHECK_EQ(put_exec(MNT "/script", "echo hi\n", 8), 0);
+	CHECK_ERR(execve(MNT "/script", argv, envp), ENOEXEC);
+	CHECK_EQ(put_exec(MNT "/prog", "\177ELF", 4), 0);
+	CHECK_ERR(execve(MNT "/prog", argv, envp), ENOEXEC);
 	CHECK_EQ(unlink(MNT "/prog"), 0);
+	CHECK_EQ(unlink(MNT "/script"), 0);
+	CHECK_EQ(unlink(MNT "/helper"), 0);
+	return 0;
+}
+
+/* Fill a buffer with pattern seed from file offset off. */
+static void fill_pat(unsigned char *p, unsigned seed, unsigned off, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = ext2_pat(seed, off + i);
+}
+
+static int same_pat(const unsigned char *p, unsigned seed, unsigned off, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (p[i] != ext2_pat(seed, off + i))
+			return 0;
+	return 1;
+}
+
+/* MAP_PRIVATE: reads see the file (the cached page, read-only), bytes past
+ * the end of the last page read as zeros, a write copies the page (the file
+ * keeps its bytes); an offset maps from that page on. */
+static int mmap_private(void)
+{
+	static unsigned char back[PAGE];
+	unsigned n = 3 * PAGE + 100;
+	unsigned char *p, *q;
+	int fd;
+
+	CHECK_EQ(write_pattern(MNT "/mpriv.bin", 40, n, 3000), 0);
+	fd = open(MNT "/mpriv.bin", O_RDONLY);
+	CHECK(fd >= 0);
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	q = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 2 * PAGE);
+	CHECK(p != MAP_FAILED && q != MAP_FAILED);
+	CHECK(same_pat(p, 40, 0, n));
+	for (unsigned i = n; i < 4 * PAGE; i++)
+		CHECK(p[i] == 0);
+	CHECK(same_pat(q, 40, 2 * PAGE, PAGE));
+	p[5] = 0xaa;				/* a private copy of page 0 */
+	p[3 * PAGE + 200] = 0xbb;		/* past the end, in the last page */
+	CHECK_EQ(pread(fd, back, PAGE, 0), PAGE);
+	CHECK(same_pat(back, 40, 0, PAGE));
+	CHECK(p[5] == 0xaa && same_pat(p + 6, 40, 6, 100));
+	CHECK_EQ(msync(p, 4 * PAGE, MS_SYNC), 0);
+	CHECK_EQ(munmap(p, 4 * PAGE), 0);
+	CHECK_EQ(munmap(q, PAGE), 0);
+	close(fd);
+	CHECK(file_is_pattern(MNT "/mpriv.bin", 40, n));
+	CHECK_EQ(unlink(MNT "/mpriv.bin"), 0);
+	return 0;
+}
+
+static int mshared_child(void)
+{
+	int fd = open(MNT "/mmap.bin", O_RDWR);
+	unsigned char *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, PAGE);
+
+	if (p == MAP_FAILED)
+		return 2;
+	fill_pat(p, 31, PAGE, 2000);		/* then exit unmaps it */
+	return 0;
+}
+
+/* MAP_SHARED: writes go into the cached page (read(2) sees them at once and
+ * they reach the disk: ext2_host_check compares /mmap.bin byte for byte),
+ * into holes too (the write fault allocates the blocks), from a child and
+ * after an mprotect to writable; msync(MS_SYNC) writes them back. */
+static int mmap_shared(void)
+{
+	static unsigned char buf[PAGE];
+	unsigned n = 5 * PAGE + 1000;		/* page 0 written, the rest a hole */
+	unsigned char *p;
+	int fd = open(MNT "/mmap.bin", O_RDWR | O_CREAT | O_TRUNC, 0644), sig;
+	struct stat st;
+
+	CHECK(fd >= 0);
+	fill_pat(buf, 30, 0, PAGE);
+	CHECK_EQ(write(fd, buf, PAGE), PAGE);
+	CHECK_EQ(ftruncate(fd, n), 0);
+	p = mmap(NULL, 6 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	CHECK(same_pat(p, 30, 0, PAGE) && p[2 * PAGE] == 0);	/* read faults */
+	CHECK_EQ(mprotect(p, 6 * PAGE, PROT_READ | PROT_WRITE), 0);
+	CHECK_EQ(run_child(mshared_child, &sig), 0);
+	CHECK(same_pat(p + PAGE, 31, PAGE, 2000));
+	fill_pat(p + PAGE + 2000, 31, PAGE + 2000, n - PAGE - 2000);
+	CHECK_EQ(pread(fd, buf, PAGE, 4 * PAGE), PAGE);
+	CHECK(same_pat(buf, 31, 4 * PAGE, PAGE));
+	CHECK_EQ(msync(p, 6 * PAGE, MS_SYNC), 0);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, n);		/* writes in the mapping never grow it */
+	CHECK(st.st_blocks >= (blkcnt_t)(n / 512));	/* the hole has its blocks now */
+	p[10] = ext2_pat(30, 10);		/* after the write-back: still written */
+	CHECK_EQ(munmap(p, 6 * PAGE), 0);
+	close(fd);
+	return 0;
+}
+
+/* A page a mapping holds stays in the page cache while more than the cache
+ * holds streams through it: a write(2) to the file still shows in the
+ * mapping (a dropped page would leave the mapping with a stale copy). */
+static int mmap_pinned(void)
+{
+	static unsigned char buf[65536];
+	int fd = open(MNT "/mpin.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int big = open(MNT "/mpin_big.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	unsigned char *p;
+
+	CHECK(fd >= 0 && big >= 0);
+	CHECK_EQ(write(fd, "0123456789", 10), 10);
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED && p[3] == '3');
+	memset(buf, 0x11, sizeof(buf));
+	for (int i = 0; i < 80; i++)		/* 5 MiB: more than the cache's 4 */
+		CHECK_EQ(write(big, buf, sizeof(buf)), sizeof(buf));
+	CHECK_EQ(lseek(big, 0, SEEK_SET), 0);
+	for (int i = 0; i < 80; i++)
+		CHECK_EQ(read(big, buf, sizeof(buf)), sizeof(buf));
+	CHECK_EQ(pwrite(fd, "X", 1, 3), 1);
+	CHECK_EQ(p[3], 'X');
+	CHECK_EQ(munmap(p, PAGE), 0);
+	close(fd);
+	close(big);
+	CHECK_EQ(unlink(MNT "/mpin.bin"), 0);
+	CHECK_EQ(unlink(MNT "/mpin_big.bin"), 0);
+	return 0;
+}
+
+static unsigned char *volatile bus_at;
+
+static int touch_bus_at(void)
+{
+	return bus_at[0] == 0x5a ? 3 : 4;
+}
+
+/* Past the end of the file a mapping has no page: SIGBUS (Linux's rule),
+ * also for a page that was mapped before a truncate took it away; the
+ * last partial page stays, its tail reading as zeros. */
+static int mmap_sigbus(void)
+{
+	static unsigned char buf[2 * PAGE + 10];
+	int fd = open(MNT "/mbus.bin", O_RDWR | O_CREAT | O_TRUNC, 0644), sig;
+	unsigned char *sh, *pr;
+
+	CHECK(fd >= 0);
+	memset(buf, 0x5a, sizeof(buf));
+	CHECK_EQ(write(fd, buf, sizeof(buf)), sizeof(buf));
+	sh = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	pr = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	CHECK(sh != MAP_FAILED && pr != MAP_FAILED);
+	bus_at = sh + 3 * PAGE;			/* never in the file */
+	CHECK_EQ(run_child(touch_bus_at, &sig), -1);
+	CHECK_EQ(sig, SIGBUS);
+	CHECK(sh[PAGE] == 0x5a && pr[PAGE + 5] == 0x5a && sh[2 * PAGE + 9] == 0x5a);
+	pr[PAGE] = 0x77;			/* a private copy: gone with the page too */
+	CHECK_EQ(ftruncate(fd, 100), 0);
+	bus_at = sh + PAGE;
+	CHECK_EQ(run_child(touch_bus_at, &sig), -1);
+	CHECK_EQ(sig, SIGBUS);
+	bus_at = pr + PAGE;
+	CHECK_EQ(run_child(touch_bus_at, &sig), -1);
+	CHECK_EQ(sig, SIGBUS);
+	CHECK(sh[99] == 0x5a && sh[100] == 0 && sh[PAGE - 1] == 0);
+	CHECK_EQ(ftruncate(fd, 2 * PAGE), 0);	/* grown again: a page, of zeros */
+	bus_at = sh + PAGE;
+	CHECK_EQ(run_child(touch_bus_at, &sig), 4);
+	CHECK_EQ(munmap(sh, 4 * PAGE), 0);
+	CHECK_EQ(munmap(pr, 4 * PAGE), 0);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/mbus.bin"), 0);
+	return 0;
+}
+
+/* read(2) of an ext2 file into a mapping of another file of the same file
+ * system, and write(2) from one: the copy faults on that mapping while the
+ * file system is busy with the read; it must neither deadlock nor fail. */
+static int mmap_copy_same_fs(void)
+{
+	static unsigned char buf[PAGE];
+	unsigned char *dst;
+	int src = open(MNT "/big.bin", O_RDONLY);
+	int fd = open(MNT "/mcopy.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(src >= 0 && fd >= 0);
+	CHECK_EQ(ftruncate(fd, 4 * PAGE), 0);
+	dst = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(dst != MAP_FAILED);
+	CHECK_EQ(read(src, dst, 4 * PAGE), 4 * PAGE);	/* not yet faulted in */
+	CHECK(same_pat(dst, 2, 0, 4 * PAGE));
+	CHECK_EQ(munmap(dst, 4 * PAGE), 0);
+	dst = mmap(NULL, 4 * PAGE, PROT_READ, MAP_SHARED, src, 0);
+	CHECK(dst != MAP_FAILED);
+	CHECK_EQ(pwrite(fd, dst + PAGE, 2 * PAGE, 0), 2 * PAGE);
+	CHECK_EQ(munmap(dst, 4 * PAGE), 0);
+	CHECK_EQ(pread(fd, buf, PAGE, PAGE), PAGE);
+	CHECK(same_pat(buf, 2, 2 * PAGE, PAGE));
+	close(src);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/mcopy.bin"), 0);
+	return 0;
+}
+
+/* O_DIRECT AIO and a shared mapping of the same pages: a direct write shows
+ * in the mapping (its pages were unmapped with the cached ones: the next
+ * access maps the new page), and what the mapping wrote before a direct
+ * read reaches the disk first (the read sees it). */
+static int mmap_direct(void)
+{
+	static unsigned char io[PAGE] __attribute__((aligned(4096)));
+	unsigned char *p;
+	int fd, dfd;
+
+	CHECK_EQ(write_pattern(MNT "/mdio.bin", 50, 4 * PAGE, 4096), 0);
+	fd = open(MNT "/mdio.bin", O_RDWR);
+	dfd = open(MNT "/mdio.bin", O_RDWR | O_DIRECT);
+	CHECK(fd >= 0 && dfd >= 0);
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	p[100] = 'M';
+	CHECK(same_pat(p + PAGE, 50, PAGE, PAGE));	/* page 1 mapped */
+	fill_pat(io, 51, PAGE, PAGE);
+	CHECK_EQ(raw_aio_one(IOCB_CMD_PWRITE, dfd, io, PAGE, PAGE, 5000000000LL), PAGE);
+	CHECK(same_pat(p + PAGE, 51, PAGE, PAGE));
+	memset(io, 0, PAGE);
+	CHECK_EQ(raw_aio_one(IOCB_CMD_PREAD, dfd, io, PAGE, 0, 5000000000LL), PAGE);
+	CHECK_EQ(io[100], 'M');
+	CHECK(same_pat(io, 50, 0, 100));
+	CHECK_EQ(p[100], 'M');
+	CHECK_EQ(munmap(p, 4 * PAGE), 0);
+	close(dfd);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/mdio.bin"), 0);
+	return 0;
+}
+
+/* A name of n bytes under MNT: c repeated, ending in tag. */
+static void long_name(char *path, size_t size, char c, size_t n, const char *tag)
+{
+	size_t at = snprintf(path, size, MNT "/"), t = strlen(tag);
+
+	memset(path + at, c, n - t);
+	memcpy(path + at + n - t, tag, t + 1);
+}
+
+/* Names of up to 255 bytes (ext2's and Linux's NAME_MAX) are made, looked
+ * up, listed, renamed and removed; 256 is ENAMETOOLONG; a directory with a
+ * 200-byte name is a working directory getcwd names. One long name stays
+ * for ext2_host_check. */
+static int long_names(void)
+{
+	char a[300], b[300], buf[16], cwd[256];
+	struct stat st;
+	int dots;
+
+	long_name(a, sizeof(a), 'L', 255, "-a");
+	long_name(b, sizeof(b), 'L', 255, "-b");
+	CHECK_EQ(put_file(a, "long\n", 5), 0);
+	CHECK_EQ(stat(a, &st), 0);
+	CHECK_EQ(st.st_size, 5);
+	CHECK_EQ(get_file(a, buf, sizeof(buf)), 5);
+	CHECK_EQ(count_entries(MNT, "LLLLLLLLLL", &dots), 1);
+	CHECK_EQ(rename(a, b), 0);
+	CHECK_ERR(stat(a, &st), ENOENT);
+	CHECK_EQ(get_file(b, buf, sizeof(buf)), 5);
+	CHECK_EQ(unlink(b), 0);
+	long_name(a, sizeof(a), 'L', 256, "-c");
+	CHECK_ERR(open(a, O_WRONLY | O_CREAT, 0644), ENAMETOOLONG);
+	CHECK_ERR(stat(a, &st), ENAMETOOLONG);
+	long_name(a, sizeof(a), 'D', 200, "");
+	CHECK_EQ(mkdir(a, 0755), 0);
+	CHECK_EQ(chdir(a), 0);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(!strcmp(cwd, a));
+	CHECK_EQ(put_file("f", "x", 1), 0);
+	CHECK_EQ(unlink("f"), 0);
+	CHECK_EQ(chdir("/"), 0);
+	CHECK_EQ(rmdir(a), 0);
+	long_name(a, sizeof(a), 'N', 200, ".txt");
+	CHECK_EQ(put_file(a, "long name\n", 10), 0);
+	return 0;
+}
+
+struct dent {
+	unsigned long long off;
+	char name[256];
+};
+
+/* Up to max entries of fd from its position, by getdents64 with a buffer of
+ * size bytes (calls until the end or max): their d_off and names; -1 on error. */
+static int read_dents(int fd, struct dent *d, int max, size_t size)
+{
+	static char buf[4096];
+	int n = 0;
+	long r;
+
+	while (n < max && (r = lx_syscall(NR_GETDENTS64, fd, (long)buf, size, 0, 0)) > 0) {
+		for (long off = 0; off < r && n < max; n++) {
+			struct linux_dirent64 *h = (void *)(buf + off);
+			d[n].off = h->d_off;
+			snprintf(d[n].name, sizeof(d[n].name), "%s", h->d_name);
+			off += h->d_reclen;
+		}
+	}
+	return n;
+}
+
+/* One directory: a listing in small pieces gives d_offs that resume it: an
+ * lseek to entry i's d_off lists entry i + 1 on, as the whole listing has
+ * them; lseek(SEEK_CUR) after a call is the last entry's d_off. */
+static int d_off_dir(const char *path, int step)
+{
+	static struct dent all[400], part[400];
+	int fd = open(path, O_RDONLY | O_DIRECTORY), n, m, i;
+	char buf[512];
+	long r;
+
+	CHECK(fd >= 0);
+	n = read_dents(fd, all, 400, 512);
+	CHECK(n > 2 * step);
+	for (i = 0; i < n; i += step) {
+		CHECK_EQ(lseek(fd, (off_t)all[i].off, SEEK_SET), (off_t)all[i].off);
+		m = read_dents(fd, part, 400, 4096);
+		CHECK_EQ(m, n - i - 1);
+		for (int k = 0; k < m; k++)
+			CHECK(!strcmp(part[k].name, all[i + 1 + k].name));
+	}
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+	r = lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0);
+	CHECK(r > 0);
+	for (long off = 0; off < r;) {
+		struct linux_dirent64 *h = (void *)(buf + off);
+		off += h->d_reclen;
+		if (off == r)
+			CHECK_EQ(lseek(fd, 0, SEEK_CUR), (off_t)h->d_off);
+	}
+	close(fd);
+	return 0;
+}
+
+/* The same through <dirent.h>: telldir after some entries, seekdir back to
+ * it later gives the entry that followed; rewinddir lists all again. */
+static int dirent_seek(const char *path, int skip)
+{
+	char want[256];
+	struct dirent *e;
+	long loc, total = 0, again = 0;
+	DIR *d = opendir(path);
+
+	CHECK(d != NULL);
+	while ((e = readdir(d)))
+		total++;
+	rewinddir(d);
+	for (int i = 0; i < skip; i++)
+		CHECK(readdir(d) != NULL);
+	loc = telldir(d);
+	CHECK((e = readdir(d)) != NULL);
+	snprintf(want, sizeof(want), "%s", e->d_name);
+	while (readdir(d))
+		;
+	seekdir(d, loc);
+	CHECK((e = readdir(d)) != NULL);
+	CHECK(!strcmp(e->d_name, want));
+	rewinddir(d);
+	while (readdir(d))
+		again++;
+	CHECK_EQ(again, total);
+	CHECK_EQ(closedir(d), 0);
+	return 0;
+}
+
+/* getdents64's d_off on ext2 (a hashed directory of 300 names, in 512-byte
+ * calls) and on ramfs (/bin), by lseek and by telldir/seekdir. */
+static int d_off_resume(void)
+{
+	CHECK_EQ(d_off_dir(MNT "/many", 37), 0);
+	CHECK_EQ(d_off_dir("/bin", 5), 0);
+	CHECK_EQ(dirent_seek(MNT "/many", 150), 0);
+	CHECK_EQ(dirent_seek("/bin", 7), 0);
+	return 0;
+}
+
+/* atime by relatime (Linux's default): a read after a change moves it, a
+ * read after that does not. */
+static int atime_relatime(void)
+{
+	struct stat a, b, c;
+	char buf[8];
+
+	CHECK_EQ(put_file(MNT "/atime.txt", "tick\n", 5), 0);
+	CHECK_EQ(stat(MNT "/atime.txt", &a), 0);
+	sleep(1);
+	CHECK_EQ(get_file(MNT "/atime.txt", buf, sizeof(buf)), 5);
+	CHECK_EQ(stat(MNT "/atime.txt", &b), 0);
+	CHECK(b.st_atime > a.st_mtime);
+	CHECK_EQ(b.st_mtime, a.st_mtime);
+	sleep(1);
+	CHECK_EQ(get_file(MNT "/atime.txt", buf, sizeof(buf)), 5);
+	CHECK_EQ(stat(MNT "/atime.txt", &c), 0);
+	CHECK_EQ(c.st_atime, b.st_atime);
+	CHECK_EQ(unlink(MNT "/atime.txt"), 0);
 	return 0;
 }
 
@@ -675,7 +1152,16 @@ static const struct utest_case cases[] = {
 	UTEST(triple_indirect),
 	UTEST(symlinks),
 	UTEST(hard_links),
-	UTEST(exec_refused),
+	UTEST(exec_ext2),
+	UTEST(mmap_private),
+	UTEST(mmap_shared),
+	UTEST(mmap_pinned),
+	UTEST(mmap_sigbus),
+	UTEST(mmap_copy_same_fs),
+	UTEST(mmap_direct),
+	UTEST(long_names),
+	UTEST(d_off_resume),
+	UTEST(atime_relatime),
 	UTEST(pagecache),
 	UTEST(sequential_2m),
 	UTEST(concurrent),
@@ -792,7 +1278,7 @@ static void fuzz_walk(const char *dir, int depth)
 		return;
 	while (n < 32 && (r = lx_syscall(NR_GETDENTS64, fd, (long)buf, sizeof(buf), 0, 0)) > 0) {
 		for (long off = 0; off < r && n < 32;) {
-			struct dirent64_head *d = (void *)(buf + off);
+			struct linux_dirent64 *d = (void *)(buf + off);
 			snprintf(names[n++], sizeof(names[0]), "%s", d->d_name);
 			off += d->d_reclen;
 		}

@@ -23,6 +23,7 @@
 #include "aio_raw.h"
 #include <aiokern.h>
 #include "lx_syscall.h"
+#include "ext2_pattern.h"
 #include "utest.h"
 
 #define MNT		"/mnt/f"
@@ -37,26 +38,6 @@
 
 static const char *dev_path;
 static unsigned char big[FILE_KB * 1024], got[FILE_KB * 1024];
-
-/* Byte off of pattern seed (tools/ext2_image.py pattern()). */
-static unsigned char pat(unsigned seed, unsigned off)
-{
-	return (off * 7 + seed + (off >> 9) * 13) & 0xff;
-}
-
-static void fill(unsigned char *b, unsigned seed, unsigned off, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		b[i] = pat(seed, off + i);
-}
-
-static int same(const unsigned char *b, unsigned seed, unsigned off, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (b[i] != pat(seed, off + i))
-			return 0;
-	return 1;
-}
 
 static long do_mount(void)
 {

@@ -49,6 +49,22 @@ static inline long raw_io_cancel(aio_context_t ctx, struct iocb *iocb, struct io
 	return raw_syscall4(248, ctx, (long)iocb, (long)res, 0);
 }
 
+/* io_submit of the one request cb. */
+static inline long raw_submit1(aio_context_t ctx, struct iocb *cb)
+{
+	struct iocb *list[1] = { cb };
+
+	return raw_io_submit(ctx, 1, list);
+}
+
+/* io_getevents_abs with a deadline already past: what is in the ring now. */
+static inline long raw_getevents_now(aio_context_t ctx, long nr, struct io_event *ev)
+{
+	struct kernel_timespec past = { 0, 0 };
+
+	return raw_io_getevents_abs(ctx, nr, ev, &past);
+}
+
 /* Fill *cb for one request; every other field zero. */
 static inline void raw_prep(struct iocb *cb, int op, int fd, void *buf, unsigned long long n,
 			    long long off, unsigned long long data)
@@ -72,6 +88,26 @@ static inline struct kernel_timespec raw_deadline_in(long long ns)
 	ts.tv_sec = now.tv_sec + (now.tv_nsec + ns) / 1000000000LL;
 	ts.tv_nsec = (now.tv_nsec + ns) % 1000000000LL;
 	return ts;
+}
+
+/* One request (raw_prep's op, fd, buf, n, off) on a context of its own,
+ * waited for at most wait_ns: its event's res, or -999999 when no event came. */
+static inline long long raw_aio_one(int op, int fd, void *buf, unsigned long long n,
+				    long long off, long long wait_ns)
+{
+	aio_context_t ctx = 0;
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	struct kernel_timespec when = raw_deadline_in(wait_ns);
+	long long res = -999999;
+
+	if (raw_io_setup(4, &ctx))
+		return res;
+	raw_prep(&cb, op, fd, buf, n, off, 1);
+	if (raw_io_submit(ctx, 1, list) == 1 && raw_io_getevents_abs(ctx, 1, &ev, &when) == 1)
+		res = ev.res;
+	raw_io_destroy(ctx);
+	return res;
 }
 
 #endif

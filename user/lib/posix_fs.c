@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include "glue.h"
 
-#define GLUE_PATH_MAX	256		/* the kernel's PATH_MAX */
+#define GLUE_PATH_MAX	512		/* the kernel's PATH_MAX */
 
 /* EINVAL for a flag the kernel lacks: -1; else the kernel's flags. */
 static int at_flags(int flags, int allowed)

@@ -43,7 +43,7 @@
 #define EXT2_AIO_ROOM	16		/* page pointers kept inside a request */
 #define EXT2_AIO_BATCH	32		/* queued requests whose pages one fill reads */
 
-enum ext2_aio_op { EXT2_AIO_READ, EXT2_AIO_WRITE, EXT2_AIO_FSYNC };
+enum ext2_aio_op { EXT2_AIO_READ, EXT2_AIO_WRITE, EXT2_AIO_FSYNC, EXT2_AIO_FDSYNC };
 
 /* A request for the worker (sb->aio_queue). */
 struct ext2_aio {
@@ -63,7 +63,7 @@ atomic_t ext2_aio_queued = ATOMIC_INIT(0);	/* requests given to the worker, sinc
 
 static void ext2_aio_free(struct ext2_aio *ea)
 {
-	if (ea->op != EXT2_AIO_FSYNC)
+	if (ea->op == EXT2_AIO_READ || ea->op == EXT2_AIO_WRITE)
 		unpin_user_vec(&ea->buf);
 	kfree(ea);
 }
@@ -95,8 +95,8 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 	int err;
 
 	mutex_lock(&sb->lock);
-	if (ea->op == EXT2_AIO_FSYNC) {
-		ret = ext2_sync_fs(sb);
+	if (ea->op == EXT2_AIO_FSYNC || ea->op == EXT2_AIO_FDSYNC) {
+		ret = ext2_fsync_locked(kiocb_file(ea->iocb), ea->op == EXT2_AIO_FDSYNC);
 	} else if (ea->op == EXT2_AIO_READ) {
 		ret = ea->direct ? ext2_dio_read_async(inode, ea->iocb, &ea->buf, ea->n, ea->pos) :
 			ext2_file_rw(inode, &x, ea->n, ea->pos, false);
@@ -108,7 +108,8 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 		else
 			ret = ea->direct ? ext2_dio_rw(inode, &ea->buf, ea->n, ea->pos, true) :
 				ext2_file_rw(inode, &x, ea->n, ea->pos, true);
-		if (ret > 0 && kiocb_dsync(ea->iocb) && (err = ext2_sync_fs(sb)))
+		if (ret > 0 && kiocb_dsync(ea->iocb) &&
+		    (err = ext2_fsync_locked(kiocb_file(ea->iocb), 1)))
 			ret = err;		/* data, metadata and FLUSH before the event */
 	}
 	mutex_unlock(&sb->lock);
@@ -226,6 +227,7 @@ static ssize_t ext2_aio_queue(struct kiocb *iocb, enum ext2_aio_op op, const str
 {
 	struct ext2_sb *sb = EXT2_SB(kiocb_file(iocb)->f_inode);
 	struct ext2_aio *ea = ext2_aio_wq ? kmalloc(sizeof(*ea), GFP_KERNEL) : NULL;
+	bool fsync = op == EXT2_AIO_FSYNC || op == EXT2_AIO_FDSYNC;
 	u32 flags;
 	int err;
 
@@ -233,11 +235,11 @@ static ssize_t ext2_aio_queue(struct kiocb *iocb, enum ext2_aio_op op, const str
 		return -ENOMEM;
 	memset(ea, 0, offsetof(struct ext2_aio, room));
 	ea->op = op;
-	ea->direct = op != EXT2_AIO_FSYNC && (kiocb_file(iocb)->f_flags & O_DIRECT);
+	ea->direct = fsync ? false : (kiocb_file(iocb)->f_flags & O_DIRECT);
 	ea->iocb = iocb;
 	ea->pos = pos;
 	ea->n = n;
-	err = op == EXT2_AIO_FSYNC ? 0 :
+	err = fsync ? 0 :
 		pin_user_iov(current->mm, iov, nr, op == EXT2_AIO_READ, &ea->buf, ea->room,
 			     EXT2_AIO_ROOM);
 	if (err) {
@@ -329,12 +331,12 @@ ssize_t ext2_aio_writev(struct kiocb *iocb, const struct iovec *iov, u32 nr, lof
 	return ext2_aio_rw(iocb, iov, nr, pos, true);
 }
 
-/* fsync and fdatasync alike: the whole file system's data, metadata, FLUSH. */
+/* fsync and fdatasync of the file (ext2_fsync_locked), in the worker. */
 int ext2_aio_fsync(struct kiocb *iocb, int datasync)
 {
 	if (EXT2_SB(kiocb_file(iocb)->f_inode)->rdonly)
 		return 0;
-	return ext2_aio_queue(iocb, EXT2_AIO_FSYNC, NULL, 0, 0, 0);
+	return ext2_aio_queue(iocb, datasync ? EXT2_AIO_FDSYNC : EXT2_AIO_FSYNC, NULL, 0, 0, 0);
 }
 
 void ext2_init(void)
@@ -342,6 +344,7 @@ void ext2_init(void)
 	ext2_aio_wq = create_workqueue("ext2aio");
 	if (!ext2_aio_wq)
 		printk("ext2: no AIO worker: file AIO is -ENOMEM\n");
+	ext2_flush_init();
 }
 
 int ext2_aio_init(struct ext2_sb *sb)

@@ -5,6 +5,9 @@
  * the one block path). Dirty blocks are written back on fsync, sync, umount, or
  * when the least recently used one must make room. A freed block leaves the
  * cache (ext2_bforget): a stale copy must never be written over new data.
+ * A block whose write fails stays dirty (the cached copy is the truth: a
+ * bitmap read back from the disk would hand out blocks twice) and bumps
+ * sb->wb_seq, which fsync reports (file.c).
  * Everything here runs under sb->lock (ext2.h); with sb->nowait set, a miss
  * is -EAGAIN and nothing waits on the disk. */
 #include "blk_file.h"
@@ -15,6 +18,7 @@
 #include "ext2.h"
 
 atomic_t ext2_cached_blocks = ATOMIC_INIT(0);	/* all file systems' (leak checks) */
+atomic_t ext2_blocks_written = ATOMIC_INIT(0);	/* metadata block writes, since boot */
 
 bool ext2_block_ok(const struct ext2_sb *sb, u32 nr)
 {
@@ -33,8 +37,13 @@ static int ext2_bwrite(struct ext2_sb *sb, struct ext2_buf *b)
 {
 	int err = ext2_dev_rw(sb, true, b->page, 0, sb->block_size, (u64)b->blocknr * sb->block_size);
 
-	if (!err)
+	atomic_inc(&ext2_blocks_written);
+	if (!err) {
 		b->dirty = false;
+		return 0;
+	}
+	sb->wb_seq++;
+	atomic_inc(&ext2_wb_errors);
 	return err;
 }
 
@@ -161,21 +170,32 @@ void ext2_bforget(struct ext2_sb *sb, u32 nr)
 	}
 }
 
+int ext2_sync_meta(struct ext2_sb *sb)
+{
+	struct ext2_buf *b;
+	int err = 0, e;
+
+	if (sb->rdonly)
+		return 0;
+	if (sb->super_dirty && (e = ext2_write_super(sb)))
+		err = e;			/* (the descriptors into their buffers too) */
+	list_for_each_entry(b, &sb->bufs, lru)
+		if (b->dirty && (e = ext2_bwrite(sb, b)) && !err)
+			err = e;
+	return err;
+}
+
 /* Data first (the file pages), then the metadata blocks and the superblock,
  * then the device's FLUSH: what the metadata points at is on the disk before it. */
 int ext2_sync_fs(struct ext2_sb *sb)
 {
-	struct ext2_buf *b;
 	int err, e;
 
 	if (sb->rdonly)
 		return 0;
 	err = ext2_pc_sync_all(sb);
-	if (sb->super_dirty && (e = ext2_write_super(sb)) && !err)
-		err = e;			/* (the descriptors into their buffers too) */
-	list_for_each_entry(b, &sb->bufs, lru)
-		if (b->dirty && (e = ext2_bwrite(sb, b)) && !err)
-			err = e;
+	if ((e = ext2_sync_meta(sb)) && !err)
+		err = e;
 	e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0);
 	return err ? err : e;
 }

@@ -226,7 +226,8 @@ long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t p
 	return ret;
 }
 
-/* Does inode have a dirty cached page over [pos, pos + n)? sb->lock held. */
+/* Does inode have a cached page over [pos, pos + n) newer than the disk may
+ * be (dirty, or writable through a shared mapping)? sb->lock held. */
 static bool ext2_dio_dirty_cached(struct inode *inode, loff_t pos, size_t n)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
@@ -237,7 +238,7 @@ static bool ext2_dio_dirty_cached(struct inode *inode, loff_t pos, size_t n)
 		return false;
 	for (u32 i = 0; i < EXT2_PC_HASH; i++)
 		list_for_each_entry(ep, &ei->pc_hash[i], hash)
-			if (ep->dirty && ep->index >= first && ep->index <= last)
+			if ((ep->dirty || ep->mapwrite) && ep->index >= first && ep->index <= last)
 				return true;
 	return false;
 }
@@ -308,6 +309,10 @@ ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t
 		ret = blk_file_user_rw(sb->dev, iocb, BLK_READ, iov, nr, at, ext2_dio_cancel);
 	if (ret == -EIOCBQUEUED)
 		atomic_inc(&ext2_dio_direct);
+	if (sb->fault_again) {		/* pinning faulted on a mapping of ours: the worker */
+		sb->fault_again = false;	/* pins without sb->lock */
+		ret = ret == -EIOCBQUEUED ? ret : -EAGAIN;
+	}
 	sb->nowait = false;
 	mutex_unlock(&sb->lock);
 	return ret;

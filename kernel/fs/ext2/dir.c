@@ -1,5 +1,7 @@
 /* dir.c: ext2 directories as linear lists of entries, block by block: lookup,
- * getdents, adding (in a free record, by splitting a used one, or in a new
+ * getdents (a position is a byte of the directory: getdents64's d_off is the
+ * byte of the next record, and a listing resumed at any byte starts with the
+ * first record at or after it), adding (in a free record, by splitting a used one, or in a new
  * block), removing (merged into the previous record), and the first block of
  * a new directory. A hashed (dir_index) directory reads the same way: its
  * index blocks look like empty records; one that we change loses its index
@@ -293,6 +295,7 @@ static int ext2_readdir_fn(struct inode *dir, struct ext2_buf *b, struct ext2_di
 	struct ext2_readdir_arg *a = arg;
 	u32 type = de->file_type < sizeof(ext2_dt) ? ext2_dt[de->file_type] : DT_UNKNOWN;
 
+	a->ctx->next = pos + de->rec_len;	/* d_off: the byte of the next record */
 	if (de->inode && !a->ctx->emit(a->ctx, de->name, de->name_len, de->inode, type))
 		return 1;		/* full: f_pos stays at this record */
 	a->f->f_pos = pos + de->rec_len;
@@ -311,6 +314,8 @@ int ext2_readdir(struct file *f, struct dir_context *ctx)
 		r = 0;
 	else
 		r = ext2_dir_walk(dir, (u32)f->f_pos, ext2_readdir_fn, &a);
+	if (r >= 0)
+		ext2_accessed(dir);
 	mutex_unlock(&sb->lock);
 	return r < 0 ? r : 0;
 }

@@ -12,6 +12,8 @@
  * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
  * the namespace lock and never around sb->lock, guards the inode cache list and
  * the transitions of an ext2 inode's reference count to and from zero.
+ * ext2_flush_lock (flush.c), a mutex taken outside every sb->lock, guards
+ * the periodic flusher's list of mounts (sb->flush_link).
  * Process context everywhere. No function here calls iput() with sb->lock held
  * (an inode's last reference may need it): they hand such inodes back.
  *
@@ -62,6 +64,10 @@ struct ext2_sb {
 	bool super_dirty;		/* es or gd changed since the last write-back */
 	bool nowait;			/* the holder of lock must not wait on the disk:
 					 * a cache miss is -EAGAIN (an AIO try in io_submit) */
+	bool fault_again;		/* the holder's user copy faulted on a mapping of
+					 * this file system (map_page refused: -EDEADLK):
+					 * ext2_file_rw answers -EAGAIN, the caller faults
+					 * the user range in without the lock and retries */
 	struct list_head bufs;		/* the block cache, LRU order */
 	u32 nr_bufs;
 	struct list_head pages;		/* the page cache (struct ext2_page), LRU order */
@@ -73,6 +79,9 @@ struct ext2_sb {
 	struct list_head inodes;	/* inodes in use (struct ext2_inode_info) */
 	u32 nr_inodes;			/* in use or being freed (ext2_put) */
 	struct inode *root;
+	u32 wb_seq;			/* metadata write-backs failed (and data of
+					 * inodes gone since): fsync reports (lock) */
+	struct list_head flush_link;	/* the flusher's list (flush.c), or empty */
 };
 
 /* An ext2 inode in memory: inode->private. */
@@ -83,14 +92,25 @@ struct ext2_inode_info {
 	struct list_head pc_hash[EXT2_PC_HASH];	/* its cached pages by index (sb->lock) */
 	u32 nr_pages;
 	u32 ra_next, ra_win;		/* read-ahead (readahead.c, sb->lock) */
+	/* fsync's state (sb->lock): */
+	u32 wb_seq;			/* its data's write-backs failed: an open
+					 * file's f_wb_err samples wb_seq + sb->wb_seq */
+	u64 synced_size;		/* size and i_blocks as last written with */
+	u32 synced_blocks;		/*   the metadata: fdatasync's "only times" */
+	bool map_changed;		/* blocks freed since: the map must go too */
 };
 
 /* One page of a regular file's data in the page cache (sb->lock). */
 struct ext2_page {
 	u32 index;			/* file offset / PAGE_SIZE */
-	u8 dirty;			/* one bit per block of the page: newer than the disk */
+	u8 dirty;			/* one bit per block of the page: newer than the disk
+					 * (set through ext2_pc_mark / ext2_pc_dirty) */
+	unsigned long dirtied;		/* jiffies when it turned dirty (the flusher) */
 	bool uptodate;			/* read from the disk (or written whole) */
 	bool busy;			/* a read into it is in flight: never freed (readahead.c) */
+	bool mapwrite;			/* a shared mapping may write it: every write-back
+					 * takes its blocks in the file as dirty, until
+					 * no mapping holds the page any more */
 	struct page *page;		/* low memory (pagecache.c); reached through kmap */
 	struct inode *inode;
 	struct list_head hash;		/* ext2_inode_info.pc_hash[index % EXT2_PC_HASH] */
@@ -108,9 +128,13 @@ struct ext2_buf *ext2_bread(struct ext2_sb *sb, u32 nr);
 struct ext2_buf *ext2_bget(struct ext2_sb *sb, u32 nr);
 void ext2_brelse(struct ext2_buf *b);
 static inline void ext2_bdirty(struct ext2_buf *b) { b->dirty = true; }
-/* Write every dirty block back (then the superblock and descriptors when
- * changed) and flush the device's cache: 0 or the first -EIO. */
+/* Write every dirty page and block back (then the superblock and descriptors
+ * when changed) and flush the device's cache: 0 or the first -EIO. */
 int ext2_sync_fs(struct ext2_sb *sb);
+/* The metadata part of that: superblock and descriptors when changed, then
+ * every dirty block; no FLUSH. A failed block stays dirty (written again
+ * later) and bumps sb->wb_seq. 0 or the first -EIO. */
+int ext2_sync_meta(struct ext2_sb *sb);
 /* Block nr was freed: take it out of the cache (or, still held, make it clean). */
 void ext2_bforget(struct ext2_sb *sb, u32 nr);
 /* Forget every cached block (umount, after ext2_sync_fs); a dirty one is lost. */
@@ -132,18 +156,32 @@ void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len);
 int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask);
 /* Bytes [off, off + len) of the page changed: their blocks are dirty. */
 void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len);
-/* Write back inode's dirty pages / every dirty page of sb: 0 or the first error. */
+/* The blocks of ep in bits are dirty (the page's stamp when it was clean). */
+void ext2_pc_mark(struct ext2_page *ep, u8 bits);
+/* Write back inode's dirty pages / every dirty page of sb / those of sb dirty
+ * for at least age jiffies (0: all; *written counts them): 0 or the first
+ * error. A page is clean afterwards either way; a failure bumps its inode's
+ * wb_seq. */
 int ext2_pc_sync_inode(struct inode *inode);
 int ext2_pc_sync_all(struct ext2_sb *sb);
+int ext2_pc_sync_older(struct ext2_sb *sb, unsigned long age, u32 *written);
 /* Forget inode's pages (its data is gone, or was written back). */
 void ext2_pc_drop(struct inode *inode);
 /* The file shrinks to size (before its blocks are freed): pages past it go,
  * the tail of the last one is zeroed and written back later. */
 int ext2_pc_truncate(struct inode *inode, loff_t size);
-/* Write back and drop the pages over [pos, pos + n) (before direct I/O there). */
+/* Write back and drop the pages over [pos, pos + n) (before direct I/O there);
+ * mappings of them are unmapped first (vm_unmap_file_pages). */
 int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n);
 /* umount: every page of sb (none should be left). */
 void ext2_pc_drop_all(struct ext2_sb *sb);
+/* For a mapping's fault (f_op->map_page): page index of inode, filled, with
+ * a reference for the mapping; while a mapping holds it the page is never
+ * evicted (a dropped page, by truncate or direct I/O, lives on until its
+ * mappings let go). write: a shared mapping will write it: its blocks in the
+ * file are dirty now and at every write-back while it stays mapped. The page
+ * or ERR_PTR(-errno). */
+struct page *ext2_pc_map(struct inode *inode, u32 index, bool write);
 
 /* super.c */
 int ext2_write_super(struct ext2_sb *sb);
@@ -161,6 +199,11 @@ int ext2_write_inode(struct inode *inode);
 /* A new inode of mode in the group near dir's, written, in the cache. */
 struct inode *ext2_new_inode(struct inode *dir, u32 mode);
 void ext2_touch(struct inode *inode, bool mtime);	/* ctime (and mtime) = now */
+/* A read of inode's data or entries: atime = now by the relatime rule (Linux's
+ * default: only when atime is not after mtime and ctime, or is a day old);
+ * never on a read-only mount. A best effort: under sb->nowait the inode's
+ * block may not be written now; the new atime goes with its next write. */
+void ext2_accessed(struct inode *inode);
 u32 ext2_now(void);
 void ext2_put(struct inode *inode);
 /* Take an inode whose last reference the caller holds out of the cache and
@@ -216,9 +259,35 @@ struct ext2_xfer {
 	struct pinned_vec *pinned;	/* when iov is NULL */
 };
 /* Move n bytes between the file at pos and x; bytes or -errno (under
- * sb->nowait: -EAGAIN when any of it needs the disk; the caller redoes all). */
+ * sb->nowait: -EAGAIN when any of it needs the disk; the caller redoes all).
+ * -EAGAIN too when a user copy faulted on a mapping of this file system
+ * before any byte moved (sb->fault_again); after some, the short count. */
 ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t pos, bool write);
+/* f_op->map_page of regular files (file.c). */
+int ext2_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep);
 int ext2_truncate_locked(struct inode *inode, loff_t size);
+/* fsync / fdatasync of open file f (sb->lock held, sb->nowait clear): its
+ * dirty pages, then (fsync; fdatasync when the size or the block map
+ * changed) its inode and every dirty metadata block, then the device's
+ * FLUSH. -EIO when a write failed, or once per file for a write-back of its
+ * data or of metadata that failed since f's last fsync (f->f_wb_err). */
+int ext2_fsync_locked(struct file *f, int datasync);
+
+/* flush.c: the periodic flusher (one kernel thread for every writable mount,
+ * ext2_flush_ms= apart, default 5000; 0: none) writes back the pages dirty
+ * for that long and every dirty metadata block. Start: a mounted sb joins
+ * its list. Stop: before umount's last write-back (no sb->lock held). */
+void ext2_flusher_start(struct ext2_sb *sb);
+void ext2_flusher_stop(struct ext2_sb *sb);
+/* Boot (ext2_init): the thread and /proc/aiok/ext2. */
+void ext2_flush_init(void);
+/* Counters (/proc/aiok/ext2). */
+extern atomic_t ext2_cached_blocks, ext2_dirty_pages, ext2_pages_written, ext2_wb_errors;
+extern atomic_t ext2_blocks_written;
+/* File AIO's: requests given to the ext2aio worker, O_DIRECT reads sent to the
+ * device from io_submit and by the worker without waiting, pages the worker's
+ * fills read and, of them, pages read ahead. */
+extern atomic_t ext2_aio_queued, ext2_dio_direct, ext2_dio_async, ext2_fill_pages, ext2_ra_pages;
 
 /* readahead.c: the AIO worker's fills (sb->lock held from begin to end):
  * begin (NULL: no memory, nothing to fill), start the reads of the pages

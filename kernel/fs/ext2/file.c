@@ -1,9 +1,13 @@
 /* file.c: ext2 regular files and directories as open files: read, write (holes
  * read as zeros; a write allocates the blocks it reaches), truncate, fsync,
- * getdents. Data moves through the page cache (pagecache.c) under sb->lock,
- * copied to and from user memory (which may fault: sb->lock is a mutex, and
- * no ext2 file is mapped into memory, so a fault never comes back here) or
- * from pinned pages (the AIO worker, aio.c). */
+ * getdents, fsync / fdatasync of one file and its write-back errors, and the
+ * pages of mmap and exec (map_page). Data moves through the page cache
+ * (pagecache.c) under sb->lock, copied to and from user memory or from pinned
+ * pages (the AIO worker, aio.c). A user copy may fault on a mapping of a file
+ * of this same file system: that fault must not take sb->lock again, so
+ * map_page refuses it (sb->fault_again), the copy fails, and read/write fault
+ * the user range in without the lock and try again. */
+#include "blk_file.h"
 #include "errno.h"
 #include "highmem.h"
 #include "pin.h"
@@ -11,6 +15,9 @@
 #include "resource.h"
 #include "string.h"
 #include "uaccess.h"
+#include "vm.h"
+#include "sched.h"
+#include "mm.h"
 #include "ext2.h"
 
 /* The most a file may hold: the block map's reach, 2^31 - 1 without the
@@ -103,7 +110,10 @@ static long ext2_write_chunk(struct inode *inode, struct ext2_xfer *x, size_t do
 		return nr;
 	left = ext2_page_copy(ep, off, x, done, chunk, false);
 	if (left >= 0)
-		ep->dirty |= bit;	/* a short copy leaves zeros or old bytes */
+		ext2_pc_mark(ep, bit);	/* a short copy leaves zeros or old bytes */
+	if (ep->dirty == (1u << (PAGE_SIZE >> sb->block_log)) - 1)
+		ep->uptodate = true;	/* every block written (each whole): a later
+					 * read is a hit, not a read of the disk */
 	return left;
 }
 
@@ -144,8 +154,15 @@ ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t 
 	}
 	if (write && ext2_write_end(inode, pos, done, left) == -EAGAIN)
 		return -EAGAIN;
+	if (sb->fault_again) {			/* a copy faulted on our own mapping */
+		sb->fault_again = false;
+		if (!done || sb->nowait)
+			return -EAGAIN;		/* (the AIO try is redone whole) */
+	}
 	if (left == -EAGAIN)
 		return -EAGAIN;			/* sb->nowait: all of it again, later */
+	if (done && !write)
+		ext2_accessed(inode);
 	if (done)
 		return done;
 	return left < 0 ? left : left ? -EFAULT : 0;
@@ -162,7 +179,10 @@ int ext2_truncate_locked(struct inode *inode, loff_t size)
 	if ((u64)size > ext2_max_size(sb))
 		return -EFBIG;
 	if (size < inode->size) {
+		EXT2_I(inode)->map_changed = true;	/* for fdatasync */
 		err = ext2_pc_truncate(inode, size);	/* pages first: their blocks go */
+		/* mapped pages past the new end: gone from every mapping (SIGBUS) */
+		vm_unmap_file_pages(inode, ((u64)size + PAGE_SIZE - 1) >> PAGE_SHIFT, ~0u);
 		if (!err)
 			err = ext2_free_blocks_from(inode, keep);
 	}
@@ -172,7 +192,29 @@ int ext2_truncate_locked(struct inode *inode, loff_t size)
 	return ext2_write_inode(inode) ? -EIO : err;
 }
 
-static ssize_t ext2_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+/* Fault the user range [u, u + n) in (no lock held), for writing into it
+ * when to_user: 0, or -EFAULT when part of it cannot be. */
+static int ext2_fault_in(const char *u, size_t n, bool to_user)
+{
+	u32 va = (u32)u & PAGE_MASK, end = (u32)u + n;
+
+	for (; n && va < end; va += PAGE_SIZE) {
+		struct page *page = get_user_page(current->mm, va, to_user);
+		if (!page)
+			return -EFAULT;
+		put_page(page);
+		if (va + PAGE_SIZE < va)
+			break;			/* the last page of the address space */
+	}
+	return 0;
+}
+
+#define EXT2_FAULT_TRIES	4	/* read/write attempts after faulting in */
+
+/* A read or write through the user buffer: retried after faulting it in when
+ * a copy faulted on a mapping of this file system (-EAGAIN from
+ * ext2_file_rw without sb->nowait). */
+static ssize_t ext2_rw_user(struct file *f, char *ubuf, size_t n, loff_t *pos, bool write)
 {
 	struct inode *inode = f->f_inode;
 	struct ext2_sb *sb = EXT2_SB(inode);
@@ -180,51 +222,169 @@ static ssize_t ext2_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	struct ext2_xfer x = { &one, 1, NULL };
 	ssize_t ret;
 
-	mutex_lock(&sb->lock);
-	ret = ext2_file_rw(inode, &x, n, *pos, false);
-	mutex_unlock(&sb->lock);
+	for (int tries = 0;; tries++) {
+		mutex_lock(&sb->lock);
+		if (write && (f->f_flags & O_APPEND))
+			*pos = inode->size;
+		ret = write && sb->rdonly ? -EROFS : write ? rlimit_fsize_check(*pos, &n) : 0;
+		one.iov_len = n;
+		if (!ret)
+			ret = ext2_file_rw(inode, &x, n, *pos, write);
+		if (write && ret > 0 && (f->f_flags & O_DSYNC)) {	/* O_SYNC holds its bit */
+			int err = ext2_fsync_locked(f, (f->f_flags & O_SYNC) != O_SYNC);
+			if (err)
+				ret = err;
+		}
+		mutex_unlock(&sb->lock);
+		if (ret != -EAGAIN)
+			break;
+		if (tries == EXT2_FAULT_TRIES || ext2_fault_in(ubuf, n, !write))
+			return -EFAULT;
+	}
 	if (ret > 0)
 		*pos += ret;
 	return ret;
+}
+
+static ssize_t ext2_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	return ext2_rw_user(f, ubuf, n, pos, false);
 }
 
 static ssize_t ext2_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 {
-	struct inode *inode = f->f_inode;
-	struct ext2_sb *sb = EXT2_SB(inode);
-	struct iovec one = { (void *)ubuf, n };
-	struct ext2_xfer x = { &one, 1, NULL };
-	ssize_t ret;
-
-	mutex_lock(&sb->lock);
-	if (f->f_flags & O_APPEND)
-		*pos = inode->size;
-	ret = sb->rdonly ? -EROFS : rlimit_fsize_check(*pos, &n);
-	one.iov_len = n;
-	if (!ret)
-		ret = ext2_file_rw(inode, &x, n, *pos, true);
-	mutex_unlock(&sb->lock);
-	if (ret > 0)
-		*pos += ret;
-	return ret;
+	return ext2_rw_user(f, (char *)ubuf, n, pos, true);
 }
 
-/* fsync and fdatasync: every dirty block of the file system, then a flush. */
+/* map_page under sb->lock: past the end -ENXIO; a write allocates the
+ * page's blocks in the file (the page, filled first, holds their bytes) and
+ * changes the times, as a write(2) would. */
+static int ext2_map_page_locked(struct inode *inode, u32 idx, bool write, struct page **pagep)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u64 start = (u64)idx << PAGE_SHIFT;
+	u32 bpp = PAGE_SIZE >> sb->block_log;
+	struct page *page;
+
+	if (start >= (u64)inode->size)
+		return -ENXIO;
+	if (write && sb->rdonly)
+		return -EROFS;
+	page = ext2_pc_map(inode, idx, write);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
+	for (u32 b = 0; write && b < bpp && start + ((u64)b << sb->block_log) < (u64)inode->size;
+	     b++) {
+		long nr = ext2_bmap(inode, idx * bpp + b, true, NULL);
+		if (nr < 0) {
+			put_page(page);
+			return nr;
+		}
+	}
+	if (write) {
+		ext2_touch(inode, true);
+		ext2_write_inode(inode);
+	} else {
+		ext2_accessed(inode);
+	}
+	*pagep = page;
+	return 0;
+}
+
+int ext2_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	int err;
+
+	if (mutex_held_by_current(&sb->lock)) {
+		sb->fault_again = true;		/* our own user copy: see the head */
+		return -EDEADLK;
+	}
+	mutex_lock(&sb->lock);
+	err = ext2_map_page_locked(inode, idx, write, pagep);
+	mutex_unlock(&sb->lock);
+	return err;
+}
+
+/* The write-back error sequence an open file of inode compares with. */
+static u32 ext2_wb_seq(struct inode *inode)
+{
+	return EXT2_I(inode)->wb_seq + EXT2_SB(inode)->wb_seq;
+}
+
+/* Must fdatasync write the metadata? Not when only the times changed: the
+ * size and the block map are as last written (ext2_fsync_locked). */
+static bool ext2_datasync_meta(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+
+	return ei->map_changed || (u64)inode->size != ei->synced_size ||
+	       ei->di.i_blocks != ei->synced_blocks;
+}
+
+/* The inode into its buffer, then every dirty metadata block (the file's
+ * indirect blocks, bitmaps, descriptors among them). */
+static int ext2_fsync_meta(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	int err = ext2_write_inode(inode);
+
+	if (!err)
+		err = ext2_sync_meta(EXT2_SB(inode));
+	if (!err) {
+		ei->synced_size = inode->size;
+		ei->synced_blocks = ei->di.i_blocks;
+		ei->map_changed = false;
+	}
+	return err;
+}
+
+int ext2_fsync_locked(struct file *f, int datasync)
+{
+	struct inode *inode = f->f_inode;
+	struct ext2_sb *sb = EXT2_SB(inode);
+	int err = 0, e;
+	u32 seq;
+
+	if (sb->rdonly)
+		return 0;
+	if (S_ISREG(inode->mode))
+		err = ext2_pc_sync_inode(inode);
+	if ((!datasync || ext2_datasync_meta(inode)) && (e = ext2_fsync_meta(inode)) && !err)
+		err = e;
+	if ((e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0)) && !err)
+		err = e;
+	seq = ext2_wb_seq(inode);
+	if (seq != f->f_wb_err) {	/* a failure since this file last looked */
+		f->f_wb_err = seq;
+		if (!err)
+			err = -EIO;
+	}
+	return err;
+}
+
+/* fsync and fdatasync of one file (ext2_fsync_locked). */
 static int ext2_fsync(struct file *f, int datasync)
 {
 	struct ext2_sb *sb = EXT2_SB(f->f_inode);
 	int err;
 
 	mutex_lock(&sb->lock);
-	err = ext2_sync_fs(sb);
+	err = ext2_fsync_locked(f, datasync);
 	mutex_unlock(&sb->lock);
 	return err;
 }
 
-/* Opening for writing needs a writable file system. */
+/* Opening for writing needs a writable file system. The file's fsync
+ * reports write-back failures from now on. */
 static int ext2_open(struct inode *inode, struct file *f)
 {
-	return (f->f_mode & FMODE_WRITE) && EXT2_SB(inode)->rdonly ? -EROFS : 0;
+	struct ext2_sb *sb = EXT2_SB(inode);
+
+	if ((f->f_mode & FMODE_WRITE) && sb->rdonly)
+		return -EROFS;
+	f->f_wb_err = ext2_wb_seq(inode);	/* a racing failure is seen or not */
+	return 0;
 }
 
 const struct file_operations ext2_file_ops = {
@@ -238,9 +398,11 @@ const struct file_operations ext2_file_ops = {
 	.aio_readv = ext2_aio_readv,
 	.aio_writev = ext2_aio_writev,
 	.aio_fsync = ext2_aio_fsync,
+	.map_page = ext2_map_page,
 };
 
 const struct file_operations ext2_dir_ops = {
+	.open = ext2_open,
 	.llseek = generic_llseek,
 	.fsync = ext2_fsync,
 	.readdir = ext2_readdir,

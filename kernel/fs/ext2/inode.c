@@ -26,6 +26,21 @@ void ext2_touch(struct inode *inode, bool mtime)
 	inode->time_sec = di->i_mtime;
 }
 
+#define EXT2_RELATIME_SECS	(24 * 3600)	/* relatime: an atime this old moves anyway */
+
+void ext2_accessed(struct inode *inode)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct ext2_inode *di = &EXT2_I(inode)->di;
+	u32 now = ext2_now();
+
+	if (sb->rdonly || (di->i_atime > di->i_mtime && di->i_atime > di->i_ctime &&
+			   now - di->i_atime < EXT2_RELATIME_SECS))
+		return;
+	di->i_atime = now;
+	ext2_write_inode(inode);	/* -EAGAIN under nowait: written with the inode later */
+}
+
 /* Where inode ino lives: its inode-table block and byte offset in it. */
 static int ext2_inode_loc(struct ext2_sb *sb, u32 ino, u32 *blk, u32 *off)
 {
@@ -93,6 +108,10 @@ static struct inode *ext2_inode_make(struct ext2_sb *sb, u32 ino, const struct e
 	ei->di = *di;
 	ei->inode = inode;
 	ext2_pc_init(ei);
+	ei->wb_seq = 0;
+	ei->synced_size = di->i_size | (S_ISREG(di->i_mode) ? (u64)di->i_size_high << 32 : 0);
+	ei->synced_blocks = di->i_blocks;
+	ei->map_changed = false;
 	inode->ino = ino;
 	inode->nlink = di->i_links_count;
 	inode->size = di->i_size;
@@ -222,6 +241,8 @@ struct inode *ext2_new_inode(struct inode *dir, u32 mode)
 	inode = ext2_inode_make(sb, ino, &di);
 	if (IS_ERR(inode))
 		ext2_free_ino(sb, ino, S_ISDIR(mode));
+	else
+		EXT2_I(inode)->map_changed = true;	/* fdatasync writes it once */
 	return inode;
 }
 
@@ -300,7 +321,8 @@ void ext2_put(struct inode *inode)
 		mutex_unlock(&sb->lock);
 	} else if (EXT2_I(inode)->nr_pages) {
 		mutex_lock(&sb->lock);
-		ext2_pc_sync_inode(inode);	/* an error leaves the rest to e2fsck */
+		if (ext2_pc_sync_inode(inode))	/* the inode's wb_seq goes with it */
+			sb->wb_seq++;		/* so the next fsync says it */
 		ext2_pc_drop(inode);
 		mutex_unlock(&sb->lock);
 	}

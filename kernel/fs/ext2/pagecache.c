@@ -8,20 +8,54 @@
  * (uptodate); each of its blocks carries a dirty bit, and write-back sends
  * the dirty blocks, coalesced into runs of consecutive device blocks.
  * The block cache (bcache.c) holds metadata and directory blocks only.
+ * Mappings (mmap, exec) take the cached page itself with a reference
+ * (ext2_pc_map): such a page is never evicted, and one a shared mapping may
+ * write (mapwrite) is written whole at every write-back while it is mapped.
+ *
+ * Write-back errors (as Linux's): a page whose write fails is made clean all
+ * the same (its data is lost to the disk; the cached copy stays), and the
+ * failure bumps the inode's error sequence (ext2_inode_info.wb_seq), which
+ * the next fsync of each open file reports once (file.c). Dirty pages are
+ * counted (ext2_dirty_pages) and stamped with the jiffies they became dirty,
+ * for the flusher (flush.c).
  *
  * Everything here runs under sb->lock (ext2.h). With sb->nowait set (an AIO
  * request tried inside io_submit), nothing here waits on the disk: a page
  * that must be read, or a dirty page in the way of a new one, is -EAGAIN.
  */
 #include "blk_file.h"
+#include "clock.h"
 #include "errno.h"
 #include "highmem.h"
 #include "mm.h"
 #include "slab.h"
 #include "string.h"
+#include "vm.h"
 #include "ext2.h"
 
 atomic_t ext2_cached_pages = ATOMIC_INIT(0);	/* all file systems' (leak checks) */
+atomic_t ext2_dirty_pages = ATOMIC_INIT(0);	/* of which dirty */
+atomic_t ext2_pages_written = ATOMIC_INIT(0);	/* pages written back, since boot */
+atomic_t ext2_wb_errors = ATOMIC_INIT(0);	/* write-backs failed (pages, blocks) */
+
+void ext2_pc_mark(struct ext2_page *ep, u8 bits)
+{
+	if (!bits)
+		return;
+	if (!ep->dirty) {
+		ep->dirtied = jiffies;
+		atomic_inc(&ext2_dirty_pages);
+	}
+	ep->dirty |= bits;
+}
+
+/* Keep only the dirty bits of ep in keep. */
+static void ext2_pc_clean(struct ext2_page *ep, u8 keep)
+{
+	if (ep->dirty && !(ep->dirty & keep))
+		atomic_dec(&ext2_dirty_pages);
+	ep->dirty &= keep;
+}
 
 void ext2_pc_init(struct ext2_inode_info *ei)
 {
@@ -51,13 +85,20 @@ static struct ext2_page *ext2_pc_find(struct inode *inode, u32 index)
 	return NULL;
 }
 
+/* Does a mapping (or anyone besides the cache) hold ep's page? */
+static bool ext2_pc_mapped(const struct ext2_page *ep)
+{
+	return page_count(ep->page) > 1;
+}
+
 static void ext2_pc_free(struct ext2_sb *sb, struct ext2_page *ep)
 {
+	ext2_pc_clean(ep, 0);
 	list_del(&ep->hash);
 	list_del(&ep->lru);
 	EXT2_I(ep->inode)->nr_pages--;
 	sb->nr_pages--;
-	__free_page(ep->page);
+	put_page(ep->page);		/* a mapping may hold it a while longer */
 	kfree(ep);
 	atomic_dec(&ext2_cached_pages);
 }
@@ -100,21 +141,52 @@ void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len)
 	kunmap_atomic(p, KM_USER0);
 }
 
-/* Write ep's dirty blocks back (sb->nowait must be clear). */
+/* The blocks of ep inside the file (one bit each). */
+static u32 ext2_pc_in_file(const struct ext2_page *ep)
+{
+	struct ext2_sb *sb = EXT2_SB(ep->inode);
+	u64 start = (u64)ep->index << PAGE_SHIFT, size = ep->inode->size;
+	u32 nr;
+
+	if (size <= start)
+		return 0;
+	nr = MIN((u64)ext2_pc_blocks(sb), (size - start + sb->block_size - 1) >> sb->block_log);
+	return (1u << nr) - 1;
+}
+
+/* A shared mapping may have written ep since the last write-back: its blocks
+ * in the file are dirty. The mark goes once no mapping holds the page. */
+static void ext2_pc_fold_mapwrite(struct ext2_page *ep)
+{
+	if (!ep->mapwrite)
+		return;
+	ext2_pc_mark(ep, ext2_pc_in_file(ep));
+	if (!ext2_pc_mapped(ep))
+		ep->mapwrite = false;
+}
+
+/* Write ep's dirty blocks back (sb->nowait must be clear); the page is
+ * clean afterwards either way: a failure is in the inode's wb_seq. */
 static int ext2_pc_writepage(struct ext2_page *ep)
 {
 	int err;
 
+	ext2_pc_fold_mapwrite(ep);
 	if (!ep->dirty)
 		return 0;
 	err = ext2_pc_io(ep, true, ep->dirty);
-	if (!err)
-		ep->dirty = 0;
+	ext2_pc_clean(ep, 0);
+	atomic_inc(&ext2_pages_written);
+	if (err) {
+		EXT2_I(ep->inode)->wb_seq++;
+		atomic_inc(&ext2_wb_errors);
+	}
 	return err;
 }
 
 /* Make room for one more page: write back and free the least recently used
- * one (only a clean one under nowait). A write error keeps it. */
+ * one that no mapping holds (only a clean one under nowait); a write error
+ * is the inode's wb_seq. */
 static void ext2_pc_evict(struct ext2_sb *sb)
 {
 	struct ext2_page *ep;
@@ -123,10 +195,12 @@ static void ext2_pc_evict(struct ext2_sb *sb)
 		return;
 	for (struct list_head *e = sb->pages.prev; e != &sb->pages; e = e->prev) {
 		ep = list_entry(e, struct ext2_page, lru);
-		if (ep->busy)
-			continue;		/* a fill's read is in flight (readahead.c) */
-		if (ep->dirty && (sb->nowait || ext2_pc_writepage(ep)))
+		if (ep->busy || ext2_pc_mapped(ep))
+			continue;		/* a fill's read in flight (readahead.c); mapped */
+		ext2_pc_fold_mapwrite(ep);
+		if (ep->dirty && sb->nowait)
 			continue;
+		ext2_pc_writepage(ep);
 		ext2_pc_free(sb, ep);
 		return;
 	}
@@ -149,8 +223,10 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	}
 	ep->index = index;
 	ep->dirty = 0;
+	ep->dirtied = 0;
 	ep->uptodate = false;
 	ep->busy = false;
+	ep->mapwrite = false;
 	ep->inode = inode;
 	list_add(&ep->hash, &ei->pc_hash[index % EXT2_PC_HASH]);
 	list_add(&ep->lru, &sb->pages);
@@ -211,9 +287,11 @@ struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill)
 void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len)
 {
 	u32 log = EXT2_SB(ep->inode)->block_log;
+	u8 bits = 0;
 
 	for (u32 b = off >> log; b <= (off + len - 1) >> log; b++)
-		ep->dirty |= 1u << b;
+		bits |= 1u << b;
+	ext2_pc_mark(ep, bits);
 }
 
 int ext2_pc_sync_inode(struct inode *inode)
@@ -231,12 +309,24 @@ int ext2_pc_sync_inode(struct inode *inode)
 
 int ext2_pc_sync_all(struct ext2_sb *sb)
 {
+	u32 n;
+
+	return ext2_pc_sync_older(sb, 0, &n);
+}
+
+int ext2_pc_sync_older(struct ext2_sb *sb, unsigned long age, u32 *written)
+{
 	struct ext2_page *ep;
 	int err = 0, e;
 
-	list_for_each_entry(ep, &sb->pages, lru)
+	list_for_each_entry(ep, &sb->pages, lru) {
+		ext2_pc_fold_mapwrite(ep);	/* a shared mapping may write it still */
+		if (!ep->dirty || (age && !time_after_eq(jiffies, ep->dirtied + age)))
+			continue;
+		(*written)++;
 		if ((e = ext2_pc_writepage(ep)) && !err)
 			err = e;
+	}
 	return err;
 }
 
@@ -252,6 +342,18 @@ static void ext2_pc_drop_from(struct inode *inode, u32 first)
 				ext2_pc_free(EXT2_SB(inode), ep);
 }
 
+/* Does a mapping hold one of inode's cached pages [first, last]? */
+static bool ext2_pc_range_mapped(struct inode *inode, u64 first, u64 last)
+{
+	struct ext2_page *ep;
+
+	for (u32 i = 0; i < EXT2_PC_HASH; i++)
+		list_for_each_entry(ep, &EXT2_I(inode)->pc_hash[i], hash)
+			if (ep->index >= first && ep->index <= last && ext2_pc_mapped(ep))
+				return true;
+	return false;
+}
+
 int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
@@ -261,6 +363,10 @@ int ext2_pc_flush_range(struct inode *inode, loff_t pos, size_t n)
 
 	if (!n)
 		return 0;
+	/* mappings let go first (their writes end up in the write-back below);
+	 * their next access finds what the direct I/O leaves */
+	if (ext2_pc_range_mapped(inode, first, last))
+		vm_unmap_file_pages(inode, first, MIN(last, (u64)~0u));
 	for (u32 i = 0; i < EXT2_PC_HASH; i++) {
 		list_for_each_entry_safe(ep, nx, &ei->pc_hash[i], hash) {
 			if (ep->index < first || ep->index > last)
@@ -292,7 +398,7 @@ int ext2_pc_truncate(struct inode *inode, loff_t size)
 		return PTR_ERR(ep);
 	ext2_pc_zero(ep, off, PAGE_SIZE - off);
 	/* blocks past the new end are freed next: never write them back */
-	ep->dirty &= (1u << ((off + sb->block_size - 1) >> sb->block_log)) - 1;
+	ext2_pc_clean(ep, (1u << ((off + sb->block_size - 1) >> sb->block_log)) - 1);
 	if (boff)
 		ext2_pc_dirty(ep, off - 1, 1);	/* the zeros of the last block's tail */
 	return 0;
@@ -304,4 +410,18 @@ void ext2_pc_drop_all(struct ext2_sb *sb)
 
 	list_for_each_entry_safe(ep, n, &sb->pages, lru)
 		ext2_pc_free(sb, ep);
+}
+
+struct page *ext2_pc_map(struct inode *inode, u32 index, bool write)
+{
+	struct ext2_page *ep = ext2_pc_get(inode, index, true);
+
+	if (IS_ERR(ep))
+		return (struct page *)ep;
+	if (write) {
+		ep->mapwrite = true;
+		ext2_pc_mark(ep, ext2_pc_in_file(ep));
+	}
+	get_page(ep->page);
+	return ep->page;
 }

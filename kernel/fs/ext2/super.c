@@ -140,6 +140,7 @@ static int ext2_read_super(struct ext2_sb *sb)
 int ext2_write_super(struct ext2_sb *sb)
 {
 	u32 bs = sb->block_size;
+	int err;
 
 	if (sb->rdonly)
 		return 0;
@@ -155,7 +156,14 @@ int ext2_write_super(struct ext2_sb *sb)
 	sb->super_dirty = false;
 	/* the superblock lives in a page of its own, at 1024 as on the disk:
 	 * bytes 0-2047 go back whole (the boot block as it was read) */
-	return ext2_dev_rw(sb, true, virt_to_page(sb->es), 0, 2 * EXT2_SUPER_OFFSET, 0);
+	err = ext2_dev_rw(sb, true, virt_to_page(sb->es), 0, 2 * EXT2_SUPER_OFFSET, 0);
+	atomic_inc(&ext2_blocks_written);
+	if (err) {
+		sb->super_dirty = true;		/* again at the next write-back */
+		sb->wb_seq++;
+		atomic_inc(&ext2_wb_errors);
+	}
+	return err;
 }
 
 static void ext2_sb_free(struct ext2_sb *sb)
@@ -188,6 +196,7 @@ static struct ext2_sb *ext2_sb_alloc(struct file *dev, u64 offset, u64 bytes, bo
 	INIT_LIST_HEAD(&sb->bufs);
 	INIT_LIST_HEAD(&sb->pages);
 	INIT_LIST_HEAD(&sb->inodes);
+	INIT_LIST_HEAD(&sb->flush_link);
 	sb->dev = dev;
 	sb->dev_offset = offset;
 	sb->dev_bytes = bytes;
@@ -250,6 +259,7 @@ struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, bool rdonly)
 	}
 	sb->root = root;
 	sb->dev_id = __atomic_fetch_add(&ext2_next_dev, 1, __ATOMIC_RELAXED);
+	ext2_flusher_start(sb);
 	return root;
 }
 
@@ -269,11 +279,16 @@ int ext2_umount(struct inode *root)
 	struct ext2_sb *sb = EXT2_SB(root);
 	int err;
 
+	ext2_flusher_stop(sb);		/* no pass touches sb after this */
 	mutex_lock(&sb->lock);
 	if (!sb->rdonly && sb->was_valid)
 		sb->es->s_state |= EXT2_VALID_FS;
 	sb->super_dirty = true;
 	err = ext2_sync_fs(sb);
+	if (err && !sb->rdonly) {	/* something did not reach the disk: e2fsck */
+		sb->es->s_state = (sb->es->s_state & ~EXT2_VALID_FS) | EXT2_ERROR_FS;
+		ext2_write_super(sb);
+	}
 	mutex_unlock(&sb->lock);
 	iput(root);			/* the mount's: the last inode of sb */
 	ext2_sb_free(sb);
