@@ -24,6 +24,7 @@
 #include <aiokern.h>
 #include "lx_syscall.h"
 #include "ext2_pattern.h"
+#include "ext2_stat.h"
 #include "utest.h"
 
 #define MNT		"/mnt/f"
@@ -338,25 +339,6 @@ static int direct_io(void)
 	return 0;
 }
 
-/* /proc/aiok/ext2's counter name (kernel/fs/procfs.c), or -1. */
-static long ext2_counter(const char *name)
-{
-	static char text[256];
-	int fd = open("/proc/aiok/ext2", O_RDONLY);
-	long n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
-	size_t len = strlen(name);
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return -1;
-	text[n] = '\0';
-	for (char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return strtol(p + len + 1, NULL, 10);
-	return -1;
-}
-
 /* Write n bytes of pattern seed as file name (buffered, fsynced, closed: an
  * inode's last close frees its pages, so the file starts cold). */
 static int put_pattern(const char *name, unsigned seed, unsigned n)
@@ -392,18 +374,18 @@ static int direct_in_submit(void)
 	fd = open(MNT "/dfast.bin", O_RDONLY | O_DIRECT);
 	CHECK(fd >= 0);
 	CHECK_EQ(raw_io_setup(8, &ctx), 0);
-	q0 = ext2_counter("aio_queued");
-	a0 = ext2_counter("dio_async");
+	q0 = ext2_stat("aio_queued");
+	a0 = ext2_stat("dio_async");
 	raw_prep(&cbs[0], IOCB_CMD_PREAD, fd, dbuf, 4096, 61440, 0);	/* file block 15+ */
 	CHECK_EQ(one(ctx, &cbs[0]), 4096);	/* the map is cached now */
 	CHECK(same(dbuf, 21, 61440, 4096));
-	CHECK_EQ(ext2_counter("aio_queued") - q0, 1);
-	CHECK_EQ(ext2_counter("dio_async") - a0, 1);
+	CHECK_EQ(ext2_stat("aio_queued") - q0, 1);
+	CHECK_EQ(ext2_stat("dio_async") - a0, 1);
 	/* a plain read waits for the file system's lock: the worker, which may
 	 * still hold it after its request's interrupt woke us, has let go */
 	CHECK_EQ(pread(fd, got, 512, 0), 512);
-	q0 = ext2_counter("aio_queued");
-	d0 = ext2_counter("dio_direct");
+	q0 = ext2_stat("aio_queued");
+	d0 = ext2_stat("dio_direct");
 	CHECK(q0 >= 0 && d0 >= 0);
 	for (int i = 0; i < 8; i++) {
 		raw_prep(&cbs[i], IOCB_CMD_PREAD, fd, dbuf + i * 4096, 4096, i * 4096, i);
@@ -415,20 +397,20 @@ static int direct_in_submit(void)
 	for (int i = 0; i < 8; i++)
 		CHECK_EQ(ev[i].res, 4096);
 	CHECK(same(dbuf, 21, 0, sizeof(dbuf)));
-	sent = ext2_counter("dio_direct") - d0;
+	sent = ext2_stat("dio_direct") - d0;
 	utest_log("8 O_DIRECT reads: %ld sent from io_submit, %ld to the worker", sent,
-		  ext2_counter("aio_queued") - q0);
+		  ext2_stat("aio_queued") - q0);
 	CHECK(sent >= 6);			/* (a flush holding the lock sends one on) */
-	CHECK_EQ(sent + ext2_counter("aio_queued") - q0, 8);
+	CHECK_EQ(sent + ext2_stat("aio_queued") - q0, 8);
 	fb = open(MNT "/dfast.bin", O_RDWR);
 	CHECK(fb >= 0);
 	fill(got, 22, 8192, 4096);
 	CHECK_EQ(pwrite(fb, got, 4096, 8192), 4096);	/* dirty in the page cache */
-	q0 = ext2_counter("aio_queued");
+	q0 = ext2_stat("aio_queued");
 	raw_prep(&cbs[0], IOCB_CMD_PREAD, fd, dbuf, 4096, 8192, 9);
 	CHECK_EQ(one(ctx, &cbs[0]), 4096);
 	CHECK(same(dbuf, 22, 8192, 4096));
-	CHECK_EQ(ext2_counter("aio_queued") - q0, 1);
+	CHECK_EQ(ext2_stat("aio_queued") - q0, 1);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fb);
 	close(fd);
@@ -445,7 +427,7 @@ static int readahead_sequential(void)
 	struct iocb cb, *list[1] = { &cb };
 	struct io_event ev;
 	aio_context_t ctx = 0;
-	long ra0 = ext2_counter("ra_pages");
+	long ra0 = ext2_stat("ra_pages");
 	int fd, inside = 0;
 
 	CHECK(ra0 >= 0);
@@ -463,9 +445,9 @@ static int readahead_sequential(void)
 	}
 	CHECK(same(got, 23, 0, FILE_KB * 1024));
 	utest_log("%d of %d sequential reads complete inside io_submit, %ld pages read ahead",
-		  inside, FILE_KB / 16, ext2_counter("ra_pages") - ra0);
+		  inside, FILE_KB / 16, ext2_stat("ra_pages") - ra0);
 	CHECK(inside >= FILE_KB / 16 / 2);	/* none without read-ahead */
-	CHECK(ext2_counter("ra_pages") - ra0 >= FILE_KB / 4 / 2);
+	CHECK(ext2_stat("ra_pages") - ra0 >= FILE_KB / 4 / 2);
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fd);
 	CHECK_EQ(unlink(MNT "/seq.bin"), 0);
