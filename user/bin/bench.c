@@ -1021,21 +1021,25 @@ static void result_pct(const struct bench *b, const char *metric, long part, lon
 	     milli % 1000);
 }
 
-/* aiokern's file-AIO counters after a phase, as a comment line (none on Linux). */
+/* aiokern's file-AIO counters after a phase, as a comment line (none on Linux):
+ * the lines of /proc/aiok/ext2 from "aio_queued" on. */
 static void note_counters(const struct bench *b, const char *phase)
 {
-	char text[160];
+	static char text[1024];
 	int fd = open("/proc/aiok/ext2", O_RDONLY);
 	long n = fd < 0 ? 0 : read(fd, text, sizeof(text) - 1);
+	char *from;
 
 	if (fd >= 0)
 		close(fd);
 	if (n <= 0)
 		return;
 	text[n] = '\0';
-	for (char *p = text; (p = strchr(p, '\n')); )
+	if (!(from = strstr(text, "aio_queued")))
+		return;
+	for (char *p = from; (p = strchr(p, '\n')); )
 		*p = ' ';
-	outf("# bench: %s: after %s: %s\n", b->label, phase, text);
+	outf("# bench: %s: after %s: %.200s\n", b->label, phase, from);
 }
 
 /* One target of the paired QD1 loop: the raw device or the file. */
