@@ -249,10 +249,9 @@ static bool blk_iov_aligned(const struct iovec *iov, u32 nr)
 
 /* A blk_io for n bytes at pos of iocb's device, nothing pinned yet: checks
  * the alignment rules and the device's end (-EINVAL). */
-static struct blk_io *blk_io_alloc(struct kiocb *iocb, enum blk_op op, size_t n, loff_t pos,
-				   bool aligned)
+static struct blk_io *blk_io_alloc(struct blkdev *dev, struct kiocb *iocb, enum blk_op op,
+				   size_t n, loff_t pos, bool aligned)
 {
-	struct blkdev *dev = kiocb_file(iocb)->f_inode->private;
 	struct blk_io *io;
 
 	if (op != BLK_FLUSH && (!aligned || ((u32)pos & SECTOR_MASK)))
@@ -284,11 +283,11 @@ static struct blk_io *blk_io_ready(struct blk_io *io, enum blk_op op, loff_t pos
 	return io;
 }
 
-static struct blk_io *blk_io_new(struct kiocb *iocb, enum blk_op op, const struct iovec *iov,
-				 u32 nr, loff_t pos)
+static struct blk_io *blk_io_new(struct blkdev *dev, struct kiocb *iocb, enum blk_op op,
+				 const struct iovec *iov, u32 nr, loff_t pos)
 {
 	size_t n = iov_total(iov, nr);
-	struct blk_io *io = blk_io_alloc(iocb, op, n, pos, blk_iov_aligned(iov, nr));
+	struct blk_io *io = blk_io_alloc(dev, iocb, op, n, pos, blk_iov_aligned(iov, nr));
 	int err;
 
 	if (IS_ERR(io))
@@ -305,7 +304,8 @@ static struct blk_io *blk_io_new_kernel(struct kiocb *iocb, enum blk_op op, stru
 					u32 offset, u32 len, loff_t pos)
 {
 	bool aligned = !((offset | len) & SECTOR_MASK) && offset + len <= PAGE_SIZE;
-	struct blk_io *io = blk_io_alloc(iocb, op, len, pos, aligned);
+	struct blk_io *io = blk_io_alloc(kiocb_file(iocb)->f_inode->private, iocb, op, len, pos,
+					 aligned);
 	struct pinned_buf *pb;
 
 	if (IS_ERR(io))
@@ -358,10 +358,8 @@ static bool blk_part_of(struct blk_request *req, void *iocb)
 	return req->done == blk_part_done && ((struct blk_io *)req->private)->iocb == iocb;
 }
 
-/* Withdraw a one-part request the driver still has queued (process context). */
-static int blk_aio_cancel(struct kiocb *iocb)
+int blk_file_cancel(struct blkdev *dev, struct kiocb *iocb)
 {
-	struct blkdev *dev = kiocb_file(iocb)->f_inode->private;
 	struct blk_request *part = blkdev_cancel(dev, blk_part_of, iocb);
 	struct blk_io *io;
 
@@ -373,10 +371,18 @@ static int blk_aio_cancel(struct kiocb *iocb)
 	return 0;
 }
 
+/* Withdraw a one-part request the driver still has queued (process context). */
+static int blk_aio_cancel(struct kiocb *iocb)
+{
+	return blk_file_cancel(kiocb_file(iocb)->f_inode->private, iocb);
+}
+
 static const struct file_operations blk_file_ops;
 
-/* Start io: -EIOCBQUEUED, or -errno with nothing started. */
-static ssize_t blk_io_go(struct kiocb *iocb, struct blk_io *io)
+/* Start io: -EIOCBQUEUED, or -errno with nothing started. cancel: the
+ * kiocb's cancel method when io is one part (blk_aio_cancel for a device's
+ * own file; a file system's for its O_DIRECT requests). */
+static ssize_t blk_io_go(struct kiocb *iocb, struct blk_io *io, kiocb_cancel_fn *cancel)
 {
 	int err;
 
@@ -387,8 +393,8 @@ static ssize_t blk_io_go(struct kiocb *iocb, struct blk_io *io)
 		return err;
 	}
 	/* One part can be withdrawn; not a write whose flush may follow it. */
-	if (io->nr_parts == 1 && !io->flush_after && !io->kernel)
-		kiocb_set_cancel_fn(iocb, blk_aio_cancel);
+	if (io->nr_parts == 1 && !io->flush_after && !io->kernel && cancel)
+		kiocb_set_cancel_fn(iocb, cancel);
 	blk_io_put(io);				/* the submitter's reference */
 	return -EIOCBQUEUED;
 }
@@ -398,7 +404,57 @@ static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, const struct i
 {
 	if (op != BLK_FLUSH && !iov_total(iov, nr))
 		return 0;
-	return blk_io_go(iocb, blk_io_new(iocb, op, iov, nr, pos));
+	return blk_io_go(iocb, blk_io_new(kiocb_file(iocb)->f_inode->private, iocb, op, iov, nr,
+					  pos), blk_aio_cancel);
+}
+
+ssize_t blk_file_user_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
+			 const struct iovec *iov, u32 nr, loff_t pos, kiocb_cancel_fn *cancel)
+{
+	struct blkdev *dev = blk_file_dev(devf);
+
+	if (!dev || op == BLK_FLUSH)
+		return -EINVAL;
+	if (!iov_total(iov, nr))
+		return 0;
+	return blk_io_go(iocb, blk_io_new(dev, iocb, op, iov, nr, pos), cancel);
+}
+
+/* io takes over the caller's pinned vector pv (left empty): a range whose
+ * page pointers live in the caller's room has them copied into io's own. */
+static int blk_io_take_vec(struct blk_io *io, struct pinned_vec *pv)
+{
+	struct pinned_buf *one = &io->buf.one;
+
+	if (pv->nr == 1 && pv->bufs == &pv->one && !pv->one.own_pages &&
+	    pv->one.nr_pages > BLK_IO_INLINE)
+		return -EINVAL;			/* no room for its page pointers */
+	io->buf = *pv;
+	if (pv->bufs == &pv->one) {
+		io->buf.bufs = one;
+		if (!one->own_pages) {
+			memcpy(io->page_inline, one->pages, one->nr_pages * sizeof(struct page *));
+			one->pages = io->page_inline;
+		}
+	}
+	*pv = (struct pinned_vec){ 0 };
+	return 0;
+}
+
+ssize_t blk_file_pinned_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
+			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *))
+{
+	struct blkdev *dev = blk_file_dev(devf);
+	struct blk_io *io;
+	int err;
+
+	if (!dev || op == BLK_FLUSH)
+		return -EINVAL;
+	io = blk_io_alloc(dev, iocb, op, pv->len, pos, true);
+	if (IS_ERR(io))
+		return PTR_ERR(io);
+	err = blk_io_take_vec(io, pv);
+	return blk_io_go(iocb, blk_io_ready(io, op, pos, err), cancel);
 }
 
 ssize_t blk_file_kernel_rw(struct kiocb *iocb, enum blk_op op, struct page *page, u32 offset,
@@ -410,7 +466,7 @@ ssize_t blk_file_kernel_rw(struct kiocb *iocb, enum blk_op op, struct page *page
 		return 0;			/* no volatile cache: already durable */
 	if (op != BLK_FLUSH && !len)
 		return 0;
-	return blk_io_go(iocb, blk_io_new_kernel(iocb, op, page, offset, len, pos));
+	return blk_io_go(iocb, blk_io_new_kernel(iocb, op, page, offset, len, pos), NULL);
 }
 
 int blk_file_kernel_sync(struct file *f, enum blk_op op, struct page *page, u32 offset, u32 len,

@@ -7,6 +7,7 @@
 #include "types.h"
 
 struct file;
+struct iovec;
 struct kiocb;
 struct page;
 
@@ -32,6 +33,28 @@ ssize_t blk_file_kernel_rw(struct kiocb *iocb, enum blk_op op, struct page *page
  * or the submit's error. Process context, no spinlock held. */
 int blk_file_kernel_sync(struct file *f, enum blk_op op, struct page *page, u32 offset, u32 len,
 			 loff_t pos);
+/* Another file's user AIO (a file system's O_DIRECT request, in io_submit)
+ * moved zero-copy between the user's segments iov[0..nr) (512-aligned) and
+ * byte pos of the block device behind devf, as the device's own AIO does:
+ * iocb is completed by the driver's interrupt (aio_complete: bytes or -EIO),
+ * the device kicked at the end of io_submit's plug, RWF_DSYNC followed by a
+ * flush. cancel becomes iocb's cancel method when the request is one driver
+ * request (it may call blk_file_cancel). -EIOCBQUEUED, 0 for nothing, or
+ * -EINVAL (not a device, past its end, misaligned) / -ENOMEM / -EFAULT with
+ * nothing started. Process context, the submitter's address space. */
+ssize_t blk_file_user_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
+			 const struct iovec *iov, u32 nr, loff_t pos, int (*cancel)(struct kiocb *));
+/* The same for segments a file system pinned earlier (its worker, which has
+ * no user address space): a started request takes over pv's pins and leaves
+ * pv empty; after an error the caller unpins whatever pv still holds
+ * (unpin_user_vec of an emptied vector does nothing). Segments 512-aligned
+ * (the caller checked). */
+struct pinned_vec;
+ssize_t blk_file_pinned_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
+			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *));
+/* Withdraw iocb's one driver request from dev's queue: 0, or -EAGAIN when
+ * the device has it already (or it is not there). Process context. */
+int blk_file_cancel(struct blkdev *dev, struct kiocb *iocb);
 /* The device behind f when f is a block-device file, else NULL. */
 struct blkdev *blk_file_dev(struct file *f);
 /* sync(2): flush every block device's volatile write cache and wait.

@@ -12,8 +12,11 @@
 #                         then the SMP table (tools/benchsmp.py: QD32 with 1/2/4 submitting
 #                         threads, QD1, the null call and io_getevents' cost per CPU count)
 #   BENCH_SMP=N           any target above with N CPUs for both kernels (logs: build/bench-smpN)
-#   BENCH_DISKS=...       which disks (default: virtio ide virtio_null ide_null); the *_null
-#                         ones are QEMU's null-co (no disk work, no data): the limit QEMU sets
+#   BENCH_DISKS=...       which disks (default: virtio ide virtio_null ide_null ext2); the *_null
+#                         ones are QEMU's null-co (no disk work, no data): the limit QEMU sets;
+#                         ext2 is a virtio disk holding an ext2 image (bench --ext2: file AIO,
+#                         direct and buffered, and the raw device in the same boot), copied
+#                         afresh from $(BENCH_EXT2_PRISTINE) before each boot
 #   make bench-plot       the SVG pictures again from the logs (tools/benchplot.py)
 #
 # QEMU differs on purpose: aiokern is i386 (qemu-system-i386); Debian's kernel is amd64
@@ -30,7 +33,9 @@ BENCH_IMG     ?= /dev/shm/aiokern-bench.img
 BENCH_RUNS    ?= 3
 BENCH_TIMEOUT ?= 300
 BENCH_QUICK   ?=
-BENCH_DISKS   ?= virtio ide virtio_null ide_null
+BENCH_DISKS   ?= virtio ide virtio_null ide_null ext2
+BENCH_EXT2_PRISTINE ?= /dev/shm/aiokern-bench-ext2.img
+BENCH_EXT2_IMG      ?= /dev/shm/aiokern-bench-ext2-run.img
 QEMU_LINUX    ?= qemu-system-x86_64
 BENCH_CACHE   := $(or $(AIOK_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/aiokern)/linux
 BENCH_LX      := $(BENCH_OUT)/linux
@@ -41,11 +46,13 @@ bench_quick  = $(if $(BENCH_QUICK),$(bench_comma)--quick)
 # How aiokern is told to run bench: init runs each run= item, "prog:arg:arg".
 # $(1) device, $(2) disk label.
 BENCH_AIOK_APPEND  = lowmem=128M run=bench:$(1):$(2)$(if $(BENCH_QUICK),:--quick)$(if \
-	$(BENCH_NULL_$(2)),:--no-verify)$(if $(BENCH_AIOK_DEV2_$(2)),:--second=$(BENCH_AIOK_DEV2_$(2)))
+	$(BENCH_NULL_$(2)),:--no-verify)$(if $(BENCH_AIOK_DEV2_$(2)),:--second=$(BENCH_AIOK_DEV2_$(2)))$(if \
+	$(BENCH_EXT2_$(2)),:--ext2)
 # Debian's kernel hands bench=... to our /init (user/linux/init.c) as an environment variable.
 BENCH_LINUX_APPEND = console=ttyS0 quiet panic=-1 bench=$(1),$(2)$(bench_quick)$(if \
 	$(BENCH_NULL_$(2)),$(bench_comma)--no-verify)$(if \
-	$(BENCH_LINUX_DEV2_$(2)),$(bench_comma)--second=$(BENCH_LINUX_DEV2_$(2)))
+	$(BENCH_LINUX_DEV2_$(2)),$(bench_comma)--second=$(BENCH_LINUX_DEV2_$(2)))$(if \
+	$(BENCH_EXT2_$(2)),$(bench_comma)--ext2)
 
 # The same disk on both kernels; the device name each kernel gives it.
 BENCH_DISK_virtio  = -drive file=$(BENCH_IMG),format=raw,if=none,id=bd0 -device virtio-blk-pci,drive=bd0
@@ -66,6 +73,10 @@ BENCH_AIOK_DEV_ide_2ch   := /dev/hda
 BENCH_LINUX_DEV_ide_2ch  := /dev/sda
 BENCH_NULL_virtio_null := 1
 BENCH_NULL_ide_null    := 1
+# The ext2 image on virtio (tools/mkbenchimg.py --ext2); each boot starts from the pristine copy.
+BENCH_DISK_ext2    = -drive file=$(BENCH_EXT2_IMG),format=raw,if=none,id=bd0 -device virtio-blk-pci,drive=bd0
+BENCH_EXT2_ext2   := 1
+BENCH_PRE_ext2     = cp --sparse=always $(BENCH_EXT2_PRISTINE) $(BENCH_EXT2_IMG) &&
 BENCH_AIOK_DEV_virtio  := /dev/vda
 BENCH_AIOK_DEV_ide     := /dev/hda
 BENCH_LINUX_DEV_virtio := /dev/vda
@@ -74,6 +85,8 @@ BENCH_AIOK_DEV_virtio_null  := /dev/vda
 BENCH_AIOK_DEV_ide_null     := /dev/hda
 BENCH_LINUX_DEV_virtio_null := /dev/vda
 BENCH_LINUX_DEV_ide_null    := /dev/sda
+BENCH_AIOK_DEV_ext2         := /dev/vda
+BENCH_LINUX_DEV_ext2        := /dev/vda
 
 # $(1) disk label: the whole QEMU command line of one boot.
 bench_aiok_cmd  = $(QEMU) $(BENCH_QEMU_FLAGS) -serial stdio -kernel $(KERNEL) -initrd $(INITRAMFS) \
@@ -85,12 +98,12 @@ bench_linux_cmd = $(QEMU_LINUX) $(BENCH_QEMU_FLAGS) -serial stdio -kernel $(BENC
 bench_run_list = $(shell seq 1 $(BENCH_RUNS))
 # $(1) kernel (aiokern/linux), $(2) command function: every boot, one after another.
 bench_boots = $(foreach d,$(BENCH_DISKS),$(foreach r,$(bench_run_list),\
-	tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/$(1)-$(d)-$(r).log $(call $(2),$(d)) &&)) true
+	$(BENCH_PRE_$(d)) tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/$(1)-$(d)-$(r).log $(call $(2),$(d)) &&)) true
 
 # Both kernels interleaved: for each run and disk, an aiokern boot then a Linux boot.
 bench_pairs = $(foreach r,$(bench_run_list),$(foreach d,$(BENCH_DISKS),\
-	tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/aiokern-$(d)-$(r).log $(call bench_aiok_cmd,$(d)) && \
-	tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/linux-$(d)-$(r).log $(call bench_linux_cmd,$(d)) &&)) true
+	$(BENCH_PRE_$(d)) tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/aiokern-$(d)-$(r).log $(call bench_aiok_cmd,$(d)) && \
+	$(BENCH_PRE_$(d)) tools/benchboot.sh $(BENCH_TIMEOUT) $(BENCH_OUT)/linux-$(d)-$(r).log $(call bench_linux_cmd,$(d)) &&)) true
 
 BENCH_TABLE = $(PYTHON) tools/benchtable.py --disks "$(BENCH_DISKS)" $(BENCH_OUT)
 # The pictures (python3-matplotlib): QD1 latency CDF and histogram, IOPS against queue depth.
@@ -109,6 +122,7 @@ BOOTTIME   = $(PYTHON) tools/boottime.py --runs $(BOOT_RUNS) --cmdline '$(CMDLIN
 bench-img:
 	$(Q)$(PYTHON) tools/mkbenchimg.py $(BENCH_IMG)
 	$(Q)$(if $(filter ide_2ch,$(BENCH_DISKS) $(BENCH_SMP_DISKS)),cp $(BENCH_IMG) $(BENCH_IMG2))
+	$(Q)$(if $(filter ext2,$(BENCH_DISKS)),$(PYTHON) tools/mkbenchimg.py --ext2 $(BENCH_EXT2_PRISTINE))
 
 # The boot-time status is kept until the table has been printed.
 bench: $(KERNEL) $(INITRAMFS) $(ISO) bench-img

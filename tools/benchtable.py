@@ -8,7 +8,9 @@ their "RESULT DISK METRIC VALUE" lines, and DIR/KERNEL-boot.log (tools/boottime.
 "RESULT boot METRIC SECONDS" line per boot and metric), shown as the rows of disk "boot" with
 issue 9's absolute targets.  The disks virtio_null and ide_null are QEMU's null-co driver
 (no disk work): a second table gives, per kernel, each real disk's median as a share of
-its null-co median, i.e. how close the kernel gets to what QEMU allows.  Status 1 when a run reported io_errors or verify_errors other
+its null-co median, i.e. how close the kernel gets to what QEMU allows.  The disk ext2
+(bench --ext2: file AIO on an ext2 image, issue 18) has rows of its own and a third table:
+each kernel's O_DIRECT file figures against its raw device in the same boot.  Status 1 when a run reported io_errors or verify_errors other
 than 0, or when a --require'd kernel has a run without complete results (for aiokern: also
 no boot times).
 """
@@ -20,8 +22,8 @@ import statistics
 import sys
 
 KERNELS = ["aiokern", "linux"]
-DISKS = ["virtio", "ide", "virtio_null", "ide_null", "ide_2ch"]
-OPTIONAL_DISKS = {"virtio_null", "ide_null", "ide_2ch"}     # BENCH_DISKS may leave them out
+DISKS = ["virtio", "ide", "virtio_null", "ide_null", "ide_2ch", "ext2"]
+OPTIONAL_DISKS = {"virtio_null", "ide_null", "ide_2ch", "ext2"}     # BENCH_DISKS may leave them out
 SWEEP_DEPTHS = [1, 2, 4, 8, 16, 32, 64, 128]
 SWEEP_METRICS = [f"qd_sweep_{d}_iops" for d in SWEEP_DEPTHS]
 METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "qd32_t2_iops", "qd32_t4_iops",
@@ -33,6 +35,18 @@ METRICS = ["qd1_iops", "qd1_lat_p50_us", "qd1_lat_p99_us", "qd32_iops", "qd32_t2
            "noop_submit_reap_ns", "noop_qd32_ops_per_s", "ring_reap_ns",
            "io_errors", "verify_errors"]
 ERROR_METRICS = ("io_errors", "verify_errors")
+# bench --ext2 (disk ext2): the raw device, then file AIO on the image (user/bin/bench.c).
+EXT2_METRICS = ["raw_qd1_lat_p50_us", "raw_qd1_lat_p99_us", "raw_qd32_iops",
+                "direct_qd1_iops", "direct_qd1_lat_p50_us", "direct_qd1_lat_p99_us",
+                "direct_qd32_iops", "warm_qd32_iops", "warm_inside_submit_pct",
+                "cold_qd32_iops", "cold_submit_p50_us", "cold_submit_p99_us", "cold_submit_max_us",
+                "seq_write_MBps", "seq_read_MBps", "seq_bufread_MBps",
+                "io_errors", "verify_errors"]
+# Rows of the file-against-raw table: (file metric, raw metric, True when higher is better).
+EXT2_RAW = [("direct_qd1_lat_p50_us", "raw_qd1_lat_p50_us", False),
+            ("direct_qd1_lat_p99_us", "raw_qd1_lat_p99_us", False),
+            ("direct_qd32_iops", "raw_qd32_iops", True)]
+EXT2_RAW_TARGET = 0.9                               # issue 18: within 10 % of the raw device
 # Printed only on the disks that run them (ide_2ch: bench --second, two IDE channels).
 WHERE_RUN = {"qd32_two_disks_iops"}
 AIOKERN_ONLY = {"noop_submit_reap_ns", "noop_qd32_ops_per_s", "ring_reap_ns"}
@@ -46,6 +60,10 @@ TARGETS = {
     ("ide", "qd32_iops"): (">=", 1.5),
     ("ide", "seq64k_qd8_MBps"): (">=", 1.1),
 }
+# Issue 18's goals on the ext2 disk, aiokern / Linux.
+TARGETS.update({("ext2", "direct_qd1_lat_p50_us"): ("<=", 0.5),
+                ("ext2", "direct_qd32_iops"): (">=", 2.0),
+                ("ext2", "warm_qd32_iops"): (">=", 3.0)})
 for _d in ("virtio", "ide"):
     for _m in ("submit_ebadf_ns", "getevents_idle_ns", "null_syscall_ns"):
         TARGETS[(_d, _m)] = SYSCALL_TARGET
@@ -192,7 +210,7 @@ def rows(runs, paired=False):
     for disk in DISKS:
         if not runs["aiokern"][disk] and not runs["linux"][disk]:
             continue
-        for metric in METRICS:
+        for metric in EXT2_METRICS if disk == "ext2" else METRICS:
             a = summary(runs, "aiokern", disk, metric)
             l = summary(runs, "linux", disk, metric)
             if metric in WHERE_RUN and a is None and l is None:
@@ -231,6 +249,31 @@ def limit_rows(runs):
         for metric, higher in LIMIT_METRICS:
             out.append([disk, metric, limit_cell(runs, "aiokern", disk, metric, higher),
                         limit_cell(runs, "linux", disk, metric, higher)])
+    return out
+
+
+EXT2_HEAD = ["metric", "aiokern file / raw", "Linux file / raw", "target (aiokern)"]
+
+
+def ext2_cell(runs, kernel, fmetric, rmetric, higher_better):
+    """The kernel's median file figure as a share of its raw-device median ("94% (...)"):
+    for a latency raw over file (100% = the file costs nothing more); None without both."""
+    f = summary(runs, kernel, "ext2", fmetric)
+    r = summary(runs, kernel, "ext2", rmetric)
+    if not f or not r or not f[0] or not r[0]:
+        return None, "-"
+    share = f[0] / r[0] if higher_better else r[0] / f[0]
+    return share, f"{100 * share:.0f}% ({fmt(f[0])} against {fmt(r[0])})"
+
+
+def ext2_rows(runs):
+    """O_DIRECT file AIO against the raw device, each kernel in its own boots."""
+    out = []
+    for fmetric, rmetric, higher in EXT2_RAW:
+        share, a = ext2_cell(runs, "aiokern", fmetric, rmetric, higher)
+        _, l = ext2_cell(runs, "linux", fmetric, rmetric, higher)
+        verdict = "" if share is None else (" met" if share >= EXT2_RAW_TARGET else " not met")
+        out.append([fmetric, a, l, f">= {100 * EXT2_RAW_TARGET:.0f}%{verdict}"])
     return out
 
 
@@ -286,6 +329,9 @@ def main():
     if limits:
         print("\nShare of QEMU's limit (the same kernel on null-co; latency: null-co's / the disk's):")
         print_table(limits, opts.markdown, LIMIT_HEAD)
+    if any(runs[k]["ext2"] for k in KERNELS):
+        print("\next2 file AIO against the raw device in the same boots (latency: raw's / the file's):")
+        print_table(ext2_rows(runs), opts.markdown, EXT2_HEAD)
     msgs = problems(runs, opts.require, boot, not opts.no_boot, opts.disks.split())
     for msg in msgs:
         print(f"benchtable: {msg}", file=sys.stderr)

@@ -6,7 +6,7 @@
 1. The kernel package: the versioned dependency of `linux-image-amd64` (for example
    linux-image-6.1.0-57-amd64), fetched with `apt-get download` into the cache once.
 2. From it: boot/vmlinuz-* and the modules the benchmark disks need (virtio_blk,
-   virtio_pci, ata_piix, sd_mod) with their dependencies.  The package carries no
+   virtio_pci, ata_piix, sd_mod, and ext4 for bench --ext2) with their dependencies.  The package carries no
    modules.dep (depmod makes it at install time), so the dependencies come from each
    module's .modinfo "depends=" field; modules listed in modules.builtin are skipped;
    .ko.xz files are decompressed.
@@ -26,7 +26,8 @@ import sys
 import tarfile
 
 META = "linux-image-amd64"
-WANTED = ["virtio_blk", "virtio_pci", "ata_piix", "sd_mod"]
+# The disks', and ext4 (Debian builds no ext2.ko: ext4 mounts ext2) with crc32c for it.
+WANTED = ["virtio_blk", "virtio_pci", "ata_piix", "sd_mod", "ext4", "crc32c_generic"]
 
 
 def log(msg):

@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
-"""mkbenchimg.py: write (or check) the benchmark disk image with its per-sector pattern.
+"""mkbenchimg.py: write (or check) the benchmark disk image with its per-sector pattern, or the ext2 one.
 
     tools/mkbenchimg.py [--size-mib 64] IMAGE          create IMAGE unless it already holds the pattern
     tools/mkbenchimg.py --check IMAGE                  verify every sector; status 1 on a mismatch
+    tools/mkbenchimg.py --ext2 [--size-mib 384] [--rand-mib 64] IMAGE
+                                                       an ext2 file system (mke2fs -t ext2 -b 4096 -d,
+                                                       e2fsprogs) holding "rand" (RAND MiB) and "warm"
+                                                       (2 MiB), each the pattern by file offset, and
+                                                       room for bench --ext2's 256 MiB "seq"; made
+                                                       unless IMAGE.ok says it was with these sizes
 
 Pattern, in 512-byte sector s, 32-bit little-endian words: word 0 is s, word 1 is
 0x41494F21 ("!OIA"), word k >= 2 is (s * 0x9E3779B1) ^ (k * 0x85EBCA77), in 32-bit
@@ -10,7 +16,9 @@ arithmetic.  user/bin/bench.c checks every read against the same formula.
 """
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 
 SECTOR = 512
 WORDS = SECTOR // 4
@@ -58,12 +66,44 @@ def check_image(path, sample=False):
     return bad
 
 
+def write_pattern_file(path, size):
+    with open(path, "wb") as f:
+        for first in range(0, size // SECTOR, 2048):
+            f.write(chunk(first, min(2048, size // SECTOR - first)))
+
+
+def make_ext2(path, size_mib, rand_mib):
+    """The ext2 bench image (bench --ext2), unless PATH.ok already names these sizes."""
+    stamp = f"ext2 {size_mib} {rand_mib}\n"
+    try:
+        if open(path + ".ok").read() == stamp and os.path.getsize(path) == size_mib << 20:
+            return 0
+    except OSError:
+        pass
+    with tempfile.TemporaryDirectory() as root:
+        write_pattern_file(os.path.join(root, "rand"), rand_mib << 20)
+        write_pattern_file(os.path.join(root, "warm"), 2 << 20)
+        if os.path.exists(path):
+            os.remove(path)
+        subprocess.run(["mke2fs", "-q", "-F", "-t", "ext2", "-b", "4096", "-d", root, path,
+                        f"{size_mib}M"], check=True)
+    with open(path + ".ok", "w") as f:
+        f.write(stamp)
+    print(f"  IMG     {path} (ext2, {size_mib} MiB: rand {rand_mib} MiB, warm 2 MiB)")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("image")
-    ap.add_argument("--size-mib", type=int, default=64)
+    ap.add_argument("--size-mib", type=int, help="64 (pattern), 384 (--ext2)")
     ap.add_argument("--check", action="store_true", help="verify every sector")
+    ap.add_argument("--ext2", action="store_true", help="the ext2 image of bench --ext2")
+    ap.add_argument("--rand-mib", type=int, default=64)
     opts = ap.parse_args()
+    if opts.ext2:
+        return make_ext2(opts.image, opts.size_mib or 384, opts.rand_mib)
+    opts.size_mib = opts.size_mib or 64
     size = opts.size_mib << 20
     if opts.check:
         bad = check_image(opts.image)

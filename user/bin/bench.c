@@ -1,4 +1,4 @@
-/* bench.c: the AIO benchmark (QD1 latency and its histogram, QD32 IOPS, IOPS against queue depth, sequential MB/s, call costs) and the thread and signal costs, one source for aiokern and Linux i386. */
+/* bench.c: the AIO benchmark (QD1 latency and its histogram, QD32 IOPS, IOPS against queue depth, sequential MB/s, call costs), the thread and signal costs, and file AIO on ext2 (--ext2), one source for aiokern and Linux i386. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -9,11 +9,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "lx_syscall.h"	/* mount, umount2: Linux i386's numbers, aiokern's too */
 #include "outf.h"
 #include "libaio.h"	/* struct iocb / io_event (the kernel's layout, also Linux's), io_prep_* */
 
 /*
- * Usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] DEVICE LABEL
+ * Usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] [--ext2] DEVICE LABEL
  *        e.g.  bench /dev/vda virtio
  * Prints "RESULT LABEL METRIC VALUE" lines, and "HIST LABEL METRIC LO:COUNT ..." lines
  * (the QD1 latency histogram, tools/benchplot.py); exit status 0 when every read
@@ -21,6 +22,16 @@
  * operations (a smoke test), every word of every read checked; --verify-all: that
  * check on a full run; --no-verify: only the reads' lengths are checked (QEMU's
  * null-co disk, which holds no data).
+ *
+ * --ext2: DEVICE holds an ext2 image made by tools/mkbenchimg.py --ext2 (the files
+ * "rand" and "warm" hold the pattern by file offset).  bench mounts it on /mnt/bench
+ * and measures file AIO (see run_ext2): O_DIRECT QD1/QD32 on "rand" ("direct_*",
+ * next to the raw device's "raw_*": QD1 reads of both in turn, lengths checked only
+ * on the raw device),
+ * buffered random reads with a warm cache on "warm" ("warm_*", with the share of
+ * reads complete when io_submit returned), buffered QD32 with a cold cache on
+ * "rand" ("cold_*": io_submit's time per call), and a sequential O_DIRECT write of
+ * a new file, then its O_DIRECT and buffered reads ("seq_*").
  *
  * The AIO calls go through the b_* layer below, the only part that differs between
  * the targets: aiokern's calls 244-248 (io_getevents_abs takes an absolute
@@ -67,8 +78,6 @@ typedef unsigned long aio_context_t;	/* 32 bits: the compat calls take a u32 con
 #define NR_IO_DESTROY	246
 #define NR_IO_GETEVENTS	247
 #define NR_IO_SUBMIT	248
-
-#include "lx_syscall.h"
 
 static long b_setup(unsigned nr, aio_context_t *ctx)
 {
@@ -146,11 +155,12 @@ static void b_timeout_arm(struct b_timeout *t, long long ns)
 
 struct limits {
 	long	warmup, qd1, qd32, seq, micro, null_calls, setup, sweep;
+	long	cold, file_seq_mib;	/* --ext2: cold-cache reads; the sequential file's MiB */
 };
 
 static const struct limits full_limits = { 256, 20000, 200000, 16384, 200000, 1000000, 2000,
-					   100000 };
-static const struct limits quick_limits = { 16, 200, 2000, 256, 2000, 2000, 20, 500 };
+					   100000, 8192, 256 };
+static const struct limits quick_limits = { 16, 200, 2000, 256, 2000, 2000, 20, 500, 256, 4 };
 
 struct bench {
 	const char		*dev, *label;
@@ -163,6 +173,8 @@ struct bench {
 	struct b_timeout	expired;	/* a limit already past */
 	int			verify_all;	/* check every word of every read */
 	int			no_verify;	/* check only the lengths (null-co) */
+	int			ext2;		/* --ext2: file AIO on the mounted image */
+	const char		*prefix;	/* before every metric's name ("raw_", ...), or NULL */
 	unsigned long		io_errors, verify_errors;
 };
 
@@ -173,10 +185,13 @@ static uint32_t pat_k[SECTOR / 4];	/* k * PAT_MUL_K */
 /* A value given in thousandths, printed with three decimals; 0 means the metric failed. */
 static void result_milli(const struct bench *b, const char *metric, long long milli)
 {
+	const char *pre = b->prefix ? b->prefix : "";
+
 	if (milli <= 0)
-		outf("# bench: %s %s: failed, no result\n", b->label, metric);
+		outf("# bench: %s %s%s: failed, no result\n", b->label, pre, metric);
 	else
-		outf("RESULT %s %s %lld.%03lld\n", b->label, metric, milli / 1000, milli % 1000);
+		outf("RESULT %s %s%s %lld.%03lld\n", b->label, pre, metric, milli / 1000,
+		     milli % 1000);
 }
 
 static void result_count(const struct bench *b, const char *metric, unsigned long n)
@@ -218,6 +233,21 @@ static void pattern_init(void)
 {
 	for (uint32_t k = 2; k < SECTOR / 4; k++)
 		pat_k[k] = k * PAT_MUL_K;
+}
+
+/* The pattern of the len bytes at byte off (whole sectors): what a read there checks. */
+static void fill_pattern(void *buf, unsigned len, long long off)
+{
+	uint32_t *w = buf, s = (uint32_t)(off / SECTOR);
+
+	for (unsigned i = 0; i < len / SECTOR; i++, w += SECTOR / 4, s++) {
+		uint32_t m = s * PAT_MUL_S;
+
+		w[0] = s;
+		w[1] = PAT_MAGIC;
+		for (int k = 2; k < SECTOR / 4; k++)
+			w[k] = m ^ pat_k[k];
+	}
 }
 
 /* 1 when the sector at number s holds its pattern in every word. */
@@ -396,8 +426,11 @@ static void run_qd1(struct bench *b)
 		result_milli(b, "qd1_iops", n * SEC_NS * 1000 / elapsed);
 		result_milli(b, "qd1_lat_p50_us", percentile(lat, n, 50));
 		result_milli(b, "qd1_lat_p99_us", percentile(lat, n, 99));
-		print_hist(b, "qd1_lat_ns", lat, n);
-		outf("# bench: %s: qd1 %ld ops, mean latency %lld ns\n", b->label, n, lsum / n);
+		if (!b->prefix) {	/* the raw disks' histogram (tools/benchplot.py) */
+			print_hist(b, "qd1_lat_ns", lat, n);
+			outf("# bench: %s: qd1 %ld ops, mean latency %lld ns\n", b->label, n,
+			     lsum / n);
+		}
 	}
 	free(lat);
 }
@@ -411,6 +444,7 @@ struct qd_job {
 	int		sequential;	/* 1: sequential offsets, else random */
 	long		limit;
 	long long	cap_ns;		/* time limit; 0: TIME_CAP_NS */
+	int		writes;		/* 1: writes of the pattern (fill_pattern) */
 };
 
 struct qd_run {
@@ -447,7 +481,12 @@ static void slot_prep(struct qd_run *q, int slot, struct iocb **list, long *n)
 {
 	struct iocb *cb = &q->cbs[slot];
 
-	if (q->job->size)
+	if (q->job->size && q->job->writes) {
+		long long off = next_offset(q);
+
+		fill_pattern(slot_buf(q, slot), q->job->size, off);
+		io_prep_pwrite(cb, q->b->fd, slot_buf(q, slot), q->job->size, off);
+	} else if (q->job->size)
 		io_prep_pread(cb, q->b->fd, slot_buf(q, slot), q->job->size, next_offset(q));
 	else
 		io_prep_noop(cb, q->b->fd);
@@ -467,7 +506,10 @@ static int qd_complete(struct qd_run *q, const struct io_event *ev)
 		return -1;
 	}
 	cb = &q->cbs[slot];
-	if (q->job->size)
+	if (q->job->size && q->job->writes) {
+		if ((long)ev->res != (long)q->job->size)
+			io_error(q->b, "write", (long)ev->res);
+	} else if (q->job->size)
 		check_read(q->b, ev, cb->u.c.buf, q->job->size, cb->u.c.offset,
 			   q->b->verify_all || q->checked++ % VERIFY_SAMPLE == 0);
 	else if ((long)ev->res != 0)
@@ -542,7 +584,7 @@ static long long qd_run(struct bench *b, const struct qd_job *job, long long dis
 
 static void run_qd32(struct bench *b, long long disk_bytes)
 {
-	const struct qd_job job = { "qd32_iops", QD32_DEPTH, BLOCK, 0, b->lim->qd32, 0 };
+	const struct qd_job job = { "qd32_iops", QD32_DEPTH, BLOCK, 0, b->lim->qd32, 0, 0 };
 
 	result_milli(b, job.metric, qd_run(b, &job, disk_bytes));
 }
@@ -579,7 +621,7 @@ static long long qd_threads(struct bench *b, long long disk_bytes, int nthreads,
 		struct qd_thread *t = &th[i];
 
 		*t = (struct qd_thread){ .b = *b, .disk_bytes = disk_bytes, .slot_base = i * depth };
-		t->job = (struct qd_job){ "qd_threads", depth, BLOCK, 0, b->lim->qd32 / nthreads, 0 };
+		t->job = (struct qd_job){ "qd_threads", depth, BLOCK, 0, b->lim->qd32 / nthreads, 0, 0 };
 		t->b.fd = fds[i];
 		t->b.io_errors = t->b.verify_errors = 0;
 		t->b.ctx = 0;		/* io_setup wants it zero */
@@ -615,7 +657,7 @@ static void run_qd32_threads(struct bench *b, long long disk_bytes)
 
 static void run_seq(struct bench *b, long long disk_bytes)
 {
-	const struct qd_job job = { "seq64k_qd8_MBps", SEQ_DEPTH, SEQ_SIZE, 1, b->lim->seq, 0 };
+	const struct qd_job job = { "seq64k_qd8_MBps", SEQ_DEPTH, SEQ_SIZE, 1, b->lim->seq, 0, 0 };
 	long long ops_milli = qd_run(b, &job, disk_bytes);
 
 	result_milli(b, job.metric, ops_milli * SEQ_SIZE / 1000000);	/* MB = 10^6 bytes */
@@ -628,7 +670,7 @@ static void run_qd_sweep(struct bench *b, long long disk_bytes)
 	char metric[32];
 
 	for (int depth = 1; depth <= MAX_DEPTH; depth *= 2) {
-		const struct qd_job job = { metric, depth, BLOCK, 0, b->lim->sweep, SWEEP_CAP_NS };
+		const struct qd_job job = { metric, depth, BLOCK, 0, b->lim->sweep, SWEEP_CAP_NS, 0 };
 
 		snprintf(metric, sizeof(metric), "qd_sweep_%d_iops", depth);
 		result_milli(b, metric, qd_run(b, &job, disk_bytes));
@@ -910,7 +952,7 @@ static long long ring_reap_cost(struct bench *b)
 
 static void run_aiokern_only(struct bench *b)
 {
-	const struct qd_job noop32 = { "noop_qd32_ops_per_s", QD32_DEPTH, 0, 0, b->lim->qd32, 0 };
+	const struct qd_job noop32 = { "noop_qd32_ops_per_s", QD32_DEPTH, 0, 0, b->lim->qd32, 0, 0 };
 
 	result_milli(b, "noop_submit_reap_ns", cost_ns_milli(b, op_noop_submit_reap, b->lim->micro));
 	result_milli(b, noop32.metric, qd_run(b, &noop32, 0));
@@ -936,6 +978,403 @@ static long long disk_size(int fd)
 	if (fstat(fd, &st) == 0 && st.st_size > 0)
 		return st.st_size;
 	return 0;
+}
+
+/* ---------------- file AIO on ext2 (--ext2) ---------------- */
+
+#define NR_MOUNT	21		/* the same on aiokern and Linux i386 */
+#define NR_UMOUNT2	52
+#define KERR_ENODEV	19
+#define EXT2_MNT	"/mnt/bench"
+#define COLD_STRIDE	1000003		/* a prime: block i * it mod the file's visits each once */
+
+/* Open path for the file metrics: b->fd and b->nblocks (its 4 KiB blocks); -1 on an error. */
+static int file_open(struct bench *b, const char *name, int flags)
+{
+	char path[64];
+	long long size;
+
+	snprintf(path, sizeof(path), EXT2_MNT "/%s", name);
+	b->fd = open(path, flags, 0644);
+	if (b->fd < 0) {
+		io_error(b, path, -1);
+		return -1;
+	}
+	size = disk_size(b->fd);
+	b->nblocks = (long)(size / BLOCK);
+	lseek(b->fd, 0, SEEK_SET);
+	return 0;
+}
+
+static void file_close(struct bench *b)
+{
+	close(b->fd);
+	b->fd = -1;
+}
+
+/* A share in percent with three decimals (0 is a valid result here). */
+static void result_pct(const struct bench *b, const char *metric, long part, long whole)
+{
+	long long milli = whole ? (long long)part * 100000 / whole : 0;
+
+	outf("RESULT %s %s%s %lld.%03lld\n", b->label, b->prefix, metric, milli / 1000,
+	     milli % 1000);
+}
+
+/* aiokern's file-AIO counters after a phase, as a comment line (none on Linux):
+ * the lines of /proc/aiok/ext2 from "aio_queued" on. */
+static void note_counters(const struct bench *b, const char *phase)
+{
+	static char text[1024];
+	int fd = open("/proc/aiok/ext2", O_RDONLY);
+	long n = fd < 0 ? 0 : read(fd, text, sizeof(text) - 1);
+	char *from;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	if (!(from = strstr(text, "aio_queued")))
+		return;
+	for (char *p = from; (p = strchr(p, '\n')); )
+		*p = ' ';
+	outf("# bench: %s: after %s: %.200s\n", b->label, phase, from);
+}
+
+/* One target of the paired QD1 loop: the raw device or the file. */
+struct qd1_side {
+	const char	*prefix;
+	int		fd, no_verify;
+	long		nblocks;
+	uint64_t	rng;
+	long long	*lat;
+};
+
+/* One QD1 read on side s (b's descriptor and size switched to it); its ns or -1. */
+static long long qd1_side_op(struct bench *b, struct qd1_side *s)
+{
+	b->fd = s->fd;
+	b->nblocks = s->nblocks;
+	b->no_verify = s->no_verify;
+	return qd1_op(b, &s->rng);
+}
+
+/* The side's results from its n latencies (IOPS: from their sum). */
+static void qd1_side_report(struct bench *b, struct qd1_side *s, long n)
+{
+	long long sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += s->lat[i];
+	qsort(s->lat, n, sizeof(*s->lat), cmp_ll);
+	b->prefix = s->prefix;
+	result_milli(b, "qd1_iops", sum ? n * SEC_NS * 1000 / sum : 0);
+	result_milli(b, "qd1_lat_p50_us", percentile(s->lat, n, 50));
+	result_milli(b, "qd1_lat_p99_us", percentile(s->lat, n, 99));
+}
+
+/* QD1 reads of the raw device and of the file, one of each in turn, so that
+ * both see the same host (whose load drifts within seconds): "raw_qd1_*"
+ * (lengths checked) and "direct_qd1_*". b's descriptor is the file's. */
+static void run_qd1_pair(struct bench *b, int raw_fd, long raw_blocks)
+{
+	struct qd1_side side[2] = {
+		{ "raw_", raw_fd, 1, raw_blocks, RNG_SEED, NULL },
+		{ "direct_", b->fd, b->no_verify, b->nblocks, RNG_SEED, NULL } };
+	struct qd1_side file = side[1];
+	long limit = b->lim->qd1, n = 0;
+	long long t0;
+
+	side[0].lat = malloc(limit * sizeof(long long));
+	side[1].lat = malloc(limit * sizeof(long long));
+	b_timeout_arm(&b->wait, WAIT_NS);
+	for (long i = 0; side[0].lat && side[1].lat && i < b->lim->warmup; i++)
+		if (qd1_side_op(b, &side[0]) < 0 || qd1_side_op(b, &side[1]) < 0)
+			break;
+	t0 = now_ns();
+	while (side[0].lat && side[1].lat && n < limit && now_ns() - t0 < 2 * TIME_CAP_NS) {
+		if ((side[0].lat[n] = qd1_side_op(b, &side[0])) < 0 ||
+		    (side[1].lat[n] = qd1_side_op(b, &side[1])) < 0)
+			break;
+		n++;
+	}
+	for (int k = 0; k < 2 && n > 0; k++)
+		qd1_side_report(b, &side[k], n);
+	free(side[0].lat);
+	free(side[1].lat);
+	b->fd = file.fd;
+	b->nblocks = file.nblocks;
+	b->no_verify = file.no_verify;
+}
+
+/* O_DIRECT random 4 KiB reads of "rand" at QD1 (paired with the raw device's,
+ * every read checked outside the timed part) and at QD32 (right after the raw
+ * device's QD32, the next host seconds; both check the lengths only, so that
+ * the loops do the same work in user space). */
+static void run_file_direct(struct bench *b, int raw_fd, long raw_blocks)
+{
+	int no_verify = b->no_verify, fd;
+	long nblocks;
+
+	if (file_open(b, "rand", O_RDONLY | O_DIRECT) < 0)
+		return;
+	run_qd1_pair(b, raw_fd, raw_blocks);
+	fd = b->fd;
+	nblocks = b->nblocks;
+	b->prefix = "raw_";
+	b->no_verify = 1;
+	b->fd = raw_fd;
+	b->nblocks = raw_blocks;
+	run_qd32(b, (long long)raw_blocks * BLOCK);
+	b->prefix = "direct_";
+	b->fd = fd;			/* lengths only, as the raw loop: the same user work */
+	b->nblocks = nblocks;
+	run_qd32(b, (long long)nblocks * BLOCK);
+	b->no_verify = no_verify;
+	file_close(b);
+	note_counters(b, "direct");
+}
+
+/* Reap exactly n events into ev, waiting; -1 on an error. */
+static int reap_n(struct bench *b, struct io_event *ev, long n)
+{
+	for (long got = 0, r; got < n; got += r) {
+		r = b_getevents(b->ctx, n - got, ev + got, &b->wait);
+		if (r <= 0) {
+			io_error(b, "io_getevents", r);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One batch of QD32_DEPTH random 4 KiB reads: submitted in one call, then the
+ * events already there (a poll), then the rest; the number the poll found, or -1. */
+static long warm_batch(struct bench *b, uint64_t *rng, long seq)
+{
+	static struct iocb cbs[QD32_DEPTH];
+	struct iocb *list[QD32_DEPTH];
+	struct io_event ev[QD32_DEPTH];
+	long inside;
+
+	for (int i = 0; i < QD32_DEPTH; i++) {
+		io_prep_pread(&cbs[i], b->fd, bufs[i], BLOCK, random_block_offset(b, rng));
+		list[i] = &cbs[i];
+	}
+	if (submit_all(b, b->ctx, list, QD32_DEPTH) < 0)
+		return -1;
+	inside = b_getevents(b->ctx, QD32_DEPTH, ev, &b->expired);
+	if (inside < 0 || reap_n(b, ev + inside, QD32_DEPTH - inside) < 0) {
+		io_error(b, "io_getevents(poll)", inside);
+		return -1;
+	}
+	for (int i = 0; i < QD32_DEPTH; i++) {
+		const struct iocb *cb = ev[i].obj;
+		check_read(b, &ev[i], cb->u.c.buf, BLOCK, cb->u.c.offset,
+			   b->verify_all || (seq + i) % VERIFY_SAMPLE == 0);
+	}
+	return inside;
+}
+
+/* Buffered random 4 KiB reads of "warm" (read whole first, so cached): IOPS in
+ * batches of 32, and the share of reads complete when io_submit returned. */
+static void run_file_warm(struct bench *b)
+{
+	uint64_t rng = RNG_SEED;
+	long ops = 0, inside = 0, r;
+	long long t0;
+
+	b->prefix = "warm_";
+	if (file_open(b, "warm", O_RDONLY) < 0)
+		return;
+	while (read(b->fd, seq_bufs[0], SEQ_SIZE) > 0)
+		;
+	b_timeout_arm(&b->wait, WAIT_NS);
+	t0 = now_ns();
+	while (ops < b->lim->qd32 && now_ns() - t0 < TIME_CAP_NS) {
+		if ((r = warm_batch(b, &rng, ops)) < 0)
+			break;
+		inside += r;
+		ops += QD32_DEPTH;
+	}
+	if (ops) {
+		result_milli(b, "qd32_iops", ops * SEC_NS * 1000 / (now_ns() - t0));
+		result_pct(b, "inside_submit_pct", inside, ops);
+	}
+	file_close(b);
+	note_counters(b, "warm");
+}
+
+/* Submit list[0..n) and note each io_submit call's time in cost[*nc]; -1 on an error. */
+static int timed_submit(struct bench *b, struct iocb **list, long n, long long *cost, long *nc)
+{
+	while (n > 0) {
+		long long t0 = now_ns();
+		long r = b_submit(b->ctx, n, list);
+
+		cost[(*nc)++] = now_ns() - t0;
+		if (r <= 0) {
+			io_error(b, "io_submit", r);
+			return -1;
+		}
+		list += r;
+		n -= r;
+	}
+	return 0;
+}
+
+/* The cold loop's next read: block i of a walk that meets each block once. */
+static void cold_prep(struct bench *b, struct iocb *cb, int slot, long i)
+{
+	long long blk = (long long)i * COLD_STRIDE % b->nblocks;
+
+	io_prep_pread(cb, b->fd, bufs[slot], BLOCK, blk * BLOCK);
+	cb->data = (void *)(uintptr_t)slot;
+}
+
+/* Reap, check, refill and submit until limit reads are done; the reads done. */
+static long cold_loop(struct bench *b, struct iocb *cbs, long limit, long long *cost, long *nc)
+{
+	struct iocb *list[QD32_DEPTH];
+	struct io_event ev[QD32_DEPTH];
+	long issued = 0, done = 0, n = 0;
+
+	for (; issued < QD32_DEPTH && issued < limit; issued++) {
+		cold_prep(b, &cbs[issued], (int)issued, issued);
+		list[n++] = &cbs[issued];
+	}
+	if (timed_submit(b, list, n, cost, nc) < 0)
+		return done;
+	while (done < issued) {
+		long got = b_getevents(b->ctx, QD32_DEPTH, ev, &b->wait);
+
+		if (got <= 0) {
+			io_error(b, "io_getevents", got);
+			break;
+		}
+		n = 0;
+		for (long i = 0; i < got; i++, done++) {
+			struct iocb *cb = ev[i].obj;
+			int slot = (int)(uintptr_t)cb->data;
+			check_read(b, &ev[i], cb->u.c.buf, BLOCK, cb->u.c.offset,
+				   b->verify_all || done % VERIFY_SAMPLE == 0);
+			if (issued < limit) {
+				cold_prep(b, &cbs[slot], slot, issued++);
+				list[n++] = &cbs[slot];
+			}
+		}
+		if (n && timed_submit(b, list, n, cost, nc) < 0)
+			break;
+	}
+	return done;
+}
+
+/* Buffered random 4 KiB reads of "rand" at QD32, each block read once (nothing
+ * cached): IOPS and io_submit's time per call (median, p99, max). */
+static void run_file_cold(struct bench *b)
+{
+	static struct iocb cbs[QD32_DEPTH];
+	long limit, done, nc = 0;
+	long long *cost, t0, elapsed;
+
+	b->prefix = "cold_";
+	if (file_open(b, "rand", O_RDONLY) < 0)
+		return;
+	limit = b->lim->cold < b->nblocks ? b->lim->cold : b->nblocks;
+	cost = malloc((limit + 1) * sizeof(*cost));
+	if (!cost) {
+		io_error(b, "malloc", 0);
+		file_close(b);
+		return;
+	}
+	b_timeout_arm(&b->wait, WAIT_NS);
+	t0 = now_ns();
+	done = cold_loop(b, cbs, limit, cost, &nc);
+	elapsed = now_ns() - t0;
+	if (done == limit && nc > 0) {
+		qsort(cost, nc, sizeof(*cost), cmp_ll);
+		result_milli(b, "qd32_iops", done * SEC_NS * 1000 / elapsed);
+		result_milli(b, "submit_p50_us", percentile(cost, nc, 50));
+		result_milli(b, "submit_p99_us", percentile(cost, nc, 99));
+		result_milli(b, "submit_max_us", cost[nc - 1]);
+		outf("# bench: %s: cold %ld reads in %ld io_submit calls\n", b->label, done, nc);
+	}
+	free(cost);
+	file_close(b);
+	note_counters(b, "cold");
+}
+
+/* A new file "seq" written with O_DIRECT 64 KiB AIO at QD8 (file_seq_mib MiB of
+ * the pattern), then read back with O_DIRECT and buffered, every read checked. */
+static void run_file_seq(struct bench *b)
+{
+	long long bytes = (long long)b->lim->file_seq_mib << 20;
+	const struct qd_job wr = { "write_MBps", SEQ_DEPTH, SEQ_SIZE, 1, bytes / SEQ_SIZE,
+				   600 * SEC_NS, 1 };
+	const struct qd_job rd = { "read_MBps", SEQ_DEPTH, SEQ_SIZE, 1, bytes / SEQ_SIZE,
+				   600 * SEC_NS, 0 };
+	const struct qd_job bufrd = { "bufread_MBps", SEQ_DEPTH, SEQ_SIZE, 1, bytes / SEQ_SIZE,
+				      600 * SEC_NS, 0 };
+
+	b->prefix = "seq_";
+	if (file_open(b, "seq", O_RDWR | O_CREAT | O_TRUNC | O_DIRECT) < 0)
+		return;
+	result_milli(b, wr.metric, qd_run(b, &wr, bytes) * SEQ_SIZE / 1000000);
+	file_close(b);
+	note_counters(b, "seq_write");
+	if (file_open(b, "seq", O_RDONLY | O_DIRECT) < 0)
+		return;
+	result_milli(b, rd.metric, qd_run(b, &rd, bytes) * SEQ_SIZE / 1000000);
+	file_close(b);
+	note_counters(b, "seq_read");
+	if (file_open(b, "seq", O_RDONLY) < 0)
+		return;
+	result_milli(b, bufrd.metric, qd_run(b, &bufrd, bytes) * SEQ_SIZE / 1000000);
+	file_close(b);
+	note_counters(b, "seq_bufread");
+	unlink(EXT2_MNT "/seq");
+}
+
+static int made_mnt;			/* bench made /mnt (and removes it) */
+
+/* Mount dev on EXT2_MNT (made as needed): 0 or -errno. */
+static long ext2_mount(const char *dev)
+{
+	long r;
+
+	made_mnt = mkdir("/mnt", 0755) == 0;
+	mkdir(EXT2_MNT, 0755);
+	r = lx_syscall(NR_MOUNT, (long)dev, (long)EXT2_MNT, (long)"ext2", 0, 0);
+	if (r == -KERR_ENODEV)	/* a Linux whose ext4 driver does not register "ext2" */
+		r = lx_syscall(NR_MOUNT, (long)dev, (long)EXT2_MNT, (long)"ext4", 0, 0);
+	return r;
+}
+
+/* --ext2: file AIO on the mounted image, and the raw device (lengths
+ * checked only: the image holds a file system, not the pattern) for the
+ * O_DIRECT rows, its descriptor open throughout. */
+static void run_ext2(struct bench *b)
+{
+	int raw_fd = b->fd;
+	long raw_blocks = b->nblocks, r;
+
+	if ((r = ext2_mount(b->dev)) < 0) {
+		io_error(b, "mount", r);
+		rmdir(EXT2_MNT);
+		return;
+	}
+	run_file_direct(b, raw_fd, raw_blocks);
+	close(raw_fd);
+	run_file_warm(b);
+	run_file_cold(b);
+	run_file_seq(b);
+	b->prefix = NULL;
+	if ((r = lx_syscall(NR_UMOUNT2, (long)EXT2_MNT, 0, 0, 0, 0)) < 0)
+		io_error(b, "umount", r);
+	rmdir(EXT2_MNT);			/* leave the root as it was (init's leak check) */
+	if (made_mnt)
+		rmdir("/mnt");
 }
 
 static int bench_open(struct bench *b)
@@ -965,8 +1404,8 @@ static int bench_open(struct bench *b)
 	return 0;
 }
 
-/* [--quick] [--verify-all] [--no-verify] [--second=DEV2] DEVICE LABEL, flags anywhere;
- * -1 on anything else. */
+/* [--quick] [--verify-all] [--no-verify] [--second=DEV2] [--ext2] DEVICE LABEL, flags
+ * anywhere; -1 on anything else. */
 static int parse_args(struct bench *b, int argc, char **argv)
 {
 	const char *pos[2];
@@ -980,6 +1419,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			b->verify_all = 1;
 		else if (!strcmp(argv[i], "--no-verify"))
 			b->no_verify = 1;
+		else if (!strcmp(argv[i], "--ext2"))
+			b->ext2 = 1;
 		else if (!strncmp(argv[i], "--second=", 9) && argv[i][9])
 			b->dev2 = argv[i] + 9;
 		else if (npos < 2)
@@ -998,6 +1439,10 @@ static void run_all(struct bench *b)
 {
 	long long disk_bytes = (long long)b->nblocks * BLOCK;
 
+	if (b->ext2) {
+		run_ext2(b);
+		return;
+	}
 	run_qd1(b);
 	run_qd32(b, disk_bytes);
 	run_qd32_threads(b, disk_bytes);
@@ -1014,7 +1459,8 @@ int main(int argc, char **argv)
 	long r;
 
 	if (parse_args(&b, argc, argv) < 0) {
-		outf("usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] DEVICE LABEL\n");
+		outf("usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] [--ext2] "
+		     "DEVICE LABEL\n");
 		return 2;
 	}
 	pattern_init();

@@ -28,6 +28,7 @@
 #include "aiokern.h"
 #include "lx_syscall.h"
 #include "ext2_pattern.h"
+#include "ext2_stat.h"
 #include "utest.h"
 
 #define MNT		"/mnt/x"
@@ -50,25 +51,6 @@ static long do_mount(void)
 static long do_umount(void)
 {
 	return lx_syscall(NR_UMOUNT2, (long)MNT, 0, 0, 0, 0);
-}
-
-/* One counter of /proc/aiok/ext2, or -1. */
-static long ext2_stat(const char *name)
-{
-	static char text[1024];
-	size_t len = strlen(name);
-	int fd = open("/proc/aiok/ext2", O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return -1;
-	text[n] = '\0';
-	for (char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return strtol(p + len + 1, NULL, 10);
-	return -1;
 }
 
 /* One AIO request submitted and waited for: its event's res. */

@@ -7,7 +7,9 @@
  *                              cancel of queued requests; io_destroy with requests in
  *                              flight; umount frees every cached page (of this file
  *                              system: the only one mounted with file pages cached);
- *                              O_DIRECT AIO. Leaves /direct.bin too. Leaves /aio.bin
+ *                              O_DIRECT AIO (sent from io_submit when the map is
+ *                              cached); read-ahead behind sequential reads
+ *                              (/proc/aiok/ext2's counters). Leaves /direct.bin too. Leaves /aio.bin
  *                              and /aiov.bin for tools/ext2_image.py check.
  */
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include <aiokern.h>
 #include "lx_syscall.h"
 #include "ext2_pattern.h"
+#include "ext2_stat.h"
 #include "utest.h"
 
 #define MNT		"/mnt/f"
@@ -336,6 +339,121 @@ static int direct_io(void)
 	return 0;
 }
 
+/* Write n bytes of pattern seed as file name (buffered, fsynced, closed: an
+ * inode's last close frees its pages, so the file starts cold). */
+static int put_pattern(const char *name, unsigned seed, unsigned n)
+{
+	int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	fill(big, seed, 0, n);
+	CHECK_EQ(write(fd, big, n), n);
+	CHECK_EQ(fsync(fd), 0);
+	CHECK_EQ(close(fd), 0);
+	return 0;
+}
+
+/* O_DIRECT reads whose block map is cached go to the device from io_submit
+ * itself (dio_direct counts them; the worker's aio_queued does not move), and
+ * read the right bytes; one whose indirect block is not cached (a fresh
+ * mount) goes to the worker, which reads the map and sends it without waiting
+ * (dio_async); over a dirty cached page a direct read goes to the worker,
+ * which writes the page back first, and sees its bytes. */
+static int direct_in_submit(void)
+{
+	static unsigned char dbuf[8 * 4096] __attribute__((aligned(4096)));
+	static struct iocb cbs[8];
+	struct iocb *list[8];
+	struct io_event ev[8];
+	aio_context_t ctx = 0;
+	long q0, d0, a0, sent;
+	int fd, fb;
+
+	CHECK_EQ(put_pattern(MNT "/dfast.bin", 21, 2 * sizeof(dbuf)), 0);
+	CHECK_EQ(remount(), 0);			/* the indirect block leaves the cache */
+	fd = open(MNT "/dfast.bin", O_RDONLY | O_DIRECT);
+	CHECK(fd >= 0);
+	CHECK_EQ(raw_io_setup(8, &ctx), 0);
+	q0 = ext2_stat("aio_queued");
+	a0 = ext2_stat("dio_async");
+	raw_prep(&cbs[0], IOCB_CMD_PREAD, fd, dbuf, 4096, 61440, 0);	/* file block 15+ */
+	CHECK_EQ(one(ctx, &cbs[0]), 4096);	/* the map is cached now */
+	CHECK(same(dbuf, 21, 61440, 4096));
+	CHECK_EQ(ext2_stat("aio_queued") - q0, 1);
+	CHECK_EQ(ext2_stat("dio_async") - a0, 1);
+	/* a plain read waits for the file system's lock: the worker, which may
+	 * still hold it after its request's interrupt woke us, has let go */
+	CHECK_EQ(pread(fd, got, 512, 0), 512);
+	q0 = ext2_stat("aio_queued");
+	d0 = ext2_stat("dio_direct");
+	CHECK(q0 >= 0 && d0 >= 0);
+	for (int i = 0; i < 8; i++) {
+		raw_prep(&cbs[i], IOCB_CMD_PREAD, fd, dbuf + i * 4096, 4096, i * 4096, i);
+		list[i] = &cbs[i];
+	}
+	memset(dbuf, 0, sizeof(dbuf));
+	CHECK_EQ(raw_io_submit(ctx, 8, list), 8);
+	CHECK_EQ(wait_events(ctx, 8, ev), 8);
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ(ev[i].res, 4096);
+	CHECK(same(dbuf, 21, 0, sizeof(dbuf)));
+	sent = ext2_stat("dio_direct") - d0;
+	utest_log("8 O_DIRECT reads: %ld sent from io_submit, %ld to the worker", sent,
+		  ext2_stat("aio_queued") - q0);
+	CHECK(sent >= 6);			/* (a flush holding the lock sends one on) */
+	CHECK_EQ(sent + ext2_stat("aio_queued") - q0, 8);
+	fb = open(MNT "/dfast.bin", O_RDWR);
+	CHECK(fb >= 0);
+	fill(got, 22, 8192, 4096);
+	CHECK_EQ(pwrite(fb, got, 4096, 8192), 4096);	/* dirty in the page cache */
+	q0 = ext2_stat("aio_queued");
+	raw_prep(&cbs[0], IOCB_CMD_PREAD, fd, dbuf, 4096, 8192, 9);
+	CHECK_EQ(one(ctx, &cbs[0]), 4096);
+	CHECK(same(dbuf, 22, 8192, 4096));
+	CHECK_EQ(ext2_stat("aio_queued") - q0, 1);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fb);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/dfast.bin"), 0);
+	return 0;
+}
+
+/* Sequential 16 KiB buffered reads of a cold file, one at a time: the
+ * worker reads a growing window ahead (ra_pages moves), so most reads after
+ * the first misses find their pages cached and complete inside io_submit;
+ * every byte is right. */
+static int readahead_sequential(void)
+{
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	aio_context_t ctx = 0;
+	long ra0 = ext2_stat("ra_pages");
+	int fd, inside = 0;
+
+	CHECK(ra0 >= 0);
+	CHECK_EQ(put_pattern(MNT "/seq.bin", 23, FILE_KB * 1024), 0);
+	fd = open(MNT "/seq.bin", O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	memset(got, 0, sizeof(got));
+	for (unsigned off = 0; off < FILE_KB * 1024; off += 16384) {
+		raw_prep(&cb, IOCB_CMD_PREAD, fd, got + off, 16384, off, off);
+		CHECK_EQ(raw_io_submit(ctx, 1, list), 1);
+		inside += ring_ready(ctx) == 1;
+		CHECK_EQ(wait_events(ctx, 1, &ev), 1);
+		CHECK_EQ(ev.res, 16384);
+	}
+	CHECK(same(got, 23, 0, FILE_KB * 1024));
+	utest_log("%d of %d sequential reads complete inside io_submit, %ld pages read ahead",
+		  inside, FILE_KB / 16, ext2_stat("ra_pages") - ra0);
+	CHECK(inside >= FILE_KB / 16 / 2);	/* none without read-ahead */
+	CHECK(ext2_stat("ra_pages") - ra0 >= FILE_KB / 4 / 2);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/seq.bin"), 0);
+	return 0;
+}
+
 /* io_destroy (and exit) with requests queued and running: every one ends,
  * nothing leaks, the file system unmounts. */
 static int destroy_in_flight(void)
@@ -394,6 +512,8 @@ static const struct utest_case cases[] = {
 	UTEST(cancel_queued),
 	UTEST(nowait_miss),
 	UTEST(direct_io),
+	UTEST(direct_in_submit),
+	UTEST(readahead_sequential),
 	UTEST(destroy_in_flight),
 	UTEST(umount_frees_pages),
 };

@@ -9,13 +9,17 @@
  * page or indirect block to read, a dirty page to write back for room,
  * sb->lock held by someone else), every fsync, fdatasync and RWF_DSYNC /
  * O_DSYNC write, and every append (O_APPEND, RWF_APPEND), is queued to the
- * "ext2aio" worker thread with the user's pages pinned; the worker runs it
- * with the synchronous path and copies through the pinned pages (it has no
- * user address space), then completes it.
+ * "ext2aio" worker thread with the user's pages pinned; the worker first
+ * reads the pages that the next EXT2_AIO_BATCH queued buffered reads miss,
+ * all at once, with a read-ahead window behind sequential reads
+ * (readahead.c), then runs each request with the synchronous path and copies
+ * through the pinned pages (it has no user address space), then completes it.
  * A request still in the queue can be cancelled (io_cancel, io_destroy,
  * exit); one the worker has taken runs to its end (-EAGAIN to the cancel).
- * On an O_DIRECT file a read or write is never tried in io_submit: it goes to
- * the worker, which moves it zero-copy (dio.c).
+ * On an O_DIRECT file io_submit sends a read straight to the device when its
+ * block map is cached and it lies on one run of blocks (dio.c: completed by
+ * the driver's interrupt); any other direct read or write goes to the
+ * worker, which moves it zero-copy (dio.c). RWF_NOWAIT: -EAGAIN unless sent.
  *
  * Locking: sb->aio_lock (a spinlock, process context, irqsave) guards
  * sb->aio_queue, each request's queued flag and the kiocb's private pointer
@@ -26,6 +30,7 @@
  */
 #include "aio.h"
 #include "errno.h"
+#include "fs.h"
 #include "pin.h"
 #include "printk.h"
 #include "resource.h"
@@ -36,6 +41,7 @@
 #include "ext2.h"
 
 #define EXT2_AIO_ROOM	16		/* page pointers kept inside a request */
+#define EXT2_AIO_BATCH	32		/* queued requests whose pages one fill reads */
 
 enum ext2_aio_op { EXT2_AIO_READ, EXT2_AIO_WRITE, EXT2_AIO_FSYNC, EXT2_AIO_FDSYNC };
 
@@ -79,7 +85,8 @@ static struct ext2_aio *ext2_aio_next(struct ext2_sb *sb)
 	return ea;
 }
 
-/* Run ea with the synchronous path (the worker: may wait on the disk). */
+/* Run ea with the synchronous path (the worker: may wait on the disk); a
+ * direct read that can go whole is sent and not waited for (-EIOCBQUEUED). */
 static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 {
 	struct inode *inode = kiocb_file(ea->iocb)->f_inode;
@@ -91,7 +98,7 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 	if (ea->op == EXT2_AIO_FSYNC || ea->op == EXT2_AIO_FDSYNC) {
 		ret = ext2_fsync_locked(kiocb_file(ea->iocb), ea->op == EXT2_AIO_FDSYNC);
 	} else if (ea->op == EXT2_AIO_READ) {
-		ret = ea->direct ? ext2_dio_rw(inode, &ea->buf, ea->n, ea->pos, false) :
+		ret = ea->direct ? ext2_dio_read_async(inode, ea->iocb, &ea->buf, ea->n, ea->pos) :
 			ext2_file_rw(inode, &x, ea->n, ea->pos, false);
 	} else {
 		if (kiocb_is_append(ea->iocb))
@@ -109,17 +116,84 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 	return ret;
 }
 
-/* The worker: every queued request of one file system, oldest first. */
+static bool ext2_aio_buffered_read(const struct ext2_aio *ea)
+{
+	return ea->op == EXT2_AIO_READ && !ea->direct;
+}
+
+/* A queued buffered read as the worker's fill sees it (its file held). */
+struct ext2_aio_peek {
+	struct file *file;
+	loff_t pos;
+	size_t n;
+};
+
+/* The buffered reads among the first EXT2_AIO_BATCH queued requests, each
+ * with a reference to its file (they stay queued: a cancel still withdraws
+ * them); *seen: the requests looked at. */
+static u32 ext2_aio_peek(struct ext2_sb *sb, struct ext2_aio_peek *p, u32 *seen)
+{
+	struct ext2_aio *ea;
+	u32 n = 0, flags;
+
+	*seen = 0;
+	spin_lock_irqsave(&sb->aio_lock, flags);
+	list_for_each_entry(ea, &sb->aio_queue, link) {
+		if (*seen == EXT2_AIO_BATCH)
+			break;
+		(*seen)++;
+		if (ext2_aio_buffered_read(ea))
+			p[n++] = (struct ext2_aio_peek){ get_file(kiocb_file(ea->iocb)), ea->pos,
+							  ea->n };
+	}
+	spin_unlock_irqrestore(&sb->aio_lock, flags);
+	return n;
+}
+
+/* Read the pages that the next queued buffered reads miss (and their
+ * read-ahead) all at once, so that running them one by one finds them
+ * cached (readahead.c). The number of queued requests this looked at. */
+static u32 ext2_aio_prefetch(struct ext2_sb *sb)
+{
+	struct ext2_aio_peek p[EXT2_AIO_BATCH];
+	struct ext2_fill *f;
+	u32 seen, n = ext2_aio_peek(sb, p, &seen);
+
+	if (n && (f = ext2_fill_begin(sb))) {
+		mutex_lock(&sb->lock);
+		for (u32 i = 0; i < n; i++)
+			ext2_fill_read(f, p[i].file->f_inode, p[i].pos, p[i].n);
+		ext2_fill_end(f);
+		mutex_unlock(&sb->lock);
+	}
+	for (u32 i = 0; i < n; i++)
+		fput(p[i].file);		/* sb->lock not held: may be the last */
+	return seen;
+}
+
+/* The worker: every queued request of one file system, oldest first; before
+ * each group of up to EXT2_AIO_BATCH, their buffered reads' pages are read
+ * together. */
 static void ext2_aio_work(struct work_struct *w)
 {
 	struct ext2_sb *sb = container_of(w, struct ext2_sb, aio_work);
 	struct ext2_aio *ea;
+	struct kiocb *iocb;
+	u32 covered = 0;
+	long res;
 
-	while ((ea = ext2_aio_next(sb))) {
-		struct kiocb *iocb = ea->iocb;
-		long res = ext2_aio_run(sb, ea);
+	for (;;) {
+		if (!covered)
+			covered = ext2_aio_prefetch(sb);
+		if (!(ea = ext2_aio_next(sb)))
+			break;
+		if (covered)
+			covered--;
+		iocb = ea->iocb;
+		res = ext2_aio_run(sb, ea);
 		ext2_aio_free(ea);
-		aio_complete(iocb, res, 0);
+		if (res != -EIOCBQUEUED)	/* else the driver's interrupt completes it */
+			aio_complete(iocb, res, 0);
 	}
 }
 
@@ -222,8 +296,9 @@ static ssize_t ext2_aio_rw(struct kiocb *iocb, const struct iovec *iov, u32 nr, 
 	if (kiocb_file(iocb)->f_flags & O_DIRECT) {
 		if (!ext2_dio_aligned(iov, nr, pos))
 			return -EINVAL;
-		if (kiocb_nowait(iocb))
-			return -EAGAIN;		/* direct I/O always waits on the disk */
+		ret = ext2_dio_try(iocb, iov, nr, n, pos, write);
+		if (ret != -EAGAIN || kiocb_nowait(iocb))
+			return ret;		/* sent to the device; or RWF_NOWAIT's -EAGAIN */
 		return ext2_aio_queue(iocb, write ? EXT2_AIO_WRITE : EXT2_AIO_READ, iov, nr, n, pos);
 	}
 	ret = ext2_aio_try(iocb, iov, nr, n, pos, write);

@@ -37,18 +37,18 @@ static int ext2_bmap_path(const struct ext2_sb *sb, u32 lblk, u32 offsets[EXT2_M
 		return 2;
 	}
 	l -= a;
-	if (l < a * a) {
+	if (l < a * a) {			/* below 2^20: 32-bit division (no __udivdi3) */
 		offsets[0] = EXT2_DIND_BLOCK;
-		offsets[1] = l / a;
-		offsets[2] = l % a;
+		offsets[1] = (u32)l / (u32)a;
+		offsets[2] = (u32)l % (u32)a;
 		return 3;
 	}
 	l -= a * a;
-	if (l < a * a * a) {
+	if (l < a * a * a) {			/* below 2^30 */
 		offsets[0] = EXT2_TIND_BLOCK;
-		offsets[1] = l / (a * a);
-		offsets[2] = (l / a) % a;
-		offsets[3] = l % a;
+		offsets[1] = (u32)l / (u32)(a * a);
+		offsets[2] = ((u32)l / (u32)a) % (u32)a;
+		offsets[3] = (u32)l % (u32)a;
 		return 4;
 	}
 	return -EFBIG;

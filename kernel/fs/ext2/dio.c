@@ -3,11 +3,21 @@
  * (consecutive file blocks on consecutive device blocks), each run's pages
  * sent as driver requests at once and waited for together.
  *
- * Runs in the ext2aio worker (aio.c) with sb->lock held, so io_submit never
- * waits: the block map may read indirect blocks, a write allocates holes and
- * appends (a new block only partly written is zeroed on the disk first), and
- * the page cache's pages over the range are written back and dropped before
- * the transfer (a later buffered read sees what was written directly).
+ * A read inside the file whose blocks are one run and whose map is cached,
+ * with no dirty cached page over it, goes to the device from io_submit
+ * itself (ext2_dio_try): the user's segments are pinned and sent as the
+ * block device's own AIO would be, and the driver's interrupt completes the
+ * request; no worker, no wait. The worker sends such a read the same way
+ * once it has read the indirect blocks its map needs (ext2_dio_read_async:
+ * the driver's interrupt completes it, the worker goes on at once). Such a
+ * read in flight is not waited for by a truncate of the file: it may return
+ * bytes of blocks the truncate freed (no per-inode count of direct I/O yet).
+ * Everything else runs in the ext2aio worker (aio.c) with sb->lock held
+ * until its I/O is done, so io_submit never waits: the block map may
+ * read indirect blocks, a write allocates holes and appends (a new block
+ * only partly written is zeroed on the disk first), and the page cache's
+ * pages over the range are written back and dropped before the transfer (a
+ * later buffered read sees what was written directly).
  * Offset, length and every segment's address and length must be multiples of
  * 512 (-EINVAL at submit, as on block devices). A read stops at the end of
  * the file (the last sector is read whole; the count says where the file ends).
@@ -22,6 +32,9 @@
 #include "ext2.h"
 
 #define EXT2_DIO_BATCH	32		/* driver requests in flight per wait */
+
+atomic_t ext2_dio_direct = ATOMIC_INIT(0);	/* O_DIRECT requests sent from io_submit */
+atomic_t ext2_dio_async = ATOMIC_INIT(0);	/* ... sent by the worker, not waited for */
 
 struct ext2_dio {
 	struct ext2_sb *sb;
@@ -210,5 +223,97 @@ long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t p
 		ext2_touch(inode, true);
 		ext2_write_inode(inode);
 	}
+	return ret;
+}
+
+/* Does inode have a cached page over [pos, pos + n) newer than the disk may
+ * be (dirty, or writable through a shared mapping)? sb->lock held. */
+static bool ext2_dio_dirty_cached(struct inode *inode, loff_t pos, size_t n)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	u64 first = (u64)pos >> PAGE_SHIFT, last = ((u64)pos + n - 1) >> PAGE_SHIFT;
+	struct ext2_page *ep;
+
+	if (!ei->nr_pages)
+		return false;
+	for (u32 i = 0; i < EXT2_PC_HASH; i++)
+		list_for_each_entry(ep, &ei->pc_hash[i], hash)
+			if ((ep->dirty || ep->mapwrite) && ep->index >= first && ep->index <= last)
+				return true;
+	return false;
+}
+
+/* The device byte (from the file system's start) of file bytes [pos, pos + n)
+ * when they lie on one run of mapped blocks, or -EAGAIN (a hole, two runs, an
+ * indirect block not cached, a bad map: the worker's path decides). sb->lock
+ * held with sb->nowait set. */
+static loff_t ext2_dio_one_run(struct inode *inode, loff_t pos, size_t n)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u32 first = pos >> sb->block_log, last = ((u64)pos + n - 1) >> sb->block_log;
+	long start = ext2_bmap(inode, first, false, NULL);
+
+	if (start <= 0)
+		return -EAGAIN;
+	for (u32 l = first + 1; l <= last; l++)
+		if (ext2_bmap(inode, l, false, NULL) != start + (long)(l - first))
+			return -EAGAIN;
+	return ((loff_t)start << sb->block_log) + (pos & (sb->block_size - 1));
+}
+
+/* io_cancel of a request ext2_dio_try sent: withdrawn while the driver queues it. */
+static int ext2_dio_cancel(struct kiocb *iocb)
+{
+	struct ext2_sb *sb = EXT2_SB(kiocb_file(iocb)->f_inode);
+
+	return blk_file_cancel(blk_file_dev(sb->dev), iocb);
+}
+
+/* Where on the device (from its start) a direct read of [pos, pos + n) can
+ * go whole: inside the file, on one run, no dirty cached page over it; else
+ * -EAGAIN. sb->lock held (with sb->nowait: no indirect block read). */
+static loff_t ext2_dio_where(struct inode *inode, loff_t pos, size_t n)
+{
+	loff_t at;
+
+	if ((u64)pos + n > (u64)inode->size || ext2_dio_dirty_cached(inode, pos, n))
+		return -EAGAIN;
+	at = ext2_dio_one_run(inode, pos, n);
+	return at < 0 ? at : at + (loff_t)EXT2_SB(inode)->dev_offset;
+}
+
+long ext2_dio_read_async(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
+			 size_t n, loff_t pos)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	loff_t at = ext2_dio_where(inode, pos, n);
+
+	if (at < 0)
+		return ext2_dio_rw(inode, buf, n, pos, false);
+	atomic_inc(&ext2_dio_async);
+	return blk_file_pinned_rw(sb->dev, iocb, BLK_READ, buf, at, ext2_dio_cancel);
+}
+
+ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,
+		     bool write)
+{
+	struct inode *inode = kiocb_file(iocb)->f_inode;
+	struct ext2_sb *sb = EXT2_SB(inode);
+	ssize_t ret = -EAGAIN;
+	loff_t at;
+
+	if (write || !mutex_trylock(&sb->lock))
+		return -EAGAIN;
+	sb->nowait = true;
+	if ((at = ext2_dio_where(inode, pos, n)) >= 0)
+		ret = blk_file_user_rw(sb->dev, iocb, BLK_READ, iov, nr, at, ext2_dio_cancel);
+	if (ret == -EIOCBQUEUED)
+		atomic_inc(&ext2_dio_direct);
+	if (sb->fault_again) {		/* pinning faulted on a mapping of ours: the worker */
+		sb->fault_again = false;	/* pins without sb->lock */
+		ret = ret == -EIOCBQUEUED ? ret : -EAGAIN;
+	}
+	sb->nowait = false;
+	mutex_unlock(&sb->lock);
 	return ret;
 }

@@ -91,6 +91,7 @@ struct ext2_inode_info {
 	struct list_head link;		/* sb->inodes (icache_lock) */
 	struct list_head pc_hash[EXT2_PC_HASH];	/* its cached pages by index (sb->lock) */
 	u32 nr_pages;
+	u32 ra_next, ra_win;		/* read-ahead (readahead.c, sb->lock) */
 	/* fsync's state (sb->lock): */
 	u32 wb_seq;			/* its data's write-backs failed: an open
 					 * file's f_wb_err samples wb_seq + sb->wb_seq */
@@ -106,10 +107,11 @@ struct ext2_page {
 					 * (set through ext2_pc_mark / ext2_pc_dirty) */
 	unsigned long dirtied;		/* jiffies when it turned dirty (the flusher) */
 	bool uptodate;			/* read from the disk (or written whole) */
+	bool busy;			/* a read into it is in flight: never freed (readahead.c) */
 	bool mapwrite;			/* a shared mapping may write it: every write-back
 					 * takes its blocks in the file as dirty, until
 					 * no mapping holds the page any more */
-	struct page *page;		/* may be HighMem: kmap to reach it */
+	struct page *page;		/* low memory (pagecache.c); reached through kmap */
 	struct inode *inode;
 	struct list_head hash;		/* ext2_inode_info.pc_hash[index % EXT2_PC_HASH] */
 	struct list_head lru;		/* sb->pages, most recently used first */
@@ -282,6 +284,19 @@ void ext2_flush_init(void);
 /* Counters (/proc/aiok/ext2). */
 extern atomic_t ext2_cached_blocks, ext2_dirty_pages, ext2_pages_written, ext2_wb_errors;
 extern atomic_t ext2_blocks_written;
+/* File AIO's: requests given to the ext2aio worker, O_DIRECT reads sent to the
+ * device from io_submit and by the worker without waiting, pages the worker's
+ * fills read and, of them, pages read ahead. */
+extern atomic_t ext2_aio_queued, ext2_dio_direct, ext2_dio_async, ext2_fill_pages, ext2_ra_pages;
+
+/* readahead.c: the AIO worker's fills (sb->lock held from begin to end):
+ * begin (NULL: no memory, nothing to fill), start the reads of the pages
+ * [pos, pos + n) of inode needs and of its read-ahead window, wait for them
+ * all and free f. A page this cannot fill is left to ext2_pc_get. */
+struct ext2_fill;
+struct ext2_fill *ext2_fill_begin(struct ext2_sb *sb);
+void ext2_fill_read(struct ext2_fill *f, struct inode *inode, loff_t pos, size_t n);
+void ext2_fill_end(struct ext2_fill *f);
 
 /* aio.c: the AIO methods of regular files (buffered; see aio.c for what
  * completes inside io_submit and what the worker does). */
@@ -291,11 +306,26 @@ ssize_t ext2_aio_write(struct kiocb *iocb, const char *ubuf, size_t n, loff_t po
 ssize_t ext2_aio_readv(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
 ssize_t ext2_aio_writev(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
 int ext2_aio_fsync(struct kiocb *iocb, int datasync);
-/* dio.c: O_DIRECT (the worker, sb->lock held). Are offset and segments
+/* dio.c: O_DIRECT (io_submit's try, else the worker with sb->lock held). Are offset and segments
  * 512-aligned? Move n bytes at pos between the file and the pinned pages,
  * zero-copy: bytes or -errno. */
 bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
+/* io_submit's try of an O_DIRECT request (sb->lock taken only if free): a
+ * read inside the file on one run of blocks whose map is cached, and no dirty
+ * cached page over it, is sent to the device on iocb (completed by the
+ * driver's interrupt): -EIOCBQUEUED, or -EFAULT/-ENOMEM with nothing sent.
+ * -EAGAIN for everything else (writes, holes, map misses, the lock taken):
+ * the worker's ext2_dio_rw then. The user's pages are pinned under sb->lock,
+ * as the buffered try copies under it. */
+ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,
+		     bool write);
 long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write);
+/* The worker's direct read of the pinned buf (sb->lock held): sent on iocb
+ * without waiting when it can go whole (as ext2_dio_try's, the map read as
+ * needed; buf is taken over): -EIOCBQUEUED, the driver's interrupt completes
+ * iocb. Else ext2_dio_rw's bytes or -errno (the caller completes iocb). */
+long ext2_dio_read_async(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
+			 size_t n, loff_t pos);
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a

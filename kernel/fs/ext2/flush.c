@@ -11,7 +11,8 @@
  * held across a pass; each file system's sb->lock is taken inside it. umount
  * takes a file system off the list (ext2_flusher_stop) with no sb->lock
  * held: after that the flusher never touches it. Process context.
- * /proc/aiok/ext2 shows the counters of the page cache, block cache and flusher.
+ * /proc/aiok/ext2 shows the counters of the page cache, block cache and flusher,
+ * and of file AIO (aio.c, dio.c, readahead.c).
  */
 #include "clock.h"
 #include "cmdline.h"
@@ -105,12 +106,16 @@ static int ext2_proc_show(char *buf, size_t size)
 	return snprintf(buf, size,
 			"cached_pages %u\ndirty_pages %u\ncached_blocks %u\npages_written %u\n"
 			"blocks_written %u\nwb_errors %u\nflush_ms %u\nflush_passes %u\n"
-			"flush_pages %u\nflush_blocks %u\n",
+			"flush_pages %u\nflush_blocks %u\n"
+			"aio_queued %u\ndio_direct %u\ndio_async %u\nfill_pages %u\nra_pages %u\n",
 			atomic_read(&ext2_cached_pages), atomic_read(&ext2_dirty_pages),
 			atomic_read(&ext2_cached_blocks), atomic_read(&ext2_pages_written),
 			atomic_read(&ext2_blocks_written), atomic_read(&ext2_wb_errors),
 			ext2_flush_ms, atomic_read(&ext2_flush_passes),
-			atomic_read(&ext2_flush_pages), atomic_read(&ext2_flush_blocks));
+			atomic_read(&ext2_flush_pages), atomic_read(&ext2_flush_blocks),
+			atomic_read(&ext2_aio_queued), atomic_read(&ext2_dio_direct),
+			atomic_read(&ext2_dio_async), atomic_read(&ext2_fill_pages),
+			atomic_read(&ext2_ra_pages));
 }
 
 void ext2_flush_init(void)

@@ -1,8 +1,10 @@
 /* pagecache.c: ext2's page cache: the data of regular files, one page per
  * PAGE_SIZE of a file, found through a small hash per inode and kept on the
  * file system's LRU list (at most EXT2_PC_MAX pages; the oldest clean or
- * written-back page makes room). Pages may be in HighMem: every access maps
- * them (kmap, process context). A page is filled from the disk once
+ * written-back page makes room). Pages come from low memory (at most 4 MiB
+ * per file system): kmap of them is an address computation, not a
+ * HighMem mapping and its TLB flush, on the cache-hit path that copies
+ * from them inside io_submit; every access still goes through kmap. A page is filled from the disk once
  * (uptodate); each of its blocks carries a dirty bit, and write-back sends
  * the dirty blocks, coalesced into runs of consecutive device blocks.
  * The block cache (bcache.c) holds metadata and directory blocks only.
@@ -60,6 +62,7 @@ void ext2_pc_init(struct ext2_inode_info *ei)
 	for (u32 i = 0; i < EXT2_PC_HASH; i++)
 		INIT_LIST_HEAD(&ei->pc_hash[i]);
 	ei->nr_pages = 0;
+	ei->ra_next = ei->ra_win = 0;
 }
 
 static u32 ext2_pc_blocks(const struct ext2_sb *sb)
@@ -192,8 +195,8 @@ static void ext2_pc_evict(struct ext2_sb *sb)
 		return;
 	for (struct list_head *e = sb->pages.prev; e != &sb->pages; e = e->prev) {
 		ep = list_entry(e, struct ext2_page, lru);
-		if (ext2_pc_mapped(ep))
-			continue;
+		if (ep->busy || ext2_pc_mapped(ep))
+			continue;		/* a fill's read in flight (readahead.c); mapped */
 		ext2_pc_fold_mapwrite(ep);
 		if (ep->dirty && sb->nowait)
 			continue;
@@ -213,7 +216,7 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	ep = kmalloc(sizeof(*ep), GFP_KERNEL);
 	if (!ep)
 		return ERR_PTR(-ENOMEM);
-	ep->page = alloc_page(GFP_HIGHUSER);
+	ep->page = alloc_page(GFP_KERNEL);
 	if (!ep->page) {
 		kfree(ep);
 		return ERR_PTR(-ENOMEM);
@@ -222,6 +225,7 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	ep->dirty = 0;
 	ep->dirtied = 0;
 	ep->uptodate = false;
+	ep->busy = false;
 	ep->mapwrite = false;
 	ep->inode = inode;
 	list_add(&ep->hash, &ei->pc_hash[index % EXT2_PC_HASH]);
