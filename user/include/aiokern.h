@@ -22,7 +22,9 @@ int aiok_stat(struct aiok_stat *st);
  * whose free_pages are compared. 0, or -1 with errno. */
 int aiok_shrink(void);
 /* aiok_shrink, then aiok_stat: counters whose free_pages compare with another
- * snapshot's (no empty slab kept for reuse on either side). 0, or -1 with errno. */
+ * snapshot's (no empty slab kept for reuse on either side), read again every
+ * 2 ms until the memory counters hold still (frees a task's last switch or
+ * another CPU finishes a moment later; at most 50 ms). 0, or -1 with errno. */
 int aiok_snapshot(struct aiok_stat *st);
 
 /* End the run (call 501, init only): QEMU exits with a status derived from
