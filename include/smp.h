@@ -8,8 +8,9 @@
  * Each AP loads its GDT, TSS and the IDT, starts its local APIC timer (its
  * tick), reports in and joins the scheduler on the stack of its own idle
  * task (sched_ap_run); its interrupts are its tick and the IPIs of
- * kernel/ipi.c and kernel/tlb.c. Device interrupts stay on the boot CPU
- * (docs/locking.md). `current` is not here: thread_info.h.
+ * kernel/ipi.c and kernel/tlb.c, and virtio-blk's MSI-X queue n on CPU n;
+ * the ISA and PCI lines stay on the boot CPU (kernel/ioapic.c,
+ * docs/locking.md). `current` is not here: thread_info.h.
  */
 #ifndef SMP_H
 #define SMP_H

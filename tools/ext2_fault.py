@@ -31,7 +31,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blk_image  # noqa: E402  (the KTAP report)
-from ext2_image import ENV, pattern, run, debugfs  # noqa: E402
+from ext2_image import ENV, pattern, run, debugfs, tree_writer  # noqa: E402
 
 BS = 1024
 SIZE = "8M"
@@ -48,11 +48,7 @@ EXPECTED = re.compile(r"^\s*$|^e2fsck \d|^Pass \d: Checking|"
 
 
 def tree(root):
-    def put(rel, data):
-        path = os.path.join(root, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
+    put = tree_writer(root)
     put("rdata.bin", pattern(1, 0, 20 * 1024))
     put("ind.bin", pattern(2, 0, 40 * 1024))
     for i in range(5):

@@ -39,13 +39,19 @@ def run(*cmd, ok=(0,)):
     return p.stdout
 
 
-def seed_tree(root):
-    """The files the guest reads (test_ext2's case host_files checks each)."""
+def tree_writer(root):
+    """put(rel, data): write data to root/rel, making its directories."""
     def put(rel, data):
         path = os.path.join(root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
             f.write(data)
+    return put
+
+
+def seed_tree(root):
+    """The files the guest reads (test_ext2's case host_files checks each)."""
+    put = tree_writer(root)
     put("hello.txt", b"hello from the host\n")
     put("small.bin", pattern(1, 0, 3000))
     put("big.bin", pattern(2, 0, 300 * 1024))	# double indirect with 1 KiB blocks

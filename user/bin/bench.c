@@ -298,12 +298,17 @@ static void check_read(struct bench *b, const struct io_event *ev, const void *b
 	}
 }
 
-/* Submit all n, in as many calls as the kernel needs; -1 on an error. */
-static int submit_all(struct bench *b, aio_context_t ctx, struct iocb **list, long n)
+/* Submit all n, in as many calls as the kernel needs; with cost, note each
+ * call's time in cost[(*nc)++]. -1 on an error. */
+static int submit_timed(struct bench *b, aio_context_t ctx, struct iocb **list, long n,
+			long long *cost, long *nc)
 {
 	while (n > 0) {
+		long long t0 = cost ? now_ns() : 0;
 		long r = b_submit(ctx, n, list);
 
+		if (cost)
+			cost[(*nc)++] = now_ns() - t0;
 		if (r <= 0) {
 			io_error(b, "io_submit", r);
 			return -1;
@@ -312,6 +317,11 @@ static int submit_all(struct bench *b, aio_context_t ctx, struct iocb **list, lo
 		n -= r;
 	}
 	return 0;
+}
+
+static int submit_all(struct bench *b, aio_context_t ctx, struct iocb **list, long n)
+{
+	return submit_timed(b, ctx, list, n, NULL, NULL);
 }
 
 /* ---------------- QD1 random 4 KiB reads ---------------- */
@@ -1206,24 +1216,6 @@ static void run_file_warm(struct bench *b)
 	note_counters(b, "warm");
 }
 
-/* Submit list[0..n) and note each io_submit call's time in cost[*nc]; -1 on an error. */
-static int timed_submit(struct bench *b, struct iocb **list, long n, long long *cost, long *nc)
-{
-	while (n > 0) {
-		long long t0 = now_ns();
-		long r = b_submit(b->ctx, n, list);
-
-		cost[(*nc)++] = now_ns() - t0;
-		if (r <= 0) {
-			io_error(b, "io_submit", r);
-			return -1;
-		}
-		list += r;
-		n -= r;
-	}
-	return 0;
-}
-
 /* The cold loop's next read: block i of a walk that meets each block once. */
 static void cold_prep(struct bench *b, struct iocb *cb, int slot, long i)
 {
@@ -1244,7 +1236,7 @@ static long cold_loop(struct bench *b, struct iocb *cbs, long limit, long long *
 		cold_prep(b, &cbs[issued], (int)issued, issued);
 		list[n++] = &cbs[issued];
 	}
-	if (timed_submit(b, list, n, cost, nc) < 0)
+	if (submit_timed(b, b->ctx, list, n, cost, nc) < 0)
 		return done;
 	while (done < issued) {
 		long got = b_getevents(b->ctx, QD32_DEPTH, ev, &b->wait);
@@ -1264,7 +1256,7 @@ static long cold_loop(struct bench *b, struct iocb *cbs, long limit, long long *
 				list[n++] = &cbs[slot];
 			}
 		}
-		if (n && timed_submit(b, list, n, cost, nc) < 0)
+		if (n && submit_timed(b, b->ctx, list, n, cost, nc) < 0)
 			break;
 	}
 	return done;
