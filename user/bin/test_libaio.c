@@ -358,6 +358,28 @@ static int min_nr_short_at_timeout(void)
 	return 0;
 }
 
+/*
+ * A zero timeout is a poll: it returns 0 at once. "At once" is the fastest
+ * of five tries, so a preemption of the test on a loaded host is not a fail.
+ */
+static int zero_timeout_polls(io_context_t ctx)
+{
+	struct timespec tmo = { 0, 0 };
+	struct io_event ev;
+	long long best = -1, t0, dt;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		t0 = utest_now_ns();
+		if (io_getevents(ctx, 1, 1, &ev, &tmo) != 0)
+			return 0;
+		dt = utest_now_ns() - t0;
+		if (best < 0 || dt < best)
+			best = dt;
+	}
+	return best < 10000000LL;
+}
+
 static int timeout_20ms_returns_zero(void)
 {
 	struct timespec tmo = { 0, 20000000L };
@@ -370,12 +392,9 @@ static int timeout_20ms_returns_zero(void)
 	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, &tmo), 0);
 	dt = utest_now_ns() - t0;
 	CHECK(dt >= 20000000LL);
-	CHECK(dt < 500000000LL);
+	CHECK(dt < 2000000000LL);
 	utest_log("20 ms timeout returned 0 after %lld us", dt / 1000);
-	tmo.tv_nsec = 0;
-	t0 = utest_now_ns();
-	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, &tmo), 0);	/* zero: a poll */
-	CHECK(utest_now_ns() - t0 < 10000000LL);
+	CHECK(zero_timeout_polls(ctx));
 	tmo.tv_nsec = 1000000000L;
 	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, &tmo), -EINVAL);
 	CHECK_EQ(io_destroy(ctx), 0);
