@@ -755,6 +755,7 @@ void mm_put(struct mm *mm)
 	spin_unlock(&mm_list_lock);
 	mm_teardown(mm);
 	pgdir_destroy(mm->pgdir);
+	oom_mm_gone(mm);		/* after the pages are free */
 	atomic_dec(&nr_mms);
 	kfree(mm);
 }
