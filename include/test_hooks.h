@@ -35,7 +35,7 @@ static inline bool ktest_trap_hook(struct trap_frame *tf)
 }
 
 /* fork, between reading a pinned page's pin count and copying the page
- * (kernel/mm/vm.c): spin fork_pin_delay=N pauses so that I/O completions land in
+ * (kernel/mm/vm_fork.c): spin fork_pin_delay=N pauses so that I/O completions land in
  * that window (plan entry blk_fork_pin). Any context. */
 void ktest_fork_pin_delay(void);
 
