@@ -224,26 +224,30 @@ u32 vm_find_free(struct mm *mm, u32 hint, u32 len)
 	return start;
 }
 
-/* Drop the page mapped at va, if any (mm->lock held). */
-static void zap_page(struct mm *mm, u32 va)
+/* Drop the page mapped at va, if any (mm->lock held): its PTE cleared now,
+ * the page put by g once every CPU has flushed it. */
+static void zap_page(struct mm *mm, u32 va, struct tlb_gather *g)
 {
 	u32 *pte = pte_lookup(mm->pgdir, va);
-
 	u32 old;
 
 	if (!pte_has_page(pte))
 		return;
 	old = *pte;
 	*pte = 0;
-	tlb_flush_page(mm->pgdir, va);	/* no CPU reads it any more: then free */
-	put_page(phys_to_page(old & PAGE_MASK));
+	tlb_gather_page(g, va, phys_to_page(old & PAGE_MASK));
 	mm->nr_pages--;
 }
 
+/* One shootdown per TLB_GATHER_MAX pages, not one per page. */
 void zap_range(struct mm *mm, u32 start, u32 end)
 {
+	struct tlb_gather g;
+
+	tlb_gather_init(&g, mm->pgdir);
 	for (u32 va = start; va < end; va += PAGE_SIZE)
-		zap_page(mm, va);
+		zap_page(mm, va, &g);
+	tlb_gather_flush(&g);
 }
 
 /* Cut [s, e) out of v (mm->lock held); spare is used for a middle hole. */
