@@ -18,8 +18,16 @@
  * Held locks: spinlocks on a stack per CPU (a spinlock is released on the CPU
  * that took it), tagged with the interrupt level they were taken at, so that
  * an interrupt's locks are never ordered after those of the code it
- * interrupted; mutexes on a stack per task (a holder may sleep). Locks of one
- * class nested in each other are not checked (no nesting annotations).
+ * interrupted; mutexes on a stack per task (a holder may sleep).
+ *
+ * Two locks of one class held at once (a lock of the class taken while
+ * another of it is held, at the same interrupt level): legal when the inner
+ * one is annotated with a higher subclass than the outer (spin_lock_nested:
+ * a parent's lock, then its child's), or, with neither annotated, when the
+ * inner one is at the higher address (the rule that orders two instances
+ * with no parent between them). Anything else is reported, once per class
+ * ("BUG: same-class lock nesting"): two nested without a rule, or against
+ * it, can take each other's order on another CPU.
  */
 #ifndef LOCKDEP_H
 #define LOCKDEP_H
@@ -29,11 +37,13 @@
 #define LOCKDEP_SPIN	0	/* class kinds */
 #define LOCKDEP_MUTEX	1
 #define LOCKDEP_TASK_DEPTH 8	/* mutexes one task may hold at once */
+#define LOCKDEP_MAX_SUBCLASS 7	/* spin_lock_nested's subclass: 0..7 */
 
 struct lockdep_held {
 	const void *lock;	/* the instance */
 	u16 cls;		/* its class */
 	u8 level;		/* irq_nesting when taken (spinlocks) */
+	u8 subclass;		/* 0, or spin_lock_nested's annotation */
 	u32 pc;			/* where it was taken */
 };
 
@@ -56,6 +66,10 @@ void lockdep_init(void);
  * count it as held. try: a trylock that succeeded (it never waits, so it
  * adds no order). Any context. */
 void lockdep_acquire(const void *lock, u16 *cls, const char *name, int kind, u32 pc, bool try);
+/* The same for a lock taken with a nesting annotation (subclass 1..7: it may
+ * be taken while locks of its class with a lower subclass are held). */
+void lockdep_acquire_nested(const void *lock, u16 *cls, const char *name, int kind, u32 pc,
+			    u8 subclass);
 /* The order check alone (a mutex, before it may sleep). */
 void lockdep_check(const void *lock, u16 *cls, const char *name, int kind, u32 pc);
 /* lock is released (or was not taken after all): no longer held. */

@@ -20,6 +20,11 @@ bool oom_make_room(void);
  * one; NULL when that says to fail. */
 struct page *oom_alloc_user_page(void);
 
+/* mm_put, after mm's pages are freed: an OOM victim's memory is back (its
+ * count in the killer's wait ends). Any CPU, no lock needed. */
+struct mm;
+void oom_mm_gone(struct mm *mm);
+
 extern atomic_t oom_kills;		/* processes the OOM killer ended */
 
 #endif

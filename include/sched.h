@@ -235,8 +235,18 @@ void task_exit_notify(int code, struct wait_queue_head *notify) __noreturn;
 /* Call fn(t, arg) for every task, under tasklist_lock with interrupts off:
  * fn must not sleep or take a lock (the OOM killer's scan). */
 void task_for_each(void (*fn)(struct task *t, void *arg), void *arg);
-/* Task with this pid, or NULL (no reference: for debugging and tests). */
+/* Task with this pid, or NULL (no reference: for debugging and tests, or
+ * for the task itself; another CPU may release it right after). */
 struct task *task_find(int pid);
+/* Call fn(t, arg) for the task with this pid, under tasklist_lock with
+ * interrupts off, so that no reaper frees it meanwhile (task_release unlinks
+ * first); fn must not sleep, and takes only locks that may nest inside
+ * tasklist_lock (a task's sighand->lock). fn's result, or -ESRCH. */
+int task_call(int pid, int (*fn)(struct task *t, void *arg), void *arg);
+/* Set t->mm under tasklist_lock: before the mm it held is put, so that a
+ * task_for_each or task_call callback that reads t->mm finds it alive. */
+struct mm;
+void task_set_mm(struct task *t, struct mm *mm);
 /* Free a zombie (or a never-started) task: its stack and struct. Its reaper only. */
 void task_release(struct task *t);
 /* A thread's end: TASK_DEAD, freed by the next task that runs after the

@@ -73,8 +73,11 @@ void lock_bug_report(u32 *count, u32 caller, const char *fmt, ...) __printf(3, 4
 /* spinlocks_held counts up before the lock is taken and down after it is
  * released: a preemption (an interrupt's exit looks at the count) can never
  * find the lock held by a task that may be switched away. Only the holder
- * writes owner_cpu, so finding one's own number there means one holds it. */
-static inline void spin_lock(spinlock_t *l)
+ * writes owner_cpu, so finding one's own number there means one holds it.
+ * spin_lock_nested: the same, annotated for the lock-order checker with a
+ * subclass (1..7) when a lock of the class with a lower subclass is held (a
+ * parent's lock, then its child's: lockdep.h); spin_lock is subclass 0. */
+static inline __attribute__((always_inline)) void spin_lock_nested(spinlock_t *l, u8 subclass)
 {
 	u32 me = smp_processor_id();
 	u16 ticket;
@@ -83,13 +86,21 @@ static inline void spin_lock(spinlock_t *l)
 	__asm__ volatile("" ::: "memory");
 	if (unlikely(l->owner_cpu == me))
 		spin_lock_fail(l, "recursive acquire (this CPU holds it: it would spin forever)");
-	if (unlikely(lockdep_on))	/* before waiting: an inversion is told, not hung on */
+	if (unlikely(lockdep_on) && subclass)	/* before waiting: told, not hung on */
+		lockdep_acquire_nested(l, &l->dep_class, l->name, LOCKDEP_SPIN, LOCKDEP_THIS_PC,
+				       subclass);
+	else if (unlikely(lockdep_on))
 		lockdep_acquire(l, &l->dep_class, l->name, LOCKDEP_SPIN, LOCKDEP_THIS_PC, false);
 	ticket = __atomic_fetch_add(&l->tickets, 1u << 16, __ATOMIC_ACQUIRE) >> 16;
 	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
 	l->owner_cpu = me;
 	l->owner_pc = (u32)__builtin_return_address(0);
+}
+
+static inline __attribute__((always_inline)) void spin_lock(spinlock_t *l)
+{
+	spin_lock_nested(l, 0);
 }
 
 static inline void spin_unlock(spinlock_t *l)

@@ -35,9 +35,15 @@ static inline bool ktest_trap_hook(struct trap_frame *tf)
 }
 
 /* fork, between reading a pinned page's pin count and copying the page
- * (kernel/mm/vm.c): spin fork_pin_delay=N pauses so that I/O completions land in
+ * (kernel/mm/vm_fork.c): spin fork_pin_delay=N pauses so that I/O completions land in
  * that window (plan entry blk_fork_pin). Any context. */
 void ktest_fork_pin_delay(void);
+
+/* kill, tkill, tgkill (kernel/signal_calls.c kill_task), between the look-up
+ * of the task by pid and its use: spin kill_delay=N pauses so that a reaper
+ * on another CPU may free the task in that window, were the two not one step
+ * under tasklist_lock (plan entry kill_reap_smp). Interrupts off. */
+void ktest_kill_delay(void);
 
 /* Called at each poll of a TSC calibration window (kernel/time.c), between the
  * TSC read and the port read it brackets, with the window's start; the clock
@@ -94,6 +100,10 @@ static inline bool ktest_trap_hook(struct trap_frame *tf)
 }
 
 static inline void ktest_fork_pin_delay(void)
+{
+}
+
+static inline void ktest_kill_delay(void)
 {
 }
 

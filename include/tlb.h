@@ -28,6 +28,28 @@ void tlb_drop_mm(struct mm *mm);
  * before they are used again). Interrupts on. */
 void tlb_flush_all(void);
 
+/* Unmapping many pages: the caller clears each PTE and hands the page to
+ * tlb_gather_page; a batch of up to TLB_GATHER_MAX pages is shot down in one
+ * request for its range (each CPU flushes it page by page, or its whole TLB
+ * past 32 pages) and only then are the pages put. tlb_gather_flush ends a
+ * batch (call it before the mm's lock is dropped). The caller holds the mm's
+ * lock, interrupts on (tlb_flush_page's contexts). On the stack: ~260 bytes. */
+#define TLB_GATHER_MAX	64
+struct page;
+struct tlb_gather {
+	u32 *pgdir;
+	u32 nr;				/* pages gathered */
+	u32 start, end;			/* the range their PTEs were in */
+	struct page *pages[TLB_GATHER_MAX];
+};
+void tlb_gather_init(struct tlb_gather *g, u32 *pgdir);
+/* va's PTE, which held page, is cleared: put page once no CPU can use it. */
+void tlb_gather_page(struct tlb_gather *g, u32 va, struct page *page);
+void tlb_gather_flush(struct tlb_gather *g);
+
+/* Shootdown requests CPU cpu answered (/proc/interrupts' TLB line). */
+u32 tlb_shootdowns_taken_on(u32 cpu);
+
 /* Install the T_IPI_TLB handler. Boot, with the other IPIs (ipi_init). */
 void tlb_init(void);
 

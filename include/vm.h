@@ -57,6 +57,9 @@ struct mm {
 	struct list_head dead_vmas;	/* regions with a file, cut under lock: their
 					 * fput waits for vm_reap (mm->lock) */
 	struct list_head mm_link;	/* every address space (mm_list_lock, vm.c) */
+	bool oom_victim;		/* the OOM killer chose it (oom_lock and
+					 * tasklist_lock); counted in oom.c until
+					 * mm_put frees it */
 };
 
 struct mm *mm_create(void);

@@ -102,9 +102,12 @@ static int clone_resources(struct task *child, u32 flags)
 
 static void clone_undo(struct task *child)
 {
-	if (child->mm) {
-		atomic_dec(&child->mm->tasks);
-		mm_put(child->mm);
+	struct mm *mm = child->mm;
+
+	if (mm) {
+		atomic_dec(&mm->tasks);
+		task_set_mm(child, NULL);	/* before the put: the OOM scan reads it */
+		mm_put(mm);
 	}
 	if (child->files)
 		files_put(child->files);

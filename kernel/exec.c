@@ -240,7 +240,7 @@ static int exec_image(struct inode *inode, struct exec_args *a)
 		if (atomic_dec_and_test(&old->tasks))
 			exit_aio(old);	/* the old image's contexts end with it */
 	}
-	current->mm = mm;
+	task_set_mm(current, mm);	/* before old's put: the OOM scan reads it */
 	mm_activate(mm);
 	if (old)
 		mm_put(old);

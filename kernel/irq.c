@@ -16,6 +16,7 @@
 #include "printk.h"
 #include "smp.h"
 #include "softirq.h"
+#include "tlb.h"
 #include "spinlock.h"
 #include "trace.h"
 #include "trap.h"
@@ -259,6 +260,10 @@ int irq_show(char *buf, size_t size)
 	for (int irq = 0; irq < NR_IRQS; irq++)
 		if (actions[irq][0].fn || READ_ONCE(irq_count[irq]))
 			irq_show_one(buf, size, &n, irq);
+	irq_printf(buf, size, &n, "TLB:");
+	for (u32 c = 0; c < nr_cpus_online; c++)
+		irq_printf(buf, size, &n, " %10u", tlb_shootdowns_taken_on(c));
+	irq_printf(buf, size, &n, "  TLB shootdowns\n");
 	irq_printf(buf, size, &n, "SPU: %10u  8259 IRQ 7/15 spurious\n", irq_spurious_count);
 	return n;
 }

@@ -1,7 +1,10 @@
 /* kthread.c: task creation (kernel stacks, the first frame), exit, and reaping.
  *
- * tasklist_lock guards task_list and nr_tasks. A task is freed only by its
- * reaper (kthread_stop) once it is a zombie that has switched away for good.
+ * tasklist_lock guards task_list and nr_tasks, and every clearing of a
+ * task's mm (task_set_mm). A task is freed only by its reaper (kthread_stop,
+ * wait4) once it is a zombie that has switched away for good; the reaper
+ * unlinks it under tasklist_lock before it frees anything of it, so a
+ * task_call or task_for_each callback finds every task whole.
  */
 #include "sched_internal.h"
 #include "errno.h"
@@ -18,6 +21,7 @@
 LIST_HEAD(task_list);
 int nr_tasks;
 static DEFINE_SPINLOCK(tasklist_lock);
+#define TASK_POISON	0x6b		/* a released task's bytes */
 static int next_pid = PID_FIRST_FREE;	/* below it: sched.h's fixed pids */
 DECLARE_WAIT_QUEUE_HEAD(task_exit_wait);
 
@@ -154,13 +158,14 @@ void task_release(struct task *t)
 	u32 flags;
 
 	sched_wait_off_cpu(t);			/* its last switch may still be under way */
-	if (t->signal)
-		signal_task_release(t);		/* the process layer's part */
 	spin_lock_irqsave(&tasklist_lock, flags);
-	list_del(&t->tasks);
+	list_del(&t->tasks);			/* first: task_call finds it whole, or not */
 	nr_tasks--;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (t->signal)
+		signal_task_release(t);		/* the process layer's part */
 	free_pages(t->kstack, KSTACK_ORDER);
+	memset(t, TASK_POISON, sizeof(*t));	/* a use after free reads 0x6b6b6b6b */
 	kfree(t);
 }
 
@@ -189,17 +194,47 @@ void task_for_each(void (*fn)(struct task *t, void *arg), void *arg)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
+/* The task with this pid on task_list, or NULL (tasklist_lock held). */
+static struct task *task_find_locked(int pid)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->pid == pid)
+			return t;
+	return NULL;
+}
+
 struct task *task_find(int pid)
 {
-	struct task *t, *found = NULL;
+	struct task *found;
 	u32 flags;
 
 	spin_lock_irqsave(&tasklist_lock, flags);
-	list_for_each_entry(t, &task_list, tasks)
-		if (t->pid == pid) {
-			found = t;
-			break;
-		}
+	found = task_find_locked(pid);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return found;
+}
+
+int task_call(int pid, int (*fn)(struct task *t, void *arg), void *arg)
+{
+	struct task *t;
+	int ret = -ESRCH;
+	u32 flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t = task_find_locked(pid);
+	if (t)
+		ret = fn(t, arg);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ret;
+}
+
+void task_set_mm(struct task *t, struct mm *mm)
+{
+	u32 flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t->mm = mm;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 }

@@ -37,6 +37,7 @@ struct ld_class {
 	char name[LD_NAME_LEN];
 	u8 kind;
 	u8 usage;			/* 1 << LD_* */
+	bool nest_told;			/* a same-class nesting was reported */
 	u16 hash_next;
 	u32 usage_pc[LD_USAGES];	/* where each usage was first seen */
 };
@@ -353,23 +354,61 @@ static void add_edge(struct ld_cpu *lc, const struct lockdep_held *held, u16 cls
 		report_inversion(lc, held->cls, cls, pc, &ch);
 }
 
-static void check_order_one(struct ld_cpu *lc, const struct lockdep_held *h, u16 cls, u32 pc)
+/* Is taking n (lock, subclass) while h of the same class is held legal?
+ * (lockdep.h: a higher subclass, or neither annotated and a higher address.) */
+static bool nesting_legal(const struct lockdep_held *h, const struct lockdep_held *n)
 {
-	if (h->cls && h->cls != cls && !edge_known(h->cls, cls))
-		add_edge(lc, h, cls, pc);
+	if (h->subclass || n->subclass)
+		return n->subclass > h->subclass;
+	return (u32)n->lock > (u32)h->lock;
 }
 
-/* Interrupts off: every lock this context holds against cls. */
-static void check_order(struct ld_cpu *lc, u16 cls, u32 pc)
+/* Interrupts off: n, of h's class, is taken while h is held against the
+ * rule; reported the first time for the class. */
+static void report_nesting(struct ld_cpu *lc, const struct lockdep_held *h,
+			   const struct lockdep_held *n)
+{
+	struct ld_class *c = &classes[n->cls];
+	char where[64];
+
+	if (c->nest_told)
+		return;
+	c->nest_told = true;
+	lockdep_bugs++;
+	lc->busy = true;
+	printk(KERN_ERR "BUG: same-class lock nesting: %s %p (subclass %u) taken while holding "
+	       "%s %p (subclass %u, taken at %s): neither a higher subclass nor address order\n",
+	       c->name, n->lock, n->subclass, c->name, h->lock, h->subclass,
+	       sym(h->pc, where, sizeof(where)));
+	print_this_chain(lc, n->cls, n->pc);
+	ld_backtrace();
+	lc->busy = false;
+}
+
+static void check_order_one(struct ld_cpu *lc, const struct lockdep_held *h,
+			    const struct lockdep_held *n)
+{
+	if (!h->cls)
+		return;
+	if (h->cls == n->cls) {
+		if (h->lock != n->lock && !nesting_legal(h, n))	/* recursion: the lock's own check */
+			report_nesting(lc, h, n);
+	} else if (!edge_known(h->cls, n->cls)) {
+		add_edge(lc, h, n->cls, n->pc);
+	}
+}
+
+/* Interrupts off: every lock this context holds against n. */
+static void check_order(struct ld_cpu *lc, const struct lockdep_held *n)
 {
 	int level = irq_nesting;
 
 	if (!in_interrupt() && current)
 		for (u32 i = 0; i < current->lockdep.depth; i++)
-			check_order_one(lc, &current->lockdep.held[i], cls, pc);
+			check_order_one(lc, &current->lockdep.held[i], n);
 	for (u32 i = 0; i < lc->depth; i++)
 		if (lc->held[i].level == level)
-			check_order_one(lc, &lc->held[i], cls, pc);
+			check_order_one(lc, &lc->held[i], n);
 }
 
 static void push_held(struct lockdep_held *stack, u32 *depth, u32 max,
@@ -386,30 +425,36 @@ static void push_held(struct lockdep_held *stack, u32 *depth, u32 max,
 	}
 }
 
-void lockdep_check(const void *lock, u16 *cls, const char *name, int kind, u32 pc)
+/* lockdep_check with the acquisition's subclass. */
+static void check_nested(const void *lock, u16 *cls, const char *name, int kind, u32 pc,
+			 u8 subclass)
 {
-	struct ld_cpu *lc;
+	struct lockdep_held n = { lock, 0, (u8)irq_nesting, subclass, pc };
 	bool irqs_on = read_eflags() & EFLAGS_IF;
 	u32 flags = local_irq_save();
-	u16 c;
+	struct ld_cpu *lc = &ld_cpus[smp_processor_id()];
 
-	lc = &ld_cpus[smp_processor_id()];
-	if (!lc->busy && (c = class_of(cls, name, kind))) {
+	if (!lc->busy && (n.cls = class_of(cls, name, kind))) {
 		if (kind == LOCKDEP_SPIN)
-			check_usage(lc, c, irqs_on, pc);
-		check_order(lc, c, pc);
+			check_usage(lc, n.cls, irqs_on, pc);
+		check_order(lc, &n);
 	}
 	local_irq_restore(flags);
 }
 
-void lockdep_acquire(const void *lock, u16 *cls, const char *name, int kind, u32 pc, bool try)
+void lockdep_check(const void *lock, u16 *cls, const char *name, int kind, u32 pc)
 {
-	struct lockdep_held h = { lock, 0, (u8)irq_nesting, pc };
+	check_nested(lock, cls, name, kind, pc, 0);
+}
+
+/* Count lock as held (its order already checked, or a trylock). */
+static void push_lock(const void *lock, u16 *cls, const char *name, int kind, u32 pc,
+		      u8 subclass)
+{
+	struct lockdep_held h = { lock, 0, (u8)irq_nesting, subclass, pc };
 	struct ld_cpu *lc;
 	u32 flags;
 
-	if (!try)
-		lockdep_check(lock, cls, name, kind, pc);
 	flags = local_irq_save();
 	lc = &ld_cpus[smp_processor_id()];
 	h.cls = lc->busy ? 0 : class_of(cls, name, kind);	/* a trylock may come first */
@@ -421,6 +466,21 @@ void lockdep_acquire(const void *lock, u16 *cls, const char *name, int kind, u32
 			push_held(lc->held, &lc->depth, LD_CPU_DEPTH, &h, lc);
 	}
 	local_irq_restore(flags);
+}
+
+void lockdep_acquire(const void *lock, u16 *cls, const char *name, int kind, u32 pc, bool try)
+{
+	if (!try)
+		check_nested(lock, cls, name, kind, pc, 0);
+	push_lock(lock, cls, name, kind, pc, 0);
+}
+
+void lockdep_acquire_nested(const void *lock, u16 *cls, const char *name, int kind, u32 pc,
+			    u8 subclass)
+{
+	subclass = MIN(subclass, LOCKDEP_MAX_SUBCLASS);
+	check_nested(lock, cls, name, kind, pc, subclass);
+	push_lock(lock, cls, name, kind, pc, subclass);
 }
 
 /* Remove lock from a stack (the most recent entry for it); false if absent:

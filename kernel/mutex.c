@@ -171,12 +171,19 @@ int mutex_trylock(struct mutex *m)
 	return 1;
 }
 
-/* wait.lock held, m flagged: give m to the first waiter, flagged while
- * others still wait. */
+/* wait.lock held, the fast unlock failed: give m to the first waiter,
+ * flagged while others still wait; or free it when none is left (the last
+ * one went on a signal between our failed fast unlock and this lock, and
+ * cleared the flag: another CPU, or an interrupt's wake-up). */
 static void mutex_hand_off(struct mutex *m)
 {
-	wait_queue_entry_t *next = list_first_entry(&m->wait.head, wait_queue_entry_t, entry);
+	wait_queue_entry_t *next;
 
+	if (list_empty(&m->wait.head)) {
+		WRITE_ONCE(m->owner, 0);
+		return;
+	}
+	next = list_first_entry(&m->wait.head, wait_queue_entry_t, entry);
 	list_del_init(&next->entry);
 	WRITE_ONCE(m->owner, (unsigned long)next->task |
 		   (list_empty(&m->wait.head) ? 0 : MUTEX_FLAG_WAITERS));

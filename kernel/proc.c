@@ -84,7 +84,7 @@ void proc_mm_leave(struct task *t, struct mm *mm)
 {
 	if (atomic_dec_and_test(&mm->tasks))
 		exit_aio(mm);			/* waits for its I/O */
-	t->mm = NULL;
+	task_set_mm(t, NULL);			/* before the put: the OOM scan reads t->mm */
 	mm_activate(NULL);			/* off the address space we may free */
 	mm_put(mm);
 }

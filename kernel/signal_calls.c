@@ -7,6 +7,7 @@
 #include "signal_internal.h"
 #include "string.h"
 #include "syscall_table.h"
+#include "test_hooks.h"
 #include "uaccess.h"
 #include "x86.h"
 
@@ -248,18 +249,13 @@ long sys_rt_sigtimedwait(const struct kernel_sigset *uset, void *uinfo,
 	return sig;
 }
 
-/* The task with this id (a thread's or a group's), alive (not a zombie, not a
- * kernel thread), or NULL. Interrupts are off while the caller uses it: no
- * task is released meanwhile (UP). */
-static struct task *find_live_task(int pid)
+/* Is t alive (not a zombie whose group is gone, not a kernel thread)? Under
+ * tasklist_lock (task_call): nobody releases it meanwhile. */
+static bool task_is_live(const struct task *t)
 {
-	struct task *t = pid > 0 ? task_find(pid) : NULL;
-
-	if (!t || !t->sighand || !task_is_process(t) || t->state == TASK_DEAD)
-		return NULL;
-	if (t->state == TASK_ZOMBIE && t->signal->nr_threads == 0)
-		return NULL;			/* the group is gone */
-	return t;
+	if (!t->sighand || !task_is_process(t) || t->state == TASK_DEAD)
+		return false;
+	return !(t->state == TASK_ZOMBIE && t->signal->nr_threads == 0);
 }
 
 static void fill_user_info(struct kernel_siginfo *info, int sig, int code)
@@ -271,17 +267,32 @@ static void fill_user_info(struct kernel_siginfo *info, int sig, int code)
 	info->f.kill.uid = 0;
 }
 
+struct kill_req {
+	int sig;
+	const struct kernel_siginfo *info;
+	bool group;
+	int tgid;			/* the thread must be of this group; <= 0: any */
+};
+
+/* task_call callback: the signal to t, if it is alive and may take it. */
+static int kill_task(struct task *t, void *arg)
+{
+	struct kill_req *k = arg;
+
+	ktest_kill_delay();		/* test kernel: widen the look-up window */
+	if (!task_is_live(t) || (k->tgid > 0 && t->tgid != k->tgid) ||
+	    (!k->group && t->state == TASK_ZOMBIE))
+		return -ESRCH;
+	return k->sig ? send_signal(k->sig, k->info, t, k->group) : 0;
+}
+
+/* The look-up and the signal are one step under tasklist_lock, which the
+ * reaper's task_release takes to unlink the task before it frees it. */
 static long kill_one(int pid, int sig, const struct kernel_siginfo *info, bool group, int tgid)
 {
-	struct task *t;
-	u32 flags = local_irq_save();
-	long err = -ESRCH;
+	struct kill_req k = { sig, info, group, tgid };
 
-	t = find_live_task(pid);
-	if (t && (tgid <= 0 || t->tgid == tgid) && (group || t->state != TASK_ZOMBIE))
-		err = sig ? send_signal(sig, info, t, group) : 0;
-	local_irq_restore(flags);
-	return err;
+	return pid > 0 ? task_call(pid, kill_task, &k) : -ESRCH;
 }
 
 long sys_kill(int pid, int sig)

@@ -7,14 +7,28 @@
 bool (*trap_test_hook)(struct trap_frame *tf);
 void (*tsc_cal_test_hook)(u64 start);
 
+/* Spin the number of pauses word= asks for (*loops caches the look-up: ~0u
+ * until the first call). */
+static void spin_if_asked(const char *word, u32 *loops)
+{
+	if (*loops == ~0u)
+		*loops = cmdline_get_num(&boot_cmdline, word, 0);
+	for (u32 i = 0; i < *loops; i++)
+		cpu_relax();
+}
+
 void ktest_fork_pin_delay(void)
 {
-	static u32 loops = ~0u;		/* read from the command line at first use */
+	static u32 loops = ~0u;
 
-	if (loops == ~0u)
-		loops = cmdline_get_num(&boot_cmdline, "fork_pin_delay", 0);
-	for (u32 i = 0; i < loops; i++)
-		cpu_relax();
+	spin_if_asked("fork_pin_delay", &loops);
+}
+
+void ktest_kill_delay(void)
+{
+	static u32 loops = ~0u;
+
+	spin_if_asked("kill_delay", &loops);
 }
 
 /* Give the CPU away when word is on the command line (*on caches the look-up:

@@ -6,9 +6,15 @@
  * each has cleared its bit of pending (release; the sender reads it with
  * acquire). Interrupts stay on while a sender waits or spins for the lock,
  * so two CPUs that shoot down at once still take each other's IPIs.
+ *
+ * A request names one page, a range (each target flushes it page by page, or
+ * all of its TLB past TLB_RANGE_MAX pages) or a directory to drop. Unmapping
+ * gathers its pages (struct tlb_gather): the PTEs are cleared, one request
+ * covers the batch's range, and only then are the pages freed.
  */
 #include "apic.h"
 #include "clock.h"
+#include "mm.h"
 #include "panic.h"
 #include "paging.h"
 #include "sched.h"
@@ -21,23 +27,37 @@
 
 #define TLB_WAIT_US	5000000		/* a CPU that does not answer in 5 s: a bug */
 #define TLB_ALL		0xFFFFFFFFu	/* va: every non-global entry */
+#define TLB_RANGE_MAX	32		/* past this many pages, a full flush */
 
-enum tlb_kind { TLB_PAGE, TLB_DROP };
+enum tlb_kind { TLB_PAGE, TLB_RANGE, TLB_DROP };
 
 static DEFINE_SPINLOCK(tlb_lock);
 static struct {
 	enum tlb_kind kind;
 	u32 *pgdir;		/* the directory; NULL: any (kernel address) */
 	u32 va;
+	u32 end;		/* TLB_RANGE: [va, end) */
 	u32 pending;		/* CPUs yet to answer; atomic */
 } tlb_req;
 u32 tlb_shootdowns_sent, tlb_shootdowns_taken;
+static u32 tlb_taken_on[NR_CPUS];	/* requests each CPU answered (/proc/interrupts) */
 
 static void tlb_flush_local(u32 va)
 {
 	if (va == TLB_ALL)
 		write_cr3(read_cr3());
 	else
+		invlpg(va);
+}
+
+/* [va, end) here: page by page, or everything past TLB_RANGE_MAX pages. */
+static void tlb_flush_local_range(u32 va, u32 end)
+{
+	if ((end - va) >> PAGE_SHIFT > TLB_RANGE_MAX) {
+		tlb_flush_local(TLB_ALL);
+		return;
+	}
+	for (; va < end; va += PAGE_SIZE)
 		invlpg(va);
 }
 
@@ -50,7 +70,10 @@ static void tlb_interrupt(struct trap_frame *tf)
 		mm_activate(NULL);
 	else if (tlb_req.kind == TLB_PAGE && (!tlb_req.pgdir || c->pgdir == tlb_req.pgdir))
 		tlb_flush_local(tlb_req.va);
+	else if (tlb_req.kind == TLB_RANGE && c->pgdir == tlb_req.pgdir)
+		tlb_flush_local_range(tlb_req.va, tlb_req.end);
 	__atomic_fetch_add(&tlb_shootdowns_taken, 1, __ATOMIC_RELAXED);
+	tlb_taken_on[c->id]++;			/* this CPU's only */
 	__atomic_and_fetch(&tlb_req.pending, ~(1u << c->id), __ATOMIC_RELEASE);
 	lapic_eoi();
 }
@@ -68,7 +91,7 @@ static u32 tlb_targets(u32 *pgdir, u32 me)
 	return mask & sched_cpu_mask;
 }
 
-static void tlb_send(enum tlb_kind kind, u32 *pgdir, u32 va, u32 targets)
+static void tlb_send(enum tlb_kind kind, u32 *pgdir, u32 va, u32 end, u32 targets)
 {
 	if (!(read_eflags() & EFLAGS_IF))
 		panic("tlb shootdown with interrupts off (from %p)", __builtin_return_address(0));
@@ -76,6 +99,7 @@ static void tlb_send(enum tlb_kind kind, u32 *pgdir, u32 va, u32 targets)
 	tlb_req.kind = kind;
 	tlb_req.pgdir = pgdir;
 	tlb_req.va = va;
+	tlb_req.end = end;
 	__atomic_store_n(&tlb_req.pending, targets, __ATOMIC_RELEASE);
 	tlb_shootdowns_sent++;
 	for (u32 i = 0; i < nr_cpus_online; i++)
@@ -102,7 +126,7 @@ void tlb_flush_page(u32 *pgdir, u32 va)
 		invlpg(va);
 	targets = tlb_targets(pgdir, me);
 	if (targets)
-		tlb_send(TLB_PAGE, pgdir, va, targets);
+		tlb_send(TLB_PAGE, pgdir, va, 0, targets);
 	preempt_enable();
 }
 
@@ -114,7 +138,7 @@ void tlb_flush_all(void)
 	tlb_flush_local(TLB_ALL);
 	targets = tlb_targets(NULL, smp_processor_id());
 	if (targets)
-		tlb_send(TLB_PAGE, NULL, TLB_ALL, targets);
+		tlb_send(TLB_PAGE, NULL, TLB_ALL, 0, targets);
 	preempt_enable();
 }
 
@@ -129,8 +153,60 @@ void tlb_drop_mm(struct mm *mm)
 	local_irq_restore(flags);
 	targets = tlb_targets(mm->pgdir, smp_processor_id());
 	if (targets)
-		tlb_send(TLB_DROP, mm->pgdir, 0, targets);
+		tlb_send(TLB_DROP, mm->pgdir, 0, 0, targets);
 	preempt_enable();
+}
+
+/* [va, end) of user directory pgdir changed: flushed here and on every other
+ * CPU with pgdir loaded, one request for the whole range. */
+static void tlb_flush_range(u32 *pgdir, u32 va, u32 end)
+{
+	u32 me, targets;
+
+	preempt_disable();
+	me = smp_processor_id();
+	if (cpus[me].pgdir == pgdir)
+		tlb_flush_local_range(va, end);
+	targets = tlb_targets(pgdir, me);
+	if (targets)
+		tlb_send(TLB_RANGE, pgdir, va, end, targets);
+	preempt_enable();
+}
+
+void tlb_gather_init(struct tlb_gather *g, u32 *pgdir)
+{
+	g->pgdir = pgdir;
+	g->nr = 0;
+	g->start = g->end = 0;
+}
+
+void tlb_gather_flush(struct tlb_gather *g)
+{
+	if (!g->nr)
+		return;
+	tlb_flush_range(g->pgdir, g->start, g->end);
+	for (u32 i = 0; i < g->nr; i++)		/* no CPU reads them any more */
+		put_page(g->pages[i]);
+	g->nr = 0;
+}
+
+void tlb_gather_page(struct tlb_gather *g, u32 va, struct page *page)
+{
+	if (g->nr && va < g->start)
+		tlb_gather_flush(g);		/* not ascending: a range of its own */
+	if (!g->nr) {
+		g->start = va;
+		g->end = va + PAGE_SIZE;
+	}
+	g->end = MAX(g->end, va + PAGE_SIZE);
+	g->pages[g->nr++] = page;
+	if (g->nr == TLB_GATHER_MAX)
+		tlb_gather_flush(g);
+}
+
+u32 tlb_shootdowns_taken_on(u32 cpu)
+{
+	return cpu < NR_CPUS ? READ_ONCE(tlb_taken_on[cpu]) : 0;
 }
 
 void tlb_init(void)

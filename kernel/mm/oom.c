@@ -11,8 +11,10 @@
  *    oom_make_room (through oom_alloc_user_page for the former): it kills the user
  *    process with the most pages mapped (mm->nr_pages), never init or a
  *    kernel thread, with SIGKILL, and waits for memory to come back. While a
- *    victim is still exiting, nobody else is killed (for OOM_GRACE_MS at most:
- *    after that it no longer counts, and the next biggest is chosen).
+ *    victim's memory is not yet freed, nobody else is killed (for OOM_GRACE_MS
+ *    at most: after that it no longer counts, and the next biggest is chosen).
+ *    On several CPUs: one decision at a time (oom_lock); a victim counts from
+ *    its kill until mm_put has freed its pages (oom_victims), on whichever CPU.
  *  - When the biggest is the faulting process itself, or nothing can be
  *    killed, the fault fails: the process dies of the SIGKILL it sent itself
  *    (or of SIGSEGV), a kernel copy returns -EFAULT.
@@ -20,6 +22,8 @@
  *    their system call fails with -ENOMEM (ramfs: -ENOSPC).
  */
 #include "clock.h"
+#include "errno.h"
+#include "mutex.h"
 #include "mm.h"
 #include "oom.h"
 #include "printk.h"
@@ -29,35 +33,38 @@
 #include "uapi/signal.h"
 #include "vm.h"
 
-#define OOM_GRACE_MS	2000	/* a victim still there after this no longer blocks a kill */
+#define OOM_GRACE_MS	5000	/* a victim still there after this no longer blocks a kill */
 #define OOM_WAIT_MS	10	/* one nap while memory comes back */
 
 atomic_t oom_kills = ATOMIC_INIT(0);
+/* Address spaces of victims not yet torn down: marked at the kill
+ * (mm->oom_victim), counted down by oom_mm_gone once mm_put has freed their
+ * pages. A victim's memory comes back only then, after its threads have all
+ * left it (on any CPU), not when they are signalled nor when t->mm clears. */
+static atomic_t oom_victims = ATOMIC_INIT(0);
 
-/* The last victim's thread group (its leader's pid: pids are never reused)
- * and when it was killed; written with preemption off (one CPU: no other
- * writer runs meanwhile). */
-static int oom_victim_tgid;
-static u64 oom_victim_ns;
+/* One decision at a time, on every CPU: two faults that find no page at once
+ * must not both kill (the second waits, then sees the first's victim). It
+ * guards oom_victim_ns. Taken killable: a task being killed stops waiting. */
+static DEFINE_MUTEX(oom_lock);
+static u64 oom_victim_ns;		/* when the last victim was killed */
 
 struct oom_scan {
 	int best_pid;			/* a thread of the biggest that may be killed */
 	int best_tgid;
 	u32 best_pages;
-	bool victim_exiting;		/* the last victim still holds its memory */
 };
 
-/* task_for_each callback (tasklist_lock held, interrupts off: t->mm cannot
- * go away meanwhile on one CPU). */
+/* task_for_each callback (tasklist_lock held, interrupts off): t->mm stays
+ * alive meanwhile, since it is cleared under that lock before its put
+ * (task_set_mm). nr_pages is read without mm->lock: a size, for a choice. */
 static void oom_scan_task(struct task *t, void *arg)
 {
 	struct oom_scan *s = arg;
 	struct mm *mm = t->mm;
 
-	if (!mm)
-		return;				/* a kernel thread, or past its exit_mm */
-	if (t->tgid == oom_victim_tgid)
-		s->victim_exiting = true;	/* any of its threads still has the mm */
+	if (!mm || mm->oom_victim)
+		return;				/* a kernel thread, past its exit_mm, or killed */
 	if (!task_is_process(t) || proc_is_init(t) || fatal_signal_pending(t))
 		return;				/* (a group being killed: all its threads) */
 	if (mm->nr_pages > s->best_pages) {
@@ -67,46 +74,77 @@ static void oom_scan_task(struct task *t, void *arg)
 	}
 }
 
-/* SIGKILL the process of thread pid, all its threads (preemption off, so it
- * cannot be reaped between the look-up and the signal); false if it is gone
- * or past its exit_mm. */
-static bool oom_kill_pid(int pid, u32 pages)
-{
-	char name[TASK_COMM_LEN] = "";
-	int tgid = 0;
-	struct task *t;
+struct oom_kill {
+	char name[TASK_COMM_LEN];
+	int tgid;
+};
 
-	preempt_disable();
-	t = task_find(pid);
-	if (t && t->mm) {
-		memcpy(name, t->name, sizeof(name));	/* t may be reaped once we are preemptible */
-		tgid = t->tgid;
-		signal_send(t, SIGKILL);	/* SIGKILL ends the whole group */
-		oom_victim_tgid = tgid;
-		oom_victim_ns = ktime_get_ns();
-		atomic_inc(&oom_kills);
+/* task_call callback (tasklist_lock held, oom_lock held): SIGKILL t's whole
+ * group and mark its mm, unless t is past its exit_mm. */
+static int oom_kill_task(struct task *t, void *arg)
+{
+	struct oom_kill *k = arg;
+
+	if (!t->mm)
+		return -ESRCH;
+	memcpy(k->name, t->name, sizeof(k->name));
+	k->tgid = t->tgid;
+	if (!t->mm->oom_victim) {
+		t->mm->oom_victim = true;	/* one count per mm: oom_mm_gone's */
+		atomic_inc(&oom_victims);
 	}
-	preempt_enable();
-	if (tgid)
-		printk(KERN_WARNING "oom: out of memory (%u pages free): killed pid %d (%.*s), "
-		       "%u pages\n", nr_free_pages(), tgid, TASK_COMM_LEN, name, pages);
-	return tgid != 0;
+	signal_send(t, SIGKILL);		/* SIGKILL ends the whole group */
+	return 0;
 }
 
-/* One step of the policy: true when the caller should wait and try again (a
- * victim is exiting, or was just killed), false when it should fail. */
-static bool oom_kill_one(void)
+/* SIGKILL the process of thread pid (oom_lock held); false if it is gone or
+ * past its exit_mm. */
+static bool oom_kill_pid(int pid, u32 pages)
 {
-	struct oom_scan s = { 0, 0, 0, false };
+	struct oom_kill k = { "", 0 };
 
+	if (task_call(pid, oom_kill_task, &k))
+		return false;
+	oom_victim_ns = ktime_get_ns();
+	atomic_inc(&oom_kills);
+	printk(KERN_WARNING "oom: out of memory (%u pages free): killed pid %d (%.*s), %u pages\n",
+	       nr_free_pages(), k.tgid, TASK_COMM_LEN, k.name, pages);
+	return true;
+}
+
+/* One step of the policy (oom_lock held): true when the caller should wait
+ * and try again (a victim is exiting, or was just killed), false when it
+ * should fail. */
+static bool oom_kill_one_locked(void)
+{
+	struct oom_scan s = { 0, 0, 0 };
+
+	if (atomic_read(&oom_victims) &&
+	    ktime_get_ns() - oom_victim_ns < OOM_GRACE_MS * 1000000ull)
+		return true;			/* its memory is on its way back */
 	task_for_each(oom_scan_task, &s);
-	if (s.victim_exiting && ktime_get_ns() - oom_victim_ns < OOM_GRACE_MS * 1000000ull)
-		return true;
 	if (!s.best_pid)
 		return false;			/* nothing to kill holds user memory */
 	if (!oom_kill_pid(s.best_pid, s.best_pages))
 		return true;			/* it went meanwhile: try again */
 	return s.best_tgid != current->tgid;	/* ourselves: fail, and die of it */
+}
+
+static bool oom_kill_one(void)
+{
+	bool again;
+
+	if (mutex_lock_killable(&oom_lock))
+		return false;			/* killed while waiting: fail the fault */
+	again = oom_kill_one_locked();
+	mutex_unlock(&oom_lock);
+	return again;
+}
+
+void oom_mm_gone(struct mm *mm)
+{
+	if (mm->oom_victim)
+		atomic_dec(&oom_victims);
 }
 
 bool oom_make_room(void)

@@ -1,7 +1,9 @@
 /* lockdep_test.c: the "lockdep" suite: the lock-order checker reports a
  * deliberate AB/BA (spinlocks, mutexes, a three-lock cycle, a mutex first
  * taken by trylock) and irq-unsafe uses, once each, the first time they are
- * seen and before any lock is waited for; consistent orders are never reported. Needs the boot word
+ * seen and before any lock is waited for; consistent orders are never reported.
+ * Same-class nesting: address order or rising spin_lock_nested subclasses
+ * accepted, anything else reported once per class. Needs the boot word
  * "lockdep" (the kernel entry of make test has it); without it every case
  * fails. Each case puts lockdep_bugs back after the reports it provoked. */
 #include "clock.h"
@@ -238,6 +240,101 @@ static void reported_before_waiting(struct ktest *t)
 	lockdep_bugs = before;
 }
 
+/* Three locks of one class (name), at rising addresses. */
+static void same_class_init(spinlock_t *l, const char *name)
+{
+	for (int i = 0; i < 3; i++)
+		spin_lock_init(&l[i], name);
+}
+
+/* Take outer, then inner with subclass sub (0: plain spin_lock); release. */
+static void nest_two(spinlock_t *outer, spinlock_t *inner, u8 sub)
+{
+	spin_lock(outer);
+	spin_lock_nested(inner, sub);
+	spin_unlock(inner);
+	spin_unlock(outer);
+}
+
+/* Two locks of one class, unannotated, the lower address first: legal
+ * (address order), never reported, however often; no edge either. */
+static void same_class_address_order_accepted(struct ktest *t)
+{
+	static spinlock_t l[3];
+	u32 before = lockdep_bugs, edges;
+
+	same_class_init(l, "ld_test_addr");
+	nest_two(&l[0], &l[1], 0);
+	edges = lockdep_nr_edges();
+	nest_two(&l[1], &l[2], 0);
+	nest_two(&l[0], &l[2], 0);
+	EXPECT_EQ(t, lockdep_bugs, before);
+	EXPECT_EQ(t, lockdep_nr_edges(), edges);
+	EXPECT_EQ(t, spinlocks_held, 0);
+}
+
+/* The higher address first, unannotated: reported at once (before any
+ * second CPU takes them the other way), and once per class only. */
+static void same_class_out_of_order_reported_once(struct ktest *t)
+{
+	static spinlock_t l[3];
+	u32 before = lockdep_bugs;
+
+	same_class_init(l, "ld_test_rev");
+	nest_two(&l[0], &l[1], 0);
+	EXPECT_EQ(t, lockdep_bugs, before);
+	nest_two(&l[2], &l[1], 0);
+	EXPECT_EQ(t, lockdep_bugs, before + 1);
+	nest_two(&l[1], &l[0], 0);			/* the class was told */
+	EXPECT_EQ(t, lockdep_bugs, before + 1);
+	EXPECT_EQ(t, spinlocks_held, 0);
+	lockdep_bugs = before;
+}
+
+/* A parent's lock, then its child's with spin_lock_nested: legal whatever
+ * the addresses, and a grandchild's with a higher subclass still. */
+static void nested_subclass_accepted(struct ktest *t)
+{
+	static spinlock_t l[3];
+	u32 before = lockdep_bugs;
+
+	same_class_init(l, "ld_test_tree");
+	spin_lock(&l[2]);
+	spin_lock_nested(&l[1], 1);
+	spin_lock_nested(&l[0], 2);
+	spin_unlock(&l[0]);
+	spin_unlock(&l[1]);
+	spin_unlock(&l[2]);
+	nest_two(&l[0], &l[1], 1);
+	EXPECT_EQ(t, lockdep_bugs, before);
+	EXPECT_EQ(t, spinlocks_held, 0);
+}
+
+/* An annotation that does not rise (subclass 1 while holding subclass 1, or
+ * a plain lock while holding an annotated one) is reported, even in address
+ * order: annotated locks are ordered by subclass alone. */
+static void nested_subclass_not_higher_reported(struct ktest *t)
+{
+	static spinlock_t l[3], m[2];
+	u32 before = lockdep_bugs;
+
+	same_class_init(l, "ld_test_sub");
+	spin_lock_nested(&l[0], 1);
+	spin_lock_nested(&l[1], 1);
+	EXPECT_EQ(t, lockdep_bugs, before + 1);
+	spin_unlock(&l[1]);
+	spin_unlock(&l[0]);
+	spin_lock_init(&m[0], "ld_test_sub2");
+	spin_lock_init(&m[1], "ld_test_sub2");
+	spin_lock_nested(&m[0], 1);
+	spin_lock(&m[1]);
+	EXPECT_EQ(t, lockdep_bugs, before + 2);
+	spin_unlock(&m[1]);
+	spin_unlock(&m[0]);
+	EXPECT_EQ(t, spinlocks_held, 0);
+	lockdep_bugs = before;
+}
+
 static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(ab_ba_reported_once),
 	KTEST_CASE(mutex_ab_ba_reported),
@@ -247,5 +344,9 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(softirq_lock_with_irqs_on_reported),
 	KTEST_CASE(consistent_use_not_reported),
 	KTEST_CASE(reported_before_waiting),
+	KTEST_CASE(same_class_address_order_accepted),
+	KTEST_CASE(same_class_out_of_order_reported_once),
+	KTEST_CASE(nested_subclass_accepted),
+	KTEST_CASE(nested_subclass_not_higher_reported),
 };
 KTEST_SUITE(lockdep_suite, "lockdep", lockdep_cases, .init = lockdep_suite_init);

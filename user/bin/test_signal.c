@@ -1,6 +1,7 @@
 /* test_signal.c: the "signal" suite: handlers with SA_SIGINFO, signal numbers as newlib names them, masks, sigsuspend, alarm, sigaltstack, sigsetjmp/siglongjmp out of a handler. */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -549,6 +550,74 @@ static int sigwait_family(void)
 	return 0;
 }
 
+/* kill_races_reap: killer threads signal the pid the main thread forks
+ * and reaps, over and over, on other CPUs. */
+static volatile int kr_target, kr_stop, kr_bad;
+static volatile long kr_kills;
+
+static void *kr_killer(void *arg)
+{
+	int sig = (int)(intptr_t)arg;
+
+	while (!kr_stop) {
+		int pid = kr_target;
+		if (pid <= 0)
+			continue;
+		if (kill(pid, sig) == 0)
+			kr_kills++;
+		else if (errno != ESRCH)
+			kr_bad++;
+		sched_yield();		/* the forks and reaps get CPUs too */
+	}
+	return NULL;
+}
+
+#define KR_ROUNDS	400
+#define KR_BUDGET_NS	15000000000LL	/* rounds stop after this, even at a load of 10 */
+
+/* Issue 17: kill looked a task up and used it after letting go of the task
+ * list, while its parent on another CPU could reap (free) it in between. Each
+ * round forks a child that exits at once (even rounds) or waits to be killed
+ * (odd), while three threads kill it (SIGKILL, 0, SIGKILL) through its
+ * death, its reaping and after: every kill succeeds or says ESRCH, each child
+ * ends by its exit or by SIGKILL, and the kernel survives (a released task is
+ * poisoned: a stale use faults). With kill_delay (test kernel, plan entry
+ * kill_reap_smp) the window between look-up and use is wide: the old kill_one
+ * panicked there within a few rounds. */
+static int kill_races_reap(void)
+{
+	static const int sigs[3] = { SIGKILL, 0, SIGKILL };
+	long long t0 = utest_now_ns();
+	pthread_t t[3];
+	int rounds = 0, st;
+
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, kr_killer, (void *)(intptr_t)sigs[i]), 0);
+	for (; rounds < KR_ROUNDS && utest_now_ns() - t0 < KR_BUDGET_NS; rounds++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			if (rounds & 1)
+				for (;;)
+					pause();
+			_exit(7);
+		}
+		CHECK(pid > 0);
+		kr_target = pid;
+		CHECK_EQ(waitpid(pid, &st, 0), pid);
+		CHECK((WIFEXITED(st) && WEXITSTATUS(st) == 7) ||
+		      (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL));
+		CHECK((rounds & 1) == 0 || WIFSIGNALED(st));
+	}
+	kr_stop = 1;
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	utest_log("%d rounds in %lld ms, %ld kills delivered", rounds,
+		  (utest_now_ns() - t0) / 1000000, kr_kills);
+	CHECK_EQ(kr_bad, 0);
+	CHECK(rounds >= 10);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(siginfo_from_raise_kill_queue),
 	UTEST(numbers_both_ways),
@@ -567,6 +636,7 @@ static const struct utest_case cases[] = {
 	UTEST(sigchld_info),
 	UTEST(default_actions),
 	UTEST(sigwait_family),
+	UTEST(kill_races_reap),
 };
 
 int main(int argc, char **argv)

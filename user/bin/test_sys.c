@@ -445,6 +445,123 @@ static int tlb_shootdown(void)
 	return 0;
 }
 
+#define ZAP_PAGES	256		/* 1 MiB */
+#define ZAP_TRIES	5
+#define ZAP_MAX_ROUNDS	16		/* batches of 64 pages: 4, and a margin */
+
+static volatile int zap_stop, zap_on_cpu;
+
+/* Pinned to the last CPU, in user mode with the test's mm loaded. */
+static void *zap_spinner(void *arg)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET((int)(long)arg, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return 0;
+	zap_on_cpu = sched_getcpu() == (int)(long)arg;
+	while (!zap_stop)
+		;
+	return 0;
+}
+
+/* The TLB shootdowns CPU cpu has answered (/proc/interrupts' TLB line), or -1. */
+static long tlb_taken(int cpu)
+{
+	static char buf[8192];
+	int fd = open("/proc/interrupts", O_RDONLY), n;
+	char *p, *end;
+	long v = -1;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	p = strstr(buf, "\nTLB:");
+	if (!p)
+		return -1;
+	p += 5;
+	for (int i = 0; i <= cpu; i++, p = end) {
+		v = strtol(p, &end, 10);
+		if (end == p)
+			return -1;
+	}
+	return v;
+}
+
+/* One munmap of ZAP_PAGES touched pages: its time, and in *rounds the
+ * shootdowns CPU cpu answered meanwhile. */
+static long long zap_once(int cpu, long *rounds)
+{
+	char *p = mmap(0, ZAP_PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	long before;
+	long long t0, dt;
+
+	if (p == MAP_FAILED)
+		return -1;
+	for (int i = 0; i < ZAP_PAGES; i++)
+		p[i * 4096] = 1;
+	before = tlb_taken(cpu);
+	t0 = utest_now_ns();
+	if (munmap(p, ZAP_PAGES * 4096))
+		return -1;
+	dt = utest_now_ns() - t0;
+	*rounds = tlb_taken(cpu) - before;
+	return before < 0 ? -1 : dt;
+}
+
+/* Issue 17: munmap of 1 MiB of touched pages while a thread of the same mm
+ * spins on another CPU shoots the range down in batches (one IPI round per
+ * 64 pages, a full flush there past 32), not one round per page (256 before).
+ * The spinner's CPU must answer at least one round in some try (it was a
+ * target) and never more than ZAP_MAX_ROUNDS. With one CPU: no round at all. */
+static int munmap_batches_shootdowns(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), rounds, most = 0, seen = 0;
+	long long t[ZAP_TRIES];
+	cpu_set_t zero, all;
+	pthread_t th;
+	int cpu = ncpu - 1;
+
+	CHECK_EQ(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&zero);
+	CPU_SET(0, &zero);
+	CHECK_EQ(sched_setaffinity(0, sizeof(zero), &zero), 0);
+	zap_stop = 0;
+	if (ncpu > 1)
+		CHECK_EQ(pthread_create(&th, 0, zap_spinner, (void *)(long)cpu), 0);
+	usleep(100000);				/* the spinner reaches its CPU */
+	for (int i = 0; i < ZAP_TRIES; i++) {
+		t[i] = zap_once(cpu, &rounds);
+		CHECK(t[i] >= 0);
+		most = rounds > most ? rounds : most;
+		seen += rounds > 0;
+	}
+	zap_stop = 1;
+	if (ncpu > 1)
+		CHECK_EQ(pthread_join(th, 0), 0);
+	CHECK_EQ(sched_setaffinity(0, sizeof(all), &all), 0);
+	for (int i = 1; i < ZAP_TRIES; i++)	/* sort for the median */
+		for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+			long long x = t[j]; t[j] = t[j - 1]; t[j - 1] = x;
+		}
+	utest_log("munmap of %d touched pages, %ld CPUs: median %lld us, best %lld us; "
+		  "CPU %d answered up to %ld shootdowns per munmap (in %ld of %d tries)",
+		  ZAP_PAGES, ncpu, t[ZAP_TRIES / 2] / 1000, t[0] / 1000, cpu, most, seen,
+		  ZAP_TRIES);
+	if (ncpu == 1) {
+		CHECK_EQ(most, 0);
+		return 0;
+	}
+	CHECK(zap_on_cpu);
+	CHECK(seen > 0);
+	CHECK(most <= ZAP_MAX_ROUNDS);
+	return 0;
+}
+
 #define SPREAD_MAX	8
 #define SPREAD_MIN(a, b)	((a) < (b) ? (a) : (b))
 
@@ -556,6 +673,7 @@ static const struct utest_case cases[] = {
 	UTEST(sync_returns),
 	UTEST(cpus_online),
 	UTEST(tlb_shootdown),
+	UTEST(munmap_batches_shootdowns),
 	UTEST(threads_on_every_cpu),
 };
 

@@ -339,10 +339,11 @@ static void hog_fills_memory(size_t size, int threads)
 	_exit(0);
 }
 
-/* A hog's life, from its fork to its death: filling memory takes 2-5 s
- * here; a hog whose threads sat in their faults, each waiting for the
- * victim, its own group, to exit, took 77 s (and 39 kills). */
-#define HOG_DEATH_NS	20000000000LL
+/* A hog's life, from its fork to its death: filling memory takes 1-5 s
+ * here (up to 12 s at -smp 4 on a host at load 8); a hog whose threads sat in
+ * their faults, each waiting for the victim, its own group, to exit, took
+ * 77 s (and 39 kills). */
+#define HOG_DEATH_NS	40000000000LL
 
 /* A hog of `threads` threads against an innocent process that keeps
  * faulting pages in: the OOM killer must end the hog (all its threads) and
