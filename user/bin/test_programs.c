@@ -21,6 +21,7 @@
 #include <libaio.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +29,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <sys/eventfd.h>
+#include <sys/uio.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "lx_syscall.h"
@@ -1378,22 +1381,26 @@ static int big_file_threads(void)
 static int big_file_aio_random(void)
 {
 	static char bufs[16][4096];
-	struct iocb cbs[16], *one[1];
+	struct iocb cbs[16], *one[1], *free_cb[16];
 	struct io_event ev[16];
 	struct timespec ts = { 10, 0 };
 	io_context_t ctx = 0;
 	unsigned seed = 99;
 	int fd = open(path_in(big_path, sizeof(big_path), "big.dat"), O_RDONLY), done = 0, sent = 0;
+	int nfree = 16;
 
 	CHECK(fd >= 0);
+	for (int i = 0; i < 16; i++)
+		free_cb[i] = &cbs[i];
 	CHECK_EQ(io_queue_init(16, &ctx), 0);
 	while (done < 512) {
-		while (sent < 512 && sent - done < 16) {
-			int s = sent % 16;
+		while (sent < 512 && nfree > 0) {	/* completions come in any order */
+			struct iocb *cb = free_cb[--nfree];
 
 			seed = seed * 1103515245 + 12345;
-			io_prep_pread(&cbs[s], fd, bufs[s], 4096, (off_t)((seed >> 8) % (BIG_SIZE / 4096)) * 4096);
-			one[0] = &cbs[s];
+			io_prep_pread(cb, fd, bufs[cb - cbs], 4096,
+				      (off_t)((seed >> 8) % (BIG_SIZE / 4096)) * 4096);
+			one[0] = cb;
 			CHECK_EQ(io_submit(ctx, 1, one), 1);
 			sent++;
 		}
@@ -1402,12 +1409,344 @@ static int big_file_aio_random(void)
 		for (int i = 0; i < n; i++) {
 			CHECK_EQ((long)ev[i].res, 4096);
 			CHECK_EQ(stamp_diff(ev[i].obj->u.c.buf, 47, (uint32_t)ev[i].obj->u.c.offset, 4096), -1);
+			free_cb[nfree++] = ev[i].obj;
 		}
 		done += n;
 	}
 	CHECK_EQ(io_queue_release(ctx), 0);
 	CHECK_EQ(close(fd), 0);
 	CHECK_EQ(unlink(big_path), 0);
+	return 0;
+}
+
+/* ---- libaio: partial io_submit, vectored I/O, fdatasync, reads at the end ---- */
+
+static int libaio_submit_partial(void)
+{
+	char p[128], a[512], b[512];
+	struct iocb c0, c1, c2, *list[3] = { &c0, &c1, &c2 };
+	struct io_event ev[3];
+	io_context_t ctx = 0;
+	int fd = open(path_in(p, sizeof(p), "part.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(io_setup(0, &ctx), -EINVAL);
+	CHECK_EQ(io_setup(8, &ctx), 0);
+	CHECK_EQ(io_submit(ctx, 0, list), 0);
+	memset(a, 'a', sizeof(a));
+	io_prep_pwrite(&c0, fd, a, sizeof(a), 0);
+	io_prep_pwrite(&c1, 9999, b, sizeof(b), 512);		/* no such descriptor */
+	io_prep_pwrite(&c2, fd, b, sizeof(b), 1024);
+	CHECK_EQ(io_submit(ctx, 3, list), 1);		/* those before the bad one */
+	CHECK_EQ(io_submit(ctx, 2, list + 1), -EBADF);	/* the first is bad: its error */
+	CHECK_EQ(io_getevents(ctx, 1, 3, ev, NULL), 1);
+	CHECK(ev[0].obj == &c0);
+	CHECK_EQ((long)ev[0].res, 512);
+	CHECK_EQ(lseek(fd, 0, SEEK_END), 512);		/* c2 never ran */
+	io_prep_pread(&c0, fd, b, sizeof(b), 0);
+	c0.aio_lio_opcode = 99;				/* no such opcode */
+	CHECK_EQ(io_submit(ctx, 1, list), -EINVAL);
+	CHECK_EQ(io_destroy(ctx), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+static int libaio_vectored_fdsync(void)
+{
+	char p[128], x[1000], y[3000], z[96], r1[2000], r2[2096], tail[64];
+	struct iovec wv[3] = { { x, sizeof(x) }, { y, sizeof(y) }, { z, sizeof(z) } };
+	struct iovec rv[2] = { { r1, sizeof(r1) }, { r2, sizeof(r2) } };
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	io_context_t ctx = 0;
+	int fd = open(path_in(p, sizeof(p), "vec.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	stamp_fill(x, 53, 0, sizeof(x));
+	stamp_fill(y, 53, sizeof(x), sizeof(y));
+	stamp_fill(z, 53, sizeof(x) + sizeof(y), sizeof(z));
+	CHECK_EQ(io_queue_init(4, &ctx), 0);
+	io_prep_pwritev(&cb, fd, wv, 3, 0);
+	CHECK_EQ(io_submit(ctx, 1, list), 1);
+	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), 1);
+	CHECK_EQ((long)ev.res, 4096);
+	io_prep_fdsync(&cb, fd);
+	CHECK_EQ(io_submit(ctx, 1, list), 1);
+	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), 1);
+	CHECK_EQ((long)ev.res, 0);
+	io_prep_preadv(&cb, fd, rv, 2, 0);
+	CHECK_EQ(io_submit(ctx, 1, list), 1);
+	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), 1);
+	CHECK_EQ((long)ev.res, 4096);
+	CHECK_EQ(stamp_diff(r1, 53, 0, sizeof(r1)), -1);
+	CHECK_EQ(stamp_diff(r2, 53, sizeof(r1), sizeof(r2)), -1);
+	io_prep_pread(&cb, fd, tail, sizeof(tail), 4096 - 40);	/* short at the end */
+	CHECK_EQ(io_submit(ctx, 1, list), 1);
+	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), 1);
+	CHECK_EQ((long)ev.res, 40);
+	io_prep_pread(&cb, fd, tail, sizeof(tail), 8192);	/* past the end: 0 */
+	CHECK_EQ(io_submit(ctx, 1, list), 1);
+	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), 1);
+	CHECK_EQ((long)ev.res, 0);
+	CHECK_EQ(io_queue_release(ctx), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* A thread blocks in io_getevents without a timeout; another submits later. */
+static io_context_t wake_ctx;
+static struct io_event wake_ev;
+
+static void *wake_waiter(void *arg)
+{
+	(void)arg;
+	return (void *)(intptr_t)io_getevents(wake_ctx, 1, 1, &wake_ev, NULL);
+}
+
+static int getevents_woken_by_other_thread(void)
+{
+	pthread_t t;
+	struct iocb cb, *list[1] = { &cb };
+	void *ret;
+	char c;
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(io_setup(4, &wake_ctx), 0);
+	CHECK_EQ(pthread_create(&t, NULL, wake_waiter, NULL), 0);
+	usleep(50000);
+	io_prep_pread(&cb, fds[0], &c, 1, 0);
+	cb.data = &c;
+	CHECK_EQ(io_submit(wake_ctx, 1, list), 1);
+	usleep(20000);
+	CHECK_EQ(write(fds[1], "w", 1), 1);
+	CHECK_EQ(pthread_join(t, &ret), 0);
+	CHECK_EQ((long)(intptr_t)ret, 1);
+	CHECK(wake_ev.data == &c && wake_ev.obj == &cb);
+	CHECK_EQ((long)wake_ev.res, 1);
+	CHECK_EQ(c, 'w');
+	CHECK_EQ(io_destroy(wake_ctx), 0);
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+/* ---- POSIX AIO: lio_listio(LIO_NOWAIT) with one SIGEV_THREAD for the list ---- */
+
+static pthread_mutex_t lio_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t lio_cond = PTHREAD_COND_INITIALIZER;
+static int lio_notified;
+
+static void lio_on_list_done(union sigval v)
+{
+	pthread_mutex_lock(&lio_lock);
+	lio_notified += v.sival_int;
+	pthread_cond_broadcast(&lio_cond);
+	pthread_mutex_unlock(&lio_lock);
+}
+
+static int posix_lio_nowait_thread(void)
+{
+	char p[128];
+	static char bufs[6][PX_BS];
+	static struct aiocb cbs[6];
+	struct aiocb *list[7];
+	struct sigevent sev = { .sigev_notify = SIGEV_THREAD };
+	struct timespec until = abs_in_ms(10000);
+	int fd = open(path_in(p, sizeof(p), "lio.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644), r = 0;
+
+	CHECK(fd >= 0);
+	for (int i = 0; i < 6; i++) {
+		stamp_fill(bufs[i], 59, i * PX_BS, PX_BS);
+		px_prep(&cbs[i], fd, bufs[i], i * PX_BS, LIO_WRITE);
+		list[i] = &cbs[i];
+	}
+	list[6] = NULL;				/* NULL entries are skipped */
+	sev.sigev_notify_function = lio_on_list_done;
+	sev.sigev_value.sival_int = 1;
+	CHECK_EQ(lio_listio(LIO_NOWAIT, list, 7, &sev), 0);
+	pthread_mutex_lock(&lio_lock);
+	while (!lio_notified && r == 0)
+		r = pthread_cond_timedwait(&lio_cond, &lio_lock, &until);
+	pthread_mutex_unlock(&lio_lock);
+	CHECK_EQ(r, 0);
+	for (int i = 0; i < 6; i++) {
+		CHECK_EQ(aio_error(&cbs[i]), 0);	/* all done before the notification */
+		CHECK_EQ(aio_return(&cbs[i]), PX_BS);
+	}
+	usleep(20000);
+	CHECK_EQ(lio_notified, 1);			/* once */
+	CHECK_EQ(aio_cancel(fd, NULL), AIO_ALLDONE);	/* nothing left in flight */
+	px_prep(&cbs[0], fd, bufs[0], 6 * PX_BS, LIO_READ);	/* at the end: 0 bytes */
+	CHECK_EQ(aio_read(&cbs[0]), 0);
+	while (aio_error(&cbs[0]) == EINPROGRESS)
+		usleep(1000);
+	CHECK_EQ(aio_return(&cbs[0]), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(check_file(p, 59, 6 * PX_BS), -1);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- semaphores: a work queue counted by two semaphores ---- */
+
+static sem_t sem_items, sem_slots;
+static int sem_ring[4], sem_head, sem_tail;
+static long sem_total;
+
+static void *sem_producer(void *arg)
+{
+	(void)arg;
+	for (int i = 1; i <= 500; i++) {
+		sem_wait(&sem_slots);
+		sem_ring[sem_tail++ % 4] = i;		/* one producer: no lock */
+		sem_post(&sem_items);
+	}
+	return NULL;
+}
+
+static int semaphores(void)
+{
+	pthread_t t;
+	struct timespec until;
+	int v;
+
+	CHECK_EQ(sem_init(&sem_items, 0, 0), 0);
+	CHECK_EQ(sem_init(&sem_slots, 0, 4), 0);
+	CHECK_ERR(sem_trywait(&sem_items), EAGAIN);
+	until = abs_in_ms(30);
+	CHECK_ERR(sem_timedwait(&sem_items, &until), ETIMEDOUT);
+	CHECK_EQ(pthread_create(&t, NULL, sem_producer, NULL), 0);
+	for (int i = 0; i < 500; i++) {
+		until = abs_in_ms(10000);
+		CHECK_EQ(sem_timedwait(&sem_items, &until), 0);
+		sem_total += sem_ring[sem_head++ % 4];
+		CHECK_EQ(sem_post(&sem_slots), 0);
+	}
+	CHECK_EQ(pthread_join(t, NULL), 0);
+	CHECK_EQ(sem_total, 500 * 501 / 2);
+	CHECK_EQ(sem_getvalue(&sem_slots, &v), 0);
+	CHECK_EQ(v, 4);
+	CHECK_EQ(sem_destroy(&sem_items), 0);
+	CHECK_EQ(sem_destroy(&sem_slots), 0);
+	return 0;
+}
+
+/* ---- threads create, list and remove files in one directory at once ---- */
+
+#define DS_THREADS	4
+#define DS_FILES	40
+
+static void *ds_worker(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+	char p[160], name[64];
+
+	for (int i = 0; i < DS_FILES; i++) {
+		snprintf(name, sizeof(name), "dir/t%d-file-%03d.txt", me, i);
+		int fd = open(path_in(p, sizeof(p), name), O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0 || write(fd, name, strlen(name)) != (ssize_t)strlen(name) || close(fd))
+			return (void *)1;
+		if (i % 3 == 0 && unlink(p))		/* some go again at once */
+			return (void *)2;
+	}
+	return NULL;
+}
+
+/* The directory's names: how many, and whether each file holds its own name. */
+static int ds_count(const char *d, int *bad)
+{
+	DIR *dp = opendir(d);
+	struct dirent *de;
+	int n = 0;
+
+	*bad = dp == NULL;
+	while (dp && (de = readdir(dp)) != NULL) {
+		char p[160], buf[64];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", d, de->d_name);
+		int fd = open(p, O_RDONLY);
+		ssize_t r = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+		buf[r > 0 ? r : 0] = 0;
+		if (r < 0 || strcmp(buf + 4, de->d_name))	/* "dir/" + name */
+			(*bad)++;
+		close(fd);
+		n++;
+	}
+	if (dp)
+		closedir(dp);
+	return n;
+}
+
+static int directory_storm(void)
+{
+	char d[128], p[160];
+	pthread_t t[DS_THREADS];
+	void *ret;
+	int bad, kept = DS_FILES - (DS_FILES + 2) / 3;
+
+	CHECK_EQ(mkdir(path_in(d, sizeof(d), "dir"), 0755), 0);
+	for (int i = 0; i < DS_THREADS; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, ds_worker, (void *)(intptr_t)i), 0);
+	for (int i = 0; i < DS_THREADS; i++) {
+		CHECK_EQ(pthread_join(t[i], &ret), 0);
+		CHECK_EQ((long)(intptr_t)ret, 0);
+	}
+	CHECK_EQ(ds_count(d, &bad), DS_THREADS * kept);
+	CHECK_EQ(bad, 0);
+	CHECK_ERR(rmdir(d), ENOTEMPTY);
+	for (int me = 0; me < DS_THREADS; me++)
+		for (int i = 0; i < DS_FILES; i++) {
+			snprintf(p, sizeof(p), "%s/t%d-file-%03d.txt", d, me, i);
+			if (i % 3)
+				CHECK_EQ(unlink(p), 0);
+			else
+				CHECK_ERR(unlink(p), ENOENT);
+		}
+	CHECK_EQ(ds_count(d, &bad), 0);
+	CHECK_EQ(rmdir(d), 0);
+	return 0;
+}
+
+/* ---- O_DIRECT and buffered descriptors on one file see each other ---- */
+
+static int direct_and_buffered_agree(void)
+{
+	char p[128];
+	static char dbuf[16384] __attribute__((aligned(4096))), bbuf[16384];
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	io_context_t ctx = 0;
+	int bfd = open(path_in(p, sizeof(p), "mix.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int dfd = open(p, O_RDWR | O_DIRECT);
+
+	CHECK(bfd >= 0 && dfd >= 0);
+	CHECK_EQ(io_setup(2, &ctx), 0);
+	stamp_fill(bbuf, 61, 0, sizeof(bbuf));
+	CHECK_EQ(pwrite(bfd, bbuf, sizeof(bbuf), 0), sizeof(bbuf));	/* cached, dirty */
+	io_prep_pread(&cb, dfd, dbuf, sizeof(dbuf), 0);
+	CHECK_EQ(io_submit(ctx, 1, list), 1);
+	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), 1);
+	CHECK_EQ((long)ev.res, sizeof(dbuf));
+	CHECK_EQ(stamp_diff(dbuf, 61, 0, sizeof(dbuf)), -1);		/* sees the cache */
+	stamp_fill(dbuf, 67, 4096, 8192);
+	io_prep_pwrite(&cb, dfd, dbuf, 8192, 4096);
+	CHECK_EQ(io_submit(ctx, 1, list), 1);
+	CHECK_EQ(io_getevents(ctx, 1, 1, &ev, NULL), 1);
+	CHECK_EQ((long)ev.res, 8192);
+	CHECK_EQ(pread(bfd, bbuf, sizeof(bbuf), 0), sizeof(bbuf));	/* sees the disk */
+	CHECK_EQ(stamp_diff(bbuf, 61, 0, 4096), -1);
+	CHECK_EQ(stamp_diff(bbuf + 4096, 67, 4096, 8192), -1);
+	CHECK_EQ(stamp_diff(bbuf + 12288, 61, 12288, 4096), -1);
+	CHECK_EQ(io_destroy(ctx), 0);
+	CHECK_EQ(close(dfd), 0);
+	CHECK_EQ(close(bfd), 0);
+	CHECK_EQ(unlink(p), 0);
 	return 0;
 }
 
@@ -1418,9 +1757,13 @@ static const struct utest_case cases[] = {
 	UTEST(libaio_getevents_timeout),
 	UTEST(libaio_eventfd),
 	UTEST(libaio_cancel),
+	UTEST(libaio_submit_partial),
+	UTEST(libaio_vectored_fdsync),
+	UTEST(getevents_woken_by_other_thread),
 	UTEST(posix_lio_and_threads),
 	UTEST(posix_suspend_timeout_cancel),
 	UTEST(posix_sigev_signal_fsync),
+	UTEST(posix_lio_nowait_thread),
 	UTEST(producer_consumer),
 	UTEST(cond_timedwait_expires),
 	UTEST(barrier_rounds),
@@ -1428,11 +1771,14 @@ static const struct utest_case cases[] = {
 	UTEST(thread_specific_data),
 	UTEST(cancel_join_detach),
 	UTEST(mutex_types),
+	UTEST(semaphores),
 	UTEST(fsync_logger),
 	UTEST(fork_children_aio),
 	UTEST(sparse_and_ftruncate),
 	UTEST(rename_unlink_while_open),
 	UTEST(aio_on_unlinked_file),
+	UTEST(directory_storm),
+	UTEST(direct_and_buffered_agree),
 	UTEST(big_file_threads),
 	UTEST(big_file_aio_random),
 };
