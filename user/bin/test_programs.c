@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1750,6 +1751,291 @@ static int direct_and_buffered_agree(void)
 	return 0;
 }
 
+/* ---- threads read(2) one descriptor: the shared offset hands out each chunk once ---- */
+
+#define SO_SIZE		(512 * 1024)
+#define SO_CHUNK	4096
+
+static int so_fd;
+static unsigned char so_seen[SO_SIZE / SO_CHUNK];
+
+static void *so_reader(void *arg)
+{
+	static char bufs[4][SO_CHUNK];
+	char *buf = bufs[(intptr_t)arg];
+	ssize_t n;
+
+	while ((n = read(so_fd, buf, SO_CHUNK)) == SO_CHUNK) {
+		uint32_t first = *(uint32_t *)buf;
+		long chunk = -1;
+
+		/* which chunk is this? the stamp names its offset */
+		for (long c = 0; c < SO_SIZE / SO_CHUNK && chunk < 0; c++)
+			if (stamp(71, c * SO_CHUNK) == first)
+				chunk = c;
+		if (chunk < 0 || stamp_diff(buf, 71, chunk * SO_CHUNK, SO_CHUNK) != -1)
+			return (void *)1;
+		__atomic_add_fetch(&so_seen[chunk], 1, __ATOMIC_SEQ_CST);
+	}
+	return n == 0 ? NULL : (void *)2;
+}
+
+static int shared_offset_reads(void)
+{
+	char p[128];
+	pthread_t t[4];
+	void *ret;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "shared.dat"), 71, SO_SIZE), 0);
+	so_fd = open(p, O_RDONLY);
+	CHECK(so_fd >= 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, so_reader, (void *)(intptr_t)i), 0);
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ(pthread_join(t[i], &ret), 0);
+		CHECK_EQ((long)(intptr_t)ret, 0);
+	}
+	for (int c = 0; c < SO_SIZE / SO_CHUNK; c++)
+		CHECK_EQ(so_seen[c], 1);		/* Linux: f_pos is locked per read */
+	CHECK_EQ(lseek(so_fd, 0, SEEK_CUR), SO_SIZE);
+	CHECK_EQ(close(so_fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- a signal-handling thread: every thread blocks SIGUSR2, one sigwait()s ---- */
+
+static volatile int sw_got, sw_count;
+
+static void *sw_thread(void *arg)
+{
+	sigset_t *set = arg;
+	int sig;
+
+	for (int i = 0; i < 3; i++) {
+		if (sigwait(set, &sig) != 0)
+			return (void *)1;
+		sw_got = sig;
+		__atomic_add_fetch(&sw_count, 1, __ATOMIC_SEQ_CST);
+	}
+	return NULL;
+}
+
+static int sigwait_thread(void)
+{
+	static sigset_t set;
+	pthread_t t;
+	void *ret;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	CHECK_EQ(pthread_sigmask(SIG_BLOCK, &set, NULL), 0);	/* inherited by the thread */
+	CHECK_EQ(pthread_create(&t, NULL, sw_thread, &set), 0);
+	for (int i = 1; i <= 3; i++) {
+		CHECK_EQ(kill(getpid(), SIGUSR2), 0);		/* to the process */
+		for (int w = 0; w < 5000 && sw_count < i; w++)
+			usleep(1000);
+		CHECK_EQ(sw_count, i);
+	}
+	CHECK_EQ(pthread_join(t, &ret), 0);
+	CHECK(ret == NULL);
+	CHECK_EQ(sw_got, SIGUSR2);
+	return 0;
+}
+
+/* ---- threads write a MAP_SHARED mapping of an ext2 file; read(2) sees it ---- */
+
+#define MM_SIZE		(256 * 1024)
+
+static char *mm_base;
+
+static void *mm_writer(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+
+	for (int off = me * 4096; off < MM_SIZE; off += 4 * 4096)
+		stamp_fill(mm_base + off, 73, off, 4096);
+	return NULL;
+}
+
+static int mmap_shared_threads(void)
+{
+	char p[128];
+	static char buf[MM_SIZE];
+	pthread_t t[4];
+	int fd = open(path_in(p, sizeof(p), "map.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(ftruncate(fd, MM_SIZE), 0);
+	mm_base = mmap(NULL, MM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(mm_base != MAP_FAILED);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, mm_writer, (void *)(intptr_t)i), 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(pthread_join(t[i], NULL), 0);
+	CHECK_EQ(msync(mm_base, MM_SIZE, MS_SYNC), 0);
+	CHECK_EQ(pread(fd, buf, MM_SIZE, 0), MM_SIZE);
+	CHECK_EQ(stamp_diff(buf, 73, 0, MM_SIZE), -1);
+	CHECK_EQ(munmap(mm_base, MM_SIZE), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(check_file(p, 73, MM_SIZE), -1);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- a database-style writer: O_DIRECT appends by AIO from two threads, fsync by a third ---- */
+
+#define DB_THREADS	2
+#define DB_BLOCKS	64		/* per thread, 8 KiB each */
+#define DB_BS		8192
+
+static io_context_t db_ctx;
+static int db_fd, db_stop;
+static int db_done;			/* writes reaped, under the reaper's loop */
+
+static void *db_writer(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+	char *buf;
+	struct iocb *cbs = calloc(DB_BLOCKS, sizeof(*cbs));
+
+	if (!cbs || posix_memalign((void **)&buf, 4096, DB_BLOCKS * DB_BS))
+		return (void *)1;
+	for (int i = 0; i < DB_BLOCKS; i++) {
+		long long off = (long long)(i * DB_THREADS + me) * DB_BS;	/* interleaved */
+		struct iocb *one[1] = { &cbs[i] };
+
+		stamp_fill(buf + i * DB_BS, 79, off, DB_BS);
+		io_prep_pwrite(&cbs[i], db_fd, buf + i * DB_BS, DB_BS, off);
+		while (io_submit(db_ctx, 1, one) == -EAGAIN)
+			usleep(1000);
+	}
+	return NULL;		/* buf and cbs live until the process ends */
+}
+
+static void *db_syncer(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&db_stop, __ATOMIC_SEQ_CST))
+		if (fdatasync(db_fd) != 0)
+			return (void *)1;
+	return NULL;
+}
+
+static int db_reap_all(void)
+{
+	struct io_event ev[16];
+	struct timespec ts = { 10, 0 };
+
+	while (db_done < DB_THREADS * DB_BLOCKS) {
+		int n = io_getevents(db_ctx, 1, 16, ev, &ts);
+
+		if (n <= 0)
+			return -1;
+		for (int i = 0; i < n; i++)
+			if ((long)ev[i].res != DB_BS)
+				return -2;
+		db_done += n;
+	}
+	return 0;
+}
+
+static int direct_writers_and_syncer(void)
+{
+	char p[128];
+	pthread_t w[DB_THREADS], s;
+	void *ret;
+
+	db_fd = open(path_in(p, sizeof(p), "db.dat"), O_RDWR | O_CREAT | O_TRUNC | O_DIRECT, 0600);
+	CHECK(db_fd >= 0);
+	CHECK_EQ(io_setup(32, &db_ctx), 0);
+	CHECK_EQ(pthread_create(&s, NULL, db_syncer, NULL), 0);
+	for (int i = 0; i < DB_THREADS; i++)
+		CHECK_EQ(pthread_create(&w[i], NULL, db_writer, (void *)(intptr_t)i), 0);
+	CHECK_EQ(db_reap_all(), 0);
+	for (int i = 0; i < DB_THREADS; i++) {
+		CHECK_EQ(pthread_join(w[i], &ret), 0);
+		CHECK(ret == NULL);
+	}
+	__atomic_store_n(&db_stop, 1, __ATOMIC_SEQ_CST);
+	CHECK_EQ(pthread_join(s, &ret), 0);
+	CHECK(ret == NULL);
+	CHECK_EQ(fsync(db_fd), 0);
+	CHECK_EQ(io_destroy(db_ctx), 0);
+	CHECK_EQ(close(db_fd), 0);
+	CHECK_EQ(check_file(p, 79, DB_THREADS * DB_BLOCKS * DB_BS), -1);
+	return 0;			/* stays for the host's e2fsck */
+}
+
+/* ---- POSIX: aio_write on an O_APPEND descriptor appends in call order ---- */
+
+static int posix_append_in_order(void)
+{
+	char p[128], recs[20][16], buf[512];
+	static struct aiocb cbs[20];
+	const struct aiocb *list[20];
+	int fd = open(path_in(p, sizeof(p), "append.log"), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	ssize_t total = 0, n;
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "head\n", 5), 5);
+	for (int i = 0; i < 20; i++) {
+		int len = snprintf(recs[i], sizeof(recs[i]), "record %02d\n", i);
+
+		px_prep(&cbs[i], fd, recs[i], 0, LIO_WRITE);	/* offset ignored: O_APPEND */
+		cbs[i].aio_nbytes = len;
+		CHECK_EQ(aio_write(&cbs[i]), 0);
+		list[i] = &cbs[i];
+		total += len;
+	}
+	for (int i = 0; i < 20; i++) {
+		while (aio_error(&cbs[i]) == EINPROGRESS)
+			CHECK_EQ(aio_suspend(list, 20, NULL), 0);
+		CHECK_EQ(aio_return(&cbs[i]), 10);
+	}
+	CHECK_EQ(close(fd), 0);
+	fd = open(p, O_RDONLY);
+	n = read(fd, buf, sizeof(buf));
+	CHECK_EQ(n, total + 5);
+	CHECK(!memcmp(buf, "head\n", 5));
+	for (int i = 0; i < 20; i++)
+		CHECK(!memcmp(buf + 5 + 10 * i, recs[i], 10));	/* POSIX: in call order */
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- a forked child cannot use its parent's io_context (Linux: -EINVAL) ---- */
+
+static int child_cannot_use_parent_context(void)
+{
+	io_context_t ctx = 0;
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	pid_t pid;
+	int status;
+
+	CHECK_EQ(io_setup(4, &ctx), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		io_context_t mine = 0;
+
+		io_prep_fsync(&cb, 0);
+		if (io_submit(ctx, 1, list) != -EINVAL || io_destroy(ctx) != -EINVAL)
+			_exit(1);
+		if (io_setup(4, &mine) || io_destroy(mine))	/* its own works */
+			_exit(2);
+		_exit(0);
+	}
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status));
+	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(io_getevents(ctx, 0, 1, &ev, &(struct timespec){ 0, 0 }), 0);	/* still ours */
+	CHECK_EQ(io_destroy(ctx), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -1764,6 +2050,7 @@ static const struct utest_case cases[] = {
 	UTEST(posix_suspend_timeout_cancel),
 	UTEST(posix_sigev_signal_fsync),
 	UTEST(posix_lio_nowait_thread),
+	UTEST(posix_append_in_order),
 	UTEST(producer_consumer),
 	UTEST(cond_timedwait_expires),
 	UTEST(barrier_rounds),
@@ -1774,6 +2061,7 @@ static const struct utest_case cases[] = {
 	UTEST(semaphores),
 	UTEST(fsync_logger),
 	UTEST(fork_children_aio),
+	UTEST(child_cannot_use_parent_context),
 	UTEST(sparse_and_ftruncate),
 	UTEST(rename_unlink_while_open),
 	UTEST(aio_on_unlinked_file),
@@ -1781,6 +2069,10 @@ static const struct utest_case cases[] = {
 	UTEST(direct_and_buffered_agree),
 	UTEST(big_file_threads),
 	UTEST(big_file_aio_random),
+	UTEST(shared_offset_reads),
+	UTEST(sigwait_thread),
+	UTEST(mmap_shared_threads),
+	UTEST(direct_writers_and_syncer),
 };
 
 int main(int argc, char **argv)
