@@ -2036,6 +2036,361 @@ static int child_cannot_use_parent_context(void)
 	return 0;
 }
 
+/* ---- processes append to one log, each with its own open(O_APPEND) ---- */
+
+#define MA_PROCS	4
+#define MA_LINES	50
+
+static int multi_process_append(void)
+{
+	char p[128];
+	static char buf[MA_PROCS * MA_LINES * 64];
+	pid_t pid[MA_PROCS];
+	int next[MA_PROCS] = { 0 }, fd;
+	ssize_t n;
+
+	fd = open(path_in(p, sizeof(p), "shared.log"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	CHECK_EQ(close(fd), 0);
+	for (int k = 0; k < MA_PROCS; k++) {
+		pid[k] = fork();
+		CHECK(pid[k] >= 0);
+		if (pid[k] == 0) {
+			int lfd = open(p, O_WRONLY | O_APPEND);	/* a file of its own */
+			char line[64];
+
+			for (int i = 0; i < MA_LINES; i++) {
+				int len = snprintf(line, sizeof(line), "proc %d line %03d |%.*s\n", k, i,
+						   i % 23, "#######################");
+				if (lfd < 0 || write(lfd, line, len) != len)
+					_exit(1);
+			}
+			_exit(close(lfd) ? 2 : 0);
+		}
+	}
+	for (int k = 0; k < MA_PROCS; k++)
+		CHECK(utest_child_ok(pid[k]));
+	fd = open(p, O_RDONLY);
+	n = read(fd, buf, sizeof(buf));
+	CHECK(n > 0);
+	for (char *q = buf, *end = buf + n; q < end;) {	/* Linux: no line torn or lost */
+		char *nl = memchr(q, '\n', end - q);
+		int k, i, off;
+
+		CHECK(nl != NULL);
+		CHECK_EQ(sscanf(q, "proc %d line %d |%n", &k, &i, &off), 2);
+		CHECK(k >= 0 && k < MA_PROCS);
+		CHECK_EQ(i, next[k]++);
+		CHECK_EQ(nl - (q + off), i % 23);
+		q = nl + 1;
+	}
+	for (int k = 0; k < MA_PROCS; k++)
+		CHECK_EQ(next[k], MA_LINES);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- write a temporary, fsync, rename over the target; readers never see half ---- */
+
+#define AR_VERSIONS	40
+#define AR_SIZE		6000
+
+static volatile int ar_stop;
+static char ar_target[128];
+
+static void *ar_reader(void *arg)
+{
+	static char bufs[2][AR_SIZE + 16];
+	char *buf = bufs[(intptr_t)arg];
+	long reads = 0;
+
+	while (!__atomic_load_n(&ar_stop, __ATOMIC_SEQ_CST)) {
+		int fd = open(ar_target, O_RDONLY);
+		ssize_t n;
+
+		if (fd < 0)
+			return (void *)1;		/* the name is never missing */
+		n = read(fd, buf, AR_SIZE + 16);
+		close(fd);
+		uint32_t v;
+
+		memcpy(&v, buf, 4);			/* which version: the rest must match */
+		if (n != AR_SIZE || v > AR_VERSIONS || stamp_diff(buf + 4, v, 4, AR_SIZE - 4) != -1)
+			return (void *)2;
+		reads++;
+	}
+	return reads ? NULL : (void *)3;
+}
+
+/* Version v: its number, then the stamp of seed v. */
+static void ar_fill(char *buf, uint32_t v)
+{
+	stamp_fill(buf, v, 0, AR_SIZE);
+	memcpy(buf, &v, 4);
+}
+
+static int ar_write(const char *path, uint32_t v)
+{
+	static char buf[AR_SIZE];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	ar_fill(buf, v);
+	if (fd < 0 || write(fd, buf, AR_SIZE) != AR_SIZE || fsync(fd))
+		return -1;
+	return close(fd);
+}
+
+static int atomic_replace_rename(void)
+{
+	char tmp[128];
+	pthread_t t[2];
+	void *ret;
+
+	CHECK_EQ(ar_write(path_in(ar_target, sizeof(ar_target), "config"), 0), 0);
+	for (int i = 0; i < 2; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, ar_reader, (void *)(intptr_t)i), 0);
+	for (int v = 1; v <= AR_VERSIONS; v++) {
+		CHECK_EQ(ar_write(path_in(tmp, sizeof(tmp), "config.tmp"), v), 0);
+		CHECK_EQ(rename(tmp, ar_target), 0);	/* readers see v - 1 or v, whole */
+	}
+	__atomic_store_n(&ar_stop, 1, __ATOMIC_SEQ_CST);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(pthread_join(t[i], &ret), 0);
+		CHECK_EQ((long)(intptr_t)ret, 0);
+	}
+	CHECK_ERR(access(tmp, F_OK), ENOENT);
+	CHECK_EQ(unlink(ar_target), 0);
+	return 0;
+}
+
+/* ---- four threads pwrite disjoint stripes of a file larger than the cache ---- */
+
+#define PW_SIZE		(6 * MIB)
+#define PW_STRIPE	(64 * 1024)
+
+static int pw_fd;
+
+static void *pw_writer(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+	static char bufs[4][PW_STRIPE];
+	char *buf = bufs[me];
+
+	for (long off = me * PW_STRIPE; off < PW_SIZE; off += 4 * PW_STRIPE) {
+		stamp_fill(buf, 83, off, PW_STRIPE);
+		if (pwrite(pw_fd, buf, PW_STRIPE, off) != PW_STRIPE)
+			return (void *)1;
+	}
+	return NULL;
+}
+
+static int concurrent_pwrite_big(void)
+{
+	char p[128];
+	pthread_t t[4];
+	void *ret;
+
+	pw_fd = open(path_in(p, sizeof(p), "stripes.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(pw_fd >= 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, pw_writer, (void *)(intptr_t)i), 0);
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ(pthread_join(t[i], &ret), 0);
+		CHECK_EQ((long)(intptr_t)ret, 0);
+	}
+	CHECK_EQ(fsync(pw_fd), 0);
+	CHECK_EQ(close(pw_fd), 0);
+	CHECK_EQ(check_file(p, 83, PW_SIZE), -1);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- a context per thread, O_DIRECT random reads of one file ---- */
+
+static char pt_path[128];
+
+static void *pt_worker(void *arg)
+{
+	unsigned seed = 7 + (unsigned)(intptr_t)arg;
+	io_context_t ctx = 0;
+	struct iocb cbs[8], *list[8];
+	struct io_event ev[8];
+	char *buf;
+	int fd = open(pt_path, O_RDONLY | O_DIRECT);
+
+	if (fd < 0 || posix_memalign((void **)&buf, 4096, 8 * 4096) || io_setup(8, &ctx))
+		return (void *)1;
+	for (int round = 0; round < 16; round++) {
+		for (int i = 0; i < 8; i++) {
+			seed = seed * 1103515245 + 12345;
+			io_prep_pread(&cbs[i], fd, buf + i * 4096, 4096, ((seed >> 8) % 256) * 4096LL);
+			list[i] = &cbs[i];
+		}
+		if (io_submit(ctx, 8, list) != 8 || io_getevents(ctx, 8, 8, ev, NULL) != 8)
+			return (void *)2;
+		for (int i = 0; i < 8; i++)
+			if ((long)ev[i].res != 4096 ||
+			    stamp_diff(ev[i].obj->u.c.buf, 89, (uint32_t)ev[i].obj->u.c.offset, 4096) != -1)
+				return (void *)3;
+	}
+	free(buf);
+	return io_destroy(ctx) || close(fd) ? (void *)4 : NULL;
+}
+
+static int per_thread_contexts(void)
+{
+	pthread_t t[4];
+	void *ret;
+
+	CHECK_EQ(make_file(path_in(pt_path, sizeof(pt_path), "pt.dat"), 89, MIB), 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, pt_worker, (void *)(intptr_t)i), 0);
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ(pthread_join(t[i], &ret), 0);
+		CHECK_EQ((long)(intptr_t)ret, 0);
+	}
+	CHECK_EQ(unlink(pt_path), 0);
+	return 0;
+}
+
+/* ---- a program that exits with AIO still in flight on ext2 files ---- */
+
+static int exit_with_aio_in_flight(void)
+{
+	char p[128];
+	pid_t pid;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "inflight.dat"), 97, MIB), 0);
+	for (int round = 0; round < 3; round++) {
+		pid = fork();
+		CHECK(pid >= 0);
+		if (pid == 0) {
+			static struct iocb cbs[32];
+			struct iocb *list[32];
+			io_context_t ctx = 0;
+			char *buf;
+			int dfd = open(p, O_RDWR | O_DIRECT), bfd = open(p, O_RDWR);
+
+			if (dfd < 0 || bfd < 0 || posix_memalign((void **)&buf, 4096, 32 * 16384) ||
+			    io_setup(32, &ctx))
+				_exit(1);
+			for (int i = 0; i < 32; i++) {
+				int fd = i % 2 ? dfd : bfd;
+
+				if (i % 4 == 3)		/* rewrite what is there: the file stays right */
+					stamp_fill(buf + i * 16384, 97, i * 16384, 16384);
+				io_prep_rw(&cbs[i], fd, i % 4 == 3 ? IO_CMD_PWRITE : IO_CMD_PREAD,
+					   buf + i * 16384, 16384, i * 16384);
+				list[i] = &cbs[i];
+			}
+			if (io_submit(ctx, 32, list) != 32)
+				_exit(2);
+			_exit(0);			/* no io_destroy, no close */
+		}
+		CHECK(utest_child_ok(pid));
+	}
+	CHECK_EQ(check_file(p, 97, MIB), -1);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- fork (and exit) from a program whose other threads keep working ---- */
+
+static volatile int fw_stop;
+
+static void *fw_busy(void *arg)
+{
+	char p[128], name[32];
+	static char bufs[3][8192];
+	char *buf = bufs[(intptr_t)arg];
+	long rounds = 0;
+
+	snprintf(name, sizeof(name), "busy%d.dat", (int)(intptr_t)arg);
+	int fd = open(path_in(p, sizeof(p), name), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return (void *)1;
+	while (!__atomic_load_n(&fw_stop, __ATOMIC_SEQ_CST)) {
+		stamp_fill(buf, 101 + rounds, 0, sizeof(bufs[0]));
+		if (pwrite(fd, buf, sizeof(bufs[0]), 0) != (ssize_t)sizeof(bufs[0]) ||
+		    pread(fd, buf, sizeof(bufs[0]), 0) != (ssize_t)sizeof(bufs[0]) ||
+		    stamp_diff(buf, 101 + rounds, 0, sizeof(bufs[0])) != -1)
+			return (void *)2;
+		rounds++;
+	}
+	close(fd);
+	return unlink(p) ? (void *)3 : NULL;
+}
+
+static int fork_while_threads_work(void)
+{
+	pthread_t t[3];
+	void *ret;
+	static char heap_probe[4096];
+
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, fw_busy, (void *)(intptr_t)i), 0);
+	for (int i = 0; i < 20; i++) {
+		memset(heap_probe, i, sizeof(heap_probe));
+		pid_t pid = fork();
+
+		CHECK(pid >= 0);
+		if (pid == 0) {		/* only this thread is in the child */
+			for (size_t j = 0; j < sizeof(heap_probe); j++)
+				if (heap_probe[j] != (char)i)
+					_exit(1);
+			memset(heap_probe, 0xee, sizeof(heap_probe));	/* its own copy */
+			_exit(0);
+		}
+		CHECK(utest_child_ok(pid));
+		CHECK_EQ(heap_probe[100], (char)i);
+	}
+	__atomic_store_n(&fw_stop, 1, __ATOMIC_SEQ_CST);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(pthread_join(t[i], &ret), 0);
+		CHECK_EQ((long)(intptr_t)ret, 0);
+	}
+	return 0;
+}
+
+/* ---- a thread with a 1 MiB stack that uses it ---- */
+
+static long deep(int n)
+{
+	volatile char frame[1000];
+
+	frame[0] = (char)n;
+	return n == 0 ? 0 : deep(n - 1) + frame[0];
+}
+
+static void *deep_thread(void *arg)
+{
+	(void)arg;
+	return (void *)(intptr_t)deep(800);	/* about 800 KiB of stack */
+}
+
+static int big_stack_thread(void)
+{
+	pthread_attr_t a;
+	pthread_t t;
+	size_t size;
+	void *ret;
+
+	CHECK_EQ(pthread_attr_init(&a), 0);
+	CHECK_EQ(pthread_attr_setstacksize(&a, 1024 * 1024), 0);
+	CHECK_EQ(pthread_attr_getstacksize(&a, &size), 0);
+	CHECK_EQ(size, 1024 * 1024);
+	CHECK_EQ(pthread_attr_setstacksize(&a, 100), EINVAL);	/* below PTHREAD_STACK_MIN */
+	CHECK_EQ(pthread_create(&t, &a, deep_thread, NULL), 0);
+	CHECK_EQ(pthread_join(t, &ret), 0);
+	long want = 0;
+	for (int n = 1; n <= 800; n++)
+		want += (char)n;
+	CHECK_EQ((long)(intptr_t)ret, want);
+	CHECK_EQ(pthread_attr_destroy(&a), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -2073,6 +2428,13 @@ static const struct utest_case cases[] = {
 	UTEST(sigwait_thread),
 	UTEST(mmap_shared_threads),
 	UTEST(direct_writers_and_syncer),
+	UTEST(multi_process_append),
+	UTEST(atomic_replace_rename),
+	UTEST(concurrent_pwrite_big),
+	UTEST(per_thread_contexts),
+	UTEST(exit_with_aio_in_flight),
+	UTEST(fork_while_threads_work),
+	UTEST(big_stack_thread),
 };
 
 int main(int argc, char **argv)
