@@ -2391,6 +2391,65 @@ static int big_stack_thread(void)
 	return 0;
 }
 
+/* ---- preallocate a data file (posix_fallocate), then fill it with O_DIRECT AIO ---- */
+
+#define PA_SIZE		(2 * MIB)
+
+static int preallocate_then_direct(void)
+{
+	char p[128], head[4096];
+	struct stat st;
+	struct iocb cbs[8], *list[8];
+	struct io_event ev[8];
+	io_context_t ctx = 0;
+	char *buf;
+	int fd = open(path_in(p, sizeof(p), "prealloc.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644), dfd;
+
+	CHECK(fd >= 0);
+	stamp_fill(head, 103, 0, sizeof(head));
+	CHECK_EQ(write(fd, head, 1000), 1000);
+	/* ext2 has no fallocate: Linux's glibc writes the blocks out and returns 0 */
+	CHECK_EQ(posix_fallocate(fd, 0, PA_SIZE), 0);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, PA_SIZE);
+	CHECK(st.st_blocks >= PA_SIZE / 512);			/* no holes left */
+	CHECK_EQ(pread(fd, head, sizeof(head), 0), sizeof(head));
+	CHECK_EQ(stamp_diff(head, 103, 0, 1000 & ~3), -1);	/* what was there stays */
+	CHECK_EQ(posix_fallocate(fd, PA_SIZE - 10, 5), 0);	/* inside: the size stays */
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, PA_SIZE);
+	CHECK_EQ(posix_fallocate(fd, 0, 0), EINVAL);
+	CHECK_EQ(posix_fallocate(fd, -1, 10), EINVAL);
+	dfd = open(p, O_RDWR | O_DIRECT);
+	CHECK(dfd >= 0);
+	CHECK_EQ(posix_memalign((void **)&buf, 4096, 8 * 65536), 0);
+	CHECK_EQ(io_setup(8, &ctx), 0);
+	stamp_fill(buf, 107, 0, 8 * 65536);
+	for (int round = 0; round < PA_SIZE / (8 * 65536); round++) {
+		for (int i = 0; i < 8; i++) {
+			long off = round * 8 * 65536 + i * 65536;
+
+			stamp_fill(buf + i * 65536, 107, off, 65536);
+			io_prep_pwrite(&cbs[i], dfd, buf + i * 65536, 65536, off);
+			list[i] = &cbs[i];
+		}
+		CHECK_EQ(io_submit(ctx, 8, list), 8);
+		CHECK_EQ(io_getevents(ctx, 8, 8, ev, NULL), 8);
+		for (int i = 0; i < 8; i++)
+			CHECK_EQ((long)ev[i].res, 65536);
+	}
+	CHECK_EQ(fdatasync(dfd), 0);
+	CHECK_EQ(io_destroy(ctx), 0);
+	CHECK_EQ(close(dfd), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(check_file(p, 107, PA_SIZE), -1);
+	fd = open(p, O_WRONLY | O_APPEND);
+	CHECK_EQ(posix_fallocate(fd, 0, PA_SIZE + 4096), EBADF);	/* glibc's emulation: EBADF */
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -2418,6 +2477,7 @@ static const struct utest_case cases[] = {
 	UTEST(fork_children_aio),
 	UTEST(child_cannot_use_parent_context),
 	UTEST(sparse_and_ftruncate),
+	UTEST(preallocate_then_direct),
 	UTEST(rename_unlink_while_open),
 	UTEST(aio_on_unlinked_file),
 	UTEST(directory_storm),
