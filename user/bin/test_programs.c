@@ -2450,6 +2450,155 @@ static int preallocate_then_direct(void)
 	return 0;
 }
 
+/* ---- a worker that sleeps in a loop is cancelled (sleep is a cancellation point) ---- */
+
+static volatile int sl_rounds, sl_cleaned;
+
+static void sl_cleanup(void *arg)
+{
+	(void)arg;
+	sl_cleaned = 1;
+}
+
+static void *sl_worker(void *arg)
+{
+	(void)arg;
+	pthread_cleanup_push(sl_cleanup, NULL);
+	for (;;) {
+		sl_rounds++;
+		usleep(2000);
+		sleep(1);
+	}
+	pthread_cleanup_pop(0);
+	return NULL;
+}
+
+static int cancel_sleeping_thread(void)
+{
+	pthread_t t;
+	void *ret;
+	long long t0;
+
+	CHECK_EQ(pthread_create(&t, NULL, sl_worker, NULL), 0);
+	while (sl_rounds < 1)
+		usleep(1000);
+	usleep(20000);			/* in sleep(1) now */
+	t0 = utest_now_ns();
+	CHECK_EQ(pthread_cancel(t), 0);
+	CHECK_EQ(pthread_join(t, &ret), 0);
+	CHECK(ret == PTHREAD_CANCELED);
+	CHECK_EQ(sl_cleaned, 1);
+	CHECK(ms_since(t0) < 900);	/* ended inside the sleep, not after it */
+	return 0;
+}
+
+/* ---- io_cancel of queued file requests from another thread: each ends once ---- */
+
+#define QC_N		32
+
+static io_context_t qc_ctx;
+static struct iocb qc_cbs[QC_N];
+static int qc_cancelled[QC_N];
+
+static void *qc_canceller(void *arg)
+{
+	(void)arg;
+	for (int i = QC_N - 1; i >= 0; i--) {
+		struct io_event res;
+		int r = io_cancel(qc_ctx, &qc_cbs[i], &res);
+
+		if (r == 0 && res.obj == &qc_cbs[i] && (long)res.res == -ECANCELED)
+			qc_cancelled[i] = 1;
+		else if (r != -EAGAIN && r != -EINVAL)
+			qc_cancelled[i] = -1;
+	}
+	return NULL;
+}
+
+static int cancel_queued_file_requests(void)
+{
+	char p[128];
+	struct iocb *list[QC_N];
+	struct io_event ev[QC_N];
+	static char bufs[QC_N][16384];
+	int seen[QC_N] = { 0 }, got = 0, ncancelled = 0, fd;
+	pthread_t t;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "qc.dat"), 109, QC_N * 16384), 0);
+	fd = open(p, O_RDWR);
+	CHECK(fd >= 0);
+	CHECK_EQ(io_setup(QC_N, &qc_ctx), 0);
+	for (int i = 0; i < QC_N; i++) {
+		if (i % 4 == 3)
+			io_prep_fsync(&qc_cbs[i], fd);		/* always queued to the worker */
+		else
+			io_prep_pread(&qc_cbs[i], fd, bufs[i], 16384, i * 16384);
+		qc_cbs[i].data = (void *)(intptr_t)i;
+		list[i] = &qc_cbs[i];
+	}
+	CHECK_EQ(io_submit(qc_ctx, QC_N, list), QC_N);
+	CHECK_EQ(pthread_create(&t, NULL, qc_canceller, NULL), 0);
+	CHECK_EQ(pthread_join(t, NULL), 0);
+	for (int i = 0; i < QC_N; i++) {
+		CHECK(qc_cancelled[i] >= 0);
+		ncancelled += qc_cancelled[i];
+	}
+	while (got < QC_N - ncancelled) {
+		struct timespec ts = { 10, 0 };
+		int n = io_getevents(qc_ctx, 1, QC_N, ev, &ts);
+
+		CHECK(n > 0);
+		for (int j = 0; j < n; j++) {
+			int i = (int)(intptr_t)ev[j].data;
+
+			CHECK(!qc_cancelled[i] && !seen[i]++);
+			CHECK_EQ((long)ev[j].res, i % 4 == 3 ? 0 : 16384);
+			if (i % 4 != 3)
+				CHECK_EQ(stamp_diff(bufs[i], 109, i * 16384, 16384), -1);
+		}
+		got += n;
+	}
+	struct timespec zero = { 0, 0 };
+	CHECK_EQ(io_getevents(qc_ctx, 1, QC_N, ev, &zero), 0);	/* nothing twice */
+	utest_log("%d of %d cancelled while queued", ncancelled, QC_N);
+	CHECK_EQ(io_destroy(qc_ctx), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- close(2) right after io_submit: the requests keep the file ---- */
+
+static int close_with_aio_in_flight(void)
+{
+	char p[128];
+	struct iocb cbs[16], *list[16];
+	struct io_event ev[16];
+	io_context_t ctx = 0;
+	char *buf;
+	int fd;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "closed.dat"), 113, 16 * 16384), 0);
+	fd = open(p, O_RDONLY | O_DIRECT);
+	CHECK(fd >= 0);
+	CHECK_EQ(posix_memalign((void **)&buf, 4096, 16 * 16384), 0);
+	CHECK_EQ(io_setup(16, &ctx), 0);
+	for (int i = 0; i < 16; i++) {
+		io_prep_pread(&cbs[i], fd, buf + i * 16384, 16384, i * 16384);
+		list[i] = &cbs[i];
+	}
+	CHECK_EQ(io_submit(ctx, 16, list), 16);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);			/* and the name: the inode lives on */
+	CHECK_EQ(io_getevents(ctx, 16, 16, ev, NULL), 16);
+	for (int i = 0; i < 16; i++)
+		CHECK_EQ((long)ev[i].res, 16384);
+	CHECK_EQ(stamp_diff(buf, 113, 0, 16 * 16384), -1);
+	CHECK_EQ(io_destroy(ctx), 0);
+	free(buf);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -2471,6 +2620,7 @@ static const struct utest_case cases[] = {
 	UTEST(rwlock_readers_writers),
 	UTEST(thread_specific_data),
 	UTEST(cancel_join_detach),
+	UTEST(cancel_sleeping_thread),
 	UTEST(mutex_types),
 	UTEST(semaphores),
 	UTEST(fsync_logger),
@@ -2480,6 +2630,8 @@ static const struct utest_case cases[] = {
 	UTEST(preallocate_then_direct),
 	UTEST(rename_unlink_while_open),
 	UTEST(aio_on_unlinked_file),
+	UTEST(cancel_queued_file_requests),
+	UTEST(close_with_aio_in_flight),
 	UTEST(directory_storm),
 	UTEST(direct_and_buffered_agree),
 	UTEST(big_file_threads),

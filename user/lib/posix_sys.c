@@ -11,6 +11,7 @@
 #include <sys/times.h>
 #include <sys/wait.h>
 #include "glue.h"
+#include "pthread/tcb.h"
 #include "uapi/resource.h"
 
 #define KTIMER_ABSTIME	1		/* the kernel's (Linux's) value; newlib's is 4 */
@@ -120,8 +121,10 @@ int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, stru
 
 	if (kclock < 0 || glue_ts_to_kernel(req, &kreq) < 0)
 		return EINVAL;
+	__pthread_cp_enter();		/* a cancellation point */
 	r = __sys_clock_nanosleep(kclock, flags & TIMER_ABSTIME ? KTIMER_ABSTIME : 0, &kreq,
 				  &krem);
+	__pthread_cp_leave();
 	if (!GLUE_IS_ERR(r))
 		return 0;
 	if (rem && !(flags & TIMER_ABSTIME))
