@@ -224,7 +224,7 @@ TEST_DISKS_16M := disk-virtio disk-ide disk-pattern-vd disk-pattern-hd disk-faul
 	disk-run-iso-vd disk-run-iso-hd disk-irq-vd disk-irq-hd disk-smp-vd disk-smp-hd
 TEST_DISKS_64M := disk-user-vd disk-user-hd
 # ext2 images (tools/ext2_image.py, e2fsprogs): 1, 2 and 4 KiB blocks for test_ext2, one for
-# the mount= boot parameter, and the fuzz disk: EXT2_FUZZ_VARIANTS mutated 256 KiB images.
+# the mount= boot parameter, two empty ones for test_programs (4 and 1 KiB blocks), and the fuzz disk: EXT2_FUZZ_VARIANTS mutated 256 KiB images.
 EXT2_FUZZ_VARIANTS ?= 400
 test-disks: $(DEPS_OK)
 	@mkdir -p $(BUILD)
@@ -237,6 +237,8 @@ test-disks: $(DEPS_OK)
 	$(Q)$(PYTHON) tools/ext2_image.py make $(BUILD)/disk-ext2-boot.img 1024 16
 	$(Q)for d in disk-demo-e2 disk-run-iso-e2; do \
 	  PATH=/usr/sbin:/sbin:$$PATH mke2fs -q -F -t ext2 $(BUILD)/$$d.img 16M || exit 1; done
+	$(Q)PATH=/usr/sbin:/sbin:$$PATH mke2fs -q -F -t ext2 -b 4096 $(BUILD)/disk-progs.img 64M && \
+	  PATH=/usr/sbin:/sbin:$$PATH mke2fs -q -F -t ext2 -b 1024 $(BUILD)/disk-progs-smp.img 64M
 	$(Q)$(PYTHON) tools/ext2_image.py fuzz $(BUILD)/disk-ext2-fuzz.img $(EXT2_FUZZ_VARIANTS) 1
 
 # make test builds both kernels, the user programs and the ISOs in parallel (one job

@@ -131,7 +131,12 @@ struct file {
 	u32 f_mode;			/* FMODE_READ | FMODE_WRITE */
 	u32 f_flags;			/* access mode and status flags (O_APPEND,
 					 * O_NONBLOCK, O_DIRECT, ...), as F_GETFL shows */
-	loff_t f_pos;
+	loff_t f_pos;			/* under f_pos_lock for a regular file or
+					 * directory (file_pos_lock) */
+	struct mutex f_pos_lock;	/* one read/write/readv/writev/lseek/getdents
+					 * at a time moves f_pos (Linux's: threads
+					 * sharing a descriptor never read the same
+					 * bytes); taken before any file system lock */
 	struct inode *f_inode;
 	void *private_data;
 	struct file *private_data_next;	/* the deferred-fput chain */
@@ -221,6 +226,11 @@ struct file *file_alloc(struct inode *inode, u32 mode, u32 flags);
 static inline struct file *get_file(struct file *f) { atomic_inc(&f->f_count); return f; }
 /* Drop a reference; the last one releases the file (process context only). */
 void fput(struct file *f);
+/* Take f->f_pos_lock when f is a regular file or a directory (whose f_pos
+ * calls must not interleave); true when taken, to be given to
+ * file_pos_unlock. Process context, may sleep; before any file system lock. */
+bool file_pos_lock(struct file *f);
+void file_pos_unlock(struct file *f, bool locked);
 /* fput from any context: a last reference dropped in an interrupt handler is
  * released later by the worker thread. */
 void fput_any(struct file *f);

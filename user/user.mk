@@ -50,7 +50,7 @@ USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*
 USER_HOST_PROGS := $(USER_OUT)/host/hello $(USER_OUT)/host/init
 # Programs that use threads (user/bin and user/test): linked with -lpthread; the
 # user/bin ones run on the host too.
-PTHREAD_PROGS := test_pthread test_signal test_thread test_futex test_posix_aio test_aio test_vm test_libaio stress_smp test_pipe
+PTHREAD_PROGS := test_programs test_pthread test_signal test_thread test_futex test_posix_aio test_aio test_vm test_libaio stress_smp test_pipe
 PTHREAD_TESTS := ulib_pthread ulib_signal
 USER_HOST_PROGS += $(PTHREAD_PROGS:%=$(USER_OUT)/host/%)
 # Helpers linked into every host-side test (the mock kernel's AIO calls, ...).

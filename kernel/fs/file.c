@@ -19,6 +19,7 @@ struct file *file_alloc(struct inode *inode, u32 mode, u32 flags)
 		return NULL;
 	memset(f, 0, sizeof(*f));
 	atomic_set(&f->f_count, 1);
+	mutex_init(&f->f_pos_lock);
 	f->f_mode = mode;
 	f->f_flags = flags;
 	f->f_inode = inode;
@@ -27,6 +28,20 @@ struct file *file_alloc(struct inode *inode, u32 mode, u32 flags)
 		iget(inode);
 	atomic_inc(&nr_files);
 	return f;
+}
+
+bool file_pos_lock(struct file *f)
+{
+	if (!f->f_inode || !(S_ISREG(f->f_inode->mode) || S_ISDIR(f->f_inode->mode)))
+		return false;		/* pipes, devices: no position to share */
+	mutex_lock(&f->f_pos_lock);
+	return true;
+}
+
+void file_pos_unlock(struct file *f, bool locked)
+{
+	if (locked)
+		mutex_unlock(&f->f_pos_lock);
 }
 
 void fput(struct file *f)

@@ -136,16 +136,19 @@ long sys_close(int fd)
 long sys_lseek(int fd, long off, int whence)
 {
 	struct file *f = fget(fd);
+	bool locked;
 	loff_t ret;
 
 	if (!f)
 		return -EBADF;
+	locked = file_pos_lock(f);
 	if (f->f_op && f->f_op->llseek)
 		ret = f->f_op->llseek(f, off, whence);
 	else if (f->f_inode && S_ISDIR(f->f_inode->mode))
 		ret = generic_llseek(f, off, whence);	/* a ramfs directory: to a d_off */
 	else
 		ret = -ESPIPE;
+	file_pos_unlock(f, locked);
 	fput(f);
 	if (ret > 0x7fffffff)
 		return -EFBIG;		/* does not fit the 32-bit result */

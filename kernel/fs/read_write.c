@@ -88,16 +88,19 @@ static long rw_one(struct file *f, void *buf, size_t count, loff_t *pos, bool wr
 static long do_rw(int fd, void *buf, unsigned count, loff_t *pos, bool write)
 {
 	struct file *f = fget_mode(fd, write ? FMODE_WRITE : FMODE_READ);
+	bool locked;
 	long ret;
 
 	if (!f)
 		return -EBADF;
 	count = MIN(count, RW_MAX);
+	locked = !pos && file_pos_lock(f);
 	ret = rw_check(f, write, pos != NULL);
 	if (!ret)
 		ret = rw_verify_area(pos ? *pos : f->f_pos, count);
 	if (!ret)
 		ret = rw_one(f, buf, count, pos, write);
+	file_pos_unlock(f, locked);
 	fput(f);
 	return ret;
 }
@@ -175,6 +178,7 @@ static long do_rw_vec(int fd, const struct iovec *uvec, unsigned n, loff_t *pos,
 {
 	struct iovec inline_vec[IOV_INLINE], *vec = inline_vec;
 	struct file *f;
+	bool locked;
 	u64 total;
 	long ret;
 
@@ -183,6 +187,7 @@ static long do_rw_vec(int fd, const struct iovec *uvec, unsigned n, loff_t *pos,
 	f = fget_mode(fd, write ? FMODE_WRITE : FMODE_READ);
 	if (!f)
 		return -EBADF;
+	locked = !pos && file_pos_lock(f);
 	if (n > IOV_INLINE && !(vec = kmalloc(n * sizeof(*vec), GFP_KERNEL)))
 		ret = -ENOMEM;
 	else if (!(ret = iov_fetch(uvec, n, vec, &total)) && !(ret = rw_check(f, write, pos != NULL)) &&
@@ -190,6 +195,7 @@ static long do_rw_vec(int fd, const struct iovec *uvec, unsigned n, loff_t *pos,
 		ret = rw_segments(f, vec, n, pos, write);
 	if (vec != inline_vec && vec)
 		kfree(vec);
+	file_pos_unlock(f, locked);
 	fput(f);
 	return ret;
 }

@@ -45,12 +45,15 @@ long sys_getdents64(int fd, void *udirent, unsigned count)
 	struct file *f = fget(fd);
 	struct getdents_ctx g = { { getdents_emit, 0 }, NULL, MIN(count, GETDENTS_CHUNK), 0, 0,
 				  false };
+	bool locked;
 	long ret;
 
 	if (!f)
 		return -EBADF;
 	g.buf = kmalloc(GETDENTS_CHUNK, GFP_KERNEL);
+	locked = file_pos_lock(f);
 	ret = g.buf ? vfs_readdir(f, &g.ctx) : -ENOMEM;
+	file_pos_unlock(f, locked);
 	if (!ret && !g.count && g.full)
 		ret = -EINVAL;			/* not even one entry fits */
 	if (!ret)

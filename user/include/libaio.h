@@ -40,10 +40,10 @@ typedef enum io_iocb_cmd {
 	IO_CMD_PWRITE = 1,
 	IO_CMD_FSYNC = 2,
 	IO_CMD_FDSYNC = 3,
-	IO_CMD_POLL = 5,	/* not yet accepted by the kernel (-EINVAL) */
+	IO_CMD_POLL = 5,	/* pipes, eventfds, the console (io_submit(2)) */
 	IO_CMD_NOOP = 6,	/* completes at once with res 0 */
-	IO_CMD_PREADV = 7,	/* not yet accepted by the kernel (-EINVAL) */
-	IO_CMD_PWRITEV = 8,	/* not yet accepted by the kernel (-EINVAL) */
+	IO_CMD_PREADV = 7,
+	IO_CMD_PWRITEV = 8,
 } io_iocb_cmd_t;
 
 /* u.poll: IO_CMD_POLL; the result is the ready mask or -errno. */
@@ -232,8 +232,8 @@ static inline int io_fdsync(io_context_t ctx, struct iocb *iocb, io_callback_t c
 	return io_submit(ctx, 1, &iocb);
 }
 
-/* Signal an eventfd when the request completes (IOCB_FLAG_RESFD, bit 0);
- * the kernel does not accept it yet (-EINVAL from io_submit). */
+/* Signal an eventfd when the request completes (IOCB_FLAG_RESFD, bit 0):
+ * the event is in the ring before the eventfd's count moves. */
 static inline void io_set_eventfd(struct iocb *iocb, int eventfd)
 {
 	iocb->u.c.flags |= 1u << 0;

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include "aiokern.h"
 #include "glue.h"
+#include "pthread/tcb.h"
 #include "uapi/sysinfo.h"
 #include "uapi/utsname.h"
 
@@ -92,7 +93,9 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 		errno = EINVAL;
 		return -1;
 	}
+	__pthread_cp_enter();		/* a cancellation point (sleep, usleep too) */
 	r = __sys_nanosleep(&kreq, &krem);
+	__pthread_cp_leave();
 	if (GLUE_IS_ERR(r) && rem)
 		glue_ts_from_kernel(&krem, rem);
 	return glue_ret(r);

@@ -1,4 +1,4 @@
-/* posix_sys.c: process times and usage (times, getrusage, wait3/wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, getrandom/getentropy, posix_fadvise/posix_fallocate, sync. */
+/* posix_sys.c: process times and usage (times, getrusage, wait3/wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, getrandom/getentropy, posix_fadvise/posix_fallocate (written out where the file system has no fallocate), sync. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -7,9 +7,11 @@
 #include <unistd.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/times.h>
 #include <sys/wait.h>
 #include "glue.h"
+#include "pthread/tcb.h"
 #include "uapi/resource.h"
 
 #define KTIMER_ABSTIME	1		/* the kernel's (Linux's) value; newlib's is 4 */
@@ -119,8 +121,10 @@ int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, stru
 
 	if (kclock < 0 || glue_ts_to_kernel(req, &kreq) < 0)
 		return EINVAL;
+	__pthread_cp_enter();		/* a cancellation point */
 	r = __sys_clock_nanosleep(kclock, flags & TIMER_ABSTIME ? KTIMER_ABSTIME : 0, &kreq,
 				  &krem);
+	__pthread_cp_leave();
 	if (!GLUE_IS_ERR(r))
 		return 0;
 	if (rem && !(flags & TIMER_ABSTIME))
@@ -213,13 +217,47 @@ int fallocate(int fd, int mode, off_t offset, off_t len)
 					(unsigned)(n >> 32)));
 }
 
+/*
+ * posix_fallocate where the file system has no fallocate (EOPNOTSUPP: ext2,
+ * as on Linux): glibc then allocates by writing, and so do we. A zero byte
+ * goes into every block of [offset, offset + len) that does not already hold
+ * a non-zero byte at that place (the last block's last byte first, so the
+ * size is right at once), which allocates the holes and extends the file;
+ * data already there is never changed. Not atomic against other writers
+ * (glibc's is not either). A descriptor opened O_APPEND or read-only: EBADF.
+ */
+static int fallocate_by_writing(int fd, off_t offset, off_t len)
+{
+	struct stat st;
+	int fl = fcntl(fd, F_GETFL);
+	long step;
+
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || (fl & O_APPEND) || fstat(fd, &st))
+		return EBADF;
+	if (S_ISFIFO(st.st_mode))
+		return ESPIPE;
+	if (!S_ISREG(st.st_mode))
+		return ENODEV;
+	step = st.st_blksize < 512 ? 512 : st.st_blksize > 4096 ? 4096 : st.st_blksize;
+	for (off_t at = offset + (len - 1) % step; len > 0; at += step, len -= step) {
+		unsigned char c;
+
+		if (at < st.st_size && pread(fd, &c, 1, at) == 1 && c != 0)
+			continue;		/* a block with data: allocated */
+		if (pwrite(fd, "", 1, at) != 1)
+			return errno;
+	}
+	return 0;
+}
+
 int posix_fallocate(int fd, off_t offset, off_t len)
 {
 	unsigned long long off = (unsigned long long)(long long)offset;
 	unsigned long long n = (unsigned long long)(long long)len;
+	int e = errno_of(__sys_fallocate(fd, 0, (unsigned)off, (unsigned)(off >> 32), (unsigned)n,
+					 (unsigned)(n >> 32)));
 
-	return errno_of(__sys_fallocate(fd, 0, (unsigned)off, (unsigned)(off >> 32), (unsigned)n,
-					(unsigned)(n >> 32)));
+	return e == EOPNOTSUPP ? fallocate_by_writing(fd, offset, len) : e;
 }
 
 void sync(void)

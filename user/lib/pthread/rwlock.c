@@ -78,10 +78,10 @@ static int rw_lock(pthread_rwlock_t *rw, int writer, int try, const struct times
 	int shared = RW_SHARED(rw), self = __pthread_owner_id(rw->__flags), r = 0;
 
 	__lock_word(&rw->__lock, shared);
-	if (rw->__writer == self)
+	if (try && !rw_free_for(rw, writer))
+		r = EBUSY;		/* glibc: EBUSY even when the caller is the writer */
+	else if (rw->__writer == self)
 		r = EDEADLK;
-	else if (try && !rw_free_for(rw, writer))
-		r = EBUSY;
 	else if (!writer && rw->__readers == UINT_MAX)
 		r = EAGAIN;
 	else
