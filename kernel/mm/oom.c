@@ -33,7 +33,7 @@
 #include "uapi/signal.h"
 #include "vm.h"
 
-#define OOM_GRACE_MS	5000	/* a victim still there after this no longer blocks a kill */
+#define OOM_GRACE_MS	30000	/* a victim still there after this no longer blocks a kill */
 #define OOM_WAIT_MS	10	/* one nap while memory comes back */
 
 atomic_t oom_kills = ATOMIC_INIT(0);
@@ -112,6 +112,19 @@ static bool oom_kill_pid(int pid, u32 pages)
 	return true;
 }
 
+/* Whether a user page can be had now (a victim's memory came back between
+ * the caller's failed allocation and oom_lock): then nobody is killed. The
+ * page goes straight back; the caller allocates again. */
+static bool oom_room_now(void)
+{
+	struct page *page = alloc_pages(GFP_HIGHUSER, 0);
+
+	if (!page)
+		return false;
+	__free_page(page);
+	return true;
+}
+
 /* One step of the policy (oom_lock held): true when the caller should wait
  * and try again (a victim is exiting, or was just killed), false when it
  * should fail. */
@@ -122,6 +135,8 @@ static bool oom_kill_one_locked(void)
 	if (atomic_read(&oom_victims) &&
 	    ktime_get_ns() - oom_victim_ns < OOM_GRACE_MS * 1000000ull)
 		return true;			/* its memory is on its way back */
+	if (oom_room_now())
+		return true;			/* it came back as we got here */
 	task_for_each(oom_scan_task, &s);
 	if (!s.best_pid)
 		return false;			/* nothing to kill holds user memory */
