@@ -14,8 +14,9 @@
 
 /* Copy n bytes: whole words with rep movsl, then the rest with rep movsb
  * (an emulator runs a rep instruction one iteration at a time, so words cost
- * a quarter). Returns the bytes not copied; a fault in the word part counts
- * the words left plus the tail. */
+ * a quarter). Returns the bytes not copied, exactly: a fault in the word part
+ * (a word across the end of the mapping) goes on byte by byte from the word
+ * that faulted, up to the first byte that faults. */
 static size_t __copy_user(void *to, const void *from, size_t n)
 {
 	size_t words = n >> 2, tail = n & 3;
@@ -26,7 +27,7 @@ static size_t __copy_user(void *to, const void *from, size_t n)
 		     "3:\n"
 		     ".pushsection .text.fixup, \"ax\"\n"
 		     "4:	leal (%[tail], %%ecx, 4), %%ecx\n"
-		     "	jmp 3b\n"
+		     "	jmp 2b\n"
 		     ".popsection\n"
 		     ".pushsection __ex_table, \"a\"\n"
 		     "	.long 1b, 4b\n"
