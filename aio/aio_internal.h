@@ -20,6 +20,17 @@ void aio_ring_free(struct kioctx *ctx);
 bool aio_ring_has_room(struct kioctx *ctx);
 /* Post ev at the tail (ctx_lock held); returns the ring slot it took. */
 u32 aio_ring_post(struct kioctx *ctx, const struct io_event *ev);
+/* Several events under one ctx_lock hold and one mapping of the header:
+ * begin, one call per event (its slot), end (the tail published once, after
+ * every event). Interrupts off throughout (the atomic kmap slots). */
+struct aio_ring_post {
+	struct aio_ring *hdr;		/* the header's page, mapped */
+	struct io_event *page;		/* the events' page last mapped, or NULL */
+	u32 page_nr;			/* its index in the ring's pages */
+};
+void aio_ring_post_begin(struct kioctx *ctx, struct aio_ring_post *p);
+u32 aio_ring_post_one(struct kioctx *ctx, struct aio_ring_post *p, const struct io_event *ev);
+void aio_ring_post_end(struct kioctx *ctx, struct aio_ring_post *p);
 /* Tracing: note how far user space has consumed the ring (TR_AIO_USER_REAP).
  * Process context, no lock held. */
 void aio_ring_trace_head(struct kioctx *ctx);
@@ -63,6 +74,24 @@ struct kiocb *aio_get_req(struct kioctx *ctx);
  * or leave it to its completion (-EIOCBQUEUED); then drop the submitter's
  * reference. Process context. */
 void aio_submit_end(struct kiocb *req, long ret);
+/* Requests that io_submit's file methods finished inside the call, whose
+ * events are posted together (one ctx_lock hold, one ring mapping, one
+ * wake-up) when the batch fills or the call ends. On io_submit's stack; the
+ * submitter holds a context reference throughout. */
+#define AIO_BATCH	32
+struct aio_batch {
+	struct kioctx *ctx;
+	u32 nr;
+	struct kiocb *req[AIO_BATCH];
+	long res[AIO_BATCH];
+};
+/* aio_submit_end, except that a request finished inside its method (ret >=
+ * 0) with no cancel method and no eventfd joins b instead of being posted at
+ * once. Process context. */
+void aio_submit_end_batch(struct aio_batch *b, struct kiocb *req, long ret);
+/* Post b's events and release its requests; b is empty afterwards. Before
+ * io_submit returns (and so before its caller can reap), process context. */
+void aio_batch_flush(struct aio_batch *b);
 /* The submitter ends req at once with the error err as its event (RWF_NOWAIT's
  * -EAGAIN): post it, drop both references; returns 0 (io_submit accepted it). */
 long aio_submit_end_error(struct kiocb *req, long err);

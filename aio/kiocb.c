@@ -56,8 +56,38 @@ int kiocb_slots_init(struct kioctx *ctx)
 	return 0;
 }
 
+/* At most this many kiocbs stay in a context's cache. */
+#define REQ_CACHE_MAX	64
+
+/* A kiocb from ctx's cache, or NULL (ctx_lock held). */
+static struct kiocb *req_cache_pop(struct kioctx *ctx)
+{
+	struct kiocb *req = ctx->req_cache;
+
+	if (req) {
+		ctx->req_cache = *(struct kiocb **)req;
+		ctx->nr_req_cache--;
+	}
+	return req;
+}
+
+/* Keep req's memory in ctx's cache (ctx_lock held); false when it is full. */
+static bool req_cache_push(struct kioctx *ctx, struct kiocb *req)
+{
+	if (ctx->nr_req_cache == REQ_CACHE_MAX)
+		return false;
+	*(struct kiocb **)req = ctx->req_cache;
+	ctx->req_cache = req;
+	ctx->nr_req_cache++;
+	return true;
+}
+
 void kiocb_slots_free(struct kioctx *ctx)
 {
+	struct kiocb *req;
+
+	while ((req = req_cache_pop(ctx)))	/* the last reference is gone: no lock */
+		kmem_cache_free(kiocb_cache, req);
 	kfree(ctx->slots);
 	kfree(ctx->free_keys);
 }
@@ -71,20 +101,26 @@ struct kiocb *aio_get_req(struct kioctx *ctx)
 
 	if (!aio_credit_get(ctx))
 		return NULL;
-	req = kmem_cache_alloc(kiocb_cache, GFP_KERNEL);
-	if (!req) {
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	if (!(req = req_cache_pop(ctx))) {
+		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+		req = kmem_cache_alloc(kiocb_cache, GFP_KERNEL);
+		if (!req) {
+			aio_credit_put(ctx);
+			return NULL;
+		}
+		spin_lock_irqsave(&ctx->ctx_lock, flags);
+	}
+	BUG_ON(!ctx->nr_free_keys);
+	if (ctx->dead || !aio_ring_has_room(ctx)) {
+		bool kept = req_cache_push(ctx, req);
+		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+		if (!kept)
+			kmem_cache_free(kiocb_cache, req);
 		aio_credit_put(ctx);
 		return NULL;
 	}
 	memset(req, 0, sizeof(*req));
-	spin_lock_irqsave(&ctx->ctx_lock, flags);
-	BUG_ON(!ctx->nr_free_keys);
-	if (ctx->dead || !aio_ring_has_room(ctx)) {
-		spin_unlock_irqrestore(&ctx->ctx_lock, flags);
-		kmem_cache_free(kiocb_cache, req);
-		aio_credit_put(ctx);
-		return NULL;
-	}
 	req->ki_key = ctx->free_keys[--ctx->nr_free_keys];
 	ctx->slots[req->ki_key] = req;
 	list_add_tail(&req->ki_list, &ctx->active_reqs);
@@ -107,18 +143,24 @@ static void req_unlink(struct kioctx *ctx, struct kiocb *req)
 	aio_credit_put(ctx);
 }
 
-/* Free a request whose last reference is gone, and drop its context
- * reference (put_ioctx: a context being destroyed waits for that count, and
- * ioctx_free is never reached here while a table holds the context). */
-static void req_free(struct kioctx *ctx, struct kiocb *req)
+/* Drop what a request whose last reference is gone holds: its files and
+ * its context reference (put_ioctx: a context being destroyed waits for that
+ * count, and ioctx_free is never reached here while a table holds the
+ * context). The kiocb itself is the caller's to free or keep. */
+static void req_put_refs(struct kioctx *ctx, struct kiocb *req)
 {
 	if (req->ki_filp)
 		fput_any(req->ki_filp);	/* deferred when in interrupt context */
 	if (req->ki_eventfd)
 		fput_any(req->ki_eventfd);
-	kmem_cache_free(kiocb_cache, req);
 	kiocbs_add(-1);
 	put_ioctx(ctx);
+}
+
+static void req_free(struct kioctx *ctx, struct kiocb *req)
+{
+	req_put_refs(ctx, req);
+	kmem_cache_free(kiocb_cache, req);
 }
 
 /* Drop nr references with ctx_lock held; true if the caller must req_free(). */
@@ -286,6 +328,92 @@ long aio_submit_end_error(struct kiocb *req, long err)
 {
 	complete_req(req, err, 0, 2);
 	return 0;
+}
+
+/* Can req's event wait for the batch's flush? Not when a canceller may
+ * call its method meanwhile, nor with an eventfd to signal (complete_req's
+ * references for it). */
+static bool batch_may_hold(const struct kiocb *req)
+{
+	return !READ_ONCE(req->ki_cancel) && !req->ki_eventfd;
+}
+
+void aio_submit_end_batch(struct aio_batch *b, struct kiocb *req, long ret)
+{
+	if (ret == -EIOCBQUEUED || ret < 0 || !batch_may_hold(req)) {
+		aio_submit_end(req, ret);
+		return;
+	}
+	if (b->nr == AIO_BATCH)
+		aio_batch_flush(b);
+	b->req[b->nr] = req;
+	b->res[b->nr++] = ret;
+}
+
+/* Post the batch's events (ctx_lock held, interrupts off); drop both
+ * references of each request, keeping in b->req only those that were the
+ * last (NULL for one a canceller's lookup still holds: it frees it). */
+static void batch_post_locked(struct aio_batch *b)
+{
+	struct kioctx *ctx = b->ctx;
+	struct aio_ring_post p;
+	struct io_event ev;
+
+	aio_ring_post_begin(ctx, &p);
+	for (u32 i = 0; i < b->nr; i++) {
+		struct kiocb *req = b->req[i];
+		u32 slot;
+		BUG_ON(req->ki_flags & (KIF_COMPLETED | KIF_CANCELLED));
+		req->ki_flags |= KIF_COMPLETED;
+		fill_event(&ev, req, b->res[i], 0);
+		slot = aio_ring_post_one(ctx, &p, &ev);
+		trace_aio(TR_AIO_POST, ctx->trace_id, req->ki_key, 0, b->res[i], slot);
+		if (!__put_req(ctx, req, 2))
+			b->req[i] = NULL;
+	}
+	aio_ring_post_end(ctx, &p);
+}
+
+/* The batch's requests whose last reference the flush dropped: their
+ * references go, their kiocbs to the context's cache (one more ctx_lock hold
+ * for the batch) or, when it is full, back to the slab. The submitter's
+ * context reference keeps ctx alive throughout. */
+static void batch_release(struct aio_batch *b)
+{
+	struct kioctx *ctx = b->ctx;
+	u32 flags, n = 0;
+
+	for (u32 i = 0; i < b->nr; i++)
+		if (b->req[i]) {
+			req_put_refs(ctx, b->req[i]);
+			b->req[n++] = b->req[i];
+		}
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	for (u32 i = 0; i < n; i++)
+		if (req_cache_push(ctx, b->req[i]))
+			b->req[i] = NULL;
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+	for (u32 i = 0; i < n; i++)
+		if (b->req[i])
+			kmem_cache_free(kiocb_cache, b->req[i]);
+	b->nr = 0;
+}
+
+void aio_batch_flush(struct aio_batch *b)
+{
+	struct kioctx *ctx = b->ctx;
+	u32 flags;
+
+	if (!b->nr)
+		return;
+	for (u32 i = 0; i < b->nr; i++)
+		trace_aio(TR_AIO_COMPLETE, ctx->trace_id, b->req[i]->ki_key, 0, b->res[i], 0);
+	spin_lock_irqsave(&ctx->ctx_lock, flags);
+	batch_post_locked(b);
+	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
+	if (waitqueue_active(&ctx->wait))
+		wake_up(&ctx->wait);	/* one wake-up for the batch */
+	batch_release(b);
 }
 
 bool kiocb_is_append(const struct kiocb *req)

@@ -215,28 +215,63 @@ bool aio_ring_has_room(struct kioctx *ctx)
 	return ring_room_from(ctx, r->head_seen);
 }
 
-u32 aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
+void aio_ring_post_begin(struct kioctx *ctx, struct aio_ring_post *p)
+{
+	assert_spin_locked(&ctx->ctx_lock);
+	p->hdr = kmap_atomic(ctx->ring.pages[0], KM_IRQ1);
+	p->page = NULL;
+	p->page_nr = 0;
+}
+
+/* The slot of event idx, mapped through p: the header's page, or the page
+ * of the last event written when idx lies on it too (one mapping for a run
+ * of events on one page). */
+static struct io_event *ring_post_slot(struct aio_ring_info *r, struct aio_ring_post *p, u32 idx)
+{
+	u32 nr;
+
+	if (idx < EVENTS_FIRST_PAGE)
+		return &p->hdr->io_events[idx];
+	idx -= EVENTS_FIRST_PAGE;
+	nr = 1 + idx / EVENTS_PER_PAGE;
+	if (p->page_nr != nr) {
+		if (p->page)
+			kunmap_atomic(p->page, KM_IRQ0);
+		p->page = kmap_atomic(r->pages[nr], KM_IRQ0);
+		p->page_nr = nr;
+	}
+	return p->page + idx % EVENTS_PER_PAGE;
+}
+
+u32 aio_ring_post_one(struct kioctx *ctx, struct aio_ring_post *p, const struct io_event *ev)
 {
 	struct aio_ring_info *r = &ctx->ring;
-	struct io_event *slot;
-	struct aio_ring *hdr;
 	u32 at = r->tail;
 
-	assert_spin_locked(&ctx->ctx_lock);
-	hdr = kmap_atomic(r->pages[0], KM_IRQ1);
-	if (r->tail < EVENTS_FIRST_PAGE) {	/* same page as the header: one mapping */
-		hdr->io_events[r->tail] = *ev;
-	} else {
-		slot = ring_event_map(r, r->tail, KM_IRQ0);
-		*slot = *ev;
-		ring_event_unmap(slot, KM_IRQ0);
-	}
-	r->tail = ring_wrap(r, r->tail + 1);
+	*ring_post_slot(r, p, at) = *ev;
+	r->tail = ring_wrap(r, at + 1);
 	r->posted++;
-	/* Release: the event is visible before the tail that covers it (a
+	return at;
+}
+
+void aio_ring_post_end(struct kioctx *ctx, struct aio_ring_post *p)
+{
+	if (p->page)
+		kunmap_atomic(p->page, KM_IRQ0);
+	/* Release: the events are visible before the tail that covers them (a
 	 * reader loads the tail with acquire, then the events). */
-	__atomic_store_n(&hdr->tail, r->tail, __ATOMIC_RELEASE);
-	kunmap_atomic(hdr, KM_IRQ1);
+	__atomic_store_n(&p->hdr->tail, ctx->ring.tail, __ATOMIC_RELEASE);
+	kunmap_atomic(p->hdr, KM_IRQ1);
+}
+
+u32 aio_ring_post(struct kioctx *ctx, const struct io_event *ev)
+{
+	struct aio_ring_post p;
+	u32 at;
+
+	aio_ring_post_begin(ctx, &p);
+	at = aio_ring_post_one(ctx, &p, ev);
+	aio_ring_post_end(ctx, &p);
 	return at;
 }
 

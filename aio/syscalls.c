@@ -244,7 +244,8 @@ static long iocb_start(struct kiocb *req, struct iocb *ucb, const struct iocb *c
 	return ret;
 }
 
-static long io_submit_one(struct kioctx *ctx, struct iocb *ucb, const struct iocb *cb)
+static long io_submit_one(struct kioctx *ctx, struct iocb *ucb, const struct iocb *cb,
+			  struct aio_batch *batch)
 {
 	struct file *f, *efd;
 	struct kiocb *req;
@@ -253,6 +254,11 @@ static long io_submit_one(struct kioctx *ctx, struct iocb *ucb, const struct ioc
 	if (ret || (ret = iocb_get_files(cb, &f, &efd)))
 		return ret;
 	req = aio_get_req(ctx);
+	if (!req && batch->nr) {
+		/* the batch's requests are done: their credits and slots first */
+		aio_batch_flush(batch);
+		req = aio_get_req(ctx);
+	}
 	if (!req) {
 		fput(f);
 		if (efd)
@@ -274,13 +280,15 @@ static long io_submit_one(struct kioctx *ctx, struct iocb *ucb, const struct ioc
 	} else {
 		if (ret < 0 && ret != -EIOCBQUEUED)
 			trace_aio(TR_AIO_REFUSE, ctx->trace_id, req->ki_key, 0, ret, 0);
-		aio_submit_end(req, ret);	/* our reference kept req alive until here */
+		/* our reference kept req alive until here */
+		aio_submit_end_batch(batch, req, ret);
 	}
 	return ret == -EIOCBQUEUED || ret >= 0 ? 0 : ret;
 }
 
 long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
 {
+	struct aio_batch batch;
 	struct blk_plug plug;
 	struct kioctx *ctx;
 	long i, ret = 0;
@@ -295,6 +303,8 @@ long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
 		put_ioctx(ctx);
 		return -EFAULT;
 	}
+	batch.ctx = ctx;
+	batch.nr = 0;
 	blk_start_plug(&plug);
 	for (i = 0; i < nr; i++) {
 		struct iocb *ucb, cb;
@@ -302,9 +312,10 @@ long sys_io_submit(aio_context_t id, long nr, struct iocb **iocbpp)
 			ret = -EFAULT;
 			break;
 		}
-		if ((ret = io_submit_one(ctx, ucb, &cb)))
+		if ((ret = io_submit_one(ctx, ucb, &cb, &batch)))
 			break;
 	}
+	aio_batch_flush(&batch);	/* the events of those done inside the call */
 	blk_finish_plug(&plug);		/* one device notification for the batch */
 	put_ioctx(ctx);
 	return i ? i : ret;

@@ -122,6 +122,10 @@ struct kioctx {
 	struct kiocb **slots;		/* [max_reqs], under ctx_lock */
 	u32 *free_keys;			/* stack of free slot indices, under ctx_lock */
 	u32 nr_free_keys;		/* under ctx_lock */
+	/* kiocbs that requests completed inside io_submit left for the next
+	 * ones, linked through their first word; under ctx_lock (aio/kiocb.c) */
+	struct kiocb *req_cache;
+	u32 nr_req_cache;
 	struct aio_ring_info ring;
 };
 

@@ -99,7 +99,8 @@ static void unmapped_address_faults(struct ktest *t)
 	EXPECT_EQ(t, get_user(x, (u32 *)0), -EFAULT);	/* the null page */
 	EXPECT_EQ(t, strncpy_from_user(buf, (char *)UHOLE, 10), -EFAULT);
 	EXPECT_EQ(t, clear_user((void *)UHOLE, 100), 100);
-	EXPECT_EQ(t, page_fault_fixups, fixups + 7);	/* each one really faulted */
+	/* each one really faulted; the two copies twice: a word, then its first byte */
+	EXPECT_EQ(t, page_fault_fixups, fixups + 9);
 }
 
 static void kernel_address_rejected(struct ktest *t)
@@ -167,6 +168,42 @@ static void page_boundary_crossing(struct ktest *t)
 	EXPECT_EQ(t, memcmp(buf, "\0\0\0\0\0\0\0\0", 8), 0);
 }
 
+static u8 big[3 * PAGE_SIZE];	/* the pattern, then room for a page and more */
+
+/* Byte i of the pattern the large copies move (never 0: a zeroed byte shows). */
+static u8 big_byte(u32 i)
+{
+	return (u8)(i * 7 + 1) | 1;
+}
+
+/* The unrolled 64-byte block copy (copies of 64 bytes and more): whole and
+ * misaligned copies of a page move every byte, and one that runs into the
+ * hole stops at its exact byte, wherever in a block the fault falls: the
+ * count left and the bytes before the hole are right, and copy_from_user
+ * zeroes the rest. */
+static void block_copy_stops_at_the_fault(struct ktest *t)
+{
+	static const u32 before_hole[] = { 1, 3, 63, 64, 100, 200, 255, 4093 };
+
+	for (u32 i = 0; i < PAGE_SIZE; i++)
+		big[i] = big_byte(i);
+	EXPECT_EQ(t, copy_to_user((void *)UPAGE, big, PAGE_SIZE), 0);
+	memset(big + PAGE_SIZE, 0, PAGE_SIZE);
+	EXPECT_EQ(t, copy_from_user(big + PAGE_SIZE + 5, (void *)(UPAGE + 3), PAGE_SIZE - 3), 0);
+	EXPECT_EQ(t, memcmp(big + PAGE_SIZE + 5, big + 3, PAGE_SIZE - 3), 0);
+	for (u32 k = 0; k < ARRAY_SIZE(before_hole); k++) {
+		u32 n = before_hole[k], len = n + 300;
+		char *edge = (char *)(UHOLE - n);
+		EXPECT_EQ(t, clear_user(edge, n), 0);
+		EXPECT_EQ(t, copy_to_user(edge, big, len), 300);
+		memset(big + PAGE_SIZE, 0x55, len);
+		EXPECT_EQ(t, copy_from_user(big + PAGE_SIZE, edge, len), 300);
+		EXPECT_EQ(t, memcmp(big + PAGE_SIZE, big, n), 0);	/* what was mapped */
+		EXPECT_EQ(t, big[PAGE_SIZE + n], 0);			/* the rest zeroed */
+		EXPECT_EQ(t, big[PAGE_SIZE + len - 1], 0);
+	}
+}
+
 static void strncpy_counts(struct ktest *t)
 {
 	EXPECT_EQ(t, copy_to_user((void *)UPAGE, "hello", 6), 0);
@@ -232,6 +269,7 @@ static const struct ktest_case uaccess_cases[] = {
 	KTEST_CASE(kernel_address_rejected),
 	KTEST_CASE(range_crossing_into_kernel),
 	KTEST_CASE(page_boundary_crossing),
+	KTEST_CASE(block_copy_stops_at_the_fault),
 	KTEST_CASE(strncpy_counts),
 	KTEST_CASE(kernel_carries_on),
 	KTEST_CASE(access_in_atomic_context_is_reported),

@@ -98,6 +98,10 @@ struct ext2_inode_info {
 	u64 synced_size;		/* size and i_blocks as last written with */
 	u32 synced_blocks;		/*   the metadata: fdatasync's "only times" */
 	bool map_changed;		/* blocks freed since: the map must go too */
+	/* relatime (ext2_accessed, sb->lock): the atime atime_fresh stays as it
+	 * is until jiffies reach atime_fresh_until */
+	u32 atime_fresh;
+	unsigned long atime_fresh_until;
 };
 
 /* One page of a regular file's data in the page cache (sb->lock). */

@@ -28,15 +28,26 @@ void ext2_touch(struct inode *inode, bool mtime)
 
 #define EXT2_RELATIME_SECS	(24 * 3600)	/* relatime: an atime this old moves anyway */
 
+/* Relatime keeps an atime newer than mtime and ctime for a day. Once found
+ * so, the inode remembers until when (in jiffies, at most a day: no wrap), so
+ * that the reads meanwhile (every cache hit inside io_submit) read no clock. */
 void ext2_accessed(struct inode *inode)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
-	struct ext2_inode *di = &EXT2_I(inode)->di;
-	u32 now = ext2_now();
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	struct ext2_inode *di = &ei->di;
+	bool newer = di->i_atime > di->i_mtime && di->i_atime > di->i_ctime;
+	u32 now;
 
-	if (sb->rdonly || (di->i_atime > di->i_mtime && di->i_atime > di->i_ctime &&
-			   now - di->i_atime < EXT2_RELATIME_SECS))
+	if (sb->rdonly || (newer && di->i_atime == ei->atime_fresh &&
+			   time_before(jiffies, ei->atime_fresh_until)))
 		return;
+	now = ext2_now();
+	if (newer && now - di->i_atime < EXT2_RELATIME_SECS) {
+		ei->atime_fresh = di->i_atime;
+		ei->atime_fresh_until = jiffies + (EXT2_RELATIME_SECS - (now - di->i_atime)) * HZ;
+		return;
+	}
 	di->i_atime = now;
 	ext2_write_inode(inode);	/* -EAGAIN under nowait: written with the inode later */
 }
@@ -112,6 +123,7 @@ static struct inode *ext2_inode_make(struct ext2_sb *sb, u32 ino, const struct e
 	ei->synced_size = di->i_size | (S_ISREG(di->i_mode) ? (u64)di->i_size_high << 32 : 0);
 	ei->synced_blocks = di->i_blocks;
 	ei->map_changed = false;
+	ei->atime_fresh_until = jiffies;	/* not known fresh: read the clock */
 	inode->ino = ino;
 	inode->nlink = di->i_links_count;
 	inode->size = di->i_size;
