@@ -79,7 +79,13 @@ struct task {
 	bool should_stop;		/* kthread_stop() asked it to exit */
 	int exit_code;
 	u64 ticks;			/* ticks it was running when they struck */
-	u64 utime, stime;		/* ... of them in user and in kernel mode */
+	u32 user_ticks, sys_ticks;	/* ... of them in user and in kernel mode: the
+					 * split of exec_cycles (kernel/rusage.c) */
+	u64 exec_cycles;		/* TSC cycles it ran (sched_account), written by
+					 * its CPU, interrupts off, exec_seq odd meanwhile */
+	u32 exec_seq;
+	u64 rep_utime, rep_stime;	/* ns last reported (kept monotonic; rusage.c,
+					 * under the sighand lock) */
 	u32 nr_switches;		/* times it was switched in */
 	struct list_head run_list;	/* run queue link, under rq_lock */
 	struct list_head tasks;		/* task_list link, under tasklist_lock */
@@ -200,10 +206,12 @@ void preempt_enable_no_resched(void);
 #define might_sleep()	__might_sleep(__FILE__, __LINE__)
 void __might_sleep(const char *file, int line);
 
-/* Timer interrupt: charge the elapsed ticks (more than one when the host
- * delivered the interrupt late, 0 when early) to current's user or system
- * time, end its slice. Hard irq. */
-void scheduler_tick(bool user, u32 elapsed);
+/* Timer interrupt of this CPU: charge current's run time up to now, count
+ * the tick as a user or a system sample, end its slice. Hard irq. */
+void scheduler_tick(bool user);
+/* CPU time t has run, in ns: exact to the last switch or tick of its CPU,
+ * and to now when t is current. Any context. */
+u64 sched_exec_ns(struct task *t);
 /* From irq_exit, interrupts off, outermost level: preempt if due and safe. */
 void preempt_irq_return(struct trap_frame *tf);
 

@@ -89,11 +89,52 @@ static void check_stack(struct task *t)
 		panic("kernel stack overflow in %s (pid %d)", t->name, t->pid);
 }
 
+/*
+ * CPU time: each CPU charges the task it runs the TSC cycles since its last
+ * charge (c->acct_tsc), at every switch away and at every tick, with
+ * interrupts off; its idle task's are dropped. Only that CPU writes a task's
+ * exec_cycles while the task runs there; exec_seq (odd during the write)
+ * lets another CPU read the 64-bit sum whole. Exact whatever the host does
+ * to the ticks: late ones charge nobody else's time (kernel/rusage.c splits
+ * it into user and system time by the ticks' samples).
+ */
+static void sched_account(struct cpu *c, struct task *t)
+{
+	u64 now = rdtsc(), delta = now - c->acct_tsc;
+
+	c->acct_tsc = now;
+	if (t == c->idle || (s64)delta <= 0)
+		return;
+	WRITE_ONCE(t->exec_seq, t->exec_seq + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	t->exec_cycles += delta;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	WRITE_ONCE(t->exec_seq, t->exec_seq + 1);
+}
+
+u64 sched_exec_ns(struct task *t)
+{
+	u64 cycles;
+	u32 seq, flags = local_irq_save();
+
+	do {
+		seq = READ_ONCE(t->exec_seq);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		cycles = t->exec_cycles;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || READ_ONCE(t->exec_seq) != seq);
+	if (t == current)
+		cycles += rdtsc() - this_cpu()->acct_tsc;	/* the stint so far */
+	local_irq_restore(flags);
+	return cycles_to_ns(cycles);
+}
+
 /* Interrupts off, rq_lock held. Returns on prev's stack when prev runs again
  * (on whichever CPU picked it). */
 static void context_switch(struct cpu *c, struct task *prev, struct task *next)
 {
 	check_stack(prev);
+	sched_account(c, prev);
 	switch_mm(prev, next);
 	tss_set_kernel_stack(next->kstack_top);
 	tls_switch(next);
@@ -299,15 +340,17 @@ void signal_wake_up(struct task *t, bool fatal)
 }
 
 /* Hard irq context, interrupts off: nothing else touches the queue now. */
-void scheduler_tick(bool user, u32 elapsed)
+void scheduler_tick(bool user)
 {
-	struct task *p = current, *idle = this_cpu()->idle;
+	struct cpu *c = this_cpu();
+	struct task *p = current, *idle = c->idle;
 
 	p->ticks++;
+	sched_account(c, p);
 	if (p != idle && user)
-		p->utime += elapsed;		/* getrusage, times (kernel/rusage.c) */
+		p->user_ticks++;		/* getrusage, times (kernel/rusage.c) */
 	else if (p != idle)
-		p->stime += elapsed;
+		p->sys_ticks++;
 	if (p == idle) {
 		if (run_queue_busy())		/* work nobody woke us for (affinity) */
 			p->need_resched = 1;
@@ -464,6 +507,7 @@ void sched_ap_run(void)
 	c->idle->on_cpu = true;
 	c->idle->cpu = c->id;
 	c->idle->cpus_allowed = 1u << c->id;
+	c->acct_tsc = rdtsc();
 	__atomic_or_fetch(&sched_cpu_mask, 1u << c->id, __ATOMIC_SEQ_CST);
 	sti();
 	idle_loop(NULL);
@@ -489,6 +533,7 @@ void sched_init(void)
 	init_task.on_cpu = true;
 	init_task.cpus_allowed = 1;		/* kmain, its boot work and the kernel suites: CPU 0 */
 	cpus[0].curr = &init_task;
+	cpus[0].acct_tsc = rdtsc();
 	sched_cpu_mask = 1;
 	idle_poll_cycles = cmdline_get_num(&boot_cmdline, "idle_poll_us", 200) * tsc_khz / 1000;
 	fpu_init();

@@ -6,6 +6,7 @@
 
 bool (*trap_test_hook)(struct trap_frame *tf);
 void (*tsc_cal_test_hook)(u64 start);
+void (*sync_wake_test_hook)(void);
 
 void ktest_fork_pin_delay(void)
 {
