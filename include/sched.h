@@ -41,6 +41,10 @@ struct trap_frame;
 #define TASK_WAKEKILL		0x20	/* with UNINTERRUPTIBLE: a fatal signal wakes it too */
 #define TASK_KILLABLE		(TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
 #define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+/* Not a state: in a wake-up's mask, the waker is about to sleep or exit
+ * (Linux's WF_SYNC): the woken task waits on the run queue for the waker's
+ * CPU when it may run there, instead of claiming an idle CPU. */
+#define WAKE_SYNC		0x100
 
 #define TASK_COMM_LEN		16
 #define SCHED_SLICE_TICKS	5	/* 20 ms round-robin slice at HZ=250 */
@@ -147,6 +151,10 @@ extern volatile u32 sched_cpu_mask;
 /* Set t's affinity to mask & sched_cpu_mask (-EINVAL if that is empty) and,
  * if it runs or waits where it may no longer, move it. Process context. */
 int sched_set_affinity(struct task *t, u32 mask);
+/* /proc/aiok/sched: rq_lock's acquisitions, how many found it held and the
+ * time waited; per CPU its switches, reschedule IPIs taken, wake-ups that
+ * needed none (it was polling) and idle halts. Process context. */
+int sched_stats_show(char *buf, size_t size);
 /* The reschedule IPI (kernel/ipi.c): the running task looks at need_resched. */
 void sched_resched_interrupt(struct trap_frame *tf);
 /* Wait until t, a zombie or dead task, has switched away for good on
