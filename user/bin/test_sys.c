@@ -599,20 +599,22 @@ static int spinners_share_cpus(void)
 static int pinned_never_migrates(void)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	long long end = utest_now_ns() + 400 * MS;
+	long long end = utest_now_ns() + 600 * MS;	/* the spinners' */
 	struct timespec nap = { 0, 1000000 };
 	int cpu = ncpu - 1, seen = 0, looks = 0;
 	cpu_set_t one;
 
 	for (long i = 0; i < ncpu; i++)
 		if (fork() == 0) {
-			spin_until(end + 100 * MS);
+			spin_until(end);
 			_exit(0);
 		}
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	CHECK_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
-	for (int i = 0; utest_now_ns() < end; i++, looks++) {
+	/* 300 ms from now, and at least 256 looks (a loaded host is slow to fork) */
+	end = utest_now_ns() + 300 * MS;
+	for (int i = 0; looks < 256 || utest_now_ns() < end; i++, looks++) {
 		int now = sched_getcpu();
 		if (now != cpu)
 			seen |= 1 << now;
@@ -625,7 +627,6 @@ static int pinned_never_migrates(void)
 		CHECK(any_child_ok());
 	utest_log("pinned to CPU %d: %d looks, other CPUs seen: mask %x", cpu, looks, seen);
 	CHECK_EQ(seen, 0);
-	CHECK(looks >= 10);
 	CPU_ZERO(&one);
 	for (long i = 0; i < ncpu; i++)
 		CPU_SET(i, &one);
