@@ -11,6 +11,7 @@
 #include "sched.h"
 #include "slab.h"
 #include "string.h"
+#include "test_hooks.h"
 #include "trace.h"
 #include "uapi/uio.h"
 
@@ -210,9 +211,12 @@ static void fill_event(struct io_event *ev, struct kiocb *req, s64 res, s64 res2
 	ev->res2 = res2;
 }
 
-/* A synchronous kiocb is done: hand the result over and wake the waiter,
- * interrupts off so that the waiter (which owns req) cannot run in between;
- * req is not touched after ki_users is cleared. */
+/* A synchronous kiocb is done: hand the result over and wake the waiter.
+ * The waiter owns req (often on its stack) and may see ki_users at 0 on
+ * another CPU before it ever sleeps: it then waits for ki_waiter to turn
+ * NULL, the last store here, so that neither req nor the waiting task is
+ * gone while wake_up_process runs. Interrupts off: on one CPU the waiter
+ * cannot run in between at all, and on several the window stays short. */
 static void sync_kiocb_complete(struct kiocb *req, long res)
 {
 	struct task *waiter = req->ki_waiter;
@@ -222,7 +226,9 @@ static void sync_kiocb_complete(struct kiocb *req, long res)
 	req->ki_sync_res = res;
 	smp_wmb();
 	atomic_set(&req->ki_users, 0);
+	ktest_sync_wake_hook();		/* test kernel: widen the window */
 	wake_up_process(waiter);
+	__atomic_store_n(&req->ki_waiter, NULL, __ATOMIC_RELEASE);	/* req is the owner's again */
 	local_irq_restore(flags);
 }
 
@@ -528,7 +534,8 @@ ssize_t wait_on_sync_kiocb(struct kiocb *req, ssize_t ret)
 			schedule();
 		}
 		__set_current_state(TASK_RUNNING);
-		smp_rmb();
+		while (__atomic_load_n(&req->ki_waiter, __ATOMIC_ACQUIRE))
+			cpu_relax();	/* the completer is still waking us (another CPU) */
 		ret = req->ki_sync_res;
 	}
 	return ret;

@@ -1,4 +1,4 @@
-/* rusage.h: process times: the tick accounting, times, getrusage and wait4's report. */
+/* rusage.h: process times: user/system time from run time and tick samples, times, getrusage and wait4's report. */
 #ifndef RUSAGE_H
 #define RUSAGE_H
 
@@ -14,8 +14,9 @@ void rusage_thread_exit(struct task *t, struct signal_struct *s);
 /* The parent reaps the group of c: c's times and its own reaped children's
  * go to the parent's children sums. Thread context. */
 void rusage_reap(struct task *parent, struct task *c);
-/* CPU time of the calling thread or of its whole group, in ns (a tick's
- * resolution): CLOCK_THREAD_CPUTIME_ID, CLOCK_PROCESS_CPUTIME_ID. */
+/* CPU time of the calling thread (exact) or of its whole group (its other
+ * running threads up to their CPU's last tick), in ns:
+ * CLOCK_THREAD_CPUTIME_ID, CLOCK_PROCESS_CPUTIME_ID. */
 u64 rusage_cpu_ns(bool thread);
 /* The usage of c's group and its reaped children, for wait4. */
 void rusage_of_child(struct task *c, struct kernel_rusage *ru);

@@ -41,6 +41,10 @@ struct trap_frame;
 #define TASK_WAKEKILL		0x20	/* with UNINTERRUPTIBLE: a fatal signal wakes it too */
 #define TASK_KILLABLE		(TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
 #define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+/* Not a state: in a wake-up's mask, the waker is about to sleep or exit
+ * (Linux's WF_SYNC): the woken task waits on the run queue for the waker's
+ * CPU when it may run there, instead of claiming an idle CPU. */
+#define WAKE_SYNC		0x100
 
 #define TASK_COMM_LEN		16
 #define SCHED_SLICE_TICKS	5	/* 20 ms round-robin slice at HZ=250 */
@@ -79,7 +83,13 @@ struct task {
 	bool should_stop;		/* kthread_stop() asked it to exit */
 	int exit_code;
 	u64 ticks;			/* ticks it was running when they struck */
-	u64 utime, stime;		/* ... of them in user and in kernel mode */
+	u32 user_ticks, sys_ticks;	/* ... of them in user and in kernel mode: the
+					 * split of exec_cycles (kernel/rusage.c) */
+	u64 exec_cycles;		/* TSC cycles it ran (sched_account), written by
+					 * its CPU, interrupts off, exec_seq odd meanwhile */
+	u32 exec_seq;
+	u64 rep_utime, rep_stime;	/* ns last reported (kept monotonic; rusage.c,
+					 * under the sighand lock) */
 	u32 nr_switches;		/* times it was switched in */
 	struct list_head run_list;	/* run queue link, under rq_lock */
 	struct list_head tasks;		/* task_list link, under tasklist_lock */
@@ -141,6 +151,10 @@ extern volatile u32 sched_cpu_mask;
 /* Set t's affinity to mask & sched_cpu_mask (-EINVAL if that is empty) and,
  * if it runs or waits where it may no longer, move it. Process context. */
 int sched_set_affinity(struct task *t, u32 mask);
+/* /proc/aiok/sched: rq_lock's acquisitions, how many found it held and the
+ * time waited; per CPU its switches, reschedule IPIs taken, wake-ups that
+ * needed none (it was polling) and idle halts. Process context. */
+int sched_stats_show(char *buf, size_t size);
 /* The reschedule IPI (kernel/ipi.c): the running task looks at need_resched. */
 void sched_resched_interrupt(struct trap_frame *tf);
 /* Wait until t, a zombie or dead task, has switched away for good on
@@ -200,10 +214,12 @@ void preempt_enable_no_resched(void);
 #define might_sleep()	__might_sleep(__FILE__, __LINE__)
 void __might_sleep(const char *file, int line);
 
-/* Timer interrupt: charge the elapsed ticks (more than one when the host
- * delivered the interrupt late, 0 when early) to current's user or system
- * time, end its slice. Hard irq. */
-void scheduler_tick(bool user, u32 elapsed);
+/* Timer interrupt of this CPU: charge current's run time up to now, count
+ * the tick as a user or a system sample, end its slice. Hard irq. */
+void scheduler_tick(bool user);
+/* CPU time t has run, in ns: exact to the last switch or tick of its CPU,
+ * and to now when t is current. Any context. */
+u64 sched_exec_ns(struct task *t);
 /* From irq_exit, interrupts off, outermost level: preempt if due and safe. */
 void preempt_irq_return(struct trap_frame *tf);
 

@@ -66,7 +66,7 @@ struct signal_struct {
 	int group_status;		/* the status wait4 reports when the group is gone */
 	struct timer_list alarm;	/* alarm(2): SIGALRM */
 	unsigned long alarm_expires;	/* jiffies; 0: none armed */
-	u64 utime, stime;		/* ticks of its exited threads (rusage.c) */
+	u64 utime, stime;		/* ns of its exited threads (rusage.c) */
 	u64 cutime, cstime;		/* ... of its reaped children's groups */
 };
 

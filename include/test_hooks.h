@@ -75,6 +75,16 @@ void ktest_destroy_yield(void);
  * the pipe meanwhile; the read must still not sleep). Process context. */
 void ktest_nonblock_yield(void);
 
+/* A synchronous kiocb's completion (aio/kiocb.c), after ki_users is cleared
+ * and before the waiter is woken, interrupts off; the smp suite sets it to
+ * hold the completer there while the waiter looks on another CPU. */
+extern void (*sync_wake_test_hook)(void);
+static inline void ktest_sync_wake_hook(void)
+{
+	if (sync_wake_test_hook)
+		sync_wake_test_hook();
+}
+
 #else /* the shipped kernel */
 
 /* It has no suites: a ktest= on its command line is reported and counts as a failure. */
@@ -108,6 +118,10 @@ static inline void ktest_kill_delay(void)
 }
 
 static inline void ktest_tsc_cal_hook(u64 start)
+{
+}
+
+static inline void ktest_sync_wake_hook(void)
 {
 }
 

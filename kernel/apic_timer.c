@@ -52,26 +52,6 @@ static u64 apic_timer_window(void)
 	return (u64)(c0 - c1) * tsc_khz * 1000 / (t1 - t0);
 }
 
-/* Ticks of this CPU's time since the last charge: a vCPU whose host thread
- * did not run (a loaded host) takes one late interrupt for several periods,
- * and the task it ran must be charged for all of them (getrusage, times), as
- * the boot CPU's PIT tick does. Measured on this CPU's own TSC. */
-static u32 apic_timer_elapsed(struct cpu *c)
-{
-	u32 per = tsc_khz * (1000 / HZ), n;
-	u64 now = rdtsc(), delta = now - c->tick_tsc;
-
-	if (!c->tick_tsc || now < c->tick_tsc || !per) {
-		c->tick_tsc = now;
-		return 1;
-	}
-	if (delta >= (u64)per * (HZ / 4))	/* 250 ms or more: a stop (and 32 bits) */
-		delta = (u64)per * (HZ / 4);
-	n = (u32)delta / per;
-	c->tick_tsc = now - ((u32)delta - n * per);	/* the remainder carries over */
-	return n;
-}
-
 /* The tick of an AP: hard interrupt context, as an IRQ handler. */
 static void apic_timer_interrupt(struct trap_frame *tf)
 {
@@ -81,7 +61,7 @@ static void apic_timer_interrupt(struct trap_frame *tf)
 	irq_nesting++;
 	c->irq_regs = tf;
 	c->ticks++;
-	scheduler_tick(trap_from_user(tf), apic_timer_elapsed(c));
+	scheduler_tick(trap_from_user(tf));
 	c->irq_regs = outer;
 	irq_nesting--;
 	lapic_eoi();

@@ -130,9 +130,9 @@ void task_exit_notify(int code, struct wait_queue_head *notify)
 	current->exit_code = code;
 	current->state = TASK_ZOMBIE;
 	current->wait_channel = NULL;
-	wake_up_all(&task_exit_wait);
+	__wake_up(&task_exit_wait, TASK_NORMAL | WAKE_SYNC, 0);	/* we switch away next */
 	if (notify)
-		wake_up_all(notify);
+		__wake_up(notify, TASK_NORMAL | WAKE_SYNC, 0);
 	schedule();
 	panic("task_exit: zombie %s ran again", current->name);
 }

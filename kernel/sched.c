@@ -47,8 +47,34 @@ union kstack boot_stack __aligned(KSTACK_SIZE) = {
 struct task *idle_task;		/* the boot CPU's */
 static LIST_HEAD(run_queue);
 static DEFINE_SPINLOCK(rq_lock);
+static struct {			/* under rq_lock: /proc/aiok/sched */
+	u64 acquired, contended, wait_cycles;
+} rq_stats;
 u32 sched_atomic_bugs;
 volatile u32 sched_cpu_mask;
+
+/* Take rq_lock (interrupts already off), counting how often it was found
+ * held and how long that made us wait: the one-queue decision's figures
+ * (docs/locking.md). */
+static void rq_lock_take(void)
+{
+	u64 t0 = spin_is_locked(&rq_lock) ? rdtsc() : 0;
+
+	spin_lock(&rq_lock);
+	rq_stats.acquired++;
+	if (t0) {
+		rq_stats.contended++;
+		rq_stats.wait_cycles += rdtsc() - t0;
+	}
+}
+
+static u32 rq_lock_irqsave(void)
+{
+	u32 flags = local_irq_save();
+
+	rq_lock_take();
+	return flags;
+}
 
 static void enqueue(struct task *t)
 {
@@ -89,11 +115,52 @@ static void check_stack(struct task *t)
 		panic("kernel stack overflow in %s (pid %d)", t->name, t->pid);
 }
 
+/*
+ * CPU time: each CPU charges the task it runs the TSC cycles since its last
+ * charge (c->acct_tsc), at every switch away and at every tick, with
+ * interrupts off; its idle task's are dropped. Only that CPU writes a task's
+ * exec_cycles while the task runs there; exec_seq (odd during the write)
+ * lets another CPU read the 64-bit sum whole. Exact whatever the host does
+ * to the ticks: late ones charge nobody else's time (kernel/rusage.c splits
+ * it into user and system time by the ticks' samples).
+ */
+static void sched_account(struct cpu *c, struct task *t)
+{
+	u64 now = rdtsc(), delta = now - c->acct_tsc;
+
+	c->acct_tsc = now;
+	if (t == c->idle || (s64)delta <= 0)
+		return;
+	WRITE_ONCE(t->exec_seq, t->exec_seq + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	t->exec_cycles += delta;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	WRITE_ONCE(t->exec_seq, t->exec_seq + 1);
+}
+
+u64 sched_exec_ns(struct task *t)
+{
+	u64 cycles;
+	u32 seq, flags = local_irq_save();
+
+	do {
+		seq = READ_ONCE(t->exec_seq);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		cycles = t->exec_cycles;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || READ_ONCE(t->exec_seq) != seq);
+	if (t == current)
+		cycles += rdtsc() - this_cpu()->acct_tsc;	/* the stint so far */
+	local_irq_restore(flags);
+	return cycles_to_ns(cycles);
+}
+
 /* Interrupts off, rq_lock held. Returns on prev's stack when prev runs again
  * (on whichever CPU picked it). */
 static void context_switch(struct cpu *c, struct task *prev, struct task *next)
 {
 	check_stack(prev);
+	sched_account(c, prev);
 	switch_mm(prev, next);
 	tss_set_kernel_stack(next->kstack_top);
 	tls_switch(next);
@@ -102,6 +169,7 @@ static void context_switch(struct cpu *c, struct task *prev, struct task *next)
 	prev->lock_depth = spinlocks_held;
 	spinlocks_held = next->lock_depth;
 	next->nr_switches++;
+	c->nr_switches++;
 	trace_switch(next->pid, next->tgid, prev->state);
 	prev->on_cpu = false;		/* nobody can look before rq_lock is free */
 	next->on_cpu = true;
@@ -119,7 +187,7 @@ static void __schedule(bool preempt)
 	struct task *prev = current, *next;
 	struct cpu *c = this_cpu();
 
-	spin_lock(&rq_lock);
+	rq_lock_take();
 	if (signal_pending_state(prev->state, prev))
 		prev->state = TASK_RUNNING;
 	if (prev->state == TASK_DEAD)
@@ -153,7 +221,7 @@ void sched_wait_off_cpu(struct task *t)
 	bool busy;
 
 	do {
-		spin_lock_irqsave(&rq_lock, flags);
+		flags = rq_lock_irqsave();
 		busy = t->on_cpu;
 		spin_unlock_irqrestore(&rq_lock, flags);
 		if (busy)
@@ -210,31 +278,63 @@ void yield(void)
 	schedule();
 }
 
-/* An idle CPU t may run on, t's last one first, marked (need_resched) so
- * that the next wake-up picks another; -1 if none. rq_lock held. */
-static int claim_idle_cpu(struct task *t)
+/* The first idle CPU in allowed, from CPU first on, that is still polling
+ * (polling only) or any; -1 if none. rq_lock held. */
+static int find_idle_cpu(u32 allowed, u32 first, bool polling)
 {
-	u32 allowed = t->cpus_allowed & sched_cpu_mask;
-
-	if (!(allowed & (1u << t->cpu)))
-		t->cpu = __builtin_ctz(allowed);
-	for (u32 n = 0, i = t->cpu; n < NR_CPUS; n++, i = (i + 1) % NR_CPUS) {
+	for (u32 n = 0, i = first; n < NR_CPUS; n++, i = (i + 1) % NR_CPUS) {
 		struct cpu *c = &cpus[i];
 
-		if ((allowed & (1u << i)) && c->curr == c->idle && !c->idle->need_resched) {
-			c->idle->need_resched = 1;
+		if ((allowed & (1u << i)) && c->curr == c->idle && !c->idle->need_resched &&
+		    (!polling || READ_ONCE(c->idle_polling)))
 			return i;
-		}
 	}
 	return -1;
 }
 
+/* An idle CPU t may run on, marked (need_resched) so that the next wake-up
+ * picks another; -1 if none. One still polling before hlt comes first (it
+ * sees the mark without an IPI, and its host thread is not asleep), then
+ * t's last CPU and on. rq_lock held. */
+static int claim_idle_cpu(struct task *t)
+{
+	u32 allowed = t->cpus_allowed & sched_cpu_mask;
+	int i;
+
+	if (!(allowed & (1u << t->cpu)))
+		t->cpu = __builtin_ctz(allowed);
+	i = find_idle_cpu(allowed, t->cpu, true);
+	if (i < 0)
+		i = find_idle_cpu(allowed, t->cpu, false);
+	if (i >= 0)
+		cpus[i].idle->need_resched = 1;
+	return i;
+}
+
 /* Have CPU cpu look at need_resched soon: this one on its way out of the
- * interrupt or system call, another by IPI. */
+ * interrupt or system call, one polling in its idle loop by itself (the
+ * fence pairs with idle_poll's: either it sees need_resched or we see it no
+ * longer polling), any other by IPI. */
 static void kick_cpu(int cpu)
 {
-	if (cpu >= 0 && (u32)cpu != smp_processor_id())
-		smp_send_reschedule(cpu);
+	if (cpu < 0 || (u32)cpu == smp_processor_id())
+		return;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (READ_ONCE(cpus[cpu].idle_polling)) {
+		this_cpu()->resched_ipis_saved++;
+		return;
+	}
+	smp_send_reschedule(cpu);
+}
+
+/* Will the waker give up its CPU right after this wake-up? It said so
+ * (WAKE_SYNC), or it is a thread on its way out (it left its group: its
+ * parent's SIGCHLD and wait4 wake-ups come next to its last switch). */
+static bool wake_is_sync(long mask)
+{
+	if (in_interrupt())
+		return false;
+	return (mask & WAKE_SYNC) || current->nr_threads_done;
 }
 
 int wake_up_state(struct task *t, long mask)
@@ -242,13 +342,17 @@ int wake_up_state(struct task *t, long mask)
 	int woken = 0, target = -1;
 	u32 flags;
 
-	spin_lock_irqsave(&rq_lock, flags);
-	if (t->state & mask) {
+	flags = rq_lock_irqsave();
+	if (t->state & mask & ~WAKE_SYNC) {
 		trace_wakeup(t->pid, t->tgid);
 		t->state = TASK_RUNNING;
 		if (!t->on_rq && !t->on_cpu) {
+			bool next_here = wake_is_sync(mask) && list_empty(&run_queue) &&
+					 (t->cpus_allowed & (1u << smp_processor_id()));
+
 			enqueue(t);
-			target = claim_idle_cpu(t);
+			if (!next_here)		/* else the waker's CPU picks it next */
+				target = claim_idle_cpu(t);
 		}
 		woken = 1;
 	}
@@ -265,7 +369,7 @@ int sched_set_affinity(struct task *t, u32 mask)
 	mask &= sched_cpu_mask;
 	if (!mask)
 		return -EINVAL;
-	spin_lock_irqsave(&rq_lock, flags);
+	flags = rq_lock_irqsave();
 	t->cpus_allowed = mask;
 	if (t->on_cpu && !(mask & (1u << t->cpu))) {
 		t->need_resched = 1;		/* off this CPU at its next chance */
@@ -299,15 +403,17 @@ void signal_wake_up(struct task *t, bool fatal)
 }
 
 /* Hard irq context, interrupts off: nothing else touches the queue now. */
-void scheduler_tick(bool user, u32 elapsed)
+void scheduler_tick(bool user)
 {
-	struct task *p = current, *idle = this_cpu()->idle;
+	struct cpu *c = this_cpu();
+	struct task *p = current, *idle = c->idle;
 
 	p->ticks++;
+	sched_account(c, p);
 	if (p != idle && user)
-		p->utime += elapsed;		/* getrusage, times (kernel/rusage.c) */
+		p->user_ticks++;		/* getrusage, times (kernel/rusage.c) */
 	else if (p != idle)
-		p->stime += elapsed;
+		p->sys_ticks++;
 	if (p == idle) {
 		if (run_queue_busy())		/* work nobody woke us for (affinity) */
 			p->need_resched = 1;
@@ -430,9 +536,14 @@ static u64 idle_poll_cycles;
 static void idle_poll(struct task *idle)
 {
 	u64 until = rdtsc() + idle_poll_cycles;
+	struct cpu *c = this_cpu();
 
+	WRITE_ONCE(c->idle_polling, true);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	while (!idle->need_resched && rdtsc() < until)
 		barrier();
+	WRITE_ONCE(c->idle_polling, false);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* then need_resched is read: kick_cpu */
 }
 
 /* Each CPU's idle task: wait for need_resched (a wake-up that picked this
@@ -457,6 +568,25 @@ static int idle_loop(void *unused)
 	return 0;
 }
 
+int sched_stats_show(char *buf, size_t size)
+{
+	u64 acquired, contended, wait;
+	u32 flags = rq_lock_irqsave();
+	int n;
+
+	acquired = rq_stats.acquired;
+	contended = rq_stats.contended;
+	wait = rq_stats.wait_cycles;
+	spin_unlock_irqrestore(&rq_lock, flags);
+	n = snprintf(buf, size, "rq_lock acquired %llu contended %llu wait_us %llu\n", acquired,
+		     contended, cycles_to_ns(wait) / 1000);
+	for (u32 i = 0; i < nr_cpus_online && n < (int)size; i++)
+		n += snprintf(buf + n, size - n, "cpu%u switches %u resched_ipis %u ipis_saved %u "
+			      "idle_halts %u\n", i, cpus[i].nr_switches, cpus[i].resched_ipis,
+			      cpus[i].resched_ipis_saved, cpus[i].idle_halts);
+	return MIN(n, (int)size - 1);
+}
+
 void sched_ap_run(void)
 {
 	struct cpu *c = this_cpu();
@@ -464,6 +594,7 @@ void sched_ap_run(void)
 	c->idle->on_cpu = true;
 	c->idle->cpu = c->id;
 	c->idle->cpus_allowed = 1u << c->id;
+	c->acct_tsc = rdtsc();
 	__atomic_or_fetch(&sched_cpu_mask, 1u << c->id, __ATOMIC_SEQ_CST);
 	sti();
 	idle_loop(NULL);
@@ -489,6 +620,7 @@ void sched_init(void)
 	init_task.on_cpu = true;
 	init_task.cpus_allowed = 1;		/* kmain, its boot work and the kernel suites: CPU 0 */
 	cpus[0].curr = &init_task;
+	cpus[0].acct_tsc = rdtsc();
 	sched_cpu_mask = 1;
 	idle_poll_cycles = cmdline_get_num(&boot_cmdline, "idle_poll_us", 200) * tsc_khz / 1000;
 	fpu_init();

@@ -6,6 +6,7 @@
 
 bool (*trap_test_hook)(struct trap_frame *tf);
 void (*tsc_cal_test_hook)(u64 start);
+void (*sync_wake_test_hook)(void);
 
 /* Spin the number of pauses word= asks for (*loops caches the look-up: ~0u
  * until the first call). */

@@ -259,7 +259,7 @@ static void timer_interrupt(int irq, void *data)
 	jiffies_64 += n;
 	jiffies += n;
 	time_write_end(flags);
-	scheduler_tick(trap_from_user(get_irq_regs()), n);
+	scheduler_tick(trap_from_user(get_irq_regs()));
 	raise_softirq(TIMER_SOFTIRQ);
 }
 

@@ -51,12 +51,12 @@ void __wake_up(wait_queue_head_t *q, unsigned int mode, int nr_exclusive)
 	__wake_up_key(q, mode, nr_exclusive, 0);
 }
 
-void __wake_up_key(wait_queue_head_t *q, unsigned int mode, int nr_exclusive, unsigned long key)
+/* q->lock held. */
+static void wake_up_locked(wait_queue_head_t *q, unsigned int mode, int nr_exclusive,
+			   unsigned long key)
 {
 	struct list_head *pos, *n;
-	u32 flags;
 
-	spin_lock_irqsave(&q->lock, flags);
 	q->key = key;			/* for the wake functions, under the lock */
 	list_for_each_safe(pos, n, &q->head) {
 		wait_queue_entry_t *w = list_entry(pos, wait_queue_entry_t, entry);
@@ -65,6 +65,14 @@ void __wake_up_key(wait_queue_head_t *q, unsigned int mode, int nr_exclusive, un
 		if (w->func(w, mode) && exclusive && !--nr_exclusive)
 			break;
 	}
+}
+
+void __wake_up_key(wait_queue_head_t *q, unsigned int mode, int nr_exclusive, unsigned long key)
+{
+	u32 flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	wake_up_locked(q, mode, nr_exclusive, key);
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
@@ -109,6 +117,10 @@ void finish_wait(wait_queue_head_t *q, wait_queue_entry_t *w)
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
+/* The wake-up happens under the completion's lock, and a waiter takes that
+ * lock to consume done: a waiter on another CPU cannot return (and free a
+ * completion on its stack, a vfork parent's) before the unlock, the last
+ * touch of x here. */
 void complete(struct completion *x)
 {
 	u32 flags;
@@ -116,8 +128,8 @@ void complete(struct completion *x)
 	spin_lock_irqsave(&x->wait.lock, flags);
 	if (x->done != COMPLETE_ALL)
 		x->done++;
+	wake_up_locked(&x->wait, TASK_NORMAL, 1, 0);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up(&x->wait);
 }
 
 void complete_all(struct completion *x)
@@ -126,8 +138,8 @@ void complete_all(struct completion *x)
 
 	spin_lock_irqsave(&x->wait.lock, flags);
 	x->done = COMPLETE_ALL;
+	wake_up_locked(&x->wait, TASK_NORMAL, 0, 0);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-	wake_up_all(&x->wait);
 }
 
 bool try_wait_for_completion(struct completion *x)

@@ -2,8 +2,10 @@
  * start of the other CPUs, checked against the CPU count the testplan booted
  * QEMU with (smp_expect=N); the per-CPU segment on each CPU; call-function
  * IPIs; a lock torture on every CPU at once (Linux's locktorture idea);
- * per-CPU `current` and kmap_atomic slots. */
+ * per-CPU `current` and kmap_atomic slots; a synchronous kiocb completed on
+ * one CPU while its owner looks on another. */
 #include "acpi.h"
+#include "aio.h"
 #include "apic_timer.h"
 #include "clock.h"
 #include "cmdline.h"
@@ -16,6 +18,7 @@
 #include "smp.h"
 #include "spinlock.h"
 #include "string.h"
+#include "test_hooks.h"
 #include "x86.h"
 
 #define LAPIC_ARCH_ADDR	0xFEE00000u
@@ -360,6 +363,69 @@ static void kmap_atomic_slots_per_cpu(struct ktest *t)
 	__free_page(km_meet.page);
 }
 
+/* A synchronous kiocb completed on CPU 0 while its owner, on CPU 1, looks
+ * at it: the owner must not return (and free req, its stack) before the
+ * completer has stopped touching req and the owner's task. The test hook
+ * holds the completer between clearing ki_users and the wake-up until the
+ * owner has returned or 50 ms have passed; the owner records whether it
+ * returned inside that window (the bug: the wake-up then used a task that
+ * may have exited). */
+static struct {
+	struct kiocb *volatile req;
+	volatile int in_window, looking, returned, returned_in_window;
+	volatile long res;
+} swk;
+
+static void sync_wake_hold(void)
+{
+	u64 until = rdtsc() + (u64)tsc_khz * 1000;	/* 1 s for the owner to look */
+
+	swk.in_window = 1;
+	while (!swk.looking && rdtsc() < until)
+		cpu_relax();
+	until = rdtsc() + (u64)tsc_khz * 50;
+	while (!swk.returned && rdtsc() < until)
+		cpu_relax();
+	swk.in_window = 0;
+}
+
+static int sync_wake_owner(void *unused)
+{
+	struct kiocb req;
+
+	init_sync_kiocb(&req, NULL);
+	swk.req = &req;
+	while (!swk.in_window)
+		cpu_relax();
+	swk.looking = 1;
+	swk.res = wait_on_sync_kiocb(&req, -EIOCBQUEUED);
+	swk.returned_in_window = swk.in_window;
+	swk.returned = 1;
+	return 0;
+}
+
+static void sync_kiocb_wake_after_owner_looks(struct ktest *t)
+{
+	struct task *w;
+	u64 until;
+
+	memset((void *)&swk, 0, sizeof(swk));
+	w = kthread_create(sync_wake_owner, NULL, "syncwake");
+	ASSERT_FALSE(t, IS_ERR(w));
+	ASSERT_EQ(t, sched_set_affinity(w, 1u << 1), 0);
+	wake_up_process(w);
+	for (until = rdtsc() + (u64)tsc_khz * 2000; !swk.req && rdtsc() < until; )
+		cpu_relax();
+	ASSERT_TRUE(t, swk.req != NULL);
+	sync_wake_test_hook = sync_wake_hold;
+	EXPECT_TRUE(t, aio_complete(swk.req, 77, 0));	/* on CPU 0: kmain's */
+	sync_wake_test_hook = NULL;
+	kthread_stop(w);
+	EXPECT_TRUE(t, swk.looking);
+	EXPECT_EQ(t, swk.res, 77);
+	EXPECT_EQ(t, swk.returned_in_window, 0);
+}
+
 static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(discovery_counts_every_cpu),
 	KTEST_CASE(apic_ids_distinct),
@@ -372,6 +438,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(lock_torture_all_cpus),
 	KTEST_CASE(current_is_per_cpu),
 	KTEST_CASE(kmap_atomic_slots_per_cpu),
+	KTEST_CASE(sync_kiocb_wake_after_owner_looks),
 };
 
 KTEST_SUITE(smp_suite, "smp", smp_cases, .explicit_only = true);

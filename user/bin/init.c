@@ -157,11 +157,12 @@ static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a, in
 	return bad;
 }
 
-/* One diagnostic line: what the lock-order checker followed (boot word "lockdep"). */
-static void print_lockdep(void)
+/* Diagnostic lines: what the lock-order checker followed (boot word
+ * "lockdep") and the scheduler's counters (run-queue lock, IPIs, halts). */
+static void print_proc(const char *label, const char *path)
 {
-	char buf[128];
-	int fd = open("/proc/aiok/lockdep", O_RDONLY), n;
+	char buf[512];
+	int fd = open(path, O_RDONLY), n;
 
 	if (fd < 0)
 		return;
@@ -170,8 +171,8 @@ static void print_lockdep(void)
 	buf[n > 0 ? n : 0] = 0;
 	for (char *p = buf; *p; p++)
 		if (*p == '\n')
-			*p = ' ';
-	printf("# init: lockdep: %s\n", buf);
+			*p = p[1] ? ';' : ' ';
+	printf("# init: %s: %s\n", label, buf);
 }
 
 int main(int argc, char **argv)
@@ -191,7 +192,8 @@ int main(int argc, char **argv)
 		failed += report_leaks(&before, &after, n + 1);
 	else
 		printf("# init: aiok_stat unavailable, leak check skipped\n");
-	print_lockdep();
+	print_proc("lockdep", "/proc/aiok/lockdep");
+	print_proc("sched", "/proc/aiok/sched");
 	printf("# init: %s\n", failed ? "FAILED" : "all passed");
 	fflush(stdout);
 	poweroff(failed ? 1 : 0);

@@ -1,4 +1,4 @@
-/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), getrandom, posix_fadvise/fallocate, sync. */
+/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), spinners sharing the CPUs fairly, a pinned task staying put, getrandom, posix_fadvise/fallocate, sync. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -49,14 +49,26 @@ static int user_time_counted(void)
 	struct tms a, b;
 	struct rusage self, thread;
 	clock_t t0 = times(&a), t1;
+	long hz = sysconf(_SC_CLK_TCK);
+	struct timespec c0, c1;
+	long long w0, w1;
 
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	w0 = utest_now_ns();
 	spin_ms(300);
+	w1 = utest_now_ns();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	t1 = times(&b);
-	CHECK(t1 != (clock_t)-1 && t1 > t0);
-	CHECK((b.tms_utime - a.tms_utime) * 1000 / sysconf(_SC_CLK_TCK) >= 150);
-	CHECK(times(NULL) != (clock_t)-1);
+	utest_log("wall %lld ms, thread clock %lld ms", (w1 - w0) / MS, ts_ms(c1) - ts_ms(c0));
 	CHECK_EQ(getrusage(RUSAGE_THREAD, &thread), 0);	/* first: a tick may come between */
 	CHECK_EQ(getrusage(RUSAGE_SELF, &self), 0);
+	utest_log("300 ms spun: times +%ld ms elapsed, %ld ms user, %ld ms system; getrusage %lld ms user, %lld ms system",
+		  (long)((t1 - t0) * 1000 / hz), (long)((b.tms_utime - a.tms_utime) * 1000 / hz),
+		  (long)((b.tms_stime - a.tms_stime) * 1000 / hz),
+		  tv_ms(self.ru_utime), tv_ms(self.ru_stime));
+	CHECK(t1 != (clock_t)-1 && t1 > t0);
+	CHECK((b.tms_utime - a.tms_utime) * 1000 / hz >= 150);
+	CHECK(times(NULL) != (clock_t)-1);
 	CHECK(tv_ms(self.ru_utime) >= 150);
 	CHECK(tv_ms(thread.ru_utime) <= tv_ms(self.ru_utime));
 	CHECK(self.ru_utime.tv_usec >= 0 && self.ru_utime.tv_usec < 1000000);
@@ -625,6 +637,120 @@ static int threads_on_every_cpu(void)
 	return 0;
 }
 
+/* Spin until wall time end; the CPU time it took (exact: the kernel charges
+ * the TSC at each switch and tick). */
+static long long spin_until(long long end)
+{
+	struct timespec a, b;
+	volatile unsigned x = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	while (utest_now_ns() < end)
+		for (int i = 0; i < 1000; i++)
+			x += i;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	return (b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec;
+}
+
+/* Any child ended well. */
+static int any_child_ok(void)
+{
+	int st;
+
+	return wait(&st) > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* n child processes spin from one moment for 600 ms of wall time; the least
+ * CPU time one got, in percent of an equal share of what they all got. */
+static int spin_share_once(int n)
+{
+	long long start = utest_now_ns() + 30 * MS, got[16], total = 0, least = -1;
+	int fds[2], bad = 0;
+
+	if (n > 16 || pipe(fds))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (fork() == 0) {
+			long long ns;
+
+			while (utest_now_ns() < start)
+				;
+			ns = spin_until(start + 600 * MS);
+			_exit(write(fds[1], &ns, sizeof(ns)) != sizeof(ns));
+		}
+	for (int i = 0; i < n; i++)
+		bad |= read(fds[0], &got[i], sizeof(got[i])) != sizeof(got[i]);
+	for (int i = 0; i < n; i++)
+		bad |= !any_child_ok();
+	close(fds[0]);
+	close(fds[1]);
+	for (int i = 0; i < n && !bad; i++)
+		total += got[i];
+	for (int i = 0; i < n && !bad && total; i++)
+		if (least < 0 || got[i] * n * 100 / total < least)
+			least = got[i] * n * 100 / total;
+	utest_log("%d spinners: %lld ms of CPU time in all over 600 ms, the least %lld%% of an equal share",
+		  n, total / MS, least);
+	return bad ? -1 : (int)least;
+}
+
+/* Twice as many spinners as CPUs share them fairly: each gets at least half
+ * of an equal share (the best of three tries: a loaded host). */
+static int spinners_share_cpus(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int best = -1;
+
+	for (int i = 0; i < 3 && best < 50; i++) {
+		int least = spin_share_once(2 * ncpu);
+		CHECK(least >= 0);
+		if (least > best)
+			best = least;
+	}
+	CHECK(best >= 50);
+	return 0;
+}
+
+/* Pinned to the last CPU while as many unpinned spinners as CPUs compete,
+ * through time slices, yields and sleeps, the caller is never seen elsewhere. */
+static int pinned_never_migrates(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long long end = utest_now_ns() + 600 * MS;	/* the spinners' */
+	struct timespec nap = { 0, 1000000 };
+	int cpu = ncpu - 1, seen = 0, looks = 0;
+	cpu_set_t one;
+
+	for (long i = 0; i < ncpu; i++)
+		if (fork() == 0) {
+			spin_until(end);
+			_exit(0);
+		}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	CHECK_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+	/* 300 ms from now, and at least 256 looks (a loaded host is slow to fork) */
+	end = utest_now_ns() + 300 * MS;
+	for (int i = 0; looks < 256 || utest_now_ns() < end; i++, looks++) {
+		int now = sched_getcpu();
+		if (now != cpu)
+			seen |= 1 << now;
+		if (i % 64 == 0)
+			sched_yield();
+		if (i % 1024 == 0)
+			nanosleep(&nap, 0);
+	}
+	for (long i = 0; i < ncpu; i++)
+		CHECK(any_child_ok());
+	utest_log("pinned to CPU %d: %d looks, other CPUs seen: mask %x", cpu, looks, seen);
+	CHECK_EQ(seen, 0);
+	CPU_ZERO(&one);
+	for (long i = 0; i < ncpu; i++)
+		CPU_SET(i, &one);
+	CHECK_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+	return 0;
+}
+
 /* CPUs the test was booted with: test_sys:cpus_online:N (0: not said). */
 static int expect_cpus;
 
@@ -675,6 +801,8 @@ static const struct utest_case cases[] = {
 	UTEST(tlb_shootdown),
 	UTEST(munmap_batches_shootdowns),
 	UTEST(threads_on_every_cpu),
+	UTEST(spinners_share_cpus),
+	UTEST(pinned_never_migrates),
 };
 
 int main(int argc, char **argv)
