@@ -6,8 +6,15 @@
  * elsewhere. Checks, always on: taking a lock this CPU already holds panics
  * ("recursive acquire": it would spin forever), unlock by a CPU that does not
  * hold the lock panics, assert_spin_locked() panics unless this CPU holds it.
- * A lock held by another CPU is waited for, in ticket order. With the boot
- * word "lockdep", the lock-order checker (lockdep.h) follows every lock.
+ * A lock held by another CPU is waited for, in ticket order on bare metal.
+ * Under a hypervisor (CPUID's hypervisor bit; boot word spinlock=ticket or
+ * spinlock=tas to choose) a waiter takes the lock when it finds it free
+ * instead: with ticket order, a waiter whose virtual CPU the host has
+ * descheduled holds up every CPU queued behind it (lock-waiter preemption;
+ * Linux falls back to test-and-set in a guest without paravirt locks for the
+ * same reason). Both ways use the one ticket word, so spin_is_locked and
+ * unlock do not change. With the boot word "lockdep", the lock-order checker
+ * (lockdep.h) follows every lock.
  * Every lock, its order and its contexts: docs/locking.md.
  */
 #ifndef SPINLOCK_H
@@ -48,6 +55,24 @@ static inline void spin_lock_init(spinlock_t *l, const char *name)
 }
 
 void spin_lock_fail(spinlock_t *l, const char *why) __attribute__((noreturn));
+/* 1: ticket order (the default, and on bare metal); 0: take when free (a
+ * guest). Set by spin_mode_init before the other CPUs start. */
+extern u8 spin_fifo;
+void spin_mode_init(void);
+
+/* Take l when it is free (serving == next), by moving next on only then. */
+static inline void spin_take_when_free(spinlock_t *l)
+{
+	for (;;) {
+		u32 t = __atomic_load_n(&l->tickets, __ATOMIC_RELAXED);
+
+		if ((u16)t == (u16)(t >> 16) &&
+		    __atomic_compare_exchange_n(&l->tickets, &t, t + (1u << 16), false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return;
+		cpu_relax();
+	}
+}
 /* Number of spinlocks the running CPU holds right now (sleeping with one held
  * is a bug): a field of its struct cpu (this_cpu(): sgdt, smp.h). */
 #define spinlocks_held	(this_cpu()->spinlocks_held)
@@ -91,9 +116,13 @@ static inline __attribute__((always_inline)) void spin_lock_nested(spinlock_t *l
 				       subclass);
 	else if (unlikely(lockdep_on))
 		lockdep_acquire(l, &l->dep_class, l->name, LOCKDEP_SPIN, LOCKDEP_THIS_PC, false);
-	ticket = __atomic_fetch_add(&l->tickets, 1u << 16, __ATOMIC_ACQUIRE) >> 16;
-	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
-		cpu_relax();
+	if (likely(spin_fifo)) {
+		ticket = __atomic_fetch_add(&l->tickets, 1u << 16, __ATOMIC_ACQUIRE) >> 16;
+		while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
+			cpu_relax();
+	} else {
+		spin_take_when_free(l);
+	}
 	l->owner_cpu = me;
 	l->owner_pc = (u32)__builtin_return_address(0);
 }

@@ -42,6 +42,15 @@ static inline u32 cpuid_edx(u32 leaf)
 }
 #define CPUID_EDX_SEP	(1u << 11)	/* leaf 1: SYSENTER/SYSEXIT */
 
+static inline u32 cpuid_ecx(u32 leaf)
+{
+	u32 a = leaf, b, c = 0, d;
+
+	asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	return c;
+}
+#define CPUID_ECX_HYPERVISOR	(1u << 31)	/* leaf 1: running under a hypervisor */
+
 static inline u32 cpuid_ebx(u32 leaf)
 {
 	u32 a = leaf, b, c = 0, d;

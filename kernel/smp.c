@@ -157,8 +157,10 @@ void smp_init(void)
 	apic_timer_calibrate();
 	cpus[0].apic_id = cpus[0].seen_apic_id = lapic_id();
 	cpus[0].seen_id = smp_processor_id();
-	if (t->nr_cpus > 1 && nr_cpus_online == 1)
+	if (t->nr_cpus > 1 && nr_cpus_online == 1) {
+		spin_mode_init();
 		smp_boot_aps(t);
+	}
 	printk("smp: %u of %u CPU%s online, boot CPU APIC id %u\n", nr_cpus_online,
 	       t->nr_cpus, t->nr_cpus == 1 ? "" : "s", cpus[0].apic_id);
 }

@@ -1,13 +1,34 @@
-/* spinlock.c: the spinlock debug report, and the report shared by the
+/* spinlock.c: the spinlock mode (ticket order or take-when-free), the debug report, and the report shared by the
  * sleeping-context checks (mutexes, user copies). */
+#include "cmdline.h"
 #include "irq.h"
 #include "mm.h"
 #include "panic.h"
 #include "printk.h"
 #include "sched.h"
 #include "spinlock.h"
+#include "string.h"
+#include "x86.h"
 
 #define LOCK_BUG_REPORTS_MAX	3	/* printed per counter; later ones only counted */
+
+u8 spin_fifo = 1;
+
+/* Called by smp_init before the APs start (one CPU runs: a lock held now
+ * stays consistent, both ways share the ticket word). */
+void spin_mode_init(void)
+{
+	const char *mode = cmdline_get(&boot_cmdline, "spinlock");
+
+	if (mode && !strcmp(mode, "ticket"))
+		spin_fifo = 1;
+	else if (mode && !strcmp(mode, "tas"))
+		spin_fifo = 0;
+	else
+		spin_fifo = !(cpuid_ecx(1) & CPUID_ECX_HYPERVISOR);
+	printk("spinlocks: %s\n", spin_fifo ? "ticket order" :
+	       "taken when found free (under a hypervisor: no lock-waiter preemption)");
+}
 
 void spin_lock_fail(spinlock_t *l, const char *why)
 {
