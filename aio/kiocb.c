@@ -260,19 +260,25 @@ static bool complete_req(struct kiocb *req, long res, long res2, int nr)
 	struct kioctx *ctx = req->ki_ctx;
 	struct file *efd = req->ki_eventfd;
 	struct io_event ev;
+	u32 flags, slot, key = req->ki_key;
 	bool last;
-	u32 flags, slot;
 
-	trace_aio(TR_AIO_COMPLETE, ctx->trace_id, req->ki_key, 0, res, 0);
+	trace_aio(TR_AIO_COMPLETE, ctx->trace_id, key, 0, res, 0);
 	spin_lock_irqsave(&ctx->ctx_lock, flags);
 	BUG_ON(req->ki_flags & (KIF_COMPLETED | KIF_CANCELLED));
 	req->ki_flags |= KIF_COMPLETED;
 	fill_event(&ev, req, res, res2);
-	slot = aio_ring_post(ctx, &ev);
-	trace_aio(TR_AIO_POST, ctx->trace_id, req->ki_key, 0, res, slot);
+	/* The references (and with the last, the request's credit) go before the
+	 * event is posted: a reaper on another CPU that sees the event in the
+	 * mapped ring and submits at once must find the credit back, or it gets
+	 * -EAGAIN with fewer than nr_reqs in flight (programs case
+	 * big_file_aio_random at -smp 4). The ring's room is checked under
+	 * ctx_lock, which we hold, so posting after the unlink is safe. */
 	last = __put_req(ctx, req, nr);
 	if (!last)
 		complete_hold(ctx, efd);
+	slot = aio_ring_post(ctx, &ev);
+	trace_aio(TR_AIO_POST, ctx->trace_id, key, 0, res, slot);
 	spin_unlock_irqrestore(&ctx->ctx_lock, flags);
 	/* From here req is not read unless last: its other holder may free it. */
 	if (waitqueue_active(&ctx->wait))

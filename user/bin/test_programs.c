@@ -129,21 +129,6 @@ static double ms_since(long long t0)
 	return (utest_now_ns() - t0) / 1e6;
 }
 
-/* CLOCK_REALTIME now + ms, for the pthread timed waits. */
-static struct timespec abs_in_ms(long ms)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	t.tv_sec += ms / 1000;
-	t.tv_nsec += (ms % 1000) * 1000000L;
-	if (t.tv_nsec >= 1000000000L) {
-		t.tv_sec++;
-		t.tv_nsec -= 1000000000L;
-	}
-	return t;
-}
-
 /* ---- aio-cp: copy a file larger than the cache, QD8, O_DIRECT both ends ---- */
 
 #define CP_SIZE		(6 * MIB)	/* more than ext2's 4 MiB page cache */
@@ -577,7 +562,7 @@ static void px_on_done(union sigval v)
 
 static int px_wait_callbacks(int n)
 {
-	struct timespec until = abs_in_ms(10000);
+	struct timespec until = utest_deadline(CLOCK_REALTIME, 10000);
 	int r = 0;
 
 	pthread_mutex_lock(&px_lock);
@@ -750,7 +735,7 @@ static void *pc_consumer(void *arg)
 	pthread_mutex_lock(&pc.lock);
 	for (;;) {
 		while (pc.count == 0 && pc.producers_left > 0) {
-			struct timespec until = abs_in_ms(5);
+			struct timespec until = utest_deadline(CLOCK_REALTIME, 5);
 			int r = pthread_cond_timedwait(&pc.not_empty, &pc.lock, &until);
 
 			if (r == ETIMEDOUT)
@@ -808,19 +793,13 @@ static int cond_timedwait_expires(void)
 	CHECK_EQ(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC), 0);
 	CHECK_EQ(pthread_cond_init(&c, &ca), 0);
 	CHECK_EQ(pthread_mutex_lock(&m), 0);
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_nsec += 60 * 1000000;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	until = utest_deadline(CLOCK_MONOTONIC, 60);
 	CHECK_EQ(pthread_cond_timedwait(&c, &m, &until), ETIMEDOUT);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	CHECK(now.tv_sec > until.tv_sec || (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec));
 	CHECK_EQ(pthread_mutex_trylock(&m), EBUSY);		/* we hold it again */
 	CHECK_EQ(pthread_mutex_unlock(&m), 0);
-	clock_gettime(CLOCK_MONOTONIC, &until);			/* in the past */
-	until.tv_sec--;
+	until = utest_deadline(CLOCK_MONOTONIC, -1000);		/* in the past */
 	CHECK_EQ(pthread_mutex_lock(&m), 0);
 	CHECK_EQ(pthread_cond_timedwait(&c, &m, &until), ETIMEDOUT);
 	CHECK_EQ(pthread_mutex_unlock(&m), 0);
@@ -920,7 +899,7 @@ static int rwlock_readers_writers(void)
 	utest_log("at most %d readers inside at once", rw_max_readers);
 	CHECK_EQ(pthread_rwlock_rdlock(&rw), 0);
 	CHECK_EQ(pthread_rwlock_trywrlock(&rw), EBUSY);
-	until = abs_in_ms(30);
+	until = utest_deadline(CLOCK_REALTIME, 30);
 	CHECK_EQ(pthread_rwlock_timedwrlock(&rw, &until), ETIMEDOUT);
 	CHECK_EQ(pthread_rwlock_tryrdlock(&rw), 0);		/* a second read lock */
 	CHECK_EQ(pthread_rwlock_unlock(&rw), 0);
@@ -1071,7 +1050,7 @@ static int mutex_types(void)
 	CHECK_EQ(pthread_mutexattr_settype(&ma, 99), EINVAL);
 	CHECK_EQ(pthread_mutex_lock(&plain), 0);
 	CHECK_EQ(pthread_mutex_trylock(&plain), EBUSY);
-	until = abs_in_ms(30);
+	until = utest_deadline(CLOCK_REALTIME, 30);
 	CHECK_EQ(pthread_mutex_timedlock(&plain, &until), ETIMEDOUT);
 	CHECK_EQ(pthread_mutex_unlock(&plain), 0);
 	CHECK_EQ(pthread_mutex_destroy(&ec), 0);
@@ -1555,7 +1534,7 @@ static int posix_lio_nowait_thread(void)
 	static struct aiocb cbs[6];
 	struct aiocb *list[7];
 	struct sigevent sev = { .sigev_notify = SIGEV_THREAD };
-	struct timespec until = abs_in_ms(10000);
+	struct timespec until = utest_deadline(CLOCK_REALTIME, 10000);
 	int fd = open(path_in(p, sizeof(p), "lio.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644), r = 0;
 
 	CHECK(fd >= 0);
@@ -1617,11 +1596,11 @@ static int semaphores(void)
 	CHECK_EQ(sem_init(&sem_items, 0, 0), 0);
 	CHECK_EQ(sem_init(&sem_slots, 0, 4), 0);
 	CHECK_ERR(sem_trywait(&sem_items), EAGAIN);
-	until = abs_in_ms(30);
+	until = utest_deadline(CLOCK_REALTIME, 30);
 	CHECK_ERR(sem_timedwait(&sem_items, &until), ETIMEDOUT);
 	CHECK_EQ(pthread_create(&t, NULL, sem_producer, NULL), 0);
 	for (int i = 0; i < 500; i++) {
-		until = abs_in_ms(10000);
+		until = utest_deadline(CLOCK_REALTIME, 10000);
 		CHECK_EQ(sem_timedwait(&sem_items, &until), 0);
 		sem_total += sem_ring[sem_head++ % 4];
 		CHECK_EQ(sem_post(&sem_slots), 0);
@@ -2599,6 +2578,58 @@ static int close_with_aio_in_flight(void)
 	return 0;
 }
 
+/* ---- a full context: each reaped event's slot is reused at once (QD = nr_events) ---- */
+
+#define RR_QD		4
+#define RR_OPS		1500
+
+static int resubmit_when_reaped(void)
+{
+	char p[128];
+	struct iocb cbs[RR_QD], *one[1];
+	struct io_event ev[RR_QD];
+	struct timespec ts = { 10, 0 };
+	io_context_t ctx = 0;
+	unsigned seed = 5;
+	int sent = 0, done = 0, fd;
+	char *buf;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "rr.dat"), 127, MIB), 0);
+	fd = open(p, O_RDONLY | O_DIRECT);
+	CHECK(fd >= 0);
+	CHECK_EQ(posix_memalign((void **)&buf, 4096, RR_QD * 4096), 0);
+	CHECK_EQ(io_queue_init(RR_QD, &ctx), 0);
+	for (; sent < RR_QD; sent++) {
+		io_prep_pread(&cbs[sent], fd, buf + sent * 4096, 4096, sent * 4096);
+		one[0] = &cbs[sent];
+		CHECK_EQ(io_submit(ctx, 1, one), 1);
+	}
+	while (done < RR_OPS) {
+		int n = io_getevents(ctx, 1, RR_QD, ev, &ts);
+
+		CHECK(n > 0);
+		for (int i = 0; i < n; i++) {
+			struct iocb *cb = ev[i].obj;
+
+			CHECK_EQ((long)ev[i].res, 4096);
+			CHECK_EQ(stamp_diff(cb->u.c.buf, 127, (uint32_t)cb->u.c.offset, 4096), -1);
+			done++;
+			if (sent == RR_OPS)
+				continue;
+			seed = seed * 1103515245 + 12345;
+			io_prep_pread(cb, fd, cb->u.c.buf, 4096, ((seed >> 8) % 256) * 4096LL);
+			one[0] = cb;
+			/* nr_events in flight at most: Linux never says EAGAIN here */
+			CHECK_EQ(io_submit(ctx, 1, one), 1);
+			sent++;
+		}
+	}
+	CHECK_EQ(io_queue_release(ctx), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -2636,6 +2667,7 @@ static const struct utest_case cases[] = {
 	UTEST(direct_and_buffered_agree),
 	UTEST(big_file_threads),
 	UTEST(big_file_aio_random),
+	UTEST(resubmit_when_reaped),
 	UTEST(shared_offset_reads),
 	UTEST(sigwait_thread),
 	UTEST(mmap_shared_threads),

@@ -25,20 +25,6 @@ static long long ms_since(long long t0)
 	return (utest_now_ns() - t0) / 1000000;
 }
 
-/* An absolute time ms from now on clock. */
-static struct timespec deadline(clockid_t clock, int ms)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	return ts;
-}
 
 static void sleep_ms(int ms)
 {
@@ -513,13 +499,13 @@ static int mutex_trylock_timedlock(void)
 	sem_wait(&done);
 	CHECK_EQ(pthread_mutex_trylock(&held), EBUSY);
 	t0 = utest_now_ns();
-	ts = deadline(CLOCK_REALTIME, 60);
+	ts = utest_deadline(CLOCK_REALTIME, 60);
 	CHECK_EQ(pthread_mutex_timedlock(&held, &ts), ETIMEDOUT);
 	CHECK(ms_since(t0) >= 55);
 	ts.tv_nsec = 1000000000L;
 	CHECK_EQ(pthread_mutex_timedlock(&held, &ts), EINVAL);
 	sem_post(&go);
-	ts = deadline(CLOCK_REALTIME, 10000);
+	ts = utest_deadline(CLOCK_REALTIME, 10000);
 	t0 = utest_now_ns();
 	CHECK_EQ(pthread_mutex_timedlock(&held, &ts), 0);
 	CHECK(ms_since(t0) < 5000);
@@ -645,7 +631,7 @@ static int cond_signal_one_broadcast_all(void)
 /* One timed wait on cond with a deadline 60 ms ahead on clock: ETIMEDOUT, not early. */
 static int timed_out_on(pthread_cond_t *c, clockid_t clock)
 {
-	struct timespec ts = deadline(clock, 60);
+	struct timespec ts = utest_deadline(clock, 60);
 	long long t0 = utest_now_ns(), ms;
 	int r;
 
@@ -698,7 +684,7 @@ static int cond_timedwait_clocks(void)
 	/* woken before the deadline: 0 */
 	woken = 0;
 	CHECK_EQ(pthread_create(&t, 0, signal_soon, &mono), 0);
-	ts = deadline(CLOCK_MONOTONIC, 10000);
+	ts = utest_deadline(CLOCK_MONOTONIC, 10000);
 	pthread_mutex_lock(&qlock);
 	while (!woken)
 		CHECK_EQ(pthread_cond_timedwait(&mono, &qlock, &ts), 0);
@@ -804,13 +790,13 @@ static int rwlock_try_and_timed(void)
 	CHECK_EQ(pthread_rwlock_tryrdlock(&rw), EBUSY);
 	CHECK_EQ(pthread_rwlock_trywrlock(&rw), EBUSY);
 	t0 = utest_now_ns();
-	ts = deadline(CLOCK_REALTIME, 50);
+	ts = utest_deadline(CLOCK_REALTIME, 50);
 	CHECK_EQ(pthread_rwlock_timedrdlock(&rw, &ts), ETIMEDOUT);
-	ts = deadline(CLOCK_REALTIME, 50);
+	ts = utest_deadline(CLOCK_REALTIME, 50);
 	CHECK_EQ(pthread_rwlock_timedwrlock(&rw, &ts), ETIMEDOUT);
 	CHECK(ms_since(t0) >= 95);
 	sem_post(&go);
-	ts = deadline(CLOCK_REALTIME, 10000);
+	ts = utest_deadline(CLOCK_REALTIME, 10000);
 	CHECK_EQ(pthread_rwlock_timedwrlock(&rw, &ts), 0);
 	CHECK_EQ(pthread_rwlock_unlock(&rw), 0);
 	CHECK_EQ(pthread_rwlock_tryrdlock(&rw), 0);
@@ -914,7 +900,7 @@ static int semaphores(void)
 	CHECK_EQ(v, 1);
 	CHECK_EQ(sem_wait(&s), 0);
 	CHECK_ERR(sem_trywait(&s), EAGAIN);
-	ts = deadline(CLOCK_REALTIME, 40);
+	ts = utest_deadline(CLOCK_REALTIME, 40);
 	CHECK_ERR(sem_timedwait(&s, &ts), ETIMEDOUT);
 	CHECK_EQ(start_all(t, 4, semaphore_consumer, (void *[]){ &s, &s, &s, &s }), 0);
 	for (int i = 0; i < 10000; i++)

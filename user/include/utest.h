@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 
 struct utest_case {
 	const char *name;
@@ -35,6 +36,8 @@ extern int utest_failed;
 struct aiok_stat;
 /* CLOCK_MONOTONIC in nanoseconds. */
 long long utest_now_ns(void);
+/* The absolute time ms (may be negative) from now on clock, for the timed waits. */
+struct timespec utest_deadline(clockid_t clock, int ms);
 /* Wait for child pid: 1 when it exited with status 0, else 0. */
 int utest_child_ok(pid_t pid);
 /* The number a file such as /proc/sys/fs/aio-nr holds, or -1. */

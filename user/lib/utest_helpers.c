@@ -1,4 +1,4 @@
-/* utest_helpers.c: what the user suites share: the clock, child status, /proc numbers, leak counters. */
+/* utest_helpers.c: what the user suites share: the clock and deadlines, child status, /proc numbers, leak counters. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,18 @@ long long utest_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+struct timespec utest_deadline(clockid_t clock, int ms)
+{
+	struct timespec ts;
+	long long ns;
+
+	clock_gettime(clock, &ts);
+	ns = ts.tv_nsec + (ms % 1000) * 1000000LL;
+	ts.tv_sec += ms / 1000 + (ns < 0 ? -1 : ns >= 1000000000LL);
+	ts.tv_nsec = (long)(ns < 0 ? ns + 1000000000LL : ns % 1000000000LL);
+	return ts;
 }
 
 int utest_child_ok(pid_t pid)
