@@ -1,4 +1,4 @@
-/* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, self/maps (the caller's regions),
+/* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, vmstat (oom_kill), self/maps (the caller's regions),
  * aiok/blk (the block-file counters), aiok/lockdep (the lock-order checker) and aiok/sched (run-queue lock, IPIs, halts), files whose text is made at each read.
  * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c). */
 #include "blk_file.h"
@@ -7,6 +7,7 @@
 #include "irq.h"
 #include "lockdep.h"
 #include "mm.h"
+#include "oom.h"
 #include "printk.h"
 #include "procfs.h"
 #include "sched.h"
@@ -37,6 +38,12 @@ static int meminfo_show(char *buf, size_t size)
 			"LowFree:        %8u kB\n",
 			kb(total), kb(free), kb(free), kb(high), kb(free_high), kb(total - high),
 			kb(free - free_high));
+}
+
+/* Linux's /proc/vmstat, of which only the OOM killer's count is kept. */
+static int vmstat_show(char *buf, size_t size)
+{
+	return snprintf(buf, size, "oom_kill %u\n", (u32)atomic_read(&oom_kills));
 }
 
 /* What Linux names a region in maps. */
@@ -134,6 +141,7 @@ void procfs_init(void)
 	proc_create("/proc/cpuinfo", smp_cpuinfo_show);
 	proc_create("/proc/interrupts", irq_show);
 	proc_create("/proc/meminfo", meminfo_show);
+	proc_create("/proc/vmstat", vmstat_show);
 	proc_create("/proc/self/maps", maps_show);
 	proc_create("/proc/aiok/blk", blk_show);
 	proc_create("/proc/aiok/lockdep", lockdep_show);

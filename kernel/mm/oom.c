@@ -14,7 +14,8 @@
  *    victim's memory is not yet freed, nobody else is killed (for OOM_GRACE_MS
  *    at most: after that it no longer counts, and the next biggest is chosen).
  *    On several CPUs: one decision at a time (oom_lock); a victim counts from
- *    its kill until mm_put has freed its pages (oom_victims), on whichever CPU.
+ *    its kill until mm_put has freed its pages (oom_victims), on whichever CPU;
+ *    a user page free again once oom_lock is ours means no kill at all.
  *  - When the biggest is the faulting process itself, or nothing can be
  *    killed, the fault fails: the process dies of the SIGKILL it sent itself
  *    (or of SIGSEGV), a kernel copy returns -EFAULT.
