@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include "aio_raw.h"
@@ -648,6 +649,36 @@ static int hit_during_slow_fill(void)
 	return 0;
 }
 
+/* A file whose last page is partly inside it (10000 bytes): a read of that
+ * page is sent from io_submit too (the blocks inside the file read, the
+ * rest of the page zeroed at completion): a short count, the right bytes,
+ * and zeros past the end through a mapping of the cached page. */
+static int last_page_from_device(void)
+{
+	struct iocb cb;
+	aio_context_t ctx = 0;
+	long s0 = ext2_stat("aread_sent");
+	unsigned char *m;
+	int fd;
+
+	CHECK_EQ(cold_file(MNT "/atail.bin", 36, 10000, &ctx, &fd), 0);
+	memset(got, 0xee, 8192);
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, got, 8192, 4096, 1);
+	CHECK_EQ(one(ctx, &cb), 10000 - 4096);
+	CHECK(same(got, 36, 4096, 10000 - 4096));
+	CHECK_EQ(ext2_stat("aread_sent") - s0, 1);
+	m = mmap(NULL, 12288, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED);
+	for (unsigned i = 10000; i < 12288; i++)
+		CHECK_EQ(m[i], 0);
+	CHECK(same(m + 8192, 36, 8192, 10000 - 8192));
+	CHECK_EQ(munmap(m, 12288), 0);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/atail.bin"), 0);
+	return 0;
+}
+
 /* io_destroy (and exit) with requests queued and running: every one ends,
  * nothing leaks, the file system unmounts. */
 static int destroy_in_flight(void)
@@ -712,6 +743,7 @@ static const struct utest_case cases[] = {
 	UTEST(one_fill_two_readers),
 	UTEST(cancel_during_fill),
 	UTEST(hit_during_slow_fill),
+	UTEST(last_page_from_device),
 	UTEST(destroy_in_flight),
 	UTEST(umount_frees_pages),
 };

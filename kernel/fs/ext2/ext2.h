@@ -126,7 +126,8 @@ struct ext2_page {
 					 * sb->lock, cleared by the read's completion; such
 					 * a page is never freed, written or filled again
 					 * (readahead.c: ext2_fill_wait_page) */
-	u16 fill_len;			/* bytes the fill reads; the rest is zeroed */
+	u16 fill_len;			/* bytes the fill reads */
+	u16 fill_eof;			/* bytes inside the file: the rest reads as zeros */
 	struct list_head waiters;	/* struct ext2_fill_wait of readers of the fill */
 	bool mapwrite;			/* a shared mapping may write it: every write-back
 					 * takes its blocks in the file as dirty, until

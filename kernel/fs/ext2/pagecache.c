@@ -230,7 +230,7 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	ep->dirtied = 0;
 	ep->uptodate = false;
 	ep->busy = false;
-	ep->fill_len = 0;
+	ep->fill_len = ep->fill_eof = 0;
 	INIT_LIST_HEAD(&ep->waiters);
 	ep->mapwrite = false;
 	ep->inode = inode;

@@ -5,8 +5,9 @@
  *
  * A fill (ext2_fill_start) starts under sb->lock on a cached page that is not
  * uptodate, not dirty and not busy, whose blocks inside the file are one
- * mapped run (ext2_fill_where); its bytes past the file's end are zeroed by
- * the completion. A reader that finds the page busy joins the fill
+ * mapped run (ext2_fill_where); its bytes past the file's end (as it was at
+ * the start: a write to the page waits for the fill) are zeroed by the
+ * completion. A reader that finds the page busy joins the fill
  * (ext2_fill_join): one device read however many readers. A busy page is
  * never freed, written, or filled again: everything that would (a write, a
  * truncate, eviction, a synchronous fill) waits in ext2_fill_wait_page, with
@@ -71,9 +72,9 @@ static void ext2_fill_end_io(void *priv, long res)
 	u32 flags = local_irq_save();
 	char *p;
 
-	if (ok && ep->fill_len < PAGE_SIZE) {
+	if (ok && ep->fill_eof < PAGE_SIZE) {
 		p = kmap_atomic(ep->page, KM_BIO_DST_IRQ);
-		memset(p + ep->fill_len, 0, PAGE_SIZE - ep->fill_len);
+		memset(p + ep->fill_eof, 0, PAGE_SIZE - ep->fill_eof);
 		kunmap_atomic(p, KM_BIO_DST_IRQ);
 	}
 	spin_lock(&ext2_fill_lock);
@@ -90,12 +91,14 @@ static void ext2_fill_end_io(void *priv, long res)
 int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait *w)
 {
 	struct ext2_sb *sb = EXT2_SB(ep->inode);
+	u64 in_file = ep->inode->size - ((u64)ep->index << PAGE_SHIFT);
 	u32 flags;
 	int err;
 
 	spin_lock_irqsave(&ext2_fill_lock, flags);
 	ep->busy = true;
 	ep->fill_len = len;
+	ep->fill_eof = MIN(in_file, (u64)len);
 	if (w)
 		list_add_tail(&w->link, &ep->waiters);
 	spin_unlock_irqrestore(&ext2_fill_lock, flags);
