@@ -353,10 +353,10 @@ static int blk_io_start(struct blk_io *io)
 		io->parts[k].result = err;
 		blk_io_put(io);		/* never the last: ours is still held */
 	}
-	if (io->kernel)
+	if (io->kernel && !io->done)
 		blkdev_kick(io->dev);	/* its caller may wait inside a plug */
 	else
-		blk_plug_add(io->dev);
+		blk_plug_add(io->dev);	/* one kick at io_submit's end (none: now) */
 	return 0;
 }
 

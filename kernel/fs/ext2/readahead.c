@@ -144,8 +144,10 @@ static bool ext2_fill_busy(struct ext2_page *ep)
 
 void ext2_fill_wait_page(struct ext2_page *ep)
 {
-	if (ep->busy)
+	if (ep->busy) {
+		blk_flush_plug();	/* a fill this io_submit started may wait there */
 		wait_event(ext2_fill_wq, !ext2_fill_busy(ep));
+	}
 }
 
 u32 ext2_fill_where(struct inode *inode, u32 index, u32 *len)
