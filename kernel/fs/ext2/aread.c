@@ -9,7 +9,10 @@
  * hole, a partly written page, an indirect block to read) sends the whole
  * request to the worker as before, with nothing started. The pages of the
  * read-ahead window behind a sequential read are filled too, and waited for
- * by the request (the next sequential read then hits).
+ * by the request (the next sequential read then hits). The device is kicked
+ * once at the end of io_submit (its plug); a wait for a busy page kicks the
+ * plug first (ext2_fill_wait_page), so a fault later in the same io_submit
+ * on a page this started never waits for a read still held back.
  *
  * The request holds a reference on each of its own pages and pins the user's
  * segments; its count of pending fills (+ one for the submitter) ends at the
