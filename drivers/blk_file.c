@@ -19,7 +19,8 @@
  * and the kiocb is set up, however fast the device finishes the parts (as
  * Linux 2.6's direct I/O counts its bios). The last drop unpins the pages,
  * frees the io and completes the kiocb (unless a cancel withdrew it: then the
- * AIO core does). A cancel finds its part through the driver's queue, where a
+ * AIO core does), or calls the kernel's done callback instead
+ * (blk_file_kernel_async: a file system's page fill). A cancel finds its part through the driver's queue, where a
  * queued part keeps its io alive. No lock: refs is atomic and each part keeps
  * its own result.
  */
@@ -51,6 +52,8 @@ struct blk_io {
 	bool kernel;			/* the kernel's own pages (blk_file_kernel_rw) */
 	bool flush_after;		/* RWF_DSYNC write: a flush before the event */
 	long written;			/* its bytes, while the flush runs */
+	blk_done_fn *done;		/* the kernel's callback instead of aio_complete */
+	void *done_priv;
 	struct blk_request *parts;
 	struct blk_seg *segs;
 	/* Room for a request of up to BLK_IO_INLINE pages in one driver request,
@@ -118,6 +121,8 @@ static int blk_io_flush(struct blk_io *io, long written);
 static void blk_io_put(struct blk_io *io)
 {
 	struct kiocb *iocb;
+	blk_done_fn *done;
+	void *priv;
 	bool report;
 	long res;
 
@@ -133,8 +138,12 @@ static void blk_io_put(struct blk_io *io)
 	} else if (io->written && res >= 0) {
 		res = io->written;		/* the flush went well: the write's bytes */
 	}
+	done = io->done;
+	priv = io->done_priv;
 	blk_io_discard(io);
-	if (report)
+	if (done)
+		done(priv, res);
+	else if (report)
 		aio_complete(iocb, res, 0);
 }
 
@@ -174,7 +183,7 @@ static u32 blk_io_nr_pages(const struct blk_io *io)
 /* Tag a driver request with the AIO request it serves, for the trace. */
 static void blk_io_tag(const struct blk_io *io, struct blk_request *r)
 {
-	if (io->iocb->ki_ctx) {
+	if (io->iocb && io->iocb->ki_ctx) {
 		r->trace_ctx = io->iocb->ki_ctx->trace_id;
 		r->trace_key = io->iocb->ki_key;
 	}
@@ -265,7 +274,8 @@ static struct blk_io *blk_io_alloc(struct blkdev *dev, struct kiocb *iocb, enum 
 	atomic_inc(&blk_io_live);
 	io->dev = dev;
 	io->iocb = iocb;
-	io->flush_after = op == BLK_WRITE && (dev->flags & BLKDEV_F_FLUSH) && kiocb_dsync(iocb);
+	io->flush_after = op == BLK_WRITE && (dev->flags & BLKDEV_F_FLUSH) && iocb &&
+		kiocb_dsync(iocb);
 	return io;
 }
 
@@ -300,12 +310,11 @@ static struct blk_io *blk_io_new(struct blkdev *dev, struct kiocb *iocb, enum bl
 
 /* The kernel's page range as the io's one pinned range: a page reference
  * and a pin, dropped by unpin_user_vec as for user pages. */
-static struct blk_io *blk_io_new_kernel(struct kiocb *iocb, enum blk_op op, struct page *page,
-					u32 offset, u32 len, loff_t pos)
+static struct blk_io *blk_io_new_kernel(struct blkdev *dev, struct kiocb *iocb, enum blk_op op,
+					struct page *page, u32 offset, u32 len, loff_t pos)
 {
 	bool aligned = !((offset | len) & SECTOR_MASK) && offset + len <= PAGE_SIZE;
-	struct blk_io *io = blk_io_alloc(kiocb_file(iocb)->f_inode->private, iocb, op, len, pos,
-					 aligned);
+	struct blk_io *io = blk_io_alloc(dev, iocb, op, len, pos, aligned);
 	struct pinned_buf *pb;
 
 	if (IS_ERR(io))
@@ -344,10 +353,10 @@ static int blk_io_start(struct blk_io *io)
 		io->parts[k].result = err;
 		blk_io_put(io);		/* never the last: ours is still held */
 	}
-	if (io->kernel)
+	if (io->kernel && !io->done)
 		blkdev_kick(io->dev);	/* its caller may wait inside a plug */
 	else
-		blk_plug_add(io->dev);
+		blk_plug_add(io->dev);	/* one kick at io_submit's end (none: now) */
 	return 0;
 }
 
@@ -466,7 +475,25 @@ ssize_t blk_file_kernel_rw(struct kiocb *iocb, enum blk_op op, struct page *page
 		return 0;			/* no volatile cache: already durable */
 	if (op != BLK_FLUSH && !len)
 		return 0;
-	return blk_io_go(iocb, blk_io_new_kernel(iocb, op, page, offset, len, pos), NULL);
+	return blk_io_go(iocb, blk_io_new_kernel(dev, iocb, op, page, offset, len, pos), NULL);
+}
+
+int blk_file_kernel_async(struct file *devf, enum blk_op op, struct page *page, u32 offset,
+			  u32 len, loff_t pos, blk_done_fn *done, void *priv)
+{
+	struct blkdev *dev = blk_file_dev(devf);
+	struct blk_io *io;
+	ssize_t r;
+
+	if (!dev || op == BLK_FLUSH || !len)
+		return -EINVAL;
+	io = blk_io_new_kernel(dev, NULL, op, page, offset, len, pos);
+	if (!IS_ERR(io)) {
+		io->done = done;
+		io->done_priv = priv;
+	}
+	r = blk_io_go(NULL, io, NULL);
+	return r == -EIOCBQUEUED ? 0 : (int)r;
 }
 
 int blk_file_kernel_sync(struct file *f, enum blk_op op, struct page *page, u32 offset, u32 len,

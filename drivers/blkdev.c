@@ -189,6 +189,12 @@ static void blk_plug_flush(struct blk_plug *plug)
 	plug->nr = 0;
 }
 
+void blk_flush_plug(void)
+{
+	if (current->plug)
+		blk_plug_flush(current->plug);
+}
+
 void blk_finish_plug(struct blk_plug *plug)
 {
 	if (current->plug != plug)

@@ -29,6 +29,15 @@ void blk_file_init(void);
  * started; aio_complete(iocb) reports the bytes or -EIO. Process context. */
 ssize_t blk_file_kernel_rw(struct kiocb *iocb, enum blk_op op, struct page *page, u32 offset,
 			   u32 len, loff_t pos);
+/* The same without a kiocb (a file system's page fill): done(priv, bytes or
+ * -EIO) is called once at the end, from the driver's completion (interrupts
+ * off, any context; inside this call when the device is that fast). Inside
+ * io_submit the device is kicked at the end of its plug (nothing may wait
+ * for the read before then), else at once. 0 when started,
+ * -EINVAL/-ENOMEM/-EIO with nothing started (done not called). */
+typedef void blk_done_fn(void *priv, long res);
+int blk_file_kernel_async(struct file *devf, enum blk_op op, struct page *page, u32 offset,
+			  u32 len, loff_t pos, blk_done_fn *done, void *priv);
 /* The same, waited for (uninterruptibly): 0 when all of it moved, else -EIO
  * or the submit's error. Process context, no spinlock held. */
 int blk_file_kernel_sync(struct file *f, enum blk_op op, struct page *page, u32 offset, u32 len,

@@ -155,6 +155,10 @@ void blk_finish_plug(struct blk_plug *plug);
 /* dev has queued requests: kick it now when the current task has no plug,
  * else at the end of the batch. Process context. */
 void blk_plug_add(struct blkdev *dev);
+/* Kick the devices the current task's plug holds now, before it waits for
+ * one of their requests (a page fill started earlier in the same io_submit).
+ * Process context. */
+void blk_flush_plug(void);
 
 /* DMA-able memory for rings and descriptor tables: zeroed, physically
  * contiguous whole pages from the page allocator's DMA zone, aligned to

@@ -110,14 +110,19 @@ static int data_read(void)
 	return 0;
 }
 
-/* The same page by AIO (the worker reads it: the event says EIO) and O_DIRECT. */
+/* The same page by AIO (its map is in the inode: the fill is sent from
+ * io_submit and its completion fails the event with EIO, twice: the page is
+ * not kept as good) and O_DIRECT. */
 static int data_read_aio(void)
 {
 	int fd = open(MNT "/rdata.bin", O_RDONLY), fdd = open(MNT "/rdata.bin", O_RDONLY | O_DIRECT);
 	static unsigned char al[8192] __attribute__((aligned(4096)));
+	long sent = ext2_stat("aread_sent");
 
-	CHECK(fd >= 0 && fdd >= 0);
+	CHECK(fd >= 0 && fdd >= 0 && sent >= 0);
 	CHECK_EQ(aio_one(IOCB_CMD_PREAD, fd, got, 4096, 4096), -K_EIO);
+	CHECK_EQ(aio_one(IOCB_CMD_PREAD, fd, got, 100, 5000), -K_EIO);
+	CHECK_EQ(ext2_stat("aread_sent") - sent, 2);
 	CHECK_EQ(aio_one(IOCB_CMD_PREAD, fd, got, 4096, 12288), 4096);
 	CHECK(same(got, 1, 12288, 4096));
 	CHECK_EQ(aio_one(IOCB_CMD_PREAD, fdd, al, 4096, 4096), -K_EIO);

@@ -5,15 +5,18 @@
  * the call with sb->lock taken only if free (mutex_trylock) and sb->nowait
  * set, so nothing waits on the disk: a read whose pages and block map are
  * cached, or a write whose map and bitmaps are cached, completes there (its
- * event is in the ring when io_submit returns). Anything that would wait (a
+ * event is in the ring when io_submit returns). A read that misses pages
+ * whose map is cached starts their device reads there and completes from
+ * their interrupts (aread.c). Anything else that would wait (a
  * page or indirect block to read, a dirty page to write back for room,
  * sb->lock held by someone else), every fsync, fdatasync and RWF_DSYNC /
  * O_DSYNC write, and every append (O_APPEND, RWF_APPEND), is queued to the
  * "ext2aio" worker thread with the user's pages pinned; the worker first
  * reads the pages that the next EXT2_AIO_BATCH queued buffered reads miss,
  * all at once, with a read-ahead window behind sequential reads
- * (readahead.c), then runs each request with the synchronous path and copies
- * through the pinned pages (it has no user address space), then completes it.
+ * (readahead.c; it waits for them without sb->lock), then runs each
+ * request with the synchronous path and copies through the pinned pages (it
+ * has no user address space), then completes it.
  * A request still in the queue can be cancelled (io_cancel, io_destroy,
  * exit); one the worker has taken runs to its end (-EAGAIN to the cancel).
  * On an O_DIRECT file io_submit sends a read straight to the device when its
@@ -163,8 +166,8 @@ static u32 ext2_aio_prefetch(struct ext2_sb *sb)
 		mutex_lock(&sb->lock);
 		for (u32 i = 0; i < n; i++)
 			ext2_fill_read(f, p[i].file->f_inode, p[i].pos, p[i].n);
-		ext2_fill_end(f);
 		mutex_unlock(&sb->lock);
+		ext2_fill_end(f);		/* the wait: io_submit's tries go on meanwhile */
 	}
 	for (u32 i = 0; i < n; i++)
 		fput(p[i].file);		/* sb->lock not held: may be the last */
@@ -273,6 +276,8 @@ static ssize_t ext2_aio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr,
 		return -EAGAIN;
 	sb->nowait = true;
 	ret = ext2_file_rw(inode, &x, n, pos, write);
+	if (ret == -EAGAIN && !write && !kiocb_nowait(iocb))
+		ret = ext2_aread_start(iocb, iov, nr, n, pos);	/* a miss: to the device */
 	sb->nowait = false;
 	mutex_unlock(&sb->lock);
 	return ret;

@@ -8,7 +8,11 @@
  * group descriptors, the inodes' ext2 fields and size): operations on one file
  * system run one at a time and may sleep in the block device's I/O, except the
  * AIO try in io_submit, which takes it only when free and sets sb->nowait (a
- * cache miss is then -EAGAIN, never a wait). sb->aio_lock guards the AIO
+ * cache miss is then -EAGAIN, never a wait), and page fills: started under
+ * it, completed from the device's interrupt without it (readahead.c; a busy
+ * page is waited for under it before anyone writes, refills or frees it).
+ * ext2_fill_lock (readahead.c, an irq-safe leaf spinlock) guards the fills'
+ * state. sb->aio_lock guards the AIO
  * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
  * the namespace lock and never around sb->lock, guards the inode cache list and
  * the transitions of an ext2 inode's reference count to and from zero.
@@ -104,14 +108,31 @@ struct ext2_inode_info {
 	unsigned long atime_fresh_until;
 };
 
-/* One page of a regular file's data in the page cache (sb->lock). */
+/* A reader waiting for a page fill in flight (ext2_fill_start/ext2_fill_join):
+ * done runs once, from the read's completion (interrupts off, any context),
+ * when the page is uptodate (ok) or the read failed. The page may be gone
+ * by then: done must not need it. */
+struct ext2_fill_wait {
+	struct list_head link;		/* the page's waiters (ext2_fill_lock) */
+	void (*done)(struct ext2_fill_wait *w, bool ok);
+	void *priv;
+};
+
+/* One page of a regular file's data in the page cache (sb->lock; busy,
+ * uptodate of a busy page and waiters under ext2_fill_lock too). */
 struct ext2_page {
 	u32 index;			/* file offset / PAGE_SIZE */
 	u8 dirty;			/* one bit per block of the page: newer than the disk
 					 * (set through ext2_pc_mark / ext2_pc_dirty) */
 	unsigned long dirtied;		/* jiffies when it turned dirty (the flusher) */
 	bool uptodate;			/* read from the disk (or written whole) */
-	bool busy;			/* a read into it is in flight: never freed (readahead.c) */
+	bool busy;			/* a fill (a read into it) is in flight: set under
+					 * sb->lock, cleared by the read's completion; such
+					 * a page is never freed, written or filled again
+					 * (readahead.c: ext2_fill_wait_page) */
+	u16 fill_len;			/* bytes the fill reads */
+	u16 fill_eof;			/* bytes inside the file: the rest reads as zeros */
+	struct list_head waiters;	/* struct ext2_fill_wait of readers of the fill */
 	bool mapwrite;			/* a shared mapping may write it: every write-back
 					 * takes its blocks in the file as dirty, until
 					 * no mapping holds the page any more */
@@ -151,8 +172,13 @@ int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 off, u32 
 /* pagecache.c: regular files' data (sb->lock held). */
 void ext2_pc_init(struct ext2_inode_info *ei);
 /* Page index of inode, cached: read from the disk when fill and not yet
- * uptodate (-EAGAIN instead under sb->nowait), else zeroed when new. */
+ * uptodate (-EAGAIN instead under sb->nowait), else zeroed when new. A busy
+ * page (a fill in flight) is waited for first (-EAGAIN under sb->nowait). */
 struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill);
+/* Page index of inode as cached (busy or not), else NULL, or with create a
+ * new page, not uptodate, its bytes undefined (a fill writes them all); or
+ * ERR_PTR(-ENOMEM). Never waits on the disk under sb->nowait. */
+struct ext2_page *ext2_pc_lookup(struct inode *inode, u32 index, bool create);
 void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len);
 /* Move the blocks of ep whose bit is in mask from or to the device, runs of
  * consecutive device blocks at a time; a hole reads as zeros and is skipped
@@ -289,18 +315,50 @@ void ext2_flush_init(void);
 extern atomic_t ext2_cached_blocks, ext2_dirty_pages, ext2_pages_written, ext2_wb_errors;
 extern atomic_t ext2_blocks_written;
 /* File AIO's: requests given to the ext2aio worker, O_DIRECT reads sent to the
- * device from io_submit and by the worker without waiting, pages the worker's
- * fills read and, of them, pages read ahead. */
+ * device from io_submit and by the worker without waiting, pages fills read
+ * (the worker's and io_submit's) and, of them, pages read ahead. */
 extern atomic_t ext2_aio_queued, ext2_dio_direct, ext2_dio_async, ext2_fill_pages, ext2_ra_pages;
 
-/* readahead.c: the AIO worker's fills (sb->lock held from begin to end):
- * begin (NULL: no memory, nothing to fill), start the reads of the pages
- * [pos, pos + n) of inode needs and of its read-ahead window, wait for them
- * all and free f. A page this cannot fill is left to ext2_pc_get. */
+/* readahead.c: page fills (see its head comment). */
+#define EXT2_RA_MAX	64		/* the largest read-ahead window, pages */
+extern spinlock_t ext2_fill_lock;
+extern atomic_t ext2_fill_joined;
+/* Where page index of inode starts on the device when its blocks inside the
+ * file are one mapped run (*len: their bytes); 0 when not (a hole, past the
+ * end, an error, an indirect block not cached under sb->nowait). sb->lock. */
+u32 ext2_fill_where(struct inode *inode, u32 index, u32 *len);
+/* Start reading len bytes from device block nr into ep (cached, not
+ * uptodate, not dirty, not busy; sb->lock held): ep is busy until the read's
+ * completion, which calls w->done (w may be NULL). 0, or -errno with nothing
+ * started (w not called). */
+int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait *w);
+/* Wait for ep's fill in flight through w: true when joined (w->done will
+ * run), false when ep is not busy (any more). sb->lock held. */
+bool ext2_fill_join(struct ext2_page *ep, struct ext2_fill_wait *w);
+/* Sleep until ep is not busy (sb->lock held: the completion needs none). */
+void ext2_fill_wait_page(struct ext2_page *ep);
+/* The read-ahead window (pages) after pages [first, last] of a read that
+ * missed; updates ei's state (sb->lock). */
+u32 ext2_ra_window(struct ext2_inode_info *ei, u32 first, u32 last);
+/* The AIO worker's batch: begin (NULL: no memory, nothing to fill), start
+ * the fills of the pages [pos, pos + n) of inode needs and of its read-ahead
+ * window (sb->lock held), then end: wait for them all (sb->lock held or not)
+ * and free f. A page this cannot fill is left to ext2_pc_get. */
 struct ext2_fill;
 struct ext2_fill *ext2_fill_begin(struct ext2_sb *sb);
 void ext2_fill_read(struct ext2_fill *f, struct inode *inode, loff_t pos, size_t n);
 void ext2_fill_end(struct ext2_fill *f);
+
+/* aread.c: io_submit's buffered read that misses (sb->lock held, sb->nowait
+ * set, after ext2_file_rw said -EAGAIN): when every page it needs is cached,
+ * being filled, or one mapped run whose map is cached, the missing pages'
+ * fills (and the read-ahead window's) are started and the request completes
+ * from the last one's completion (copied through the pinned user pages):
+ * -EIOCBQUEUED. -EAGAIN with nothing started otherwise (the worker's turn);
+ * -EFAULT/-ENOMEM. A fill in flight is not cancelled (io_cancel: -EAGAIN). */
+ssize_t ext2_aread_start(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n,
+			 loff_t pos);
+extern atomic_t ext2_aread_sent;
 
 /* aio.c: the AIO methods of regular files (buffered; see aio.c for what
  * completes inside io_submit and what the worker does). */

@@ -22,6 +22,8 @@
  * Everything here runs under sb->lock (ext2.h). With sb->nowait set (an AIO
  * request tried inside io_submit), nothing here waits on the disk: a page
  * that must be read, or a dirty page in the way of a new one, is -EAGAIN.
+ * A page whose fill is in flight (busy, readahead.c) is never evicted; a
+ * lookup for its bytes (ext2_pc_get) and a free wait for the fill first.
  */
 #include "blk_file.h"
 #include "clock.h"
@@ -91,8 +93,10 @@ static bool ext2_pc_mapped(const struct ext2_page *ep)
 	return page_count(ep->page) > 1;
 }
 
+/* Free ep (a fill in flight is waited for first: its read writes the page). */
 static void ext2_pc_free(struct ext2_sb *sb, struct ext2_page *ep)
 {
+	ext2_fill_wait_page(ep);
 	ext2_pc_clean(ep, 0);
 	list_del(&ep->hash);
 	list_del(&ep->lru);
@@ -226,6 +230,8 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	ep->dirtied = 0;
 	ep->uptodate = false;
 	ep->busy = false;
+	ep->fill_len = ep->fill_eof = 0;
+	INIT_LIST_HEAD(&ep->waiters);
 	ep->mapwrite = false;
 	ep->inode = inode;
 	list_add(&ep->hash, &ei->pc_hash[index % EXT2_PC_HASH]);
@@ -254,12 +260,24 @@ static void ext2_pc_zero_eof(struct ext2_page *ep)
 	}
 }
 
+struct ext2_page *ext2_pc_lookup(struct inode *inode, u32 index, bool create)
+{
+	struct ext2_page *ep = ext2_pc_find(inode, index);
+
+	return ep || !create ? ep : ext2_pc_new(inode, index);
+}
+
 struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	struct ext2_page *ep = ext2_pc_find(inode, index);
 	int err;
 
+	if (ep && ep->busy) {			/* a fill in flight (readahead.c) */
+		if (sb->nowait)
+			return ERR_PTR(-EAGAIN);
+		ext2_fill_wait_page(ep);
+	}
 	if (ep && (ep->uptodate || !fill))
 		return ep;
 	if (fill && sb->nowait)

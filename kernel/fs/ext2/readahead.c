@@ -1,122 +1,176 @@
-/* readahead.c: the AIO worker's page-cache fills: the pages that a batch of
- * buffered AIO reads misses, and a read-ahead window behind sequential ones,
- * read from the device all at once (up to EXT2_FILL_MAX page reads in flight)
- * instead of one page at a time.
+/* readahead.c: page-cache fills: a page read from the device without waiting,
+ * marked busy until the read's completion makes it uptodate (or leaves it not
+ * uptodate after an error) and calls the readers that wait for it; the AIO
+ * worker's batches of fills, and the read-ahead window behind sequential reads.
  *
- * Contract: the worker (aio.c) takes sb->lock, calls ext2_fill_read for each
- * buffered read of its batch and ext2_fill_end, then runs the reads with the
- * ordinary path, which finds their pages cached. A page is filled here only
- * when it is new (not cached, not dirty), its blocks are one mapped run and it
- * lies wholly before the end of the file; any other page (holes, partly
- * written pages, the last page, a block size that splits the page over runs)
- * is left to ext2_pc_get's synchronous fill. A page being read is marked busy,
- * so making room for the next one never frees it (pagecache.c); a failed read
- * leaves the page not uptodate, and the reader's own fill reports the error.
+ * A fill (ext2_fill_start) starts under sb->lock on a cached page that is not
+ * uptodate, not dirty and not busy, whose blocks inside the file are one
+ * mapped run (ext2_fill_where); its bytes past the file's end (as it was at
+ * the start: a write to the page waits for the fill) are zeroed by the
+ * completion. A reader that finds the page busy joins the fill
+ * (ext2_fill_join): one device read however many readers. A busy page is
+ * never freed, written, or filled again: everything that would (a write, a
+ * truncate, eviction, a synchronous fill) waits in ext2_fill_wait_page, with
+ * sb->lock held: a completion takes no lock of the file system, so that
+ * wait always ends.
+ *
+ * The worker (aio.c) starts the fills of the pages that a batch of queued
+ * buffered reads miss under sb->lock (ext2_fill_begin, ext2_fill_read) and
+ * waits for them without it (ext2_fill_end); any page a fill cannot read
+ * (holes, partly written pages, split runs) is left to ext2_pc_get's
+ * synchronous fill.
  *
  * Read-ahead: each inode keeps the page after its last window (ra_next; 0:
- * none yet) and the window's size (ra_win). A worker read starting inside the last window
- * or just after it is sequential: the window doubles (EXT2_RA_MIN to
- * EXT2_RA_MAX pages) and is read after the request's own pages; any other
- * read resets it (random reads cost no extra I/O). Reads that hit the cache
- * inside io_submit never come here: the window advances when a read first
- * misses past it. Process context, sb->lock held throughout.
+ * none yet) and the window's size (ra_win). A read that misses and starts
+ * inside the last window or just after it is sequential: the window doubles
+ * (EXT2_RA_MIN to EXT2_RA_MAX pages) and is read after the request's own
+ * pages; any other read resets it (random reads cost no extra I/O). Reads
+ * that hit the cache never come here: the window advances when a read first
+ * misses past it.
+ *
+ * Locks: ext2_fill_lock (a spinlock, irqsave, innermost) guards every page's
+ * busy flag, the uptodate flag of a busy page and its waiters; busy is set
+ * only under sb->lock, so a holder of sb->lock that reads it clear knows it
+ * stays clear.
  */
 #include "aio.h"
 #include "blk_file.h"
 #include "errno.h"
+#include "highmem.h"
 #include "mm.h"
 #include "slab.h"
 #include "string.h"
+#include "wait.h"
 #include "ext2.h"
 
-#define EXT2_FILL_MAX	64		/* page reads in flight per wait */
+#define EXT2_FILL_MAX	64		/* the worker's fills in flight per wait */
 #define EXT2_RA_MIN	4		/* read-ahead window, pages: first */
-#define EXT2_RA_MAX	64		/* ... and largest */
+
+DEFINE_SPINLOCK(ext2_fill_lock);
+static DECLARE_WAIT_QUEUE_HEAD(ext2_fill_wq);	/* a fill ended (pages, batches) */
 
 struct ext2_fill {
 	struct ext2_sb *sb;
-	u32 nr;				/* reads in flight */
-	struct ext2_page *pages[EXT2_FILL_MAX];
-	struct kiocb kiocbs[EXT2_FILL_MAX];	/* synchronous, waited in ext2_fill_wait */
+	u32 nr;				/* fills started since the last wait */
+	atomic_t pending;		/* ... not yet completed */
+	struct ext2_fill_wait waits[EXT2_FILL_MAX];
 };
 
-atomic_t ext2_fill_pages = ATOMIC_INIT(0);	/* pages the worker's fills read, since boot */
+atomic_t ext2_fill_pages = ATOMIC_INIT(0);	/* pages fills read, since boot */
 atomic_t ext2_ra_pages = ATOMIC_INIT(0);	/* ... of them read ahead (no request's own) */
+atomic_t ext2_fill_joined = ATOMIC_INIT(0);	/* readers that joined a fill in flight */
 
-struct ext2_fill *ext2_fill_begin(struct ext2_sb *sb)
+/* The read's completion (interrupts off, any context): the page is uptodate
+ * when read whole, its tail past the file's end zeroed; wake and call its
+ * waiters. The page may be freed as soon as busy is clear. */
+static void ext2_fill_end_io(void *priv, long res)
 {
-	struct ext2_fill *f = kmalloc(sizeof(*f), GFP_KERNEL);
+	struct ext2_page *ep = priv;
+	struct ext2_fill_wait *w, *n;
+	bool ok = res == ep->fill_len;
+	LIST_HEAD(done);
+	u32 flags = local_irq_save();
+	char *p;
 
-	if (f) {
-		f->sb = sb;
-		f->nr = 0;
+	if (ok && ep->fill_eof < PAGE_SIZE) {
+		p = kmap_atomic(ep->page, KM_BIO_DST_IRQ);
+		memset(p + ep->fill_eof, 0, PAGE_SIZE - ep->fill_eof);
+		kunmap_atomic(p, KM_BIO_DST_IRQ);
 	}
-	return f;
+	spin_lock(&ext2_fill_lock);
+	ep->uptodate = ok;
+	ep->busy = false;
+	list_splice_init(&ep->waiters, &done);
+	spin_unlock(&ext2_fill_lock);
+	local_irq_restore(flags);
+	wake_up_all(&ext2_fill_wq);
+	list_for_each_entry_safe(w, n, &done, link)
+		w->done(w, ok);
 }
 
-/* Wait for every read in flight: a page read whole is uptodate. */
-static void ext2_fill_wait(struct ext2_fill *f)
+int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait *w)
 {
-	for (u32 i = 0; i < f->nr; i++) {
-		long r = wait_on_sync_kiocb(&f->kiocbs[i], -EIOCBQUEUED);
-		struct ext2_page *ep = f->pages[i];
+	struct ext2_sb *sb = EXT2_SB(ep->inode);
+	u64 in_file = ep->inode->size - ((u64)ep->index << PAGE_SHIFT);
+	u32 flags;
+	int err;
 
+	spin_lock_irqsave(&ext2_fill_lock, flags);
+	ep->busy = true;
+	ep->fill_len = len;
+	ep->fill_eof = MIN(in_file, (u64)len);
+	if (w)
+		list_add_tail(&w->link, &ep->waiters);
+	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	err = blk_file_kernel_async(sb->dev, BLK_READ, ep->page, 0, len,
+				    sb->dev_offset + ((u64)nr << sb->block_log), ext2_fill_end_io, ep);
+	if (err) {			/* nothing started: nobody else saw it busy */
+		spin_lock_irqsave(&ext2_fill_lock, flags);
+		if (w)
+			list_del(&w->link);
 		ep->busy = false;
-		ep->uptodate = r == PAGE_SIZE;
+		spin_unlock_irqrestore(&ext2_fill_lock, flags);
+		return err;
 	}
-	f->nr = 0;
+	atomic_inc(&ext2_fill_pages);
+	return 0;
 }
 
-/* The device block where page index of inode starts when its blocks are one
- * mapped run inside the file; 0 otherwise (or on any error: the synchronous
- * path reports it). */
-static u32 ext2_fill_map(struct inode *inode, u32 index)
+bool ext2_fill_join(struct ext2_page *ep, struct ext2_fill_wait *w)
+{
+	bool busy;
+	u32 flags;
+
+	spin_lock_irqsave(&ext2_fill_lock, flags);
+	busy = ep->busy;
+	if (busy)
+		list_add_tail(&w->link, &ep->waiters);
+	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	if (busy)
+		atomic_inc(&ext2_fill_joined);
+	return busy;
+}
+
+static bool ext2_fill_busy(struct ext2_page *ep)
+{
+	bool busy;
+	u32 flags;
+
+	spin_lock_irqsave(&ext2_fill_lock, flags);
+	busy = ep->busy;
+	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	return busy;
+}
+
+void ext2_fill_wait_page(struct ext2_page *ep)
+{
+	if (ep->busy) {
+		blk_flush_plug();	/* a fill this io_submit started may wait there */
+		wait_event(ext2_fill_wq, !ext2_fill_busy(ep));
+	}
+}
+
+u32 ext2_fill_where(struct inode *inode, u32 index, u32 *len)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
-	u32 bpp = PAGE_SIZE >> sb->block_log, lblk = index * bpp;
+	u64 start = (u64)index << PAGE_SHIFT, size = inode->size;
+	u32 bpp = PAGE_SIZE >> sb->block_log, lblk = index * bpp, nb;
 	long first;
 
-	if (((u64)index + 1) << PAGE_SHIFT > (u64)inode->size)
-		return 0;			/* the last page: its tail is zeroed there */
+	if (start >= size)
+		return 0;
+	nb = MIN((u64)bpp, (size - start + sb->block_size - 1) >> sb->block_log);
 	first = ext2_bmap(inode, lblk, false, NULL);
 	if (first <= 0)
-		return 0;
-	for (u32 i = 1; i < bpp; i++)
+		return 0;			/* a hole, an error, a map not cached */
+	for (u32 i = 1; i < nb; i++)
 		if (ext2_bmap(inode, lblk + i, false, NULL) != first + (long)i)
 			return 0;
+	*len = nb << sb->block_log;
 	return first;
 }
 
-/* Start reading page index of inode unless cached or not simple (ahead: a
- * read-ahead page). */
-static void ext2_fill_page(struct ext2_fill *f, struct inode *inode, u32 index, bool ahead)
-{
-	struct ext2_sb *sb = f->sb;
-	struct ext2_page *ep;
-	u32 nr = ext2_fill_map(inode, index);
-	struct kiocb *k;
-
-	if (!nr)
-		return;
-	ep = ext2_pc_get(inode, index, false);	/* cached as it is, or new and zeroed */
-	if (IS_ERR(ep) || ep->uptodate || ep->dirty || ep->busy)
-		return;
-	if (f->nr == EXT2_FILL_MAX)
-		ext2_fill_wait(f);
-	k = &f->kiocbs[f->nr];
-	init_sync_kiocb(k, sb->dev);
-	if (blk_file_kernel_rw(k, BLK_READ, ep->page, 0, PAGE_SIZE,
-			       sb->dev_offset + ((u64)nr << sb->block_log)) != -EIOCBQUEUED)
-		return;				/* not started: the synchronous fill tries */
-	ep->busy = true;
-	f->pages[f->nr++] = ep;
-	atomic_inc(&ext2_fill_pages);
-	if (ahead)
-		atomic_inc(&ext2_ra_pages);
-}
-
-/* The read-ahead window after pages [first, last] of a worker read (0: none). */
-static u32 ext2_ra_window(struct ext2_inode_info *ei, u32 first, u32 last)
+u32 ext2_ra_window(struct ext2_inode_info *ei, u32 first, u32 last)
 {
 	bool seq = ei->ra_next && first + ei->ra_win + 1 >= ei->ra_next && first <= ei->ra_next;
 
@@ -126,6 +180,62 @@ static u32 ext2_ra_window(struct ext2_inode_info *ei, u32 first, u32 last)
 		ei->ra_win = ei->ra_win ? MIN(ei->ra_win * 2, (u32)EXT2_RA_MAX) : EXT2_RA_MIN;
 	ei->ra_next = last + ei->ra_win + 1;
 	return ei->ra_win;
+}
+
+struct ext2_fill *ext2_fill_begin(struct ext2_sb *sb)
+{
+	struct ext2_fill *f = kmalloc(sizeof(*f), GFP_KERNEL);
+
+	if (f) {
+		f->sb = sb;
+		f->nr = 0;
+		atomic_set(&f->pending, 0);
+	}
+	return f;
+}
+
+/* One of a batch's fills ended (its completion): the last wakes the worker. */
+static void ext2_fill_batch_done(struct ext2_fill_wait *w, bool ok)
+{
+	struct ext2_fill *f = w->priv;
+
+	if (atomic_dec_and_test(&f->pending))
+		wake_up_all(&ext2_fill_wq);
+}
+
+/* Wait for every fill of the batch (with or without sb->lock). */
+static void ext2_fill_wait_all(struct ext2_fill *f)
+{
+	wait_event(ext2_fill_wq, atomic_read(&f->pending) == 0);
+	f->nr = 0;
+}
+
+/* Start reading page index of inode unless cached or not simple (ahead: a
+ * read-ahead page). */
+static void ext2_fill_page(struct ext2_fill *f, struct inode *inode, u32 index, bool ahead)
+{
+	struct ext2_fill_wait *w;
+	struct ext2_page *ep;
+	u32 len, nr = ext2_fill_where(inode, index, &len);
+
+	if (!nr)
+		return;
+	ep = ext2_pc_lookup(inode, index, true);
+	if (IS_ERR(ep) || ep->uptodate || ep->dirty || ep->busy)
+		return;
+	if (f->nr == EXT2_FILL_MAX)
+		ext2_fill_wait_all(f);
+	w = &f->waits[f->nr];
+	w->done = ext2_fill_batch_done;
+	w->priv = f;
+	atomic_inc(&f->pending);
+	if (ext2_fill_start(ep, nr, len, w)) {
+		atomic_dec(&f->pending);	/* not started: the synchronous fill tries */
+		return;
+	}
+	f->nr++;
+	if (ahead)
+		atomic_inc(&ext2_ra_pages);
 }
 
 void ext2_fill_read(struct ext2_fill *f, struct inode *inode, loff_t pos, size_t n)
@@ -144,6 +254,6 @@ void ext2_fill_read(struct ext2_fill *f, struct inode *inode, loff_t pos, size_t
 
 void ext2_fill_end(struct ext2_fill *f)
 {
-	ext2_fill_wait(f);
+	ext2_fill_wait_all(f);
 	kfree(f);
 }
