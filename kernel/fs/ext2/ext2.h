@@ -31,6 +31,7 @@
 #include "list.h"
 #include "mutex.h"
 #include "spinlock.h"
+#include "wait.h"
 #include "workqueue.h"
 
 #define EXT2_CACHE_MAX	256		/* cached blocks per file system (a page each) */
@@ -38,14 +39,36 @@
 #define EXT2_PC_HASH	16		/* hash buckets of an inode's pages */
 #define EXT2_LINK_MAX	32000		/* links of an inode (a directory's subdirectories + 2) */
 
+#define EXT2_OWNERS	4		/* inodes a dirty block remembers */
+#define EXT2_OWNERS_ALL	0xff		/* ext2_owners.nr: more, or unknown */
+
+/* The inodes whose fsync must write a dirty block (or the superblock and
+ * descriptors): those whose metadata changed in it since it was last
+ * written. Past EXT2_OWNERS of them, every fsync writes it. (sb->lock) */
+struct ext2_owners {
+	u32 ino[EXT2_OWNERS];
+	u8 nr;				/* or EXT2_OWNERS_ALL */
+};
+
+struct ext2_sb;
+
 /* One cached block (sb->lock). */
 struct ext2_buf {
 	u32 blocknr;
 	u32 refs;			/* bread/bget users not yet released */
 	bool dirty;			/* newer than the disk */
+	struct ext2_owners owners;	/* while dirty: whose fsync writes it */
+	struct ext2_sb *sb;
 	void *data;			/* the block: a low-memory page's start */
 	struct page *page;
 	struct list_head lru;		/* sb->bufs, most recently used first */
+};
+
+/* When a read moves atime (mount flags, super.c). */
+enum ext2_atime {
+	EXT2_ATIME_RELATIME,		/* Linux's default (ext2_accessed) */
+	EXT2_ATIME_STRICT,		/* MS_STRICTATIME: every read */
+	EXT2_ATIME_NONE,		/* MS_NOATIME: never */
 };
 
 struct ext2_sb {
@@ -60,8 +83,14 @@ struct ext2_sb {
 	u32 ngroups, bpg, ipg, inode_size, first_ino, first_data_block;
 	u32 blocks_count, inodes_count, gdt_blocks;
 	bool rdonly;			/* MS_RDONLY, or an unknown RO_COMPAT feature */
+	enum ext2_atime atime;		/* mount flags, fixed at mount */
+	bool nodiratime;		/* MS_NODIRATIME: directories' atime stays */
 	bool was_valid;			/* s_state said clean at mount: say so at umount */
 	bool super_dirty;		/* es or gd changed since the last write-back */
+	struct ext2_owners super_owners;	/* whose fsync writes them (dirty) */
+	u32 meta_also;			/* an inode that also owns every metadata
+					 * change made now (ext2_dir_add and
+					 * ext2_dir_set: the name's inode), or 0 */
 	bool nowait;			/* the holder of lock must not wait on the disk:
 					 * a cache miss is -EAGAIN (an AIO try in io_submit) */
 	bool fault_again;		/* the holder's user copy faulted on a mapping of
@@ -82,6 +111,8 @@ struct ext2_sb {
 	u32 wb_seq;			/* metadata write-backs failed (and data of
 					 * inodes gone since): fsync reports (lock) */
 	struct list_head flush_link;	/* the flusher's list (flush.c), or empty */
+	wait_queue_head_t dio_wait;	/* an inode's direct I/O in flight reached
+					 * zero (dio.c: truncate, fills wait here) */
 };
 
 /* An ext2 inode in memory: inode->private. */
@@ -98,6 +129,11 @@ struct ext2_inode_info {
 	u64 synced_size;		/* size and i_blocks as last written with */
 	u32 synced_blocks;		/*   the metadata: fdatasync's "only times" */
 	bool map_changed;		/* blocks freed since: the map must go too */
+	/* O_DIRECT requests sent without waiting (io_submit's try, the worker's
+	 * async reads), until the driver ends them (dio.c; atomic, any context):
+	 * a truncate waits for both to be 0, a read into the page cache for
+	 * dio_writes (Linux's i_dio_count and inode_dio_wait). */
+	atomic_t dio_reads, dio_writes;
 };
 
 /* One page of a regular file's data in the page cache (sb->lock). */
@@ -127,7 +163,13 @@ static inline struct ext2_inode_info *EXT2_I(const struct inode *inode) { return
 struct ext2_buf *ext2_bread(struct ext2_sb *sb, u32 nr);
 struct ext2_buf *ext2_bget(struct ext2_sb *sb, u32 nr);
 void ext2_brelse(struct ext2_buf *b);
-static inline void ext2_bdirty(struct ext2_buf *b) { b->dirty = true; }
+/* b changed for inode ino's metadata (0: anyone's, every fsync writes it):
+ * dirty, and ino (and sb->meta_also) among its owners. ext2_bown adds one
+ * more owner to a block made dirty. */
+void ext2_bdirty(struct ext2_buf *b, u32 ino);
+void ext2_bown(struct ext2_buf *b, u32 ino);
+/* The superblock or a group descriptor changed for ino's metadata. */
+void ext2_super_dirty(struct ext2_sb *sb, u32 ino);
 /* Write every dirty page and block back (then the superblock and descriptors
  * when changed) and flush the device's cache: 0 or the first -EIO. */
 int ext2_sync_fs(struct ext2_sb *sb);
@@ -135,6 +177,11 @@ int ext2_sync_fs(struct ext2_sb *sb);
  * every dirty block; no FLUSH. A failed block stays dirty (written again
  * later) and bumps sb->wb_seq. 0 or the first -EIO. */
 int ext2_sync_meta(struct ext2_sb *sb);
+/* The same for fsync of inode ino: only what ino owns (ext2_owners: its
+ * inode's block, its indirect blocks, the bitmaps and descriptors its
+ * allocations changed, the directory blocks that name it), and what
+ * everyone owns. */
+int ext2_sync_meta_inode(struct ext2_sb *sb, u32 ino);
 /* Block nr was freed: take it out of the cache (or, still held, make it clean). */
 void ext2_bforget(struct ext2_sb *sb, u32 nr);
 /* Forget every cached block (umount, after ext2_sync_fs); a dirty one is lost. */
@@ -199,10 +246,12 @@ int ext2_write_inode(struct inode *inode);
 /* A new inode of mode in the group near dir's, written, in the cache. */
 struct inode *ext2_new_inode(struct inode *dir, u32 mode);
 void ext2_touch(struct inode *inode, bool mtime);	/* ctime (and mtime) = now */
-/* A read of inode's data or entries: atime = now by the relatime rule (Linux's
- * default: only when atime is not after mtime and ctime, or is a day old);
- * never on a read-only mount. A best effort: under sb->nowait the inode's
- * block may not be written now; the new atime goes with its next write. */
+/* A read of inode's data or entries: atime = now as the mount says
+ * (sb->atime): by the relatime rule (Linux's default: only when atime is not
+ * after mtime and ctime, or is a day old), at every read (strictatime), or
+ * never (noatime; a directory's never with nodiratime); never on a
+ * read-only mount. A best effort: under sb->nowait the inode's block may
+ * not be written now; the new atime goes with its next write. */
 void ext2_accessed(struct inode *inode);
 u32 ext2_now(void);
 void ext2_put(struct inode *inode);
@@ -224,9 +273,10 @@ int ext2_free_blocks_from(struct inode *inode, u32 keep);
 /* Blocks a file may map (the indirect tree's reach). */
 u64 ext2_max_blocks(const struct ext2_sb *sb);
 
-/* alloc.c: bitmaps and counts. goal: a block number to start near. */
-long ext2_alloc_block(struct ext2_sb *sb, u32 goal);
-int ext2_free_block(struct ext2_sb *sb, u32 nr);
+/* alloc.c: bitmaps and counts. goal: a block number to start near; owner:
+ * the inode the block is for (its fsync writes the bitmap and counts). */
+long ext2_alloc_block(struct ext2_sb *sb, u32 goal, u32 owner);
+int ext2_free_block(struct ext2_sb *sb, u32 nr, u32 owner);
 long ext2_alloc_ino(struct ext2_sb *sb, u32 group, bool dir);
 int ext2_free_ino(struct ext2_sb *sb, u32 ino, bool dir);
 
@@ -288,6 +338,8 @@ extern atomic_t ext2_blocks_written;
  * device from io_submit and by the worker without waiting, pages the worker's
  * fills read and, of them, pages read ahead. */
 extern atomic_t ext2_aio_queued, ext2_dio_direct, ext2_dio_async, ext2_fill_pages, ext2_ra_pages;
+/* O_DIRECT writes sent to the device from io_submit (overwrites). */
+extern atomic_t ext2_dio_direct_writes;
 
 /* readahead.c: the AIO worker's fills (sb->lock held from begin to end):
  * begin (NULL: no memory, nothing to fill), start the reads of the pages
@@ -311,12 +363,14 @@ int ext2_aio_fsync(struct kiocb *iocb, int datasync);
  * zero-copy: bytes or -errno. */
 bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
 /* io_submit's try of an O_DIRECT request (sb->lock taken only if free): a
- * read inside the file on one run of blocks whose map is cached, and no dirty
- * cached page over it, is sent to the device on iocb (completed by the
- * driver's interrupt): -EIOCBQUEUED, or -EFAULT/-ENOMEM with nothing sent.
- * -EAGAIN for everything else (writes, holes, map misses, the lock taken):
- * the worker's ext2_dio_rw then. The user's pages are pinned under sb->lock,
- * as the buffered try copies under it. */
+ * read or write inside the file on one run of allocated blocks whose map is
+ * cached, with no dirty cached page over it (a write: no mapped one either,
+ * the inode's block cached for its mtime, no RWF_DSYNC), is sent to the
+ * device on iocb (completed by the driver's interrupt): -EIOCBQUEUED, or
+ * -EFAULT/-ENOMEM with nothing sent. A write drops the clean cached pages
+ * over its range first. -EAGAIN for everything else (holes, appends, map
+ * misses, the lock taken): the worker's ext2_dio_rw then. The user's pages
+ * are pinned under sb->lock, as the buffered try copies under it. */
 ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,
 		     bool write);
 long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write);
@@ -326,6 +380,13 @@ long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t p
  * iocb. Else ext2_dio_rw's bytes or -errno (the caller completes iocb). */
 long ext2_dio_read_async(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
 			 size_t n, loff_t pos);
+/* Wait until no direct request sent without waiting is in flight on inode
+ * (a truncate, before it frees blocks). sb->lock held: nobody sends more. */
+void ext2_dio_wait_inode(struct inode *inode);
+/* Before a read from the disk into inode's page cache: wait for its direct
+ * writes in flight (the bytes read would be stale), or -EAGAIN under
+ * sb->nowait. sb->lock held. 0. */
+int ext2_dio_wait_writes(struct inode *inode);
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a

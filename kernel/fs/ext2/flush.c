@@ -107,7 +107,8 @@ static int ext2_proc_show(char *buf, size_t size)
 			"cached_pages %u\ndirty_pages %u\ncached_blocks %u\npages_written %u\n"
 			"blocks_written %u\nwb_errors %u\nflush_ms %u\nflush_passes %u\n"
 			"flush_pages %u\nflush_blocks %u\n"
-			"aio_queued %u\ndio_direct %u\ndio_async %u\nfill_pages %u\nra_pages %u\n",
+			"aio_queued %u\ndio_direct %u\ndio_async %u\nfill_pages %u\nra_pages %u\n"
+			"dio_direct_writes %u\n",
 			atomic_read(&ext2_cached_pages), atomic_read(&ext2_dirty_pages),
 			atomic_read(&ext2_cached_blocks), atomic_read(&ext2_pages_written),
 			atomic_read(&ext2_blocks_written), atomic_read(&ext2_wb_errors),
@@ -115,7 +116,7 @@ static int ext2_proc_show(char *buf, size_t size)
 			atomic_read(&ext2_flush_pages), atomic_read(&ext2_flush_blocks),
 			atomic_read(&ext2_aio_queued), atomic_read(&ext2_dio_direct),
 			atomic_read(&ext2_dio_async), atomic_read(&ext2_fill_pages),
-			atomic_read(&ext2_ra_pages));
+			atomic_read(&ext2_ra_pages), atomic_read(&ext2_dio_direct_writes));
 }
 
 void ext2_flush_init(void)

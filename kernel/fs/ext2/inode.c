@@ -28,16 +28,26 @@ void ext2_touch(struct inode *inode, bool mtime)
 
 #define EXT2_RELATIME_SECS	(24 * 3600)	/* relatime: an atime this old moves anyway */
 
+/* Does a read at now move inode's atime, as the mount says? */
+static bool ext2_atime_due(const struct ext2_sb *sb, const struct inode *inode, u32 now)
+{
+	const struct ext2_inode *di = &EXT2_I(inode)->di;
+
+	if (sb->rdonly || sb->atime == EXT2_ATIME_NONE || (sb->nodiratime && S_ISDIR(inode->mode)))
+		return false;
+	if (sb->atime == EXT2_ATIME_STRICT)
+		return di->i_atime != now;
+	return di->i_atime <= di->i_mtime || di->i_atime <= di->i_ctime ||
+	       now - di->i_atime >= EXT2_RELATIME_SECS;
+}
+
 void ext2_accessed(struct inode *inode)
 {
-	struct ext2_sb *sb = EXT2_SB(inode);
-	struct ext2_inode *di = &EXT2_I(inode)->di;
 	u32 now = ext2_now();
 
-	if (sb->rdonly || (di->i_atime > di->i_mtime && di->i_atime > di->i_ctime &&
-			   now - di->i_atime < EXT2_RELATIME_SECS))
+	if (!ext2_atime_due(EXT2_SB(inode), inode, now))
 		return;
-	di->i_atime = now;
+	EXT2_I(inode)->di.i_atime = now;
 	ext2_write_inode(inode);	/* -EAGAIN under nowait: written with the inode later */
 }
 
@@ -112,6 +122,8 @@ static struct inode *ext2_inode_make(struct ext2_sb *sb, u32 ino, const struct e
 	ei->synced_size = di->i_size | (S_ISREG(di->i_mode) ? (u64)di->i_size_high << 32 : 0);
 	ei->synced_blocks = di->i_blocks;
 	ei->map_changed = false;
+	atomic_set(&ei->dio_reads, 0);
+	atomic_set(&ei->dio_writes, 0);
 	inode->ino = ino;
 	inode->nlink = di->i_links_count;
 	inode->size = di->i_size;
@@ -191,7 +203,7 @@ int ext2_write_inode(struct inode *inode)
 	if (IS_ERR(b))
 		return PTR_ERR(b);
 	memcpy((char *)b->data + off, di, sizeof(*di));
-	ext2_bdirty(b);
+	ext2_bdirty(b, inode->ino);
 	ext2_brelse(b);
 	return 0;
 }
@@ -209,7 +221,7 @@ static int ext2_inode_clear(struct ext2_sb *sb, u32 ino)
 	if (IS_ERR(b))
 		return PTR_ERR(b);
 	memset((char *)b->data + off, 0, sb->inode_size);
-	ext2_bdirty(b);
+	ext2_bdirty(b, ino);
 	ext2_brelse(b);
 	return 0;
 }
