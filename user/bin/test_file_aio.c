@@ -425,7 +425,9 @@ static int direct_in_submit(void)
  * move) after the clean cached pages over them are dropped: a buffered read
  * afterwards sees the direct bytes. An append goes to the worker, which
  * grows the file after its data is written; so does a write on an O_APPEND
- * descriptor (at the end, whatever its offset: never over block 0). */
+ * descriptor (at the end, whatever its offset: never over block 0). After a
+ * remount an overwrite whose indirect block is not cached goes to the
+ * worker, which reads the map and sends it without waiting (dio_async). */
 static int direct_write_in_submit(void)
 {
 	static unsigned char dbuf[8 * 4096] __attribute__((aligned(4096)));
@@ -488,8 +490,21 @@ static int direct_write_in_submit(void)
 	CHECK(same(got, 32, 0, 4096));			/* not overwritten */
 	CHECK_EQ(pread(fb, got, 4096, 73728), 4096);
 	CHECK(same(got, 34, 73728, 4096));
-	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fb);
+	close(fd);
+	CHECK_EQ(remount(), 0);			/* the indirect block leaves the cache */
+	fd = open(MNT "/dw.bin", O_RDWR | O_DIRECT);
+	CHECK(fd >= 0);
+	q0 = ext2_stat("aio_queued");
+	w0 = ext2_stat("dio_async");
+	fill(dbuf, 35, 61440, 4096);		/* file block 15+: the worker reads the map */
+	raw_prep(&cbs[0], IOCB_CMD_PWRITE, fd, dbuf, 4096, 61440, 11);
+	CHECK_EQ(one(ctx, &cbs[0]), 4096);
+	CHECK_EQ(ext2_stat("aio_queued") - q0, 1);
+	CHECK_EQ(ext2_stat("dio_async") - w0, 1);	/* then sends it without waiting */
+	CHECK_EQ(pread(fd, got, 4096, 61440), 4096);	/* (buffered on this descriptor) */
+	CHECK(same(got, 35, 61440, 4096));
+	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fd);
 	CHECK_EQ(unlink(MNT "/dw.bin"), 0);
 	return 0;

@@ -13,8 +13,11 @@
  * block is cached (mtime): the clean cached pages over it are dropped first,
  * as Linux writes back and invalidates before direct I/O. The worker sends
  * a read the same way once it has read the indirect blocks its map needs
- * (ext2_dio_read_async: the driver's interrupt completes it, the worker
- * goes on at once).
+ * (ext2_dio_worker_send: the driver's interrupt completes it, the worker
+ * goes on at once), and so an overwrite it could not (the map or the
+ * inode's block to read first, or the lock was taken): else one write in
+ * the worker, holding sb->lock across its I/O, would send every write
+ * submitted meanwhile to the worker too.
  * Such a request in flight is counted on its inode (dio_reads, dio_writes)
  * until the driver ends it (ext2_dio_end_*, interrupt context): a truncate
  * waits for both counts to reach 0 before it frees blocks, so a freed block
@@ -45,7 +48,8 @@
 #define EXT2_DIO_BATCH	32		/* driver requests in flight per wait */
 
 atomic_t ext2_dio_direct = ATOMIC_INIT(0);	/* O_DIRECT requests sent from io_submit */
-atomic_t ext2_dio_async = ATOMIC_INIT(0);	/* ... sent by the worker, not waited for */
+atomic_t ext2_dio_async = ATOMIC_INIT(0);	/* ... sent by the worker, not waited for
+						 * (reads and overwrites) */
 atomic_t ext2_dio_direct_writes = ATOMIC_INIT(0);	/* writes sent from io_submit */
 
 struct ext2_dio {
@@ -379,21 +383,10 @@ static ssize_t ext2_dio_send_async(struct kiocb *iocb, bool write, const struct 
 	return ret;
 }
 
-long ext2_dio_read_async(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
-			 size_t n, loff_t pos)
-{
-	loff_t at = ext2_dio_where(inode, pos, n, false);
-
-	if (at < 0)
-		return ext2_dio_rw(inode, buf, n, pos, false);
-	atomic_inc(&ext2_dio_async);
-	ext2_accessed(inode);
-	return ext2_dio_send_async(iocb, false, NULL, 0, buf, at);
-}
-
-/* Before a direct write from io_submit: the times in the inode's cached
- * block (-EAGAIN when it is not cached), the clean cached pages over the
- * range dropped (no I/O: ext2_dio_where left none dirty or mapped). */
+/* Before a direct overwrite sent without waiting: the times in the inode's
+ * block (under sb->nowait -EAGAIN when it is not cached), the clean cached
+ * pages over the range dropped (no I/O: ext2_dio_where left none dirty or
+ * mapped). */
 static int ext2_dio_write_prep(struct inode *inode, loff_t pos, size_t n)
 {
 	int err;
@@ -402,6 +395,21 @@ static int ext2_dio_write_prep(struct inode *inode, loff_t pos, size_t n)
 	if ((err = ext2_write_inode(inode)))
 		return err;
 	return ext2_pc_flush_range(inode, pos, n);
+}
+
+long ext2_dio_worker_send(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
+			  size_t n, loff_t pos, bool write)
+{
+	loff_t at = ext2_dio_where(inode, pos, n, write);
+
+	if (at >= 0 && write && (kiocb_dsync(iocb) || ext2_dio_write_prep(inode, pos, n)))
+		at = -EAGAIN;		/* (RWF_DSYNC: the worker's fsync follows) */
+	if (at < 0)
+		return ext2_dio_rw(inode, buf, n, pos, write);
+	atomic_inc(&ext2_dio_async);
+	if (!write)
+		ext2_accessed(inode);
+	return ext2_dio_send_async(iocb, write, NULL, 0, buf, at);
 }
 
 ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,

@@ -374,12 +374,13 @@ bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
 ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,
 		     bool write);
 long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write);
-/* The worker's direct read of the pinned buf (sb->lock held): sent on iocb
- * without waiting when it can go whole (as ext2_dio_try's, the map read as
- * needed; buf is taken over): -EIOCBQUEUED, the driver's interrupt completes
- * iocb. Else ext2_dio_rw's bytes or -errno (the caller completes iocb). */
-long ext2_dio_read_async(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
-			 size_t n, loff_t pos);
+/* The worker's direct read or write of the pinned buf (sb->lock held):
+ * sent on iocb without waiting when it can go whole (as ext2_dio_try's, the
+ * map read as needed; an overwrite without RWF_DSYNC; buf is taken over):
+ * -EIOCBQUEUED, the driver's interrupt completes iocb. Else ext2_dio_rw's
+ * bytes or -errno (the caller completes iocb). */
+long ext2_dio_worker_send(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
+			  size_t n, loff_t pos, bool write);
 /* Wait until no direct request sent without waiting is in flight on inode
  * (a truncate, before it frees blocks). sb->lock held: nobody sends more. */
 void ext2_dio_wait_inode(struct inode *inode);
