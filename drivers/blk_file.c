@@ -54,6 +54,9 @@ struct blk_io {
 	long written;			/* its bytes, while the flush runs */
 	blk_done_fn *done;		/* the kernel's callback instead of aio_complete */
 	void *done_priv;
+	void (*end)(struct kiocb *);	/* a file system's: called once as the io
+					 * ends (reported or withdrawn), before
+					 * aio_complete; any context */
 	struct blk_request *parts;
 	struct blk_seg *segs;
 	/* Room for a request of up to BLK_IO_INLINE pages in one driver request,
@@ -120,6 +123,7 @@ static int blk_io_flush(struct blk_io *io, long written);
  * Any context. */
 static void blk_io_put(struct blk_io *io)
 {
+	void (*end)(struct kiocb *);
 	struct kiocb *iocb;
 	blk_done_fn *done;
 	void *priv;
@@ -140,10 +144,15 @@ static void blk_io_put(struct blk_io *io)
 	}
 	done = io->done;
 	priv = io->done_priv;
+	end = io->end;
 	blk_io_discard(io);
-	if (done)
+	if (done) {
 		done(priv, res);
-	else if (report)
+		return;
+	}
+	if (end)
+		end(iocb);
+	if (report)
 		aio_complete(iocb, res, 0);
 }
 
@@ -418,15 +427,20 @@ static ssize_t blk_aio_submit(struct kiocb *iocb, enum blk_op op, const struct i
 }
 
 ssize_t blk_file_user_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
-			 const struct iovec *iov, u32 nr, loff_t pos, kiocb_cancel_fn *cancel)
+			 const struct iovec *iov, u32 nr, loff_t pos, kiocb_cancel_fn *cancel,
+			 void (*end)(struct kiocb *))
 {
 	struct blkdev *dev = blk_file_dev(devf);
+	struct blk_io *io;
 
 	if (!dev || op == BLK_FLUSH)
 		return -EINVAL;
 	if (!iov_total(iov, nr))
 		return 0;
-	return blk_io_go(iocb, blk_io_new(dev, iocb, op, iov, nr, pos), cancel);
+	io = blk_io_new(dev, iocb, op, iov, nr, pos);
+	if (!IS_ERR(io))
+		io->end = end;
+	return blk_io_go(iocb, io, cancel);
 }
 
 /* io takes over the caller's pinned vector pv (left empty): a range whose
@@ -451,7 +465,8 @@ static int blk_io_take_vec(struct blk_io *io, struct pinned_vec *pv)
 }
 
 ssize_t blk_file_pinned_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
-			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *))
+			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *),
+			   void (*end)(struct kiocb *))
 {
 	struct blkdev *dev = blk_file_dev(devf);
 	struct blk_io *io;
@@ -462,6 +477,7 @@ ssize_t blk_file_pinned_rw(struct file *devf, struct kiocb *iocb, enum blk_op op
 	io = blk_io_alloc(dev, iocb, op, pv->len, pos, true);
 	if (IS_ERR(io))
 		return PTR_ERR(io);
+	io->end = end;
 	err = blk_io_take_vec(io, pv);
 	return blk_io_go(iocb, blk_io_ready(io, op, pos, err), cancel);
 }

@@ -50,9 +50,13 @@ int blk_file_kernel_sync(struct file *f, enum blk_op op, struct page *page, u32 
  * flush. cancel becomes iocb's cancel method when the request is one driver
  * request (it may call blk_file_cancel). -EIOCBQUEUED, 0 for nothing, or
  * -EINVAL (not a device, past its end, misaligned) / -ENOMEM / -EFAULT with
- * nothing started. Process context, the submitter's address space. */
+ * nothing started. end (or NULL) is called once when a started request
+ * ends, completed or withdrawn, just before its aio_complete (any context:
+ * the driver's interrupt, a cancel); never when nothing was started.
+ * Process context, the submitter's address space. */
 ssize_t blk_file_user_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
-			 const struct iovec *iov, u32 nr, loff_t pos, int (*cancel)(struct kiocb *));
+			 const struct iovec *iov, u32 nr, loff_t pos, int (*cancel)(struct kiocb *),
+			 void (*end)(struct kiocb *));
 /* The same for segments a file system pinned earlier (its worker, which has
  * no user address space): a started request takes over pv's pins and leaves
  * pv empty; after an error the caller unpins whatever pv still holds
@@ -60,7 +64,8 @@ ssize_t blk_file_user_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
  * (the caller checked). */
 struct pinned_vec;
 ssize_t blk_file_pinned_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
-			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *));
+			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *),
+			   void (*end)(struct kiocb *));
 /* Withdraw iocb's one driver request from dev's queue: 0, or -EAGAIN when
  * the device has it already (or it is not there). Process context. */
 int blk_file_cancel(struct blkdev *dev, struct kiocb *iocb);

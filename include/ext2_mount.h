@@ -12,9 +12,11 @@ struct inode;
  * dev (bytes of it usable from there): its root with the mount's reference,
  * or ERR_PTR: -EINVAL (no ext2 this kernel can mount: magic, revision,
  * geometry, an unknown INCOMPAT feature), -EUCLEAN (a bad root), -EIO,
- * -ENOMEM. An unknown RO_COMPAT feature mounts read-only, as rdonly does.
+ * -ENOMEM. An unknown RO_COMPAT feature mounts read-only, as MS_RDONLY does.
+ * flags: mount(2)'s MS_RDONLY and atime flags (uapi/mount.h; Linux's rule:
+ * relatime unless MS_NOATIME, MS_STRICTATIME overrides both).
  * Takes over the caller's reference to dev in every case. Process context. */
-struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, bool rdonly);
+struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, u32 flags);
 /* Write back, mark clean (when it was at mount) and free everything of the
  * file system whose root is root (detached from the name space, no inode of
  * it in use: vfs_umount_at checked). 0 or the write-back's -EIO. */

@@ -5,7 +5,9 @@
 #include "types.h"
 
 /* Mount the ext2 on the block device at path dev on the ramfs directory dir
- * (type must be "ext2": -ENODEV; flags: MS_RDONLY; data: "offset=N,sizelimit=N"
+ * (type must be "ext2": -ENODEV; flags: MS_RDONLY, MS_NOATIME, MS_NODIRATIME,
+ * MS_RELATIME, MS_STRICTATIME (uapi/mount.h), others ignored but MS_REMOUNT,
+ * MS_BIND, MS_MOVE (-EINVAL); data: "offset=N,sizelimit=N"
  * or "", modified). 0, or -ENOTBLK, -EBUSY, -EINVAL, -EUCLEAN, -EIO, ...
  * Process context. */
 int do_mount(const char *dev, const char *dir, const char *type, u32 flags, char *data);
@@ -15,8 +17,10 @@ int do_umount(const char *dir);
 /* sync(2)'s first half: write back every mounted file system (errors are
  * not reported, as sync(2) says). Process context. */
 void mount_sync_all(void);
-/* mount=/dev/DEV:/DIR on the command line: make DIR if needed and mount
- * DEV's ext2 there (boot, after the initramfs; a failure is printed). */
+/* mount=/dev/DEV:/DIR[:OPTIONS] on the command line (OPTIONS: ro, rw,
+ * noatime, nodiratime, relatime, strictatime, comma-separated): make DIR if
+ * needed and mount DEV's ext2 there (boot, after the initramfs; a failure
+ * is printed). */
 void mount_boot(void);
 
 #endif

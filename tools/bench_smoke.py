@@ -36,7 +36,8 @@ EXT2_METRICS = ["raw_qd1_lat_p50_us", "raw_qd1_lat_p99_us", "raw_qd32_iops",
                 "direct_qd32_iops", "warm_qd32_iops", "warm_qd32_peak_iops",
                 "warm_inside_submit_pct",
                 "cold_qd32_iops", "cold_submit_p50_us", "cold_submit_p99_us",
-                "cold_submit_max_us", "seq_write_MBps", "seq_read_MBps", "seq_bufread_MBps",
+                "cold_submit_max_us", "seq_write_MBps", "seq_rewrite_MBps", "seq_read_MBps",
+                "seq_bufread_MBps",
                 "io_errors", "verify_errors"]
 PLOTS = ["qd1_latency_cdf.svg", "qd1_latency_hist.svg", "qd_sweep_iops.svg"]
 PLOT_PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable

@@ -41,7 +41,7 @@ EXT2_METRICS = ["raw_qd1_lat_p50_us", "raw_qd1_lat_p99_us", "raw_qd32_iops",
                 "direct_qd32_iops", "warm_qd32_iops", "warm_qd32_peak_iops",
                 "warm_inside_submit_pct",
                 "cold_qd32_iops", "cold_submit_p50_us", "cold_submit_p99_us", "cold_submit_max_us",
-                "seq_write_MBps", "seq_read_MBps", "seq_bufread_MBps",
+                "seq_write_MBps", "seq_rewrite_MBps", "seq_read_MBps", "seq_bufread_MBps",
                 "io_errors", "verify_errors"]
 # Rows of the file-against-raw table: (file metric, raw metric, True when higher is better).
 EXT2_RAW = [("direct_qd1_lat_p50_us", "raw_qd1_lat_p50_us", False),

@@ -14,16 +14,10 @@
 #include "string.h"
 #include "syscall_table.h"
 #include "uaccess.h"
+#include "uapi/mount.h"
 #include "fs_internal.h"
 
 #define MOUNT_MAX	8		/* file systems mounted at once */
-#define MS_RDONLY	0x0001
-#define MS_REMOUNT	0x0020
-#define MS_BIND		0x1000
-#define MS_MOVE		0x2000
-#define MS_MGC_MSK	0xffff0000u	/* old magic in the high half: ignored */
-#define MS_MGC_VAL	0xc0ed0000u
-#define UMOUNT_NOFOLLOW	0x8
 
 static DEFINE_MUTEX(mount_mutex);
 
@@ -99,8 +93,9 @@ static int mount_slot(struct blkdev *dev, u64 start, u64 end)
 	return slot;
 }
 
-/* Mount ext2 from dev at dir (mount_mutex held). */
-static int mount_locked(const char *dev, const char *dir, bool rdonly, const struct mount_opts *o)
+/* Mount ext2 from dev at dir (mount_mutex held); flags: MS_* (the atime
+ * and read-only ones are the file system's). */
+static int mount_locked(const char *dev, const char *dir, u32 flags, const struct mount_opts *o)
 {
 	struct file *f = mount_open_dev(dev);
 	struct inode *root;
@@ -123,7 +118,7 @@ static int mount_locked(const char *dev, const char *dir, bool rdonly, const str
 		return slot;
 	}
 	mounts[slot] = (struct mount){ NULL, blk_file_dev(f), o->offset, o->offset + size };
-	root = ext2_mount(f, o->offset, size, rdonly);
+	root = ext2_mount(f, o->offset, size, flags);
 	if (IS_ERR(root))
 		return PTR_ERR(root);
 	if ((err = vfs_mount_at(dir, root))) {
@@ -148,7 +143,7 @@ int do_mount(const char *dev, const char *dir, const char *type, u32 flags, char
 	if ((err = mount_parse_opts(data, &o)))
 		return err;
 	mutex_lock(&mount_mutex);
-	err = mount_locked(dev, dir, flags & MS_RDONLY, &o);
+	err = mount_locked(dev, dir, flags, &o);
 	mutex_unlock(&mount_mutex);
 	return err;
 }
@@ -232,22 +227,75 @@ static void mount_mkdirs(const char *path)
 	}
 }
 
+/* The flag of one mount= option (as mount(8) names them), or 0 when unknown. */
+static u32 mount_boot_flag(const char *opt, size_t len)
+{
+	static const struct { const char *name; u32 flag; } opts[] = {
+		{ "ro", MS_RDONLY }, { "noatime", MS_NOATIME }, { "nodiratime", MS_NODIRATIME },
+		{ "relatime", MS_RELATIME }, { "strictatime", MS_STRICTATIME },
+	};
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (strlen(opts[i].name) == len && !strncmp(opts[i].name, opt, len))
+			return opts[i].flag;
+	return 0;
+}
+
+/* mount='s options after the directory ("noatime,ro"): the MS_* flags, or
+ * -EINVAL for one not known ("rw" is no flag). */
+static long mount_boot_flags(const char *list)
+{
+	u32 flags = 0;
+
+	while (list && *list) {
+		const char *end = strchr(list, ',');
+		size_t len = end ? (size_t)(end - list) : strlen(list);
+		u32 f = mount_boot_flag(list, len);
+		if (!f && !(len == 2 && !strncmp(list, "rw", 2)))
+			return -EINVAL;
+		flags |= f;
+		list = end ? end + 1 : NULL;
+	}
+	return flags;
+}
+
+/* Split mount=DEV:DIR[:OPTIONS] into dev and dir (each < PATH_MAX); the
+ * options, "" when none, or NULL when it does not parse. */
+static const char *mount_boot_split(const char *arg, char *dev, char *dir)
+{
+	const char *colon = strchr(arg, ':'), *opts;
+	size_t n;
+
+	if (!colon || (size_t)(colon - arg) >= PATH_MAX)
+		return NULL;
+	memcpy(dev, arg, colon - arg);
+	dev[colon - arg] = '\0';
+	opts = strchr(colon + 1, ':');
+	n = opts ? (size_t)(opts - colon - 1) : strlen(colon + 1);
+	if (!n || n >= PATH_MAX)
+		return NULL;
+	memcpy(dir, colon + 1, n);
+	dir[n] = '\0';
+	return opts ? opts + 1 : "";
+}
+
 void mount_boot(void)
 {
-	const char *arg = cmdline_get(&boot_cmdline, "mount");
-	char dev[PATH_MAX], opts[1] = "";
-	const char *dir;
+	const char *arg = cmdline_get(&boot_cmdline, "mount"), *opts;
+	char dev[PATH_MAX], dir[PATH_MAX], data[1] = "";
+	long flags;
 	int err;
 
-	if (!arg || !(dir = strchr(arg, ':')) || (size_t)(dir - arg) >= sizeof(dev)) {
-		if (arg)
-			printk("mount=%s: want mount=/dev/DEVICE:/DIR\n", arg);
+	if (!arg)
+		return;
+	opts = mount_boot_split(arg, dev, dir);
+	flags = opts ? mount_boot_flags(opts) : -EINVAL;
+	if (flags < 0) {
+		printk("mount=%s: want mount=/dev/DEVICE:/DIR[:OPTIONS] (ro, rw, noatime, "
+		       "nodiratime, relatime, strictatime)\n", arg);
 		return;
 	}
-	memcpy(dev, arg, dir - arg);
-	dev[dir - arg] = '\0';
-	dir++;
 	mount_mkdirs(dir);
-	err = do_mount(dev, dir, "ext2", 0, opts);
+	err = do_mount(dev, dir, "ext2", flags, data);
 	printk("mount: ext2 %s on %s: %s (%d)\n", dev, dir, err ? "failed" : "mounted", err);
 }

@@ -1314,12 +1314,16 @@ static void run_file_cold(struct bench *b)
 }
 
 /* A new file "seq" written with O_DIRECT 64 KiB AIO at QD8 (file_seq_mib MiB of
- * the pattern), then read back with O_DIRECT and buffered, every read checked. */
+ * the pattern: every write allocates), written again in place (overwrites of
+ * allocated blocks), then read back with O_DIRECT and buffered, every read
+ * checked. */
 static void run_file_seq(struct bench *b)
 {
 	long long bytes = (long long)b->lim->file_seq_mib << 20;
 	const struct qd_job wr = { "write_MBps", SEQ_DEPTH, SEQ_SIZE, 1, bytes / SEQ_SIZE,
 				   600 * SEC_NS, 1 };
+	const struct qd_job rewr = { "rewrite_MBps", SEQ_DEPTH, SEQ_SIZE, 1, bytes / SEQ_SIZE,
+				     600 * SEC_NS, 1 };
 	const struct qd_job rd = { "read_MBps", SEQ_DEPTH, SEQ_SIZE, 1, bytes / SEQ_SIZE,
 				   600 * SEC_NS, 0 };
 	const struct qd_job bufrd = { "bufread_MBps", SEQ_DEPTH, SEQ_SIZE, 1, bytes / SEQ_SIZE,
@@ -1331,6 +1335,11 @@ static void run_file_seq(struct bench *b)
 	result_milli(b, wr.metric, qd_run(b, &wr, bytes) * SEQ_SIZE / 1000000);
 	file_close(b);
 	note_counters(b, "seq_write");
+	if (file_open(b, "seq", O_RDWR | O_DIRECT) < 0)
+		return;
+	result_milli(b, rewr.metric, qd_run(b, &rewr, bytes) * SEQ_SIZE / 1000000);
+	file_close(b);
+	note_counters(b, "seq_rewrite");
 	if (file_open(b, "seq", O_RDONLY | O_DIRECT) < 0)
 		return;
 	result_milli(b, rd.metric, qd_run(b, &rd, bytes) * SEQ_SIZE / 1000000);

@@ -8,7 +8,9 @@
  *                              flight; umount frees every cached page (of this file
  *                              system: the only one mounted with file pages cached);
  *                              O_DIRECT AIO (sent from io_submit when the map is
- *                              cached); read-ahead behind sequential reads
+ *                              cached; overwrites too, appends by the worker; a
+ *                              truncate waits for direct I/O in flight);
+ *                              read-ahead behind sequential reads
  *                              (/proc/aiok/ext2's counters); misses sent to the device
  *                              from io_submit (one device read for two readers of a
  *                              page, cancel of one in flight, a hit on another file
@@ -426,6 +428,192 @@ static int direct_in_submit(void)
 	return 0;
 }
 
+/* O_DIRECT overwrites of an allocated file whose map is cached go to the
+ * device from io_submit (dio_direct_writes counts them; aio_queued does not
+ * move) after the clean cached pages over them are dropped: a buffered read
+ * afterwards sees the direct bytes. An append goes to the worker, which
+ * grows the file after its data is written; so does a write on an O_APPEND
+ * descriptor (at the end, whatever its offset: never over block 0). After a
+ * remount an overwrite whose indirect block is not cached goes to the
+ * worker, which reads the map and sends it without waiting (dio_async). */
+static int direct_write_in_submit(void)
+{
+	static unsigned char dbuf[8 * 4096] __attribute__((aligned(4096)));
+	static struct iocb cbs[8];
+	struct iocb *list[8];
+	struct io_event ev[8];
+	aio_context_t ctx = 0;
+	long q0, w0, sent;
+	struct stat st;
+	int fd, fb;
+
+	CHECK_EQ(put_pattern(MNT "/dw.bin", 31, 65536), 0);
+	fd = open(MNT "/dw.bin", O_RDWR | O_DIRECT);
+	fb = open(MNT "/dw.bin", O_RDONLY);
+	CHECK(fd >= 0 && fb >= 0);
+	CHECK_EQ(pread(fb, got, 65536, 0), 65536);	/* clean pages cached, map too */
+	CHECK(same(got, 31, 0, 65536));
+	CHECK_EQ(raw_io_setup(8, &ctx), 0);
+	q0 = ext2_stat("aio_queued");
+	w0 = ext2_stat("dio_direct_writes");
+	CHECK(q0 >= 0 && w0 >= 0);
+	for (int i = 0; i < 8; i++) {
+		fill(dbuf + i * 4096, 32, i * 8192, 4096);
+		raw_prep(&cbs[i], IOCB_CMD_PWRITE, fd, dbuf + i * 4096, 4096, i * 8192, i);
+		list[i] = &cbs[i];
+	}
+	CHECK_EQ(raw_io_submit(ctx, 8, list), 8);
+	CHECK_EQ(wait_events(ctx, 8, ev), 8);
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ(ev[i].res, 4096);
+	sent = ext2_stat("dio_direct_writes") - w0;
+	utest_log("8 O_DIRECT overwrites: %ld sent from io_submit, %ld to the worker", sent,
+		  ext2_stat("aio_queued") - q0);
+	CHECK(sent >= 6);			/* (a flush holding the lock sends one on) */
+	CHECK_EQ(sent + ext2_stat("aio_queued") - q0, 8);
+	CHECK_EQ(pread(fb, got, 65536, 0), 65536);	/* the stale pages were dropped */
+	for (int i = 0; i < 8; i++)
+		CHECK(same(got + i * 8192, 32, i * 8192, 4096) &&
+		      same(got + i * 8192 + 4096, 31, i * 8192 + 4096, 4096));
+	q0 = ext2_stat("aio_queued");
+	w0 = ext2_stat("dio_direct_writes");
+	fill(dbuf, 33, 65536, 8192);		/* an append: the worker allocates */
+	raw_prep(&cbs[0], IOCB_CMD_PWRITE, fd, dbuf, 8192, 65536, 9);
+	CHECK_EQ(one(ctx, &cbs[0]), 8192);
+	CHECK_EQ(ext2_stat("aio_queued") - q0, 1);
+	CHECK_EQ(ext2_stat("dio_direct_writes") - w0, 0);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, 65536 + 8192);
+	CHECK_EQ(pread(fb, got, 8192, 65536), 8192);
+	CHECK(same(got, 33, 65536, 8192));
+	close(fd);
+	fd = open(MNT "/dw.bin", O_RDWR | O_DIRECT | O_APPEND);	/* offset 0: the end */
+	CHECK(fd >= 0);
+	fill(dbuf, 34, 73728, 4096);
+	raw_prep(&cbs[0], IOCB_CMD_PWRITE, fd, dbuf, 4096, 0, 10);
+	CHECK_EQ(one(ctx, &cbs[0]), 4096);
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK_EQ(st.st_size, 73728 + 4096);
+	CHECK_EQ(pread(fb, got, 4096, 0), 4096);
+	CHECK(same(got, 32, 0, 4096));			/* not overwritten */
+	CHECK_EQ(pread(fb, got, 4096, 73728), 4096);
+	CHECK(same(got, 34, 73728, 4096));
+	close(fb);
+	close(fd);
+	CHECK_EQ(remount(), 0);			/* the indirect block leaves the cache */
+	fd = open(MNT "/dw.bin", O_RDWR | O_DIRECT);
+	CHECK(fd >= 0);
+	q0 = ext2_stat("aio_queued");
+	w0 = ext2_stat("dio_async");
+	fill(dbuf, 35, 61440, 4096);		/* file block 15+: the worker reads the map */
+	raw_prep(&cbs[0], IOCB_CMD_PWRITE, fd, dbuf, 4096, 61440, 11);
+	CHECK_EQ(one(ctx, &cbs[0]), 4096);
+	CHECK_EQ(ext2_stat("aio_queued") - q0, 1);
+	CHECK_EQ(ext2_stat("dio_async") - w0, 1);	/* then sends it without waiting */
+	CHECK_EQ(pread(fd, got, 4096, 61440), 4096);	/* (buffered on this descriptor) */
+	CHECK(same(got, 35, 61440, 4096));
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/dw.bin"), 0);
+	return 0;
+}
+
+#define TR_REQ		32
+#define TR_LEN		16384
+#define TR_OFF		65536			/* past the direct blocks */
+#define TR_SIZE		(TR_OFF + TR_REQ * TR_LEN)
+
+/* A file of n bytes of pattern seed, written 256 KiB at a time (fsynced; cold after close). */
+static int put_big(const char *name, unsigned seed, unsigned n)
+{
+	int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	for (unsigned off = 0; off < n; off += sizeof(big)) {
+		unsigned len = n - off < sizeof(big) ? n - off : sizeof(big);
+		fill(big, seed, off, len);
+		CHECK_EQ(write(fd, big, len), len);
+	}
+	CHECK_EQ(fsync(fd), 0);
+	CHECK_EQ(close(fd), 0);
+	return 0;
+}
+
+/* The events of the truncate test: res as asked; a read that ended before
+ * the truncate returned (before) holds the old file's bytes. */
+static int tr_check(const struct io_event *ev, long n, const unsigned char *dbuf, int before)
+{
+	for (long i = 0; i < n; i++) {
+		int k = (int)ev[i].data;
+		CHECK(ev[i].res == TR_LEN || (!before && ev[i].res >= 0));
+		if (before && !(k & 1))
+			CHECK(same(dbuf + k * TR_LEN, 41, TR_OFF + k * TR_LEN, TR_LEN));
+	}
+	return 0;
+}
+
+/* A truncate while 32 O_DIRECT requests (16 reads, 16 overwrites) are in
+ * flight on the file waits for them: when ftruncate returns, every request
+ * sent from io_submit has its event in the ring (without the wait most are
+ * still on the device); the few a broken run sent to the worker run after
+ * it. At once a new file takes the freed blocks: it reads back as written
+ * (no overwrite landed in it) and the reads that ended first saw the old
+ * file's bytes (none of the new file's). e2fsck -fn checks the image later. */
+static int truncate_waits_direct(void)
+{
+	static unsigned char dbuf[TR_REQ * TR_LEN] __attribute__((aligned(4096)));
+	static struct iocb cbs[TR_REQ];
+	struct iocb *list[TR_REQ];
+	struct io_event ev[TR_REQ];
+	aio_context_t ctx = 0;
+	long d0, sent, ready;
+	int fd;
+
+	CHECK_EQ(put_big(MNT "/tr.bin", 41, TR_SIZE), 0);
+	fd = open(MNT "/tr.bin", O_RDWR | O_DIRECT);
+	CHECK(fd >= 0);
+	CHECK_EQ(pread(fd, got, 512, TR_SIZE - 512), 512);	/* the map is cached */
+	CHECK_EQ(raw_io_setup(TR_REQ, &ctx), 0);
+	for (int i = 0; i < TR_REQ; i++) {
+		unsigned char *b = dbuf + i * TR_LEN;
+		int wr = i & 1;
+		if (wr)
+			fill(b, 43, TR_OFF + i * TR_LEN, TR_LEN);
+		else
+			memset(b, 0, TR_LEN);
+		raw_prep(&cbs[i], wr ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD, fd, b, TR_LEN,
+			 TR_OFF + i * TR_LEN, i);
+		list[i] = &cbs[i];
+	}
+	d0 = ext2_stat("dio_direct") + ext2_stat("dio_direct_writes");
+	CHECK_EQ(raw_io_submit(ctx, TR_REQ, list), TR_REQ);
+	sent = ext2_stat("dio_direct") + ext2_stat("dio_direct_writes") - d0;
+	CHECK_EQ(ftruncate(fd, 0), 0);
+	ready = ring_ready(ctx);
+	CHECK_EQ(put_big(MNT "/tr2.bin", 42, TR_SIZE), 0);	/* takes the freed blocks */
+	utest_log("ftruncate returned with %ld of the %ld direct requests sent from io_submit "
+		  "ended (%ld to the worker)", ready, sent, TR_REQ - sent);
+	CHECK(sent >= TR_REQ / 2);
+	CHECK(ready >= sent);
+	CHECK_EQ(wait_events(ctx, ready, ev), ready);
+	CHECK_EQ(tr_check(ev, ready, dbuf, 1), 0);
+	CHECK_EQ(wait_events(ctx, TR_REQ - ready, ev), TR_REQ - ready);
+	CHECK_EQ(tr_check(ev, TR_REQ - ready, dbuf, 0), 0);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	CHECK_EQ(remount(), 0);				/* read the new file from the disk */
+	fd = open(MNT "/tr2.bin", O_RDONLY);
+	CHECK(fd >= 0);
+	for (unsigned off = 0; off < TR_SIZE; off += 65536) {
+		CHECK_EQ(pread(fd, big, 65536, off), 65536);
+		CHECK(same(big, 42, off, 65536));
+	}
+	close(fd);
+	CHECK_EQ(unlink(MNT "/tr.bin"), 0);
+	CHECK_EQ(unlink(MNT "/tr2.bin"), 0);
+	return 0;
+}
+
 /* Sequential 16 KiB buffered reads of a cold file, one at a time: the
  * worker reads a growing window ahead (ra_pages moves), so most reads after
  * the first misses find their pages cached and complete inside io_submit;
@@ -466,21 +654,6 @@ static int readahead_sequential(void)
 
 static unsigned char abuf[512 * 1024];
 
-/* A file of n bytes of pattern seed, written 256 KiB at a time (cold after close). */
-static int put_big(const char *name, unsigned seed, unsigned n)
-{
-	int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644);
-
-	CHECK(fd >= 0);
-	for (unsigned off = 0; off < n; off += sizeof(big)) {
-		unsigned len = n - off < sizeof(big) ? n - off : sizeof(big);
-		fill(big, seed, off, len);
-		CHECK_EQ(write(fd, big, len), len);
-	}
-	CHECK_EQ(fsync(fd), 0);
-	CHECK_EQ(close(fd), 0);
-	return 0;
-}
 
 /* Read all of name (n bytes) with O_DIRECT: its block map (indirect blocks)
  * is cached afterwards, none of its pages are. */
@@ -776,6 +949,8 @@ static const struct utest_case cases[] = {
 	UTEST(nowait_miss),
 	UTEST(direct_io),
 	UTEST(direct_in_submit),
+	UTEST(direct_write_in_submit),
+	UTEST(truncate_waits_direct),
 	UTEST(readahead_sequential),
 	UTEST(miss_from_device),
 	UTEST(one_fill_two_readers),

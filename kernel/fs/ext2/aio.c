@@ -89,7 +89,8 @@ static struct ext2_aio *ext2_aio_next(struct ext2_sb *sb)
 }
 
 /* Run ea with the synchronous path (the worker: may wait on the disk); a
- * direct read that can go whole is sent and not waited for (-EIOCBQUEUED). */
+ * direct read or overwrite that can go whole is sent and not waited for
+ * (-EIOCBQUEUED). */
 static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 {
 	struct inode *inode = kiocb_file(ea->iocb)->f_inode;
@@ -101,7 +102,8 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 	if (ea->op == EXT2_AIO_FSYNC || ea->op == EXT2_AIO_FDSYNC) {
 		ret = ext2_fsync_locked(kiocb_file(ea->iocb), ea->op == EXT2_AIO_FDSYNC);
 	} else if (ea->op == EXT2_AIO_READ) {
-		ret = ea->direct ? ext2_dio_read_async(inode, ea->iocb, &ea->buf, ea->n, ea->pos) :
+		ret = ea->direct ?
+			ext2_dio_worker_send(inode, ea->iocb, &ea->buf, ea->n, ea->pos, false) :
 			ext2_file_rw(inode, &x, ea->n, ea->pos, false);
 	} else {
 		if (kiocb_is_append(ea->iocb))
@@ -109,7 +111,9 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 		if (ea->direct && (ea->pos & 511))
 			ret = -EINVAL;		/* appending at an unaligned end */
 		else
-			ret = ea->direct ? ext2_dio_rw(inode, &ea->buf, ea->n, ea->pos, true) :
+			ret = ea->direct ?
+				ext2_dio_worker_send(inode, ea->iocb, &ea->buf, ea->n, ea->pos,
+						     true) :
 				ext2_file_rw(inode, &x, ea->n, ea->pos, true);
 		if (ret > 0 && kiocb_dsync(ea->iocb) &&
 		    (err = ext2_fsync_locked(kiocb_file(ea->iocb), 1)))

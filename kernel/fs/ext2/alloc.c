@@ -50,7 +50,7 @@ static bool ext2_is_group_meta(const struct ext2_sb *sb, u32 g, u32 nr)
 
 /* Take a free block of group g at or after bit from: its number, 0 when the
  * bitmap has none, or -errno. */
-static long ext2_alloc_in_group(struct ext2_sb *sb, u32 g, u32 from)
+static long ext2_alloc_in_group(struct ext2_sb *sb, u32 g, u32 from, u32 owner)
 {
 	struct ext2_buf *b = ext2_bread(sb, sb->gd[g].bg_block_bitmap);
 	u32 n = ext2_group_blocks(sb, g), bit;
@@ -65,14 +65,14 @@ static long ext2_alloc_in_group(struct ext2_sb *sb, u32 g, u32 from)
 	if (bit < n && (!ext2_block_ok(sb, nr) || ext2_is_group_meta(sb, g, nr)))
 		nr = ext2_corrupt(sb, "block bitmap of group", g);
 	else if (bit < n)
-		ext2_flip_bit(b->data, bit), ext2_bdirty(b);
+		ext2_flip_bit(b->data, bit), ext2_bdirty(b, owner);
 	else
 		nr = 0;
 	ext2_brelse(b);
 	return nr;
 }
 
-long ext2_alloc_block(struct ext2_sb *sb, u32 goal)
+long ext2_alloc_block(struct ext2_sb *sb, u32 goal, u32 owner)
 {
 	u32 g0 = 0, from = 0;
 
@@ -87,20 +87,20 @@ long ext2_alloc_block(struct ext2_sb *sb, u32 goal)
 		long nr;
 		if (!sb->gd[g].bg_free_blocks_count)
 			continue;
-		nr = ext2_alloc_in_group(sb, g, i ? 0 : from);
+		nr = ext2_alloc_in_group(sb, g, i ? 0 : from, owner);
 		if (nr < 0)
 			return nr;
 		if (!nr)
 			continue;		/* the count was wrong; e2fsck will say */
 		sb->gd[g].bg_free_blocks_count--;
 		sb->es->s_free_blocks_count--;
-		sb->super_dirty = true;
+		ext2_super_dirty(sb, owner);
 		return nr;
 	}
 	return -ENOSPC;
 }
 
-int ext2_free_block(struct ext2_sb *sb, u32 nr)
+int ext2_free_block(struct ext2_sb *sb, u32 nr, u32 owner)
 {
 	u32 g, bit;
 	struct ext2_buf *b;
@@ -119,11 +119,11 @@ int ext2_free_block(struct ext2_sb *sb, u32 nr)
 		err = ext2_corrupt(sb, "block freed twice", nr);
 	} else {
 		ext2_flip_bit(b->data, bit);
-		ext2_bdirty(b);
+		ext2_bdirty(b, owner);
 		ext2_bforget(sb, nr);	/* no stale copy written over its next use */
 		sb->gd[g].bg_free_blocks_count++;
 		sb->es->s_free_blocks_count++;
-		sb->super_dirty = true;
+		ext2_super_dirty(sb, owner);
 	}
 	ext2_brelse(b);
 	return err;
@@ -143,8 +143,8 @@ static long ext2_ialloc_in_group(struct ext2_sb *sb, u32 g)
 	bit = from < sb->ipg ? ext2_find_zero(b->data, sb->ipg, from) : sb->ipg;
 	if (bit < sb->ipg) {
 		ext2_flip_bit(b->data, bit);
-		ext2_bdirty(b);
 		ino = g * sb->ipg + bit + 1;
+		ext2_bdirty(b, ino);
 	}
 	ext2_brelse(b);
 	return ino;
@@ -168,7 +168,7 @@ long ext2_alloc_ino(struct ext2_sb *sb, u32 group, bool dir)
 		if (dir)
 			sb->gd[g].bg_used_dirs_count++;
 		sb->es->s_free_inodes_count--;
-		sb->super_dirty = true;
+		ext2_super_dirty(sb, ino);
 		return ino;
 	}
 	return -ENOSPC;
@@ -189,12 +189,12 @@ int ext2_free_ino(struct ext2_sb *sb, u32 ino, bool dir)
 		err = ext2_corrupt(sb, "inode freed twice", ino);
 	} else {
 		ext2_flip_bit(b->data, bit);
-		ext2_bdirty(b);
+		ext2_bdirty(b, ino);
 		sb->gd[g].bg_free_inodes_count++;
 		if (dir && sb->gd[g].bg_used_dirs_count)
 			sb->gd[g].bg_used_dirs_count--;
 		sb->es->s_free_inodes_count++;
-		sb->super_dirty = true;
+		ext2_super_dirty(sb, ino);
 	}
 	ext2_brelse(b);
 	return err;

@@ -244,6 +244,8 @@ ssize_t ext2_aread_start(struct kiocb *iocb, const struct iovec *iov, u32 nr, si
 	last = ((u64)pos + n - 1) >> PAGE_SHIFT;
 	if (last - first >= EXT2_AREAD_MAX || !ext2_aread_can(inode, first, last))
 		return -EAGAIN;
+	if (atomic_read(&EXT2_I(inode)->dio_writes))
+		return -EAGAIN;		/* a fill now would cache the old bytes (dio.c) */
 	ar = ext2_aread_alloc(EXT2_SB(inode), iov, nr, first, last);
 	if (IS_ERR(ar))
 		return PTR_ERR(ar);

@@ -33,6 +33,56 @@ int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 off, u32 
 				    sb->dev_offset + pos);
 }
 
+/* Add ino to the owners of a dirty block or of the superblock. */
+static void ext2_owners_add(struct ext2_owners *o, u32 ino)
+{
+	if (o->nr == EXT2_OWNERS_ALL)
+		return;
+	if (!ino) {
+		o->nr = EXT2_OWNERS_ALL;
+		return;
+	}
+	for (u32 i = 0; i < o->nr; i++)
+		if (o->ino[i] == ino)
+			return;
+	if (o->nr == EXT2_OWNERS)
+		o->nr = EXT2_OWNERS_ALL;
+	else
+		o->ino[o->nr++] = ino;
+}
+
+/* Must the fsync of ino write what o describes? */
+static bool ext2_owners_has(const struct ext2_owners *o, u32 ino)
+{
+	if (o->nr == EXT2_OWNERS_ALL)
+		return true;
+	for (u32 i = 0; i < o->nr; i++)
+		if (o->ino[i] == ino)
+			return true;
+	return false;
+}
+
+void ext2_bown(struct ext2_buf *b, u32 ino)
+{
+	ext2_owners_add(&b->owners, ino);
+}
+
+void ext2_bdirty(struct ext2_buf *b, u32 ino)
+{
+	b->dirty = true;
+	ext2_owners_add(&b->owners, ino);
+	if (b->sb->meta_also)
+		ext2_owners_add(&b->owners, b->sb->meta_also);
+}
+
+void ext2_super_dirty(struct ext2_sb *sb, u32 ino)
+{
+	sb->super_dirty = true;
+	ext2_owners_add(&sb->super_owners, ino);
+	if (sb->meta_also)
+		ext2_owners_add(&sb->super_owners, sb->meta_also);
+}
+
 static int ext2_bwrite(struct ext2_sb *sb, struct ext2_buf *b)
 {
 	int err = ext2_dev_rw(sb, true, b->page, 0, sb->block_size, (u64)b->blocknr * sb->block_size);
@@ -40,6 +90,7 @@ static int ext2_bwrite(struct ext2_sb *sb, struct ext2_buf *b)
 	atomic_inc(&ext2_blocks_written);
 	if (!err) {
 		b->dirty = false;
+		b->owners.nr = 0;
 		return 0;
 	}
 	sb->wb_seq++;
@@ -106,6 +157,8 @@ static struct ext2_buf *ext2_bnew(struct ext2_sb *sb, u32 nr)
 	b->blocknr = nr;
 	b->refs = 1;
 	b->dirty = false;
+	b->owners.nr = 0;
+	b->sb = sb;
 	list_add(&b->lru, &sb->bufs);
 	sb->nr_bufs++;
 	atomic_inc(&ext2_cached_blocks);
@@ -162,27 +215,43 @@ void ext2_bforget(struct ext2_sb *sb, u32 nr)
 	list_for_each_entry(b, &sb->bufs, lru) {
 		if (b->blocknr != nr)
 			continue;
-		if (b->refs)
+		if (b->refs) {
 			b->dirty = false;	/* its holder drops it soon */
+			b->owners.nr = 0;
+		}
 		else
 			ext2_bfree(sb, b);
 		return;
 	}
 }
 
-int ext2_sync_meta(struct ext2_sb *sb)
+/* Superblock and descriptors when changed, then every dirty block, of
+ * everyone (ino 0) or of what ino's fsync must write. */
+static int ext2_sync_meta_of(struct ext2_sb *sb, u32 ino)
 {
 	struct ext2_buf *b;
 	int err = 0, e;
 
 	if (sb->rdonly)
 		return 0;
-	if (sb->super_dirty && (e = ext2_write_super(sb)))
+	if (sb->super_dirty && (!ino || ext2_owners_has(&sb->super_owners, ino)) &&
+	    (e = ext2_write_super(sb)))
 		err = e;			/* (the descriptors into their buffers too) */
 	list_for_each_entry(b, &sb->bufs, lru)
-		if (b->dirty && (e = ext2_bwrite(sb, b)) && !err)
+		if (b->dirty && (!ino || ext2_owners_has(&b->owners, ino)) &&
+		    (e = ext2_bwrite(sb, b)) && !err)
 			err = e;
 	return err;
+}
+
+int ext2_sync_meta(struct ext2_sb *sb)
+{
+	return ext2_sync_meta_of(sb, 0);
+}
+
+int ext2_sync_meta_inode(struct ext2_sb *sb, u32 ino)
+{
+	return ext2_sync_meta_of(sb, ino);
 }
 
 /* Data first (the file pages), then the metadata blocks and the superblock,

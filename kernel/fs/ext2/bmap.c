@@ -67,7 +67,7 @@ static long ext2_bmap_alloc(struct inode *inode, u32 *slot, struct ext2_buf *hol
 			    bool file_data)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
-	long nr = ext2_alloc_block(sb, goal);
+	long nr = ext2_alloc_block(sb, goal, inode->ino);
 	struct ext2_buf *b;
 
 	if (nr < 0)
@@ -75,15 +75,15 @@ static long ext2_bmap_alloc(struct inode *inode, u32 *slot, struct ext2_buf *hol
 	if (!file_data) {
 		b = ext2_bget(sb, nr);
 		if (IS_ERR(b)) {
-			ext2_free_block(sb, nr);
+			ext2_free_block(sb, nr, inode->ino);
 			return PTR_ERR(b);
 		}
-		ext2_bdirty(b);		/* zeros on the disk too: no stale pointers */
+		ext2_bdirty(b, inode->ino);	/* zeros on the disk too: no stale pointers */
 		ext2_brelse(b);
 	}
 	*slot = nr;
 	if (holder)
-		ext2_bdirty(holder);
+		ext2_bdirty(holder, inode->ino);
 	EXT2_I(inode)->di.i_blocks += sb->block_size / 512;
 	return nr;
 }
@@ -182,11 +182,11 @@ static int ext2_trunc_tree(struct inode *inode, u32 *slot, struct ext2_buf *hold
 		if (err || keep > base)
 			return err;		/* part of it stays */
 	}
-	if ((err = ext2_free_block(sb, *slot)))
+	if ((err = ext2_free_block(sb, *slot, inode->ino)))
 		return err;
 	*slot = 0;
 	if (holder)
-		ext2_bdirty(holder);
+		ext2_bdirty(holder, inode->ino);
 	EXT2_I(inode)->di.i_blocks -= MIN(EXT2_I(inode)->di.i_blocks, sb->block_size / 512);
 	return 0;
 }

@@ -7,23 +7,37 @@
  * with no dirty cached page over it, goes to the device from io_submit
  * itself (ext2_dio_try): the user's segments are pinned and sent as the
  * block device's own AIO would be, and the driver's interrupt completes the
- * request; no worker, no wait. The worker sends such a read the same way
- * once it has read the indirect blocks its map needs (ext2_dio_read_async:
- * the driver's interrupt completes it, the worker goes on at once). Such a
- * read in flight is not waited for by a truncate of the file: it may return
- * bytes of blocks the truncate freed (no per-inode count of direct I/O yet).
+ * request; no worker, no wait. So does a write inside the file (an
+ * overwrite: every block allocated, no i_size change) on one run whose map
+ * is cached, when no cached page over it is dirty or mapped and the inode's
+ * block is cached (mtime): the clean cached pages over it are dropped first,
+ * as Linux writes back and invalidates before direct I/O. The worker sends
+ * a read the same way once it has read the indirect blocks its map needs
+ * (ext2_dio_worker_send: the driver's interrupt completes it, the worker
+ * goes on at once), and so an overwrite it could not (the map or the
+ * inode's block to read first, or the lock was taken): else one write in
+ * the worker, holding sb->lock across its I/O, would send every write
+ * submitted meanwhile to the worker too.
+ * Such a request in flight is counted on its inode (dio_reads, dio_writes)
+ * until the driver ends it (ext2_dio_end_*, interrupt context): a truncate
+ * waits for both counts to reach 0 before it frees blocks, so a freed block
+ * is never read or written by it after reuse; a read from the disk into the
+ * page cache waits for dio_writes (it would cache the old bytes).
  * Everything else runs in the ext2aio worker (aio.c) with sb->lock held
  * until its I/O is done, so io_submit never waits: the block map may
  * read indirect blocks, a write allocates holes and appends (a new block
- * only partly written is zeroed on the disk first), and the page cache's
- * pages over the range are written back and dropped before the transfer (a
- * later buffered read sees what was written directly).
+ * only partly written is zeroed on the disk first; the size and the inode
+ * change only after the data is written, and no metadata can reach the disk
+ * before: every write-back needs sb->lock), and the page cache's pages over
+ * the range are written back and dropped before the transfer (a later
+ * buffered read sees what was written directly).
  * Offset, length and every segment's address and length must be multiples of
  * 512 (-EINVAL at submit, as on block devices). A read stops at the end of
  * the file (the last sector is read whole; the count says where the file ends).
  */
 #include "aio.h"
 #include "blk_file.h"
+#include "blkdev.h"
 #include "errno.h"
 #include "mm.h"
 #include "pin.h"
@@ -34,7 +48,9 @@
 #define EXT2_DIO_BATCH	32		/* driver requests in flight per wait */
 
 atomic_t ext2_dio_direct = ATOMIC_INIT(0);	/* O_DIRECT requests sent from io_submit */
-atomic_t ext2_dio_async = ATOMIC_INIT(0);	/* ... sent by the worker, not waited for */
+atomic_t ext2_dio_async = ATOMIC_INIT(0);	/* ... sent by the worker, not waited for
+						 * (reads and overwrites) */
+atomic_t ext2_dio_direct_writes = ATOMIC_INIT(0);	/* writes sent from io_submit */
 
 struct ext2_dio {
 	struct ext2_sb *sb;
@@ -215,8 +231,10 @@ long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t p
 	d->op = write ? BLK_WRITE : BLK_READ;
 	ret = ext2_dio_move(inode, d, pos, n);
 	kfree(d);
-	if (ret > 0 && !write)
+	if (ret > 0 && !write) {
 		ret = MIN((u64)ret, (u64)(inode->size - pos));
+		ext2_accessed(inode);
+	}
 	if (ret > 0 && write) {
 		if ((u64)pos + ret > (u64)inode->size)
 			inode->size = pos + ret;
@@ -226,9 +244,10 @@ long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t p
 	return ret;
 }
 
-/* Does inode have a cached page over [pos, pos + n) newer than the disk may
- * be (dirty, or writable through a shared mapping)? sb->lock held. */
-static bool ext2_dio_dirty_cached(struct inode *inode, loff_t pos, size_t n)
+/* Does inode have a cached page over [pos, pos + n) that a direct request
+ * cannot pass: newer than the disk may be (dirty, or writable through a
+ * shared mapping), or, for a write, mapped at all? sb->lock held. */
+static bool ext2_dio_cached_in_way(struct inode *inode, loff_t pos, size_t n, bool write)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
 	u64 first = (u64)pos >> PAGE_SHIFT, last = ((u64)pos + n - 1) >> PAGE_SHIFT;
@@ -238,7 +257,8 @@ static bool ext2_dio_dirty_cached(struct inode *inode, loff_t pos, size_t n)
 		return false;
 	for (u32 i = 0; i < EXT2_PC_HASH; i++)
 		list_for_each_entry(ep, &ei->pc_hash[i], hash)
-			if ((ep->dirty || ep->mapwrite) && ep->index >= first && ep->index <= last)
+			if (ep->index >= first && ep->index <= last &&
+			    (ep->dirty || ep->mapwrite || (write && page_count(ep->page) > 1)))
 				return true;
 	return false;
 }
@@ -269,29 +289,127 @@ static int ext2_dio_cancel(struct kiocb *iocb)
 	return blk_file_cancel(blk_file_dev(sb->dev), iocb);
 }
 
-/* Where on the device (from its start) a direct read of [pos, pos + n) can
- * go whole: inside the file, on one run, no dirty cached page over it; else
- * -EAGAIN. sb->lock held (with sb->nowait: no indirect block read). */
-static loff_t ext2_dio_where(struct inode *inode, loff_t pos, size_t n)
+/* Where on the device (from its start) a direct read or write of [pos,
+ * pos + n) can go whole: inside the file, on one run, no cached page in the
+ * way; else -EAGAIN. sb->lock held (with sb->nowait: no indirect block read). */
+static loff_t ext2_dio_where(struct inode *inode, loff_t pos, size_t n, bool write)
 {
 	loff_t at;
 
-	if ((u64)pos + n > (u64)inode->size || ext2_dio_dirty_cached(inode, pos, n))
+	if ((u64)pos + n > (u64)inode->size || ext2_dio_cached_in_way(inode, pos, n, write))
 		return -EAGAIN;
 	at = ext2_dio_one_run(inode, pos, n);
 	return at < 0 ? at : at + (loff_t)EXT2_SB(inode)->dev_offset;
 }
 
-long ext2_dio_read_async(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
-			 size_t n, loff_t pos)
+static struct ext2_inode_info *ext2_dio_ei(struct kiocb *iocb)
 {
-	struct ext2_sb *sb = EXT2_SB(inode);
-	loff_t at = ext2_dio_where(inode, pos, n);
+	return EXT2_I(kiocb_file(iocb)->f_inode);
+}
 
+/* A counted direct request ended (blk_file's end hook: the driver's
+ * interrupt, or a cancel). The file, so the inode, is held until the
+ * aio_complete that follows. */
+static void ext2_dio_end(struct kiocb *iocb, atomic_t *count)
+{
+	if (atomic_dec_and_test(count))
+		wake_up_all(&EXT2_SB(kiocb_file(iocb)->f_inode)->dio_wait);
+}
+
+static void ext2_dio_end_read(struct kiocb *iocb)
+{
+	ext2_dio_end(iocb, &ext2_dio_ei(iocb)->dio_reads);
+}
+
+static void ext2_dio_end_write(struct kiocb *iocb)
+{
+	ext2_dio_end(iocb, &ext2_dio_ei(iocb)->dio_writes);
+}
+
+/* Before waiting for direct requests: a request sent by an io_submit may
+ * still sit in its submitter's plug, not yet kicked, and that submitter may
+ * be asleep on sb->lock (a fault on a mapping of ours while pinning a later
+ * request of its batch): start everything the device has queued now. */
+static void ext2_dio_kick(struct ext2_sb *sb)
+{
+	struct blkdev *dev = blk_file_dev(sb->dev);
+
+	if (dev)
+		blkdev_kick(dev);
+}
+
+void ext2_dio_wait_inode(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+
+	if (!atomic_read(&ei->dio_reads) && !atomic_read(&ei->dio_writes))
+		return;
+	ext2_dio_kick(EXT2_SB(inode));
+	wait_event(EXT2_SB(inode)->dio_wait,
+		   !atomic_read(&ei->dio_reads) && !atomic_read(&ei->dio_writes));
+}
+
+int ext2_dio_wait_writes(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+
+	if (!atomic_read(&ei->dio_writes))
+		return 0;
+	if (EXT2_SB(inode)->nowait)
+		return -EAGAIN;
+	ext2_dio_kick(EXT2_SB(inode));
+	wait_event(EXT2_SB(inode)->dio_wait, !atomic_read(&ei->dio_writes));
+	return 0;
+}
+
+/* Send a direct request at device byte at without waiting, from the user's
+ * segments (iov) or pinned pages (pv), counted on the inode until the driver
+ * ends it. -EIOCBQUEUED, or blk_file's error with nothing sent. sb->lock held. */
+static ssize_t ext2_dio_send_async(struct kiocb *iocb, bool write, const struct iovec *iov,
+				   u32 nr, struct pinned_vec *pv, loff_t at)
+{
+	struct ext2_inode_info *ei = ext2_dio_ei(iocb);
+	struct file *dev = EXT2_SB(kiocb_file(iocb)->f_inode)->dev;
+	atomic_t *count = write ? &ei->dio_writes : &ei->dio_reads;
+	void (*end)(struct kiocb *) = write ? ext2_dio_end_write : ext2_dio_end_read;
+	enum blk_op op = write ? BLK_WRITE : BLK_READ;
+	ssize_t ret;
+
+	atomic_inc(count);		/* before: the interrupt may end it at once */
+	ret = iov ? blk_file_user_rw(dev, iocb, op, iov, nr, at, ext2_dio_cancel, end) :
+		blk_file_pinned_rw(dev, iocb, op, pv, at, ext2_dio_cancel, end);
+	if (ret != -EIOCBQUEUED)
+		ext2_dio_end(iocb, count);
+	return ret;
+}
+
+/* Before a direct overwrite sent without waiting: the times in the inode's
+ * block (under sb->nowait -EAGAIN when it is not cached), the clean cached
+ * pages over the range dropped (no I/O: ext2_dio_where left none dirty or
+ * mapped). */
+static int ext2_dio_write_prep(struct inode *inode, loff_t pos, size_t n)
+{
+	int err;
+
+	ext2_touch(inode, true);
+	if ((err = ext2_write_inode(inode)))
+		return err;
+	return ext2_pc_flush_range(inode, pos, n);
+}
+
+long ext2_dio_worker_send(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
+			  size_t n, loff_t pos, bool write)
+{
+	loff_t at = ext2_dio_where(inode, pos, n, write);
+
+	if (at >= 0 && write && (kiocb_dsync(iocb) || ext2_dio_write_prep(inode, pos, n)))
+		at = -EAGAIN;		/* (RWF_DSYNC: the worker's fsync follows) */
 	if (at < 0)
-		return ext2_dio_rw(inode, buf, n, pos, false);
+		return ext2_dio_rw(inode, buf, n, pos, write);
 	atomic_inc(&ext2_dio_async);
-	return blk_file_pinned_rw(sb->dev, iocb, BLK_READ, buf, at, ext2_dio_cancel);
+	if (!write)
+		ext2_accessed(inode);
+	return ext2_dio_send_async(iocb, write, NULL, 0, buf, at);
 }
 
 ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,
@@ -302,13 +420,21 @@ ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t
 	ssize_t ret = -EAGAIN;
 	loff_t at;
 
-	if (write || !mutex_trylock(&sb->lock))
+	if (write && (kiocb_dsync(iocb) || kiocb_is_append(iocb)))
+		return -EAGAIN;		/* the worker: data, then fdatasync's metadata;
+					 * an append at the end it finds */
+	if (!mutex_trylock(&sb->lock))
 		return -EAGAIN;
 	sb->nowait = true;
-	if ((at = ext2_dio_where(inode, pos, n)) >= 0)
-		ret = blk_file_user_rw(sb->dev, iocb, BLK_READ, iov, nr, at, ext2_dio_cancel);
+	at = ext2_dio_where(inode, pos, n, write);
+	if (at >= 0 && write && ext2_dio_write_prep(inode, pos, n))
+		at = -EAGAIN;
+	if (at >= 0)
+		ret = ext2_dio_send_async(iocb, write, iov, nr, NULL, at);
+	if (ret == -EIOCBQUEUED && !write)
+		ext2_accessed(inode);	/* (its block may not be cached: see there) */
 	if (ret == -EIOCBQUEUED)
-		atomic_inc(&ext2_dio_direct);
+		atomic_inc(write ? &ext2_dio_direct_writes : &ext2_dio_direct);
 	if (sb->fault_again) {		/* pinning faulted on a mapping of ours: the worker */
 		sb->fault_again = false;	/* pins without sb->lock */
 		ret = ret == -EIOCBQUEUED ? ret : -EAGAIN;

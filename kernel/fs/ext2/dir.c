@@ -145,7 +145,7 @@ static int ext2_add_fn(struct inode *dir, struct ext2_buf *b, struct ext2_dir_en
 		de = nd;
 	}
 	ext2_dirent_fill(EXT2_SB(dir), de, n);
-	ext2_bdirty(b);
+	ext2_bdirty(b, dir->ino);
 	return 1;
 }
 
@@ -168,10 +168,18 @@ static int ext2_dir_grow(struct inode *dir, struct ext2_name *n)
 	de = b->data;
 	de->rec_len = sb->block_size;
 	ext2_dirent_fill(sb, de, n);
-	ext2_bdirty(b);
+	ext2_bdirty(b, dir->ino);
 	ext2_brelse(b);
 	dir->size += sb->block_size;
 	return 0;
+}
+
+/* Every metadata change made while ino is being named in a directory is
+ * ino's too: its fsync writes the entry, and the directory's inode, blocks,
+ * bitmap and counts the entry needed (the name survives a crash). */
+static void ext2_dir_owner(struct inode *dir, u32 ino)
+{
+	EXT2_SB(dir)->meta_also = ino;
 }
 
 int ext2_dir_add(struct inode *dir, const char *name, size_t len, u32 ino, u32 mode)
@@ -181,13 +189,16 @@ int ext2_dir_add(struct inode *dir, const char *name, size_t len, u32 ino, u32 m
 
 	if (len > EXT2_NAME_LEN)
 		return -ENAMETOOLONG;
+	ext2_dir_owner(dir, ino);
 	r = ext2_dir_walk(dir, 0, ext2_add_fn, &n);
 	if (!r)
 		r = ext2_dir_grow(dir, &n);
-	if (r < 0)
-		return r;
-	ext2_dir_changed(dir);
-	return ext2_write_inode(dir);
+	if (r >= 0) {
+		ext2_dir_changed(dir);
+		r = ext2_write_inode(dir);
+	}
+	ext2_dir_owner(dir, 0);
+	return r;
 }
 
 static int ext2_remove_fn(struct inode *dir, struct ext2_buf *b, struct ext2_dir_entry *de,
@@ -195,11 +206,12 @@ static int ext2_remove_fn(struct inode *dir, struct ext2_buf *b, struct ext2_dir
 {
 	if (!ext2_name_is(de, arg))
 		return 0;
+	ext2_bdirty(b, dir->ino);
+	ext2_bown(b, de->inode);	/* (a rename's fsync of it: the old name goes) */
 	if (prev)
 		prev->rec_len += de->rec_len;
 	else
 		de->inode = 0;
-	ext2_bdirty(b);
 	return 1;
 }
 
@@ -223,19 +235,25 @@ static int ext2_set_fn(struct inode *dir, struct ext2_buf *b, struct ext2_dir_en
 		return 0;
 	de->inode = n->ino;
 	de->file_type = ext2_type_of(EXT2_SB(dir), n->mode);
-	ext2_bdirty(b);
+	ext2_bdirty(b, dir->ino);
 	return 1;
 }
 
 int ext2_dir_set(struct inode *dir, const char *name, size_t len, u32 ino, u32 mode)
 {
 	struct ext2_name n = { name, len, ino, mode };
-	int r = ext2_dir_walk(dir, 0, ext2_set_fn, &n);
+	int r;
 
-	if (r <= 0)
-		return r ? r : ext2_corrupt(EXT2_SB(dir), "missing entry in directory", dir->ino);
-	ext2_touch(dir, true);
-	return ext2_write_inode(dir);
+	ext2_dir_owner(dir, ino);
+	r = ext2_dir_walk(dir, 0, ext2_set_fn, &n);
+	if (r > 0) {
+		ext2_touch(dir, true);
+		r = ext2_write_inode(dir);
+	} else if (!r) {
+		r = ext2_corrupt(EXT2_SB(dir), "missing entry in directory", dir->ino);
+	}
+	ext2_dir_owner(dir, 0);
+	return r;
 }
 
 static int ext2_empty_fn(struct inode *dir, struct ext2_buf *b, struct ext2_dir_entry *de,
@@ -272,7 +290,7 @@ int ext2_dir_init(struct inode *dir, u32 parent_ino)
 	de = (void *)((char *)b->data + EXT2_DIR_REC_LEN(1));
 	ext2_dirent_fill(sb, de, &(struct ext2_name){ "..", 2, parent_ino, S_IFDIR });
 	de->rec_len = sb->block_size - EXT2_DIR_REC_LEN(1);
-	ext2_bdirty(b);
+	ext2_bdirty(b, dir->ino);
 	ext2_brelse(b);
 	dir->size = sb->block_size;
 	return ext2_write_inode(dir);

@@ -35,6 +35,7 @@
 #include "list.h"
 #include "mutex.h"
 #include "spinlock.h"
+#include "wait.h"
 #include "workqueue.h"
 
 #define EXT2_CACHE_MAX	256		/* cached blocks per file system (a page each) */
@@ -42,14 +43,36 @@
 #define EXT2_PC_HASH	16		/* hash buckets of an inode's pages */
 #define EXT2_LINK_MAX	32000		/* links of an inode (a directory's subdirectories + 2) */
 
+#define EXT2_OWNERS	4		/* inodes a dirty block remembers */
+#define EXT2_OWNERS_ALL	0xff		/* ext2_owners.nr: more, or unknown */
+
+/* The inodes whose fsync must write a dirty block (or the superblock and
+ * descriptors): those whose metadata changed in it since it was last
+ * written. Past EXT2_OWNERS of them, every fsync writes it. (sb->lock) */
+struct ext2_owners {
+	u32 ino[EXT2_OWNERS];
+	u8 nr;				/* or EXT2_OWNERS_ALL */
+};
+
+struct ext2_sb;
+
 /* One cached block (sb->lock). */
 struct ext2_buf {
 	u32 blocknr;
 	u32 refs;			/* bread/bget users not yet released */
 	bool dirty;			/* newer than the disk */
+	struct ext2_owners owners;	/* while dirty: whose fsync writes it */
+	struct ext2_sb *sb;
 	void *data;			/* the block: a low-memory page's start */
 	struct page *page;
 	struct list_head lru;		/* sb->bufs, most recently used first */
+};
+
+/* When a read moves atime (mount flags, super.c). */
+enum ext2_atime {
+	EXT2_ATIME_RELATIME,		/* Linux's default (ext2_accessed) */
+	EXT2_ATIME_STRICT,		/* MS_STRICTATIME: every read */
+	EXT2_ATIME_NONE,		/* MS_NOATIME: never */
 };
 
 struct ext2_sb {
@@ -64,8 +87,14 @@ struct ext2_sb {
 	u32 ngroups, bpg, ipg, inode_size, first_ino, first_data_block;
 	u32 blocks_count, inodes_count, gdt_blocks;
 	bool rdonly;			/* MS_RDONLY, or an unknown RO_COMPAT feature */
+	enum ext2_atime atime;		/* mount flags, fixed at mount */
+	bool nodiratime;		/* MS_NODIRATIME: directories' atime stays */
 	bool was_valid;			/* s_state said clean at mount: say so at umount */
 	bool super_dirty;		/* es or gd changed since the last write-back */
+	struct ext2_owners super_owners;	/* whose fsync writes them (dirty) */
+	u32 meta_also;			/* an inode that also owns every metadata
+					 * change made now (ext2_dir_add and
+					 * ext2_dir_set: the name's inode), or 0 */
 	bool nowait;			/* the holder of lock must not wait on the disk:
 					 * a cache miss is -EAGAIN (an AIO try in io_submit) */
 	bool fault_again;		/* the holder's user copy faulted on a mapping of
@@ -86,6 +115,8 @@ struct ext2_sb {
 	u32 wb_seq;			/* metadata write-backs failed (and data of
 					 * inodes gone since): fsync reports (lock) */
 	struct list_head flush_link;	/* the flusher's list (flush.c), or empty */
+	wait_queue_head_t dio_wait;	/* an inode's direct I/O in flight reached
+					 * zero (dio.c: truncate, fills wait here) */
 };
 
 /* An ext2 inode in memory: inode->private. */
@@ -106,6 +137,11 @@ struct ext2_inode_info {
 	 * is until jiffies reach atime_fresh_until */
 	u32 atime_fresh;
 	unsigned long atime_fresh_until;
+	/* O_DIRECT requests sent without waiting (io_submit's try, the worker's
+	 * async reads), until the driver ends them (dio.c; atomic, any context):
+	 * a truncate waits for both to be 0, a read into the page cache for
+	 * dio_writes (Linux's i_dio_count and inode_dio_wait). */
+	atomic_t dio_reads, dio_writes;
 };
 
 /* A reader waiting for a page fill in flight (ext2_fill_start/ext2_fill_join):
@@ -152,7 +188,13 @@ static inline struct ext2_inode_info *EXT2_I(const struct inode *inode) { return
 struct ext2_buf *ext2_bread(struct ext2_sb *sb, u32 nr);
 struct ext2_buf *ext2_bget(struct ext2_sb *sb, u32 nr);
 void ext2_brelse(struct ext2_buf *b);
-static inline void ext2_bdirty(struct ext2_buf *b) { b->dirty = true; }
+/* b changed for inode ino's metadata (0: anyone's, every fsync writes it):
+ * dirty, and ino (and sb->meta_also) among its owners. ext2_bown adds one
+ * more owner to a block made dirty. */
+void ext2_bdirty(struct ext2_buf *b, u32 ino);
+void ext2_bown(struct ext2_buf *b, u32 ino);
+/* The superblock or a group descriptor changed for ino's metadata. */
+void ext2_super_dirty(struct ext2_sb *sb, u32 ino);
 /* Write every dirty page and block back (then the superblock and descriptors
  * when changed) and flush the device's cache: 0 or the first -EIO. */
 int ext2_sync_fs(struct ext2_sb *sb);
@@ -160,6 +202,11 @@ int ext2_sync_fs(struct ext2_sb *sb);
  * every dirty block; no FLUSH. A failed block stays dirty (written again
  * later) and bumps sb->wb_seq. 0 or the first -EIO. */
 int ext2_sync_meta(struct ext2_sb *sb);
+/* The same for fsync of inode ino: only what ino owns (ext2_owners: its
+ * inode's block, its indirect blocks, the bitmaps and descriptors its
+ * allocations changed, the directory blocks that name it), and what
+ * everyone owns. */
+int ext2_sync_meta_inode(struct ext2_sb *sb, u32 ino);
 /* Block nr was freed: take it out of the cache (or, still held, make it clean). */
 void ext2_bforget(struct ext2_sb *sb, u32 nr);
 /* Forget every cached block (umount, after ext2_sync_fs); a dirty one is lost. */
@@ -229,10 +276,12 @@ int ext2_write_inode(struct inode *inode);
 /* A new inode of mode in the group near dir's, written, in the cache. */
 struct inode *ext2_new_inode(struct inode *dir, u32 mode);
 void ext2_touch(struct inode *inode, bool mtime);	/* ctime (and mtime) = now */
-/* A read of inode's data or entries: atime = now by the relatime rule (Linux's
- * default: only when atime is not after mtime and ctime, or is a day old);
- * never on a read-only mount. A best effort: under sb->nowait the inode's
- * block may not be written now; the new atime goes with its next write. */
+/* A read of inode's data or entries: atime = now as the mount says
+ * (sb->atime): by the relatime rule (Linux's default: only when atime is not
+ * after mtime and ctime, or is a day old), at every read (strictatime), or
+ * never (noatime; a directory's never with nodiratime); never on a
+ * read-only mount. A best effort: under sb->nowait the inode's block may
+ * not be written now; the new atime goes with its next write. */
 void ext2_accessed(struct inode *inode);
 u32 ext2_now(void);
 void ext2_put(struct inode *inode);
@@ -254,9 +303,10 @@ int ext2_free_blocks_from(struct inode *inode, u32 keep);
 /* Blocks a file may map (the indirect tree's reach). */
 u64 ext2_max_blocks(const struct ext2_sb *sb);
 
-/* alloc.c: bitmaps and counts. goal: a block number to start near. */
-long ext2_alloc_block(struct ext2_sb *sb, u32 goal);
-int ext2_free_block(struct ext2_sb *sb, u32 nr);
+/* alloc.c: bitmaps and counts. goal: a block number to start near; owner:
+ * the inode the block is for (its fsync writes the bitmap and counts). */
+long ext2_alloc_block(struct ext2_sb *sb, u32 goal, u32 owner);
+int ext2_free_block(struct ext2_sb *sb, u32 nr, u32 owner);
 long ext2_alloc_ino(struct ext2_sb *sb, u32 group, bool dir);
 int ext2_free_ino(struct ext2_sb *sb, u32 ino, bool dir);
 
@@ -318,6 +368,8 @@ extern atomic_t ext2_blocks_written;
  * device from io_submit and by the worker without waiting, pages fills read
  * (the worker's and io_submit's) and, of them, pages read ahead. */
 extern atomic_t ext2_aio_queued, ext2_dio_direct, ext2_dio_async, ext2_fill_pages, ext2_ra_pages;
+/* O_DIRECT writes sent to the device from io_submit (overwrites). */
+extern atomic_t ext2_dio_direct_writes;
 
 /* readahead.c: page fills (see its head comment). */
 #define EXT2_RA_MAX	64		/* the largest read-ahead window, pages */
@@ -373,21 +425,31 @@ int ext2_aio_fsync(struct kiocb *iocb, int datasync);
  * zero-copy: bytes or -errno. */
 bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
 /* io_submit's try of an O_DIRECT request (sb->lock taken only if free): a
- * read inside the file on one run of blocks whose map is cached, and no dirty
- * cached page over it, is sent to the device on iocb (completed by the
- * driver's interrupt): -EIOCBQUEUED, or -EFAULT/-ENOMEM with nothing sent.
- * -EAGAIN for everything else (writes, holes, map misses, the lock taken):
- * the worker's ext2_dio_rw then. The user's pages are pinned under sb->lock,
- * as the buffered try copies under it. */
+ * read or write inside the file on one run of allocated blocks whose map is
+ * cached, with no dirty cached page over it (a write: no mapped one either,
+ * the inode's block cached for its mtime, no RWF_DSYNC), is sent to the
+ * device on iocb (completed by the driver's interrupt): -EIOCBQUEUED, or
+ * -EFAULT/-ENOMEM with nothing sent. A write drops the clean cached pages
+ * over its range first. -EAGAIN for everything else (holes, appends, map
+ * misses, the lock taken): the worker's ext2_dio_rw then. The user's pages
+ * are pinned under sb->lock, as the buffered try copies under it. */
 ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,
 		     bool write);
 long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write);
-/* The worker's direct read of the pinned buf (sb->lock held): sent on iocb
- * without waiting when it can go whole (as ext2_dio_try's, the map read as
- * needed; buf is taken over): -EIOCBQUEUED, the driver's interrupt completes
- * iocb. Else ext2_dio_rw's bytes or -errno (the caller completes iocb). */
-long ext2_dio_read_async(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
-			 size_t n, loff_t pos);
+/* The worker's direct read or write of the pinned buf (sb->lock held):
+ * sent on iocb without waiting when it can go whole (as ext2_dio_try's, the
+ * map read as needed; an overwrite without RWF_DSYNC; buf is taken over):
+ * -EIOCBQUEUED, the driver's interrupt completes iocb. Else ext2_dio_rw's
+ * bytes or -errno (the caller completes iocb). */
+long ext2_dio_worker_send(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
+			  size_t n, loff_t pos, bool write);
+/* Wait until no direct request sent without waiting is in flight on inode
+ * (a truncate, before it frees blocks). sb->lock held: nobody sends more. */
+void ext2_dio_wait_inode(struct inode *inode);
+/* Before a read from the disk into inode's page cache: wait for its direct
+ * writes in flight (the bytes read would be stale), or -EAGAIN under
+ * sb->nowait. sb->lock held. 0. */
+int ext2_dio_wait_writes(struct inode *inode);
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a

@@ -179,6 +179,7 @@ int ext2_truncate_locked(struct inode *inode, loff_t size)
 	if ((u64)size > ext2_max_size(sb))
 		return -EFBIG;
 	if (size < inode->size) {
+		ext2_dio_wait_inode(inode);	/* no direct I/O on blocks about to go */
 		EXT2_I(inode)->map_changed = true;	/* for fdatasync */
 		err = ext2_pc_truncate(inode, size);	/* pages first: their blocks go */
 		/* mapped pages past the new end: gone from every mapping (SIGBUS) */
@@ -322,15 +323,16 @@ static bool ext2_datasync_meta(struct inode *inode)
 	       ei->di.i_blocks != ei->synced_blocks;
 }
 
-/* The inode into its buffer, then every dirty metadata block (the file's
- * indirect blocks, bitmaps, descriptors among them). */
+/* The inode into its buffer, then the dirty metadata blocks the file owns
+ * (its inode's, its indirect blocks, the bitmaps and descriptors its
+ * allocations changed, the directory blocks naming it), not other files'. */
 static int ext2_fsync_meta(struct inode *inode)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
 	int err = ext2_write_inode(inode);
 
 	if (!err)
-		err = ext2_sync_meta(EXT2_SB(inode));
+		err = ext2_sync_meta_inode(EXT2_SB(inode), inode->ino);
 	if (!err) {
 		ei->synced_size = inode->size;
 		ei->synced_blocks = ei->di.i_blocks;

@@ -28,24 +28,48 @@ void ext2_touch(struct inode *inode, bool mtime)
 
 #define EXT2_RELATIME_SECS	(24 * 3600)	/* relatime: an atime this old moves anyway */
 
-/* Relatime keeps an atime newer than mtime and ctime for a day. Once found
- * so, the inode remembers until when (in jiffies, at most a day: no wrap), so
- * that the reads meanwhile (every cache hit inside io_submit) read no clock. */
+/* Does a read at now move inode's atime, as the mount says? */
+static bool ext2_atime_due(const struct ext2_sb *sb, const struct inode *inode, u32 now)
+{
+	const struct ext2_inode *di = &EXT2_I(inode)->di;
+
+	if (sb->rdonly || sb->atime == EXT2_ATIME_NONE || (sb->nodiratime && S_ISDIR(inode->mode)))
+		return false;
+	if (sb->atime == EXT2_ATIME_STRICT)
+		return di->i_atime != now;
+	return di->i_atime <= di->i_mtime || di->i_atime <= di->i_ctime ||
+	       now - di->i_atime >= EXT2_RELATIME_SECS;
+}
+
+/* Under relatime an atime newer than mtime and ctime stays for a day. Once
+ * found so, the inode remembers until when (in jiffies, at most a day: no
+ * wrap), so that the reads meanwhile (every cache hit inside io_submit) read
+ * no clock. */
+static bool ext2_atime_fresh(const struct ext2_sb *sb, const struct ext2_inode_info *ei)
+{
+	const struct ext2_inode *di = &ei->di;
+
+	return sb->atime == EXT2_ATIME_RELATIME && di->i_atime == ei->atime_fresh &&
+	       di->i_atime > di->i_mtime && di->i_atime > di->i_ctime &&
+	       time_before(jiffies, ei->atime_fresh_until);
+}
+
 void ext2_accessed(struct inode *inode)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	struct ext2_inode_info *ei = EXT2_I(inode);
 	struct ext2_inode *di = &ei->di;
-	bool newer = di->i_atime > di->i_mtime && di->i_atime > di->i_ctime;
 	u32 now;
 
-	if (sb->rdonly || (newer && di->i_atime == ei->atime_fresh &&
-			   time_before(jiffies, ei->atime_fresh_until)))
+	if (sb->rdonly || sb->atime == EXT2_ATIME_NONE || ext2_atime_fresh(sb, ei))
 		return;
 	now = ext2_now();
-	if (newer && now - di->i_atime < EXT2_RELATIME_SECS) {
-		ei->atime_fresh = di->i_atime;
-		ei->atime_fresh_until = jiffies + (EXT2_RELATIME_SECS - (now - di->i_atime)) * HZ;
+	if (!ext2_atime_due(sb, inode, now)) {
+		if (sb->atime == EXT2_ATIME_RELATIME && now - di->i_atime < EXT2_RELATIME_SECS) {
+			ei->atime_fresh = di->i_atime;
+			ei->atime_fresh_until = jiffies +
+				(EXT2_RELATIME_SECS - (now - di->i_atime)) * HZ;
+		}
 		return;
 	}
 	di->i_atime = now;
@@ -124,6 +148,8 @@ static struct inode *ext2_inode_make(struct ext2_sb *sb, u32 ino, const struct e
 	ei->synced_blocks = di->i_blocks;
 	ei->map_changed = false;
 	ei->atime_fresh_until = jiffies;	/* not known fresh: read the clock */
+	atomic_set(&ei->dio_reads, 0);
+	atomic_set(&ei->dio_writes, 0);
 	inode->ino = ino;
 	inode->nlink = di->i_links_count;
 	inode->size = di->i_size;
@@ -203,7 +229,7 @@ int ext2_write_inode(struct inode *inode)
 	if (IS_ERR(b))
 		return PTR_ERR(b);
 	memcpy((char *)b->data + off, di, sizeof(*di));
-	ext2_bdirty(b);
+	ext2_bdirty(b, inode->ino);
 	ext2_brelse(b);
 	return 0;
 }
@@ -221,7 +247,7 @@ static int ext2_inode_clear(struct ext2_sb *sb, u32 ino)
 	if (IS_ERR(b))
 		return PTR_ERR(b);
 	memset((char *)b->data + off, 0, sb->inode_size);
-	ext2_bdirty(b);
+	ext2_bdirty(b, ino);
 	ext2_brelse(b);
 	return 0;
 }

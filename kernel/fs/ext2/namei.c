@@ -86,7 +86,7 @@ static int ext2_symlink_init(struct inode *inode, const char *target)
 		if (IS_ERR(b))
 			return PTR_ERR(b);
 		memcpy(b->data, target, n);
-		ext2_bdirty(b);
+		ext2_bdirty(b, inode->ino);
 		ext2_brelse(b);
 	}
 	inode->size = n;

@@ -116,6 +116,8 @@ int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask)
 
 	if (sb->nowait)
 		return -EAGAIN;			/* it would wait on the disk */
+	if (!write)
+		ext2_dio_wait_writes(inode);	/* else the old bytes would be cached */
 	for (u32 i = 0; i < bpp; i++) {
 		nr[i] = (mask & (1u << i)) ? ext2_bmap(inode, lblk + i, false, NULL) : 0;
 		if (nr[i] < 0)

@@ -243,8 +243,8 @@ void ext2_fill_read(struct ext2_fill *f, struct inode *inode, loff_t pos, size_t
 	u64 end = MIN((u64)pos + n, (u64)inode->size);
 	u32 first, last, win;
 
-	if (!n || (u64)pos >= end)
-		return;
+	if (!n || (u64)pos >= end || ext2_dio_wait_writes(inode))
+		return;				/* (waits for direct writes in flight) */
 	first = (u64)pos >> PAGE_SHIFT;
 	last = (end - 1) >> PAGE_SHIFT;
 	win = ext2_ra_window(EXT2_I(inode), first, last);

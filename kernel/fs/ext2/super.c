@@ -9,6 +9,7 @@
 #include "printk.h"
 #include "slab.h"
 #include "string.h"
+#include "uapi/mount.h"
 
 static u32 ext2_next_dev = 0x0800;	/* st_dev of each mount: 8:0, 8:1, ... */
 
@@ -149,17 +150,18 @@ int ext2_write_super(struct ext2_sb *sb)
 		if (IS_ERR(b))
 			return PTR_ERR(b);
 		memcpy(b->data, (char *)sb->gd + i * bs, bs);
-		ext2_bdirty(b);
+		ext2_bdirty(b, 0);	/* written in the same pass, whoever asked */
 		ext2_brelse(b);
 	}
 	sb->es->s_wtime = ext2_now();
 	sb->super_dirty = false;
+	sb->super_owners.nr = 0;
 	/* the superblock lives in a page of its own, at 1024 as on the disk:
 	 * bytes 0-2047 go back whole (the boot block as it was read) */
 	err = ext2_dev_rw(sb, true, virt_to_page(sb->es), 0, 2 * EXT2_SUPER_OFFSET, 0);
 	atomic_inc(&ext2_blocks_written);
 	if (err) {
-		sb->super_dirty = true;		/* again at the next write-back */
+		ext2_super_dirty(sb, 0);	/* again at the next write-back, anyone's */
 		sb->wb_seq++;
 		atomic_inc(&ext2_wb_errors);
 	}
@@ -179,7 +181,16 @@ static void ext2_sb_free(struct ext2_sb *sb)
 	kfree(sb);
 }
 
-static struct ext2_sb *ext2_sb_alloc(struct file *dev, u64 offset, u64 bytes, bool rdonly)
+/* mount(2)'s atime flags as Linux reads them: relatime unless MS_NOATIME;
+ * MS_STRICTATIME overrides both. */
+static enum ext2_atime ext2_atime_mode(u32 flags)
+{
+	if (flags & MS_STRICTATIME)
+		return EXT2_ATIME_STRICT;
+	return flags & MS_NOATIME ? EXT2_ATIME_NONE : EXT2_ATIME_RELATIME;
+}
+
+static struct ext2_sb *ext2_sb_alloc(struct file *dev, u64 offset, u64 bytes, u32 flags)
 {
 	struct ext2_sb *sb = kmalloc(sizeof(*sb), GFP_KERNEL);
 	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -197,10 +208,13 @@ static struct ext2_sb *ext2_sb_alloc(struct file *dev, u64 offset, u64 bytes, bo
 	INIT_LIST_HEAD(&sb->pages);
 	INIT_LIST_HEAD(&sb->inodes);
 	INIT_LIST_HEAD(&sb->flush_link);
+	init_waitqueue_head(&sb->dio_wait);
 	sb->dev = dev;
 	sb->dev_offset = offset;
 	sb->dev_bytes = bytes;
-	sb->rdonly = rdonly;
+	sb->rdonly = flags & MS_RDONLY;
+	sb->atime = ext2_atime_mode(flags);
+	sb->nodiratime = flags & MS_NODIRATIME;
 	if (ext2_aio_init(sb)) {
 		__free_page(page);
 		kfree(sb);
@@ -243,9 +257,9 @@ static struct inode *ext2_fill_super(struct ext2_sb *sb)
 	return err ? ERR_PTR(err) : root;
 }
 
-struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, bool rdonly)
+struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, u32 flags)
 {
-	struct ext2_sb *sb = ext2_sb_alloc(dev, offset, bytes, rdonly);
+	struct ext2_sb *sb = ext2_sb_alloc(dev, offset, bytes, flags);
 	struct inode *root;
 
 	if (!sb)
@@ -283,7 +297,7 @@ int ext2_umount(struct inode *root)
 	mutex_lock(&sb->lock);
 	if (!sb->rdonly && sb->was_valid)
 		sb->es->s_state |= EXT2_VALID_FS;
-	sb->super_dirty = true;
+	ext2_super_dirty(sb, 0);
 	err = ext2_sync_fs(sb);
 	if (err && !sb->rdonly) {	/* something did not reach the disk: e2fsck */
 		sb->es->s_state = (sb->es->s_state & ~EXT2_VALID_FS) | EXT2_ERROR_FS;
