@@ -15,43 +15,70 @@
 #define AFFINITY_BYTES	4		/* the kernel's cpumask: one unsigned long */
 #define AFFINITY_COPY	128		/* the most of a caller's mask we read */
 
-/* The live task pid names (0: the caller), or NULL (-ESRCH). */
-static struct task *affinity_task(int pid)
-{
-	struct task *t = pid ? task_find(pid) : current;
+struct affinity_op {
+	u32 mask;			/* set: the new mask; get: the task's */
+	bool set;
+};
 
-	if (pid < 0 || !t || !t->mm || t->state == TASK_ZOMBIE)
-		return NULL;
-	return t;
+/* task_call callback (tasklist_lock held: t cannot be reaped meanwhile, on
+ * any CPU); t is never current here (no schedule() under the lock). */
+static int affinity_apply(struct task *t, void *arg)
+{
+	struct affinity_op *op = arg;
+
+	if (!t->mm || t->state == TASK_ZOMBIE)
+		return -ESRCH;
+	if (op->set)
+		return sched_set_affinity(t, op->mask);
+	op->mask = READ_ONCE(t->cpus_allowed);
+	return 0;
+}
+
+/* Apply op to the live task pid names (0: the caller); -ESRCH if none. */
+static int affinity_do(int pid, struct affinity_op *op)
+{
+	if (pid < 0)
+		return -ESRCH;
+	if (!pid || pid == current->pid) {
+		if (!op->set) {
+			op->mask = READ_ONCE(current->cpus_allowed);
+			return 0;
+		}
+		return sched_set_affinity(current, op->mask);
+	}
+	return task_call(pid, affinity_apply, op);
 }
 
 long sys_sched_setaffinity(int pid, unsigned len, const unsigned long *umask)
 {
 	unsigned char mask[AFFINITY_COPY] = { 0 };
-	struct task *t;
-	u32 m;
+	struct affinity_op op = { 0, true };
 
 	if (copy_from_user(mask, umask, len < AFFINITY_COPY ? len : AFFINITY_COPY))
 		return -EFAULT;
-	t = affinity_task(pid);
-	if (!t)
-		return -ESRCH;
-	m = mask[0] | mask[1] << 8 | mask[2] << 16 | (u32)mask[3] << 24;
-	return len ? sched_set_affinity(t, m) : -EINVAL;
+	if (!len) {			/* -ESRCH first, as before */
+		struct affinity_op probe = { 0, false };
+		int err = affinity_do(pid, &probe);
+
+		return err ? err : -EINVAL;
+	}
+	op.mask = mask[0] | mask[1] << 8 | mask[2] << 16 | (u32)mask[3] << 24;
+	return affinity_do(pid, &op);
 }
 
 /* Returns the bytes of mask written: the kernel's mask size. */
 long sys_sched_getaffinity(int pid, unsigned len, unsigned long *umask)
 {
+	struct affinity_op op = { 0, false };
 	unsigned long mask;
-	struct task *t;
+	int err;
 
 	if (len < AFFINITY_BYTES || (len & (sizeof(long) - 1)))
 		return -EINVAL;
-	t = affinity_task(pid);
-	if (!t)
-		return -ESRCH;
-	mask = READ_ONCE(t->cpus_allowed) & sched_cpu_mask;
+	err = affinity_do(pid, &op);
+	if (err)
+		return err;
+	mask = op.mask & sched_cpu_mask;
 	return copy_to_user(umask, &mask, AFFINITY_BYTES) ? -EFAULT : AFFINITY_BYTES;
 }
 

@@ -62,12 +62,21 @@ bool rlimit_as_ok(struct mm *mm, u32 add)
 	return limit == RLIM64_INFINITY || (u64)vm_total(mm) + add <= limit;
 }
 
-/* The task a prlimit64 pid names (0: the caller); NULL if none. */
+/* task_call callback (tasklist_lock held: t cannot be reaped meanwhile). */
+static int rlimit_task_alive(struct task *t, void *arg)
+{
+	(void)arg;
+	return t->files && t->state != TASK_ZOMBIE ? 0 : -ESRCH;
+}
+
+/* The task a prlimit64 pid names (0: the caller); NULL if none. Another
+ * task is only looked at under tasklist_lock (it may be reaped on another
+ * CPU), and returned as a token: the caller refuses it, never uses it. */
 static struct task *rlimit_task(int pid)
 {
-	struct task *t = pid ? task_find(pid) : current;
-
-	return t && t->files && t->state != TASK_ZOMBIE ? t : NULL;
+	if (!pid || pid == current->pid)
+		return current;
+	return task_call(pid, rlimit_task_alive, NULL) ? NULL : (struct task *)-1;
 }
 
 /* prlimit64 acts on the caller only: with no credentials to compare, one

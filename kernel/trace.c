@@ -210,14 +210,16 @@ static int trace_alloc(void)
 
 /* Name every task that exists (interrupts off: task_list changes only with
  * them off on this one CPU, as sysrq.c relies on too). */
+static void trace_comm_one(struct task *t, void *arg)
+{
+	(void)arg;
+	__trace_comm(t->pid, t->name);
+}
+
+/* Every task's name, under tasklist_lock (a task may be reaped on another CPU). */
 static void trace_comm_all(void)
 {
-	u32 flags = local_irq_save();
-	struct task *t;
-
-	list_for_each_entry(t, &task_list, tasks)
-		__trace_comm(t->pid, t->name);
-	local_irq_restore(flags);
+	task_for_each(trace_comm_one, NULL);
 }
 
 int trace_set(u32 mask)

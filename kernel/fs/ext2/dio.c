@@ -330,7 +330,7 @@ static void ext2_dio_end_write(struct kiocb *iocb)
  * still sit in its submitter's plug, not yet kicked, and that submitter may
  * be asleep on sb->lock (a fault on a mapping of ours while pinning a later
  * request of its batch): start everything the device has queued now. */
-static void ext2_dio_kick(struct ext2_sb *sb)
+void ext2_dev_kick(struct ext2_sb *sb)
 {
 	struct blkdev *dev = blk_file_dev(sb->dev);
 
@@ -344,7 +344,7 @@ void ext2_dio_wait_inode(struct inode *inode)
 
 	if (!atomic_read(&ei->dio_reads) && !atomic_read(&ei->dio_writes))
 		return;
-	ext2_dio_kick(EXT2_SB(inode));
+	ext2_dev_kick(EXT2_SB(inode));
 	wait_event(EXT2_SB(inode)->dio_wait,
 		   !atomic_read(&ei->dio_reads) && !atomic_read(&ei->dio_writes));
 }
@@ -357,7 +357,7 @@ int ext2_dio_wait_writes(struct inode *inode)
 		return 0;
 	if (EXT2_SB(inode)->nowait)
 		return -EAGAIN;
-	ext2_dio_kick(EXT2_SB(inode));
+	ext2_dev_kick(EXT2_SB(inode));
 	wait_event(EXT2_SB(inode)->dio_wait, !atomic_read(&ei->dio_writes));
 	return 0;
 }

@@ -389,6 +389,10 @@ int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait
 bool ext2_fill_join(struct ext2_page *ep, struct ext2_fill_wait *w);
 /* Sleep until ep is not busy (sb->lock held: the completion needs none). */
 void ext2_fill_wait_page(struct ext2_page *ep);
+/* dio.c: start every request sb's device has queued, whoever's io_submit
+ * plug deferred its kick (before waiting for a fill or a direct request:
+ * that submitter may be asleep on sb->lock). Any process context. */
+void ext2_dev_kick(struct ext2_sb *sb);
 /* The read-ahead window (pages) after pages [first, last] of a read that
  * missed; updates ei's state (sb->lock). */
 u32 ext2_ra_window(struct ext2_inode_info *ei, u32 first, u32 last);

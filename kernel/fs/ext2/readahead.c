@@ -146,6 +146,8 @@ void ext2_fill_wait_page(struct ext2_page *ep)
 {
 	if (ep->busy) {
 		blk_flush_plug();	/* a fill this io_submit started may wait there */
+		ext2_dev_kick(EXT2_SB(ep->inode));	/* or another submitter's plug,
+							 * that submitter asleep on sb->lock */
 		wait_event(ext2_fill_wq, !ext2_fill_busy(ep));
 	}
 }
