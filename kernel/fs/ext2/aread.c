@@ -72,6 +72,19 @@ static bool ext2_aread_can(struct inode *inode, u32 first, u32 last)
 	return true;
 }
 
+/* Make every page of [first, last] cached before anything starts, then look
+ * again: making one may evict another (the cache's eviction takes the least
+ * recently used clean page), and a page found uptodate and then evicted may
+ * not be fillable from here. False: the worker takes the request, nothing
+ * started; true: the pages are there and no further allocation evicts one. */
+static bool ext2_aread_make_room(struct inode *inode, u32 first, u32 last)
+{
+	for (u32 i = first; i <= last; i++)
+		if (IS_ERR(ext2_pc_lookup(inode, i, true)))
+			return false;
+	return ext2_aread_can(inode, first, last);
+}
+
 /* The request's bytes from its pages into the user's; the bytes. Any
  * context: interrupts off around the atomic slots. */
 static long ext2_aread_copy(struct ext2_aread *ar)
@@ -246,6 +259,8 @@ ssize_t ext2_aread_start(struct kiocb *iocb, const struct iovec *iov, u32 nr, si
 		return -EAGAIN;
 	if (atomic_read(&EXT2_I(inode)->dio_writes))
 		return -EAGAIN;		/* a fill now would cache the old bytes (dio.c) */
+	if (!ext2_aread_make_room(inode, first, last))
+		return -EAGAIN;
 	ar = ext2_aread_alloc(EXT2_SB(inode), iov, nr, first, last);
 	if (IS_ERR(ar))
 		return PTR_ERR(ar);
