@@ -80,6 +80,19 @@ struct oom_kill {
 	int tgid;
 };
 
+/* The other processes on victim's mm (clone(CLONE_VM) without CLONE_THREAD,
+ * a vfork pair) die with it, never init (as Linux): the mm is freed only when
+ * they all left it, and the scan skips a marked mm, so a sharer left alive
+ * would hold the memory and the victim count. tasklist_lock held. */
+static void oom_kill_sharers(struct task *victim)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->mm == victim->mm && t->tgid != victim->tgid && !proc_is_init(t))
+			signal_send(t, SIGKILL);	/* (its group: again per thread, harmless) */
+}
+
 /* task_call callback (tasklist_lock held, oom_lock held): SIGKILL t's whole
  * group and mark its mm, unless t is past its exit_mm. */
 static int oom_kill_task(struct task *t, void *arg)
@@ -95,6 +108,7 @@ static int oom_kill_task(struct task *t, void *arg)
 		atomic_inc(&oom_victims);
 	}
 	signal_send(t, SIGKILL);		/* SIGKILL ends the whole group */
+	oom_kill_sharers(t);
 	return 0;
 }
 
