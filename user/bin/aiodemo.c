@@ -32,7 +32,7 @@
 #define DATA_OFF	(1024 * KIB)	/* where the pattern goes on each disk */
 #define CANCEL_MAX	48		/* requests in the cancel step */
 #define CANCEL_BIG	(256 * KIB)	/* the largest single-part request */
-#define CANCEL_ROUNDS	5		/* tries, in case the device outruns io_cancel */
+#define CANCEL_ROUNDS	12		/* tries, in case the device outruns io_cancel */
 #define WAIT_MS		3000		/* bound on every wait for the device */
 #define DEADLINE_US	20000		/* the deadline that must expire */
 #define MAX_REAPS	64		/* reaps whose sizes we remember */
