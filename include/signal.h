@@ -86,8 +86,12 @@ void signal_task_abort(struct task *t);
 /* exec: kill every other thread of the current group. */
 void signal_kill_others(void);
 /* Thread t leaves its group's thread list (do_exit) with its wait status;
- * returns the group's final status for the last one, else -1. */
+ * returns the group's final status for the last one (which then calls
+ * signal_group_dead), else -1. */
 int signal_thread_exit(struct task *t, int status);
+/* The last thread of a group, after its parent was told: nr_threads drops to
+ * 0 (the last one keeps it at 1 until then), so wait4 may reap the leader. */
+void signal_group_dead(struct task *t);
 /* Reset handlers at exec: caught signals go back to SIG_DFL (ignored stay). */
 int signal_exec(void);
 

@@ -120,6 +120,7 @@ void do_exit(int wait_status)
 		spin_unlock_irqrestore(&family_lock, flags);
 		signal_notify_parent(leader, exit_why(status),
 				     exit_why(status) == CLD_EXITED ? WEXITSTATUS(status) : status & 0x7f);
+		signal_group_dead(t);	/* leader not touched after: it may be reaped */
 	}
 	ktest_exit_yield();		/* test kernel: a preemption at the last moment */
 	if (t == leader) {		/* reaped by the parent once the group is gone */

@@ -130,14 +130,26 @@ int signal_thread_exit(struct task *t, int status)
 	rusage_thread_exit(t, s);
 	if (t == leader)
 		leader->exit_code = status;
-	if (--s->nr_threads == 0) {
+	if (s->nr_threads == 1) {	/* the last: 0 in signal_group_dead, once told */
 		final = (s->flags & SIGNAL_GROUP_EXIT) ? s->group_exit_code : leader->exit_code;
 		leader->exit_code = final;
+	} else {
+		s->nr_threads--;
 	}
 	spin_unlock_irqrestore(&sh->lock, flags);
 	if (final >= 0)
 		signal_alarm_cancel(s);
 	return final;
+}
+
+void signal_group_dead(struct task *t)
+{
+	u32 flags;
+
+	spin_lock_irqsave(&t->sighand->lock, flags);
+	t->signal->nr_threads = 0;	/* from here the parent may reap the leader */
+	spin_unlock_irqrestore(&t->sighand->lock, flags);
+	proc_wake_waiters(NULL);
 }
 
 int signal_exec(void)
@@ -800,7 +812,8 @@ int signal_task_init(struct task *t, struct task *parent, u32 clone_flags)
 /* A thread killed before it ever ran (clone failed late) leaves its group. */
 void signal_task_abort(struct task *t)
 {
-	signal_thread_exit(t, 0);
+	if (signal_thread_exit(t, 0) >= 0)
+		signal_group_dead(t);	/* a new process's only thread: nobody to tell */
 }
 
 /* Every other thread of the group is killed (exec); the caller waits. */
