@@ -387,7 +387,10 @@ static int highmem_buffers(void)
 	CHECK_EQ(aiok_stat(&s1), 0);
 	utest_log("free_highmem %u -> %u pages after touching 2 MiB", s0.free_highmem,
 		  s1.free_highmem);
-	CHECK((long)s0.free_highmem - (long)s1.free_highmem >= 2 * MIB / 4096);
+	/* Other CPUs may free a page or two meanwhile (a previous test's task
+	 * released late): most of the 512 pages, and hardly any lowmem. */
+	CHECK((long)s0.free_highmem - (long)s1.free_highmem >= 2 * MIB / 4096 - 32);
+	CHECK((long)(s0.free_pages - s0.free_highmem) - (long)(s1.free_pages - s1.free_highmem) < 32);
 	CHECK(!write_read_verify(ctx, fd, w, r, MIB, AREA_HIGHMEM, 0x48494748));
 	CHECK_EQ(raw_io_destroy(ctx), 0);
 	close(fd);
