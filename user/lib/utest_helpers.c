@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +47,30 @@ long utest_read_long(const char *path)
 	if (fd >= 0)
 		close(fd);
 	return n;
+}
+
+long utest_read_field(const char *path, const char *key, int nth)
+{
+	static char buf[8192];
+	int fd = open(path, O_RDONLY), n;
+	char *p, *end;
+	long v = -1;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	p = strstr(buf, key);
+	if (!p)
+		return -1;
+	p += strlen(key);
+	for (int i = 0; i <= nth; i++, p = end) {
+		v = strtol(p, &end, 10);
+		if (end == p)
+			return -1;
+	}
+	return v;
 }
 
 int utest_write_long(const char *path, long v)
