@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/stat.h>
@@ -2630,6 +2631,301 @@ static int resubmit_when_reaped(void)
 	return 0;
 }
 
+/* ---- record locks: fcntl(F_GETLK/F_SETLK/F_SETLKW) as fcntl(2) describes them ---- */
+
+static int lk_set(int fd, int cmd, short type, short whence, off_t start, off_t len)
+{
+	struct flock fl = { .l_type = type, .l_whence = whence, .l_start = start, .l_len = len };
+
+	return fcntl(fd, cmd, &fl);
+}
+
+/* F_GETLK for a write lock on [start, start + len): *fl is what is in the way. */
+static int lk_get(int fd, off_t start, off_t len, struct flock *fl)
+{
+	memset(fl, 0, sizeof(*fl));
+	fl->l_type = F_WRLCK;
+	fl->l_whence = SEEK_SET;
+	fl->l_start = start;
+	fl->l_len = len;
+	return fcntl(fd, F_GETLK, fl);
+}
+
+/* What another process sees of the holder's locks set by lk_ranges_case:
+ * write 0-39 and 60-99 (an unlock cut 40-59 out of 0-99), read 100-299
+ * (two merged) with a write lock 120-129 splitting it, to the end from 1000. */
+static int lk_probe_ranges(const char *path, pid_t holder)
+{
+	struct flock fl;
+	int fd = open(path, O_RDWR);
+
+	CHECK(fd >= 0);
+	CHECK(lk_get(fd, 40, 20, &fl) == 0);
+	CHECK_EQ(fl.l_type, F_UNLCK);
+	CHECK(lk_get(fd, 30, 20, &fl) == 0);
+	CHECK_EQ(fl.l_type, F_WRLCK);
+	CHECK_EQ(fl.l_whence, SEEK_SET);
+	CHECK_EQ(fl.l_start, 0);
+	CHECK_EQ(fl.l_len, 40);
+	CHECK_EQ(fl.l_pid, holder);
+	CHECK(lk_get(fd, 50, 1000, &fl) == 0);
+	CHECK_EQ(fl.l_start, 60);
+	CHECK_EQ(fl.l_len, 40);
+	CHECK(lk_get(fd, 140, 10, &fl) == 0);
+	CHECK_EQ(fl.l_type, F_RDLCK);
+	CHECK_EQ(fl.l_start, 130);	/* the read lock's tail after the split */
+	CHECK_EQ(fl.l_len, 170);
+	CHECK(lk_get(fd, 100, 21, &fl) == 0);
+	CHECK_EQ(fl.l_start, 100);
+	CHECK_EQ(fl.l_len, 20);
+	CHECK(lk_get(fd, 125, 1, &fl) == 0);
+	CHECK_EQ(fl.l_type, F_WRLCK);
+	CHECK_EQ(fl.l_start, 120);
+	CHECK_EQ(fl.l_len, 10);
+	CHECK(lk_get(fd, 5000, 1, &fl) == 0);
+	CHECK_EQ(fl.l_start, 1000);
+	CHECK_EQ(fl.l_len, 0);		/* to the end of any size */
+	errno = 0;
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 10, 1), -1);
+	CHECK(errno == EAGAIN || errno == EACCES);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 150, 10), 0);	/* read beside read */
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 129, 2), EAGAIN);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 300, 700), 0);	/* the gap 300-999 */
+	return close(fd) ? 1 : 0;	/* drops this process's locks */
+}
+
+/* The range rules: SEEK_CUR and SEEK_END, a negative l_len, bad input. */
+static int lk_bad_input(int fd, int rdonly)
+{
+	struct flock fl = { .l_type = 7, .l_whence = SEEK_SET };
+
+	CHECK_ERR(fcntl(fd, F_SETLK, &fl), EINVAL);
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, 3, 0, 1), EINVAL);
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, -1, 1), EINVAL);
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 2, -3), EINVAL);
+	CHECK_ERR(lk_set(rdonly, F_SETLK, F_WRLCK, SEEK_SET, 0, 1), EBADF);
+	CHECK_ERR(lk_set(99, F_SETLK, F_WRLCK, SEEK_SET, 0, 1), EBADF);
+	fl.l_type = F_UNLCK;
+	CHECK_ERR(fcntl(fd, F_GETLK, &fl), EINVAL);
+	CHECK_ERR(fcntl(fd, F_SETLK, (struct flock *)8), EFAULT);
+	return 0;
+}
+
+/* One file: lock, cut, merge and split ranges, then let a child look. */
+static int lk_ranges_on(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644), fd2, ro;
+	pid_t pid;
+	struct flock fl;
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "0123456789", 10), 10);
+	ro = open(path, O_RDONLY);
+	CHECK(ro >= 0);
+	if (lk_bad_input(fd, ro))
+		return 1;
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 100), 0);
+	CHECK_EQ(lseek(fd, 50, SEEK_SET), 50);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_UNLCK, SEEK_CUR, -10, 20), 0);	/* 40-59 */
+	CHECK_EQ(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 200, 100), 0);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 200, -100), 0);	/* 100-199: merges */
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 120, 10), 0);	/* splits it */
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_END, 990, 0), 0);	/* 1000- */
+	CHECK_EQ(lk_get(fd, 0, 0, &fl), 0);
+	CHECK_EQ(fl.l_type, F_UNLCK);	/* our own locks never block us */
+	pid = fork();
+	if (pid == 0)
+		_exit(lk_probe_ranges(path, getppid()));
+	CHECK(utest_child_ok(pid));
+	/* Any close of the file by this process drops all our locks on it. */
+	fd2 = open(path, O_RDONLY);
+	CHECK(fd2 >= 0);
+	CHECK_EQ(close(fd2), 0);
+	pid = fork();
+	if (pid == 0) {
+		int f = open(path, O_RDWR);
+
+		_exit(f >= 0 && lk_get(f, 0, 0, &fl) == 0 && fl.l_type == F_UNLCK &&
+		      lk_set(f, F_SETLK, F_WRLCK, SEEK_SET, 0, 0) == 0 ? 0 : 1);
+	}
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(close(ro), 0);
+	CHECK_EQ(close(fd), 0);
+	return 0;
+}
+
+/* A lock dies with its process: the child holds one until the parent lets
+ * it go, then exits without unlocking. */
+static int lk_dies_with_process(const char *path)
+{
+	int fd = open(path, O_RDWR), go[2], ready[2];
+	struct flock fl;
+	char c;
+	pid_t pid;
+
+	CHECK(fd >= 0 && pipe(go) == 0 && pipe(ready) == 0);
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 0))
+			_exit(1);
+		write(ready[1], "r", 1);
+		read(go[0], &c, 1);	/* EOF when the parent closes */
+		_exit(0);
+	}
+	close(go[0]);
+	CHECK_EQ(read(ready[0], &c, 1), 1);
+	CHECK_EQ(lk_get(fd, 7, 1, &fl), 0);
+	CHECK_EQ(fl.l_type, F_WRLCK);
+	CHECK_EQ(fl.l_pid, pid);
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 7, 1), EAGAIN);
+	close(go[1]);
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 0), 0);
+	close(ready[0]);
+	close(ready[1]);
+	return close(fd) ? 1 : 0;
+}
+
+static int record_locks(void)
+{
+	char p[256];
+
+	if (lk_ranges_on(path_in(p, sizeof(p), "locks.dat")) || lk_dies_with_process(p))
+		return 1;
+	CHECK_EQ(unlink(p), 0);
+	if (lk_ranges_on("/tmp/locks.dat") || lk_dies_with_process("/tmp/locks.dat"))
+		return 1;			/* ramfs too */
+	CHECK_EQ(unlink("/tmp/locks.dat"), 0);
+	return 0;
+}
+
+/* ---- F_SETLKW: a deadlock refused (EDEADLK), a signal ends the wait ---- */
+
+static volatile int lk_signals;
+
+static void lk_on_signal(int sig)
+{
+	(void)sig;
+	lk_signals++;
+}
+
+/* The child: holds byte 1, waits for byte 0 (the parent's) until the parent
+ * gives it up after its own F_SETLKW for byte 1 got EDEADLK. */
+static int lk_deadlock_child(int fd, int ready)
+{
+	if (lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 1, 1))
+		return 1;
+	write(ready, "r", 1);
+	if (lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, 0, 1))
+		return 2;
+	return 0;
+}
+
+/* The child waits for the parent's lock twice: a signal without SA_RESTART
+ * ends the wait (EINTR); with SA_RESTART the wait goes on to the lock. */
+static int lk_eintr_child(int fd, int ready)
+{
+	struct sigaction sa = { .sa_handler = lk_on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	write(ready, "1", 1);
+	errno = 0;
+	if (lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, 0, 1) != -1 || errno != EINTR || lk_signals != 1)
+		return 3;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	write(ready, "2", 1);
+	if (lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, 0, 1) || lk_signals != 2)
+		return 4;
+	return 0;
+}
+
+static int setlkw_deadlock_eintr(void)
+{
+	char p[256], c;
+	int fd, ready[2];
+	pid_t pid;
+
+	fd = open(path_in(p, sizeof(p), "setlkw.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0 && pipe(ready) == 0);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 1), 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(lk_deadlock_child(fd, ready[1]));
+	CHECK_EQ(read(ready[0], &c, 1), 1);
+	usleep(100000);			/* the child is asleep in F_SETLKW for byte 0 */
+	CHECK_ERR(lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, 1, 1), EDEADLK);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 1), 0);	/* the child goes on */
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 1), 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(lk_eintr_child(fd, ready[1]));
+	for (int round = 0; round < 2; round++) {
+		CHECK_EQ(read(ready[0], &c, 1), 1);
+		usleep(100000);
+		CHECK_EQ(kill(pid, SIGUSR1), 0);
+	}
+	usleep(100000);			/* restarted: still waiting */
+	CHECK_EQ(lk_set(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 0), 0);
+	CHECK(utest_child_ok(pid));
+	close(ready[0]);
+	close(ready[1]);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- flock(2): one lock per open file description ---- */
+
+static int flock_on(const char *path)
+{
+	int a = open(path, O_RDWR | O_CREAT, 0644), b = open(path, O_RDONLY), d;
+	pid_t pid;
+
+	CHECK(a >= 0 && b >= 0);
+	CHECK_EQ(flock(a, LOCK_EX), 0);
+	CHECK_ERR(flock(b, LOCK_EX | LOCK_NB), EWOULDBLOCK);
+	CHECK_ERR(flock(b, LOCK_SH | LOCK_NB), EWOULDBLOCK);
+	CHECK_EQ(lk_set(b, F_SETLK, F_RDLCK, SEEK_SET, 0, 0), 0);	/* no clash with fcntl locks */
+	d = dup(a);
+	CHECK_EQ(flock(d, LOCK_SH), 0);	/* the same description: converts */
+	CHECK_EQ(flock(b, LOCK_SH | LOCK_NB), 0);
+	CHECK_ERR(flock(a, LOCK_EX | LOCK_NB), EWOULDBLOCK);	/* b shares it now */
+	CHECK_EQ(flock(b, LOCK_UN), 0);
+	CHECK_EQ(flock(a, LOCK_EX | LOCK_NB), 0);
+	pid = fork();
+	if (pid == 0) {			/* the child's a is the same description */
+		int c = open(path, O_RDONLY);
+
+		_exit(flock(a, LOCK_EX | LOCK_NB) == 0 && close(a) == 0 && close(d) == 0 &&
+		      flock(c, LOCK_SH) == 0 ? 0 : 1);
+	}
+	usleep(50000);			/* the child's c waits for a's lock */
+	CHECK_EQ(close(a), 0);		/* d still holds the description */
+	CHECK_ERR(flock(b, LOCK_SH | LOCK_NB), EWOULDBLOCK);
+	CHECK_EQ(close(d), 0);		/* its last reference: the lock goes */
+	CHECK(utest_child_ok(pid));	/* the child's wait ended; its exit drops c's */
+	CHECK_EQ(flock(b, LOCK_SH | LOCK_NB), 0);
+	CHECK_ERR(flock(b, 3), EINVAL);
+	CHECK_ERR(flock(77, LOCK_SH), EBADF);
+	CHECK_EQ(close(b), 0);
+	return 0;
+}
+
+static int flock_descriptions(void)
+{
+	char p[256];
+
+	if (flock_on(path_in(p, sizeof(p), "flock.dat")) || flock_on("/tmp/flock.dat"))
+		return 1;
+	CHECK_EQ(unlink(p), 0);
+	CHECK_EQ(unlink("/tmp/flock.dat"), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -2679,6 +2975,9 @@ static const struct utest_case cases[] = {
 	UTEST(exit_with_aio_in_flight),
 	UTEST(fork_while_threads_work),
 	UTEST(big_stack_thread),
+	UTEST(record_locks),
+	UTEST(setlkw_deadlock_eintr),
+	UTEST(flock_descriptions),
 };
 
 int main(int argc, char **argv)

@@ -12,8 +12,7 @@
 #include "glue.h"
 #include "uapi/ioctl.h"
 
-/* The kernel's values of the fcntl commands newlib numbers differently. */
-#define GLUE_F_DUPFD_CLOEXEC	1030
+/* A command no kernel knows (newlib's own ones): EBADF or EINVAL from it. */
 #define GLUE_F_UNKNOWN		-1
 
 /* argv as the process received it (crt0 stores it before constructors run). */
@@ -245,7 +244,8 @@ int _link(const char *old, const char *new)
 GLUE_ALIAS(link, _link);
 
 /* newlib's commands and flags -> the kernel's (F_DUPFD .. F_SETFL and
- * FD_CLOEXEC have the same values; F_DUPFD_CLOEXEC and the O_* bits differ). */
+ * FD_CLOEXEC have the same values, the O_* bits differ; F_DUPFD_CLOEXEC,
+ * the lock commands and struct flock are Linux's: <sys/fcntl.h>). */
 int _fcntl(int fd, int cmd, ...)
 {
 	unsigned long arg;
@@ -256,8 +256,6 @@ int _fcntl(int fd, int cmd, ...)
 	arg = va_arg(ap, unsigned long);	/* every command here takes an int or none */
 	va_end(ap);
 	switch (cmd) {
-	case F_DUPFD_CLOEXEC:
-		return glue_ret(__sys_fcntl(fd, GLUE_F_DUPFD_CLOEXEC, arg));
 	case F_GETFL:
 		r = __sys_fcntl(fd, F_GETFL, 0);
 		return GLUE_IS_ERR(r) ? glue_ret(r) : abi_oflags_from_kernel((int)r);
@@ -268,8 +266,11 @@ int _fcntl(int fd, int cmd, ...)
 			return -1;
 		}
 		return glue_ret(__sys_fcntl(fd, F_SETFL, r));
-	case F_DUPFD: case F_GETFD: case F_SETFD:
+	case F_DUPFD: case F_GETFD: case F_SETFD: case F_DUPFD_CLOEXEC:
+	case F_GETLK: case F_SETLK: case F_SETLKW:
 		return glue_ret(__sys_fcntl(fd, cmd, arg));
+	case F_GETLK64: case F_SETLK64: case F_SETLKW64:
+		return glue_ret(__sys_fcntl64(fd, cmd, arg));
 	}
 	return glue_ret(__sys_fcntl(fd, GLUE_F_UNKNOWN, arg));	/* EBADF or EINVAL */
 }
