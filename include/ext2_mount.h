@@ -25,7 +25,9 @@ int ext2_umount(struct inode *root);
 /* Write back every dirty page and block and flush the device's cache. */
 int ext2_sync_root(struct inode *root);
 /* statfs(2) of the ext2 file system inode is on: its blocks less the
- * metadata's (bsddf), the free and reserved counts, its inodes, fsid from
+ * metadata's (superblocks, descriptors and their reserve for growth,
+ * bitmaps, inode tables: what today's Linux reports of an ext2 image), the
+ * free and reserved counts, its inodes, fsid from
  * the UUID, the mount's flags. Process context (takes sb->lock). */
 void ext2_statfs(struct inode *inode, struct kstatfs *st);
 /* Boot, before the first mount: start ext2's AIO worker thread ("ext2aio"). */

@@ -35,6 +35,8 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include "lx_syscall.h"
 #include "utest.h"
@@ -2926,6 +2928,97 @@ static int flock_descriptions(void)
 	return 0;
 }
 
+/* ---- df: statfs/fstatfs/statvfs as df(1) uses them ---- */
+
+/* f_blocks Linux (6.x, a loop mount) reports of the fresh `mke2fs -t ext2`
+ * 64 MiB images make test writes: the blocks less the superblocks, group
+ * descriptors with their reserve (255 or 3 blocks), bitmaps and inode tables. */
+static long df_linux_blocks(long bsize)
+{
+	return bsize == 4096 ? 15353 : bsize == 1024 ? 60138 : -1;
+}
+
+/* One df line: size, used and available in KiB, use% rounded up as df does. */
+static void df_line(const char *name, const struct statvfs *v)
+{
+	unsigned long long k = v->f_frsize / 1024, used = v->f_blocks - v->f_bfree;
+	unsigned long long pct = used + v->f_bavail ?
+		(used * 100 + used + v->f_bavail - 1) / (used + v->f_bavail) : 0;
+
+	utest_log("df %-10s %8llu %8llu %8llu %3llu%% (%lu inodes, %lu free)", name,
+		  (unsigned long long)v->f_blocks * k, used * k,
+		  (unsigned long long)v->f_bavail * k, pct, (unsigned long)v->f_files,
+		  (unsigned long)v->f_ffree);
+}
+
+/* The figures of an ext2 mount: type, sizes, counts, fstatfs and statvfs agree. */
+static int df_check_ext2(const struct statfs *s)
+{
+	struct statvfs v;
+
+	CHECK_EQ(s->f_type, EXT2_SUPER_MAGIC);
+	CHECK(s->f_bsize == 1024 || s->f_bsize == 4096);
+	CHECK_EQ(s->f_frsize, s->f_bsize);
+	CHECK_EQ(s->f_namelen, 255);
+	CHECK_EQ(s->f_blocks, df_linux_blocks(s->f_bsize));
+	CHECK(s->f_bfree <= s->f_blocks && s->f_bavail < s->f_bfree);	/* 5% reserved */
+	CHECK(s->f_bfree - s->f_bavail >= s->f_blocks / 21);
+	CHECK_EQ(s->f_files, 16384);
+	CHECK(s->f_ffree < s->f_files && s->f_ffree > s->f_files - 200);
+	CHECK_EQ(statvfs(dir, &v), 0);
+	CHECK_EQ(v.f_frsize, (unsigned long)s->f_bsize);
+	CHECK_EQ(v.f_blocks, s->f_blocks);
+	CHECK_EQ(v.f_namemax, 255);
+	CHECK_EQ(v.f_flag & ST_RDONLY, 0);
+	df_line(dir, &v);
+	return 0;
+}
+
+static int df_statfs(void)
+{
+	struct statfs before, s, f;
+	struct statvfs v;
+	char p[256];
+	int fd, fds[2];
+	long want;
+
+	CHECK_EQ(statfs(dir, &before), 0);
+	if (df_check_ext2(&before))
+		return 1;
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "df.dat"), 77, MIB), 0);
+	fd = open(p, O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK_EQ(fstatfs(fd, &f), 0);
+	CHECK_EQ(statfs(p, &s), 0);
+	CHECK_EQ(memcmp(&f, &s, sizeof(s)), 0);
+	want = MIB / before.f_bsize;	/* the data, and at most a few map blocks */
+	CHECK(before.f_bfree - s.f_bfree >= (unsigned long)want);
+	CHECK(before.f_bfree - s.f_bfree <= (unsigned long)want + 8);
+	CHECK_EQ(before.f_ffree - s.f_ffree, 1);
+	CHECK_EQ(before.f_fsid.__val[0], s.f_fsid.__val[0]);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	CHECK_EQ(statfs(dir, &s), 0);
+	CHECK_EQ(s.f_bfree, before.f_bfree);	/* every block back */
+	CHECK_EQ(s.f_ffree, before.f_ffree);
+	/* the initramfs root (ramfs), a pipe, errors */
+	CHECK_EQ(statfs("/", &s), 0);
+	CHECK_EQ((unsigned)s.f_type, RAMFS_MAGIC);
+	CHECK_EQ(s.f_bsize, 4096);
+	CHECK(s.f_bfree > 0 && s.f_bfree <= s.f_blocks);
+	CHECK_EQ(statvfs("/", &v), 0);
+	df_line("/", &v);
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(fstatfs(fds[0], &s), 0);
+	CHECK_EQ(s.f_type, PIPEFS_MAGIC);
+	close(fds[0]);
+	close(fds[1]);
+	CHECK_ERR(statfs(path_in(p, sizeof(p), "no/such"), &s), ENOENT);
+	CHECK_ERR(fstatfs(99, &s), EBADF);
+	CHECK_ERR(statfs(dir, (struct statfs *)16), EFAULT);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -2978,6 +3071,7 @@ static const struct utest_case cases[] = {
 	UTEST(record_locks),
 	UTEST(setlkw_deadlock_eintr),
 	UTEST(flock_descriptions),
+	UTEST(df_statfs),
 };
 
 int main(int argc, char **argv)

@@ -14,81 +14,31 @@ int flock(int fd, int operation)
 	return glue_ret(__sys_flock(fd, operation));
 }
 
-/* The kernel's struct statfs64 -> ours (the same fields, natural layout). */
-static void statfs64_from_kernel(const struct kernel_statfs64 *k, struct statfs64 *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->f_type = k->f_type;
-	st->f_bsize = k->f_bsize;
-	st->f_blocks = k->f_blocks;
-	st->f_bfree = k->f_bfree;
-	st->f_bavail = k->f_bavail;
-	st->f_files = k->f_files;
-	st->f_ffree = k->f_ffree;
-	st->f_fsid.__val[0] = k->f_fsid[0];
-	st->f_fsid.__val[1] = k->f_fsid[1];
-	st->f_namelen = k->f_namelen;
-	st->f_frsize = k->f_frsize;
-	st->f_flags = k->f_flags;
-}
-
-/* path (fd < 0) or fd's figures: 0, or -1 with errno. */
-static int glue_statfs64(const char *path, int fd, struct statfs64 *st)
-{
-	struct kernel_statfs64 k;
-	long r = path ? __sys_statfs64(path, sizeof(k), &k) : __sys_fstatfs64(fd, sizeof(k), &k);
-
-	if (GLUE_IS_ERR(r))
-		return glue_ret(r);
-	statfs64_from_kernel(&k, st);
-	return 0;
-}
-
-int statfs64(const char *path, struct statfs64 *buf)
-{
-	return glue_statfs64(path, -1, buf);
-}
-
-int fstatfs64(int fd, struct statfs64 *buf)
-{
-	return glue_statfs64(NULL, fd, buf);
-}
-
-/* glibc's statfs on i386 asks for statfs64 and narrows: EOVERFLOW when a
- * count does not fit. */
-static int statfs_narrow(const struct statfs64 *s, struct statfs *st)
-{
-	if ((s->f_blocks | s->f_bfree | s->f_bavail | s->f_files | s->f_ffree) >> 32) {
-		errno = EOVERFLOW;
-		return -1;
-	}
-	memset(st, 0, sizeof(*st));
-	st->f_type = s->f_type;
-	st->f_bsize = s->f_bsize;
-	st->f_blocks = s->f_blocks;
-	st->f_bfree = s->f_bfree;
-	st->f_bavail = s->f_bavail;
-	st->f_files = s->f_files;
-	st->f_ffree = s->f_ffree;
-	st->f_fsid = s->f_fsid;
-	st->f_namelen = s->f_namelen;
-	st->f_frsize = s->f_frsize;
-	st->f_flags = s->f_flags;
-	return 0;
-}
+/* Our structs are the kernel's, field for field: the calls write them
+ * directly, so a bad pointer is EFAULT as on Linux. */
+_Static_assert(sizeof(struct statfs) == sizeof(struct kernel_statfs), "struct statfs");
+_Static_assert(sizeof(struct statfs64) == sizeof(struct kernel_statfs64), "struct statfs64");
+_Static_assert(__builtin_offsetof(struct statfs64, f_fsid) ==
+	       __builtin_offsetof(struct kernel_statfs64, f_fsid), "struct statfs64");
 
 int statfs(const char *path, struct statfs *buf)
 {
-	struct statfs64 s;
-
-	return glue_statfs64(path, -1, &s) ? -1 : statfs_narrow(&s, buf);
+	return glue_ret(__sys_statfs(path, (struct kernel_statfs *)buf));
 }
 
 int fstatfs(int fd, struct statfs *buf)
 {
-	struct statfs64 s;
+	return glue_ret(__sys_fstatfs(fd, (struct kernel_statfs *)buf));
+}
 
-	return glue_statfs64(NULL, fd, &s) ? -1 : statfs_narrow(&s, buf);
+int statfs64(const char *path, struct statfs64 *buf)
+{
+	return glue_ret(__sys_statfs64(path, sizeof(*buf), (struct kernel_statfs64 *)buf));
+}
+
+int fstatfs64(int fd, struct statfs64 *buf)
+{
+	return glue_ret(__sys_fstatfs64(fd, sizeof(*buf), (struct kernel_statfs64 *)buf));
 }
 
 /* statvfs from statfs64, as glibc builds it: f_favail is f_ffree (no
@@ -118,12 +68,12 @@ int statvfs(const char *path, struct statvfs *buf)
 {
 	struct statfs64 s;
 
-	return glue_statfs64(path, -1, &s) ? -1 : statvfs_from(&s, buf);
+	return statfs64(path, &s) ? -1 : statvfs_from(&s, buf);
 }
 
 int fstatvfs(int fd, struct statvfs *buf)
 {
 	struct statfs64 s;
 
-	return glue_statfs64(NULL, fd, &s) ? -1 : statvfs_from(&s, buf);
+	return fstatfs64(fd, &s) ? -1 : statvfs_from(&s, buf);
 }

@@ -336,7 +336,8 @@ void ext2_statfs(struct inode *inode, struct kstatfs *st)
 
 	mutex_lock(&sb->lock);
 	for (u32 g = 0; g < sb->ngroups; g++)
-		overhead += 2 + itb + (ext2_group_has_super(sb, g) ? 1 + sb->gdt_blocks : 0);
+		overhead += 2 + itb + (ext2_group_has_super(sb, g) ?
+				       1 + sb->gdt_blocks + sb->es->s_reserved_gdt_blocks : 0);
 	st->type = EXT2_SUPER_MAGIC;
 	st->bsize = sb->block_size;
 	st->blocks = sb->blocks_count - overhead;
