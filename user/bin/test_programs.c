@@ -32,6 +32,7 @@
 #include <dirent.h>
 #include <sys/eventfd.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/stat.h>
@@ -3019,6 +3020,196 @@ static int df_statfs(void)
 	return 0;
 }
 
+/* ---- cancellation points (pthread_cancel(3)): the blocking calls a worker
+ * thread sits in, and the calls a pending cancel must act at ---- */
+
+static int cn_pipe[2], cn_full[2], cn_hold[2], cn_aiop[2], cn_iop[2], cn_file;
+static pid_t cn_child;
+static io_context_t cn_ctx;
+static struct aiocb cn_cb;
+static char cn_buf[4];
+static volatile int cn_cleaned, cn_returned, cn_started, cn_go, cn_errno;
+static volatile long cn_result;
+
+static long cn_read(void) { return read(cn_pipe[0], cn_buf, 1); }
+static long cn_write(void) { return write(cn_full[1], "w", 1); }
+static long cn_waitpid(void) { return waitpid(cn_child, NULL, 0); }
+static long cn_wait4(void) { return wait4(cn_child, NULL, 0, NULL); }
+static long cn_pread(void) { return pread(cn_file, cn_buf, 1, 0); }
+static long cn_pwrite(void) { return pwrite(cn_file, "p", 1, 0); }
+static long cn_fsync(void) { return fsync(cn_file); }
+static long cn_poll(void)
+{
+	struct pollfd p = { .fd = cn_pipe[0], .events = POLLIN };
+
+	return poll(&p, 1, -1);
+}
+static long cn_readv(void)
+{
+	struct iovec v = { cn_buf, 1 };
+
+	return readv(cn_pipe[0], &v, 1);
+}
+static long cn_getevents(void)
+{
+	struct io_event ev;
+
+	return io_getevents(cn_ctx, 1, 1, &ev, NULL);
+}
+static long cn_suspend(void)
+{
+	const struct aiocb *l[1] = { &cn_cb };
+
+	return aio_suspend(l, 1, NULL);
+}
+
+struct cn_call {
+	const char *name;
+	long (*call)(void);
+	int blocks;		/* it waits here until cn_unblock */
+};
+
+static const struct cn_call cn_calls[] = {
+	{ "read", cn_read, 1 }, { "write", cn_write, 1 }, { "waitpid", cn_waitpid, 1 },
+	{ "wait4", cn_wait4, 1 }, { "poll", cn_poll, 1 }, { "readv", cn_readv, 1 },
+	{ "io_getevents", cn_getevents, 1 }, { "aio_suspend", cn_suspend, 1 },
+	{ "pread", cn_pread, 0 }, { "pwrite", cn_pwrite, 0 }, { "fsync", cn_fsync, 0 },
+};
+
+static void cn_cleanup(void *arg)
+{
+	(void)arg;
+	cn_cleaned = 1;
+}
+
+static void *cn_thread(void *arg)
+{
+	const struct cn_call *c = arg;
+
+	pthread_cleanup_push(cn_cleanup, NULL);
+	cn_started = 1;
+	while (!cn_go)
+		sched_yield();		/* no cancellation point */
+	cn_result = c->call();
+	cn_errno = errno;
+	cn_returned = 1;
+	pthread_cleanup_pop(0);
+	return NULL;
+}
+
+/* Whatever the thread blocks in returns (a call that is no cancellation
+ * point: the test then fails instead of hanging). */
+static void cn_unblock(void)
+{
+	char junk[512];
+
+	write(cn_pipe[1], "u", 1);
+	write(cn_iop[1], "u", 1);
+	write(cn_aiop[1], "u", 1);
+	fcntl(cn_full[0], F_SETFL, O_NONBLOCK);
+	while (read(cn_full[0], junk, sizeof(junk)) > 0)
+		;
+	close(cn_hold[1]);		/* the child exits */
+}
+
+/* One call: pending (cancelled before it is reached) or blocking (cancelled
+ * while it waits): the thread must end there, its cleanup handler run. */
+static int cn_one(const struct cn_call *c, int pending)
+{
+	pthread_t t;
+	void *ret;
+	long long t0;
+
+	cn_cleaned = cn_returned = cn_started = cn_go = 0;
+	CHECK_EQ(pthread_create(&t, NULL, cn_thread, (void *)c), 0);
+	while (!cn_started)
+		usleep(1000);
+	if (pending)
+		CHECK_EQ(pthread_cancel(t), 0);
+	cn_go = 1;
+	if (!pending) {
+		usleep(50000);		/* asleep in the call by now */
+		CHECK_EQ(cn_returned, 0);
+		CHECK_EQ(pthread_cancel(t), 0);
+	}
+	for (t0 = utest_now_ns(); !cn_cleaned && !cn_returned && ms_since(t0) < 2000;)
+		usleep(1000);
+	if (!cn_cleaned)
+		cn_unblock();
+	CHECK_EQ(pthread_join(t, &ret), 0);
+	if (ret != PTHREAD_CANCELED || !cn_cleaned || cn_returned)
+		utest_log("%s (%s): not a cancellation point (returned %ld, errno %d)", c->name,
+			  pending ? "pending" : "blocked", cn_result, cn_errno);
+	CHECK(ret == PTHREAD_CANCELED && cn_cleaned && !cn_returned);
+	return 0;
+}
+
+/* The resources the calls wait on: an empty pipe, a full one, a child that
+ * lives until cn_hold closes, a pipe read in an io_context and in POSIX AIO. */
+static int cn_setup(const char *path)
+{
+	struct iocb cb, *list[1] = { &cb };
+	char junk[512];
+
+	CHECK(pipe(cn_pipe) == 0 && pipe(cn_full) == 0 && pipe(cn_hold) == 0);
+	CHECK(pipe(cn_aiop) == 0 && pipe(cn_iop) == 0);
+	CHECK_EQ(fcntl(cn_full[1], F_SETFL, O_NONBLOCK), 0);
+	memset(junk, 'f', sizeof(junk));
+	while (write(cn_full[1], junk, sizeof(junk)) > 0)
+		;			/* while 512 bytes fit (POSIX: not PIPE_BUF) */
+	CHECK_ERR(write(cn_full[1], junk, 1), EAGAIN);	/* full to the byte */
+	CHECK_EQ(fcntl(cn_full[1], F_SETFL, 0), 0);
+	cn_child = fork();
+	if (cn_child == 0) {
+		close(cn_hold[1]);
+		_exit(read(cn_hold[0], junk, 1) == 0 ? 0 : 1);
+	}
+	close(cn_hold[0]);
+	cn_file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(cn_file >= 0);
+	CHECK_EQ(io_setup(4, &cn_ctx), 0);
+	io_prep_pread(&cb, cn_iop[0], junk, 1, 0);
+	CHECK_EQ(io_submit(cn_ctx, 1, list), 1);
+	memset(&cn_cb, 0, sizeof(cn_cb));
+	cn_cb.aio_fildes = cn_aiop[0];
+	cn_cb.aio_buf = cn_buf + 2;
+	cn_cb.aio_nbytes = 1;
+	CHECK_EQ(aio_read(&cn_cb), 0);
+	return 0;
+}
+
+static int cancellation_points(void)
+{
+	char p[256];
+	struct io_event ev;
+
+	if (cn_setup(path_in(p, sizeof(p), "cancel.dat")))
+		return 1;
+	for (int i = 0; i < NCASES(cn_calls); i++) {
+		if (cn_one(&cn_calls[i], 1))
+			return 1;
+		if (cn_calls[i].blocks && cn_one(&cn_calls[i], 0))
+			return 1;
+	}
+	/* Nothing was consumed by the cancelled calls: each resource still works. */
+	CHECK_EQ(write(cn_pipe[1], "r", 1), 1);
+	CHECK_EQ(read(cn_pipe[0], cn_buf, 1), 1);
+	CHECK_EQ(write(cn_iop[1], "i", 1), 1);
+	CHECK_EQ(io_getevents(cn_ctx, 1, 1, &ev, NULL), 1);
+	CHECK_EQ(ev.res, 1);
+	CHECK_EQ(write(cn_aiop[1], "a", 1), 1);
+	while (aio_error(&cn_cb) == EINPROGRESS)
+		usleep(1000);
+	CHECK_EQ(aio_return(&cn_cb), 1);
+	CHECK_EQ(cn_buf[2], 'a');
+	close(cn_hold[1]);
+	CHECK(utest_child_ok(cn_child));
+	CHECK_EQ(io_destroy(cn_ctx), 0);
+	CHECK_EQ(close(cn_file), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -3072,6 +3263,7 @@ static const struct utest_case cases[] = {
 	UTEST(setlkw_deadlock_eintr),
 	UTEST(flock_descriptions),
 	UTEST(df_statfs),
+	UTEST(cancellation_points),
 };
 
 int main(int argc, char **argv)

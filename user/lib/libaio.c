@@ -5,6 +5,7 @@
 #include <time.h>
 #include "libaio.h"
 #include "glue.h"
+#include "pthread/tcb.h"
 #include "signal_glue.h"
 #include "uapi/aio_ring.h"	/* after libaio.h: its struct io_event */
 
@@ -343,8 +344,16 @@ static int getevents_common(io_context_t ctx, long min_nr, long nr, struct io_ev
 	return (int)got;
 }
 
+/* A cancellation point (pthread(3)): a thread cancelled while it waits
+ * here ends; events the same call had taken from the kernel are lost. */
 int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
 		 struct timespec *timeout)
+{
+	return __PTHREAD_CANCELLABLE(getevents_common(ctx, min_nr, nr, events, timeout, NULL));
+}
+
+int __io_getevents_nocancel(io_context_t ctx, long min_nr, long nr, struct io_event *events,
+			    struct timespec *timeout)
 {
 	return getevents_common(ctx, min_nr, nr, events, timeout, NULL);
 }
