@@ -3210,6 +3210,637 @@ static int cancellation_points(void)
 	return 0;
 }
 
+/* ---- a sqlite-style journaled update: lock bytes, a rollback journal,
+ * fsync, a new image renamed over the old, fsync of the directory ---- */
+
+#define SJ_PAGE		1024
+#define SJ_PAGES	16
+#define SJ_PENDING	0x40000000	/* sqlite's lock bytes, past any real data */
+#define SJ_RESERVED	(SJ_PENDING + 1)
+#define SJ_SHARED	(SJ_PENDING + 2)
+#define SJ_SHARED_N	510
+
+static int sj_fsync_dir(void)
+{
+	int d = open(dir, O_RDONLY | O_DIRECTORY), r;
+
+	if (d < 0)
+		return -1;
+	r = fsync(d);
+	return close(d) || r ? -1 : 0;
+}
+
+/* Shared, then reserved (the journal is written under it), then pending and
+ * exclusive (waiting for the readers to go): what sqlite's unix VFS takes. */
+static int sj_lock_reserved(int fd)
+{
+	return lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, SJ_SHARED, SJ_SHARED_N) ||
+	       lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, SJ_RESERVED, 1) ? -1 : 0;
+}
+
+static int sj_lock_exclusive(int fd)
+{
+	return lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, SJ_PENDING, 1) ||
+	       lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, SJ_SHARED, SJ_SHARED_N) ? -1 : 0;
+}
+
+/* The journal: each page about to change, as it is now; fsynced with its directory. */
+static int sj_write_journal(int db, const char *jpath, const int *pages, int n)
+{
+	char buf[SJ_PAGE];
+	int j = open(jpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (j < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (pread(db, buf, SJ_PAGE, pages[i] * SJ_PAGE) != SJ_PAGE ||
+		    write(j, &pages[i], sizeof(int)) != sizeof(int) || write(j, buf, SJ_PAGE) != SJ_PAGE)
+			return -1;
+	}
+	return fsync(j) || close(j) || sj_fsync_dir() ? -1 : 0;
+}
+
+/* A hot journal: put its pages back (what the next opener does after a crash). */
+static int sj_rollback(int db, const char *jpath)
+{
+	char buf[SJ_PAGE];
+	int j = open(jpath, O_RDONLY), pg, n = 0;
+
+	if (j < 0)
+		return errno == ENOENT ? 0 : -1;
+	while (read(j, &pg, sizeof(pg)) == sizeof(pg) && read(j, buf, SJ_PAGE) == SJ_PAGE) {
+		if (pwrite(db, buf, SJ_PAGE, pg * SJ_PAGE) != SJ_PAGE)
+			return -1;
+		n++;
+	}
+	close(j);
+	return fsync(db) || unlink(jpath) || sj_fsync_dir() ? -1 : n;
+}
+
+/* The transaction: journal pages, new image to a temporary file, fsync,
+ * rename over the database, fsync the directory, drop the journal. With
+ * crash set, the process dies after changing the database in place. */
+static int sj_transaction(const char *db_path, const char *jpath, uint32_t seed, int crash)
+{
+	static const int pages[] = { 3, 7, 11 };
+	char tmp[256], buf[SJ_PAGE];
+	int db = open(db_path, O_RDWR), t;
+
+	if (db < 0 || sj_lock_reserved(db) || sj_write_journal(db, jpath, pages, 3) ||
+	    sj_lock_exclusive(db))
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		stamp_fill(buf, seed, pages[i] * SJ_PAGE, SJ_PAGE);
+		if (pwrite(db, buf, SJ_PAGE, pages[i] * SJ_PAGE) != SJ_PAGE)
+			return -1;
+	}
+	if (crash)
+		_exit(0);			/* no commit: the journal stays hot */
+	snprintf(tmp, sizeof(tmp), "%s.new", db_path);
+	t = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	for (int p = 0; t >= 0 && p < SJ_PAGES; p++)
+		if (pread(db, buf, SJ_PAGE, p * SJ_PAGE) != SJ_PAGE || write(t, buf, SJ_PAGE) != SJ_PAGE)
+			return -1;
+	if (t < 0 || fsync(t) || close(t) || rename(tmp, db_path) || sj_fsync_dir())
+		return -1;
+	if (unlink(jpath) || sj_fsync_dir())
+		return -1;
+	return close(db);			/* the locks go with it */
+}
+
+/* Page p holds seed new (pages 3, 7, 11) and seed old elsewhere? */
+static int sj_check(const char *db_path, uint32_t old, uint32_t new)
+{
+	char buf[SJ_PAGE];
+	int fd = open(db_path, O_RDONLY), bad = 0;
+
+	if (fd < 0)
+		return -1;
+	for (int p = 0; p < SJ_PAGES; p++) {
+		uint32_t s = (p == 3 || p == 7 || p == 11) ? new : old;
+
+		if (pread(fd, buf, SJ_PAGE, p * SJ_PAGE) != SJ_PAGE ||
+		    stamp_diff(buf, s, p * SJ_PAGE, SJ_PAGE) != -1)
+			bad++;
+	}
+	close(fd);
+	return bad;
+}
+
+static int sqlite_journal(void)
+{
+	char db[256], j[256];
+	struct flock fl;
+	int fd, ready[2];
+	pid_t pid;
+
+	path_in(db, sizeof(db), "sj.db");
+	path_in(j, sizeof(j), "sj.db-journal");
+	CHECK_EQ(make_file(db, 1, SJ_PAGES * SJ_PAGE), 0);
+	/* 1: a writer crashes mid-transaction; the next opener rolls back. */
+	pid = fork();
+	if (pid == 0)
+		_exit(sj_transaction(db, j, 2, 1) ? 1 : 0);
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(sj_check(db, 1, 2), 0);	/* the torn state on disk */
+	fd = open(db, O_RDWR);
+	CHECK_EQ(lk_get(fd, SJ_SHARED, SJ_SHARED_N, &fl), 0);
+	CHECK_EQ(fl.l_type, F_UNLCK);		/* its locks died with it */
+	CHECK_EQ(sj_rollback(fd, j), 3);
+	CHECK_EQ(sj_check(db, 1, 1), 0);
+	/* 2: a committed transaction while a reader tries for a shared lock. */
+	CHECK_EQ(pipe(ready), 0);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, SJ_SHARED, SJ_SHARED_N), 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(sj_transaction(db, j, 3, 0) ? 1 : 0);
+	usleep(100000);			/* its F_SETLKW waits for our shared lock */
+	CHECK_EQ(access(j, F_OK), 0);	/* journal written, not committed */
+	CHECK_EQ(sj_check(db, 1, 1), 0);
+	CHECK_EQ(close(fd), 0);		/* the reader goes: the writer commits */
+	CHECK(utest_child_ok(pid));
+	CHECK_ERR(access(j, F_OK), ENOENT);
+	CHECK_EQ(sj_check(db, 1, 3), 0);
+	close(ready[0]);
+	close(ready[1]);
+	CHECK_EQ(unlink(db), 0);
+	return 0;
+}
+
+/* ---- two processes take turns on a lock file with F_SETLKW ---- */
+
+#define LC_ROUNDS	150
+
+/* Add one to the counter in cnt_path LC_ROUNDS times, each under the lock. */
+static int lc_worker(const char *lock_path, const char *cnt_path, int *waited)
+{
+	int lf = open(lock_path, O_RDWR | O_CREAT, 0644), cf = open(cnt_path, O_RDWR);
+	struct flock fl;
+	long v;
+
+	if (lf < 0 || cf < 0)
+		return 1;
+	for (int i = 0; i < LC_ROUNDS; i++) {
+		if (lk_get(lf, 0, 0, &fl) == 0 && fl.l_type != F_UNLCK)
+			(*waited)++;
+		if (lk_set(lf, F_SETLKW, F_WRLCK, SEEK_SET, 0, 0))
+			return 2;
+		if (pread(cf, &v, sizeof(v), 0) != sizeof(v))
+			return 3;
+		v++;
+		if (i % 8 == 0)
+			sched_yield();	/* the other one must wait meanwhile */
+		if (pwrite(cf, &v, sizeof(v), 0) != sizeof(v))
+			return 4;
+		if (lk_set(lf, F_SETLK, F_UNLCK, SEEK_SET, 0, 0))
+			return 5;
+	}
+	return close(cf) || close(lf) ? 6 : 0;
+}
+
+static int lockfile_contention(void)
+{
+	char lp[256], cp[256];
+	long v = 0;
+	int fd, status, waited = 0;
+	pid_t pid[2];
+
+	path_in(lp, sizeof(lp), "lc.lock");
+	fd = open(path_in(cp, sizeof(cp), "lc.count"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	CHECK_EQ(pwrite(fd, &v, sizeof(v), 0), (long)sizeof(v));
+	for (int i = 0; i < 2; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			int r = lc_worker(lp, cp, &waited);
+
+			_exit(r ? r : (waited > 255 ? 255 : waited) == 0 ? 100 : 0);
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(waitpid(pid[i], &status, 0), pid[i]);
+		CHECK(WIFEXITED(status));
+		CHECK(WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 100);
+		waited += WEXITSTATUS(status) == 0;	/* it found the lock taken */
+	}
+	CHECK(waited >= 1);			/* they did contend */
+	CHECK_EQ(pread(fd, &v, sizeof(v), 0), (long)sizeof(v));
+	CHECK_EQ(v, 2 * LC_ROUNDS);		/* no increment lost */
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(cp), 0);
+	CHECK_EQ(unlink(lp), 0);
+	return 0;
+}
+
+/* ---- fio-style job: randrw with verify, libaio, iodepth 16 ---- */
+
+#define FIO_BS		4096
+#define FIO_BLOCKS	1024		/* a 4 MiB file */
+#define FIO_DEPTH	16
+#define FIO_OPS		3000
+
+struct fio_io {
+	struct iocb cb;
+	char *buf;
+	int block, write;
+	uint32_t ver;
+};
+
+static uint32_t fio_ver[FIO_BLOCKS];	/* the version each block holds */
+static char fio_busy[FIO_BLOCKS];	/* an I/O to it is in flight */
+
+/* Start one random read or write of a block no other I/O is on. */
+static int fio_start(io_context_t ctx, int fd, struct fio_io *io, unsigned *rnd)
+{
+	struct iocb *list[1] = { &io->cb };
+
+	do {
+		*rnd = *rnd * 1103515245u + 12345u;
+		io->block = (*rnd >> 8) % FIO_BLOCKS;
+	} while (fio_busy[io->block]);
+	fio_busy[io->block] = 1;
+	io->write = (*rnd >> 4) & 1;
+	if (io->write) {
+		io->ver = fio_ver[io->block] + 1;
+		stamp_fill(io->buf, 1000 + io->ver, io->block * FIO_BS, FIO_BS);
+		io_prep_pwrite(&io->cb, fd, io->buf, FIO_BS, (long long)io->block * FIO_BS);
+	} else {
+		io_prep_pread(&io->cb, fd, io->buf, FIO_BS, (long long)io->block * FIO_BS);
+	}
+	io->cb.data = io;
+	return io_submit(ctx, 1, list) == 1 ? 0 : -1;
+}
+
+/* One completion: a read must hold the block's current version. */
+static int fio_done(struct io_event *ev)
+{
+	struct fio_io *io = ev->data;
+
+	fio_busy[io->block] = 0;
+	if ((long)ev->res != FIO_BS)
+		return -1;
+	if (io->write) {
+		fio_ver[io->block] = io->ver;
+		return 0;
+	}
+	return stamp_diff(io->buf, 1000 + fio_ver[io->block], io->block * FIO_BS, FIO_BS) == -1 ? 0 : -1;
+}
+
+static int fio_run(io_context_t ctx, int fd, struct fio_io *ios, int *short_waits)
+{
+	struct io_event ev[FIO_DEPTH];
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	unsigned rnd = 12345;
+	int started = 0, done = 0, inflight = 0, n;
+
+	for (int i = 0; i < FIO_DEPTH; i++, started++, inflight++)
+		if (fio_start(ctx, fd, &ios[i], &rnd))
+			return -1;
+	while (done < FIO_OPS) {
+		n = io_getevents(ctx, inflight < 4 ? inflight : 4, FIO_DEPTH, ev, &ts);
+		if (n < 0)
+			return -1;
+		if (n < (inflight < 4 ? inflight : 4))
+			(*short_waits)++;	/* the timeout came first */
+		for (int i = 0; i < n; i++, done++, inflight--) {
+			if (fio_done(&ev[i]))
+				return -1;
+			if (started < FIO_OPS && fio_start(ctx, fd, ev[i].data, &rnd) == 0) {
+				started++;
+				inflight++;
+			}
+		}
+	}
+	return inflight ? -1 : 0;
+}
+
+static int fio_randrw_verify(void)
+{
+	static struct fio_io ios[FIO_DEPTH];
+	static char bufs[FIO_DEPTH][FIO_BS] __attribute__((aligned(4096)));
+	static char chunk[FIO_BS];
+	io_context_t ctx = 0;
+	char p[256];
+	int fd, short_waits = 0;
+	long long t0;
+
+	fd = open(path_in(p, sizeof(p), "fio.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	for (int b = 0; b < FIO_BLOCKS; b++) {	/* fio's layout phase */
+		fio_ver[b] = 0;
+		stamp_fill(chunk, 1000, b * FIO_BS, FIO_BS);
+		CHECK_EQ(write(fd, chunk, FIO_BS), FIO_BS);
+	}
+	CHECK_EQ(fsync(fd), 0);
+	for (int i = 0; i < FIO_DEPTH; i++)
+		ios[i].buf = bufs[i];
+	CHECK_EQ(io_setup(FIO_DEPTH, &ctx), 0);
+	t0 = utest_now_ns();
+	CHECK_EQ(fio_run(ctx, fd, ios, &short_waits), 0);
+	utest_log("%d random 4 KiB reads and writes at iodepth %d in %.0f ms, %d waits short of min_nr",
+		  FIO_OPS, FIO_DEPTH, ms_since(t0), short_waits);
+	CHECK_EQ(io_destroy(ctx), 0);
+	for (int b = 0; b < FIO_BLOCKS; b++) {	/* verify=crc32c's final pass */
+		CHECK_EQ(pread(fd, chunk, FIO_BS, b * FIO_BS), FIO_BS);
+		CHECK_EQ(stamp_diff(chunk, 1000 + fio_ver[b], b * FIO_BS, FIO_BS), -1);
+	}
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- a log rotator: rename + reopen while another thread writes ---- */
+
+#define LR_LINES	2000
+#define LR_ROTATIONS	5
+
+static pthread_mutex_t lr_lock = PTHREAD_MUTEX_INITIALIZER;
+static int lr_fd;
+static volatile int lr_reopen, lr_written;
+static char lr_path[256];
+
+static void *lr_writer(void *arg)
+{
+	char line[32];
+
+	(void)arg;
+	for (int i = 0; i < LR_LINES; i++) {
+		int n = snprintf(line, sizeof(line), "line %06d\n", i);
+
+		pthread_mutex_lock(&lr_lock);
+		if (lr_reopen) {		/* SIGHUP-style: the rotator asked */
+			close(lr_fd);
+			lr_fd = open(lr_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+			lr_reopen = 0;
+		}
+		if (write(lr_fd, line, n) != n)
+			lr_written = -1000000;
+		pthread_mutex_unlock(&lr_lock);
+		lr_written++;
+		if (i % 50 == 49)
+			usleep(1000);		/* a service's pace, not a loop's */
+	}
+	return NULL;
+}
+
+/* Lines of log file k (0: the live one) must continue the sequence at *next. */
+static int lr_check(int k, int *next)
+{
+	char p[300], buf[32];
+	FILE *f;
+
+	if (k)
+		snprintf(p, sizeof(p), "%s.%d", lr_path, k);
+	else
+		snprintf(p, sizeof(p), "%s", lr_path);
+	f = fopen(p, "r");
+	if (!f) {
+		utest_log("%s: %s", p, strerror(errno));
+		return -1;
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		if (atoi(buf + 5) != *next) {
+			utest_log("%s: \"%.11s\" where line %d was due", p, buf, *next);
+			return -1;
+		}
+		(*next)++;
+	}
+	fclose(f);
+	return unlink(p);
+}
+
+static int log_rotator(void)
+{
+	pthread_t t;
+	char from[300], to[300];
+	int next = 0, rot = 0;
+
+	path_in(lr_path, sizeof(lr_path), "app.log");
+	lr_fd = open(lr_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	CHECK(lr_fd >= 0);
+	lr_written = 0;
+	CHECK_EQ(pthread_create(&t, NULL, lr_writer, NULL), 0);
+	for (; rot < LR_ROTATIONS && lr_written < LR_LINES; rot++) {
+		while ((lr_written < (rot + 1) * LR_LINES / (LR_ROTATIONS + 1) || lr_reopen) &&
+		       lr_written < LR_LINES)
+			usleep(500);		/* and the last rotation's reopen done */
+		if (lr_written >= LR_LINES)
+			break;
+		for (int k = rot; k >= 1; k--) {	/* app.log.k -> app.log.k+1 */
+			snprintf(from, sizeof(from), "%s.%d", lr_path, k);
+			snprintf(to, sizeof(to), "%s.%d", lr_path, k + 1);
+			CHECK_EQ(rename(from, to), 0);
+		}
+		snprintf(to, sizeof(to), "%s.1", lr_path);
+		CHECK_EQ(rename(lr_path, to), 0);	/* the writer still has it open */
+		lr_reopen = 1;
+	}
+	CHECK_EQ(pthread_join(t, NULL), 0);
+	CHECK_EQ(lr_written, LR_LINES);
+	CHECK_EQ(close(lr_fd), 0);
+	for (int k = rot; k >= (lr_reopen ? 1 : 0); k--)	/* oldest first: one unbroken
+								 * sequence (no live log when
+								 * the writer ended before its
+								 * reopen) */
+		CHECK_EQ(lr_check(k, &next), 0);
+	CHECK_EQ(next, LR_LINES);
+	utest_log("%d lines over %d files", next, rot + 1);
+	return 0;
+}
+
+/* ---- aio_read, then aio_error polling, then aio_return ---- */
+
+static int aio_error_polling(void)
+{
+	static char buf[256 * 1024];
+	struct aiocb cb;
+	char p[256];
+	int fd, polls = 0;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "poll.dat"), 41, sizeof(buf)), 0);
+	fd = open(p, O_RDONLY);
+	CHECK(fd >= 0);
+	memset(&cb, 0, sizeof(cb));
+	cb.aio_fildes = fd;
+	cb.aio_buf = buf;
+	cb.aio_nbytes = sizeof(buf);
+	cb.aio_offset = 0;
+	CHECK_EQ(aio_read(&cb), 0);
+	while (aio_error(&cb) == EINPROGRESS) {
+		polls++;
+		usleep(100);
+	}
+	CHECK_EQ(aio_error(&cb), 0);
+	CHECK_EQ(aio_return(&cb), (long)sizeof(buf));
+	CHECK_EQ(stamp_diff(buf, 41, 0, sizeof(buf)), -1);
+	/* past the end: 0 bytes; a short read at the end */
+	cb.aio_offset = sizeof(buf);
+	CHECK_EQ(aio_read(&cb), 0);
+	while (aio_error(&cb) == EINPROGRESS)
+		usleep(100);
+	CHECK_EQ(aio_return(&cb), 0);
+	cb.aio_offset = sizeof(buf) - 1000;
+	CHECK_EQ(aio_read(&cb), 0);
+	while (aio_error(&cb) == EINPROGRESS)
+		usleep(100);
+	CHECK_EQ(aio_return(&cb), 1000);
+	utest_log("aio_error polled %d times before the read ended", polls);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- lio_listio(LIO_WAIT) with a member that fails ---- */
+
+static int lio_wait_failed_member(void)
+{
+	static char bufs[4][4096];
+	struct aiocb cbs[4], *list[4];
+	char p[256];
+	int fd;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "lio.dat"), 42, 3 * 4096), 0);
+	fd = open(p, O_RDONLY);
+	CHECK(fd >= 0);
+	for (int i = 0; i < 4; i++) {
+		memset(&cbs[i], 0, sizeof(cbs[i]));
+		cbs[i].aio_fildes = fd;
+		cbs[i].aio_buf = bufs[i];
+		cbs[i].aio_nbytes = 4096;
+		cbs[i].aio_offset = (i < 3 ? i : 0) * 4096;
+		cbs[i].aio_lio_opcode = LIO_READ;
+		list[i] = &cbs[i];
+	}
+	cbs[3].aio_lio_opcode = LIO_WRITE;	/* a write on a read-only descriptor */
+	errno = 0;
+	CHECK_EQ(lio_listio(LIO_WAIT, list, 4, NULL), -1);
+	CHECK_EQ(errno, EIO);			/* one or more failed: glibc's answer */
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(aio_error(&cbs[i]), 0);
+		CHECK_EQ(aio_return(&cbs[i]), 4096);
+		CHECK_EQ(stamp_diff(bufs[i], 42, i * 4096, 4096), -1);
+	}
+	CHECK_EQ(aio_error(&cbs[3]), EBADF);
+	CHECK_EQ(aio_return(&cbs[3]), -1);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- an event loop: poll and select over a pipe and an eventfd that
+ * IOCB_FLAG_RESFD signals ---- */
+
+#define EL_READS	24
+#define EL_MSGS		40
+
+/* The child: EL_MSGS messages down the pipe, a little apart. */
+static void el_talker(int wr)
+{
+	char m[8];
+
+	for (int i = 0; i < EL_MSGS; i++) {
+		snprintf(m, sizeof(m), "m%03d\n", i);
+		if (write(wr, m, 5) != 5)
+			_exit(1);
+		if (i % 4 == 0)
+			usleep(2000);
+	}
+	_exit(0);
+}
+
+/* One turn of the loop: which fds are ready (poll on even turns, select on odd). */
+static int el_wait(int turn, int rd, int efd, int *pipe_ready, int *ev_ready)
+{
+	if (turn % 2 == 0) {
+		struct pollfd p[2] = { { .fd = rd, .events = POLLIN }, { .fd = efd, .events = POLLIN } };
+
+		if (poll(p, 2, 5000) <= 0)
+			return -1;
+		*pipe_ready = !!(p[0].revents & (POLLIN | POLLHUP));
+		*ev_ready = !!(p[1].revents & POLLIN);
+	} else {
+		fd_set s;
+		struct timeval tv = { 5, 0 };
+
+		FD_ZERO(&s);
+		FD_SET(rd, &s);
+		FD_SET(efd, &s);
+		if (select((rd > efd ? rd : efd) + 1, &s, NULL, NULL, &tv) <= 0)
+			return -1;
+		*pipe_ready = FD_ISSET(rd, &s);
+		*ev_ready = FD_ISSET(efd, &s);
+	}
+	return 0;
+}
+
+static int event_loop_resfd(void)
+{
+	static char bufs[EL_READS][4096];
+	struct iocb cbs[EL_READS], *list[EL_READS];
+	struct io_event ev[EL_READS];
+	io_context_t ctx = 0;
+	char p[256], msg[64];
+	int fd, efd, fds[2], reaped = 0, msgs = 0, eof = 0, turns = 0;
+	pid_t pid;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "el.dat"), 43, EL_READS * 4096), 0);
+	fd = open(p, O_RDONLY);
+	efd = eventfd(0, EFD_NONBLOCK);
+	CHECK(fd >= 0 && efd >= 0 && pipe(fds) == 0);
+	CHECK_EQ(io_setup(EL_READS, &ctx), 0);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		el_talker(fds[1]);
+	}
+	close(fds[1]);
+	for (int i = 0; i < EL_READS; i++) {
+		io_prep_pread(&cbs[i], fd, bufs[i], 4096, i * 4096);
+		io_set_eventfd(&cbs[i], efd);
+		list[i] = &cbs[i];
+	}
+	CHECK_EQ(io_submit(ctx, EL_READS, list), EL_READS);
+	while ((reaped < EL_READS || !eof) && turns++ < 10000) {
+		int pr = 0, er = 0;
+		eventfd_t cnt;
+
+		CHECK_EQ(el_wait(turns, fds[0], efd, &pr, &er), 0);
+		if (er) {			/* completions: take what the ring has */
+			struct timespec zero = { 0, 0 };
+			int n;
+
+			CHECK_EQ(eventfd_read(efd, &cnt), 0);
+			CHECK(cnt >= 1 && cnt <= EL_READS);
+			n = io_getevents(ctx, 0, EL_READS, ev, &zero);
+			CHECK(n >= 0);
+			for (int i = 0; i < n; i++)
+				CHECK_EQ(ev[i].res, 4096);
+			reaped += n;
+		}
+		if (pr) {
+			int n = read(fds[0], msg, 5);
+
+			CHECK(n == 5 || n == 0);
+			if (n == 0)
+				eof = 1;
+			else
+				CHECK_EQ(atoi(msg + 1), msgs++);
+		}
+	}
+	CHECK_EQ(reaped, EL_READS);
+	CHECK_EQ(msgs, EL_MSGS);
+	for (int i = 0; i < EL_READS; i++)
+		CHECK_EQ(stamp_diff(bufs[i], 43, i * 4096, 4096), -1);
+	CHECK(utest_child_ok(pid));
+	utest_log("%d loop turns for %d completions and %d messages", turns, reaped, msgs);
+	CHECK_EQ(io_destroy(ctx), 0);
+	close(fds[0]);
+	close(efd);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -3264,6 +3895,13 @@ static const struct utest_case cases[] = {
 	UTEST(flock_descriptions),
 	UTEST(df_statfs),
 	UTEST(cancellation_points),
+	UTEST(sqlite_journal),
+	UTEST(lockfile_contention),
+	UTEST(fio_randrw_verify),
+	UTEST(log_rotator),
+	UTEST(aio_error_polling),
+	UTEST(lio_wait_failed_member),
+	UTEST(event_loop_resfd),
 };
 
 int main(int argc, char **argv)

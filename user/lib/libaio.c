@@ -367,11 +367,11 @@ int io_pgetevents(io_context_t ctx, long min_nr, long nr, struct io_event *event
 	struct aio_sigset sig;
 
 	if (!sigmask)
-		return getevents_common(ctx, min_nr, nr, events, timeout, NULL);
+		return io_getevents(ctx, min_nr, nr, events, timeout);
 	__sigset_to_kernel(sigmask, &k);
 	sig.sigmask = (uint32_t)(uintptr_t)&k;
 	sig.sigsetsize = sizeof(k);
-	return getevents_common(ctx, min_nr, nr, events, timeout, &sig);
+	return __PTHREAD_CANCELLABLE(getevents_common(ctx, min_nr, nr, events, timeout, &sig));
 }
 
 /* As libaio's: no event is taken, so this only checks the context. */
