@@ -367,7 +367,7 @@ static int lock_from_user(struct file *f, int type, int whence, s64 start, s64 l
 }
 
 /* F_GETLK: the first lock in req's way, or req->type F_UNLCK when none. */
-static void lock_test(struct inode *inode, struct file_lock *req)
+static void lock_find_holder(struct inode *inode, struct file_lock *req)
 {
 	struct file_lock *fl;
 
@@ -404,7 +404,7 @@ static int fcntl_lock32(struct file *f, int cmd, struct kernel_flock *ufl)
 		return lock_setlk(f, &req, cmd == F_SETLKW);
 	if (req.type == F_UNLCK)
 		return -EINVAL;
-	lock_test(f->f_inode, &req);
+	lock_find_holder(f->f_inode, &req);
 	kfl.l_type = req.type;
 	if (req.type != F_UNLCK) {
 		if (req.start > 0x7fffffff || (req.end != LOFF_MAX && req.end > 0x7fffffff))
@@ -432,7 +432,7 @@ static int fcntl_lock64(struct file *f, int cmd, struct kernel_flock64 *ufl)
 		return lock_setlk(f, &req, cmd == F_SETLKW64);
 	if (req.type == F_UNLCK)
 		return -EINVAL;
-	lock_test(f->f_inode, &req);
+	lock_find_holder(f->f_inode, &req);
 	kfl.l_type = req.type;
 	if (req.type != F_UNLCK) {
 		kfl.l_whence = SEEK_SET;
