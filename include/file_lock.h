@@ -31,7 +31,10 @@ long fcntl_lock(int fd, int cmd, unsigned long arg);
 void locks_remove_posix(struct files_struct *files, struct file *f);
 /* Drop f's flock lock (its last fput). Process context. */
 void locks_remove_flock(struct file *f);
-/* File locks alive (leak checks, /proc/locks). */
+/* File locks alive (taken, and spares a request holds). */
 extern atomic_t nr_file_locks;
+/* /proc/locks: one line per lock, Linux's format ("1: POSIX  ADVISORY  WRITE
+ * pid 00:00:ino start end"; the device is not named). Process context. */
+int locks_proc_show(char *buf, size_t size);
 
 #endif

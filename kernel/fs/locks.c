@@ -1,6 +1,7 @@
 /* locks.c: advisory file locks: POSIX record locks (fcntl F_GETLK/F_SETLK/F_SETLKW and the *64 forms) and flock(2). */
 #include "errno.h"
 #include "panic.h"
+#include "printk.h"
 #include "file_lock.h"
 #include "fs.h"
 #include "list.h"
@@ -20,6 +21,8 @@
 
 struct file_lock {
 	struct file_lock *next;		/* the inode's i_flock chain */
+	struct list_head all;		/* file_locks: every lock in a chain */
+	struct inode *inode;		/* whose chain (/proc/locks) */
 	void *owner;			/* files_struct (FL_POSIX) or struct file (FL_FLOCK) */
 	int pid;			/* the taker's process id: F_GETLK's l_pid */
 	u8 kind;			/* FL_POSIX or FL_FLOCK */
@@ -46,6 +49,7 @@ static DEFINE_SPINLOCK(file_lock_lock);	/* every i_flock chain and lock_waiters;
 					 * process context only, innermost */
 static DECLARE_WAIT_QUEUE_HEAD(file_lock_wait);
 static LIST_HEAD(lock_waiters);
+static LIST_HEAD(file_locks);
 atomic_t nr_file_locks = ATOMIC_INIT(0);
 
 static int spares_get(struct lock_spares *sp)
@@ -71,11 +75,13 @@ static struct file_lock *spare_take(struct lock_spares *sp, const struct file_lo
 	else
 		sp->fl[1] = NULL;
 	*fl = *from;
+	list_add_tail(&fl->all, &file_locks);	/* the caller chains it */
 	return fl;
 }
 
 static void lock_unlinked(struct lock_spares *sp, struct file_lock *fl)
 {
+	list_del(&fl->all);
 	fl->next = sp->freed;
 	sp->freed = fl;
 	sp->changed = true;
@@ -262,6 +268,7 @@ static int lock_set(struct inode *inode, struct file_lock *req, bool wait)
 	DEFINE_WAIT(wq);
 	int ret = spares_get(&sp);
 
+	req->inode = inode;
 	while (!ret) {
 		if (wait)
 			prepare_to_wait(&file_lock_wait, &wq, TASK_INTERRUPTIBLE);
@@ -321,6 +328,35 @@ void locks_remove_posix(struct files_struct *files, struct file *f)
 void locks_remove_flock(struct file *f)
 {
 	locks_remove(f->f_inode, FL_FLOCK, f);
+}
+
+/* One /proc/locks line for lock n (file_lock_lock held). */
+static int lock_proc_line(char *buf, size_t size, int n, const struct file_lock *fl)
+{
+	char end[24] = "EOF";
+
+	if (fl->end != LOFF_MAX)
+		snprintf(end, sizeof(end), "%lld", (long long)fl->end);
+	return snprintf(buf, size, "%d: %s  ADVISORY  %s %d 00:00:%u %lld %s\n", n,
+			fl->kind == FL_POSIX ? "POSIX" : "FLOCK",
+			fl->type == F_WRLCK ? "WRITE" : "READ ", fl->pid, fl->inode->ino,
+			(long long)fl->start, end);
+}
+
+int locks_proc_show(char *buf, size_t size)
+{
+	struct file_lock *fl;
+	size_t len = 0;
+	int n = 0;
+
+	spin_lock(&file_lock_lock);
+	list_for_each_entry(fl, &file_locks, all) {
+		if (len + 1 >= size)
+			break;			/* the rest does not fit */
+		len += lock_proc_line(buf + len, size - len, ++n, fl);
+	}
+	spin_unlock(&file_lock_lock);
+	return MIN(len, size - 1);
 }
 
 /* ---- fcntl ---- */

@@ -2654,6 +2654,20 @@ static int lk_get(int fd, off_t start, off_t len, struct flock *fl)
 	return fcntl(fd, F_GETLK, fl);
 }
 
+/* /proc/locks as a string in buf (n bytes): its length, or -1. */
+static int lk_proc(char *buf, size_t n)
+{
+	int fd = open("/proc/locks", O_RDONLY), len;
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, n - 1);
+	close(fd);
+	if (len >= 0)
+		buf[len] = 0;
+	return len;
+}
+
 /* What another process sees of the holder's locks set by lk_ranges_case:
  * write 0-39 and 60-99 (an unlock cut 40-59 out of 0-99), read 100-299
  * (two merged) with a write lock 120-129 splitting it, to the end from 1000. */
@@ -2761,6 +2775,7 @@ static int lk_ranges_on(const char *path)
  * it go, then exits without unlocking. */
 static int lk_dies_with_process(const char *path)
 {
+	char text[512], want[64];
 	int fd = open(path, O_RDWR), go[2], ready[2];
 	struct flock fl;
 	char c;
@@ -2778,15 +2793,59 @@ static int lk_dies_with_process(const char *path)
 	}
 	close(go[0]);
 	CHECK_EQ(read(ready[0], &c, 1), 1);
+	CHECK(lk_proc(text, sizeof(text)) > 0);
+	snprintf(want, sizeof(want), "1: POSIX  ADVISORY  WRITE %d 00:00:", (int)pid);
+	CHECK(strncmp(text, want, strlen(want)) == 0);	/* the only lock */
+	CHECK(strstr(text, " 0 EOF\n") != NULL);
 	CHECK_EQ(lk_get(fd, 7, 1, &fl), 0);
 	CHECK_EQ(fl.l_type, F_WRLCK);
 	CHECK_EQ(fl.l_pid, pid);
 	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 7, 1), EAGAIN);
 	close(go[1]);
 	CHECK(utest_child_ok(pid));
+	CHECK_EQ(lk_proc(text, sizeof(text)), 0);	/* gone with its process */
 	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 0), 0);
 	close(ready[0]);
 	close(ready[1]);
+	return close(fd) ? 1 : 0;
+}
+
+/* struct flock64 through F_SETLK64/F_GETLK64 past 2 GiB; the 32-bit struct
+ * cannot name such a lock: F_GETLK answers EOVERFLOW (Linux's, glibc's). */
+static int lk_probe_large(const char *path, pid_t holder)
+{
+	struct flock64 g = { .l_type = F_RDLCK, .l_whence = SEEK_SET,
+			     .l_start = (3LL << 31) + 50, .l_len = 1 };
+	struct flock fl;
+	int fd = open(path, O_RDWR);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(fcntl(fd, F_GETLK64, &g), 0);
+	CHECK_EQ(g.l_type, F_WRLCK);
+	CHECK_EQ(g.l_start, 3LL << 31);
+	CHECK_EQ(g.l_len, 100);
+	CHECK_EQ(g.l_pid, holder);
+	CHECK_ERR(lk_get(fd, 0, 0, &fl), EOVERFLOW);
+	CHECK_EQ(lk_get(fd, 0, 1000, &fl), 0);	/* nothing below 2 GiB */
+	CHECK_EQ(fl.l_type, F_UNLCK);
+	g.l_type = F_WRLCK;
+	CHECK_ERR(fcntl(fd, F_SETLK64, &g), EAGAIN);
+	return close(fd) ? 1 : 0;
+}
+
+static int lk_large_offsets(const char *path)
+{
+	struct flock64 l = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 3LL << 31,
+			     .l_len = 100 };
+	int fd = open(path, O_RDWR);
+	pid_t pid;
+
+	CHECK(fd >= 0);
+	CHECK_EQ(fcntl(fd, F_SETLK64, &l), 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(lk_probe_large(path, getppid()));
+	CHECK(utest_child_ok(pid));
 	return close(fd) ? 1 : 0;
 }
 
@@ -2794,12 +2853,14 @@ static int record_locks(void)
 {
 	char p[256];
 
-	if (lk_ranges_on(path_in(p, sizeof(p), "locks.dat")) || lk_dies_with_process(p))
+	if (lk_ranges_on(path_in(p, sizeof(p), "locks.dat")) || lk_dies_with_process(p) ||
+	    lk_large_offsets(p))
 		return 1;
 	CHECK_EQ(unlink(p), 0);
 	if (lk_ranges_on("/tmp/locks.dat") || lk_dies_with_process("/tmp/locks.dat"))
 		return 1;			/* ramfs too */
 	CHECK_EQ(unlink("/tmp/locks.dat"), 0);
+	CHECK_EQ(lk_proc(p, sizeof(p)), 0);	/* no lock left anywhere */
 	return 0;
 }
 
@@ -2885,11 +2946,14 @@ static int setlkw_deadlock_eintr(void)
 
 static int flock_on(const char *path)
 {
+	char text[256];
 	int a = open(path, O_RDWR | O_CREAT, 0644), b = open(path, O_RDONLY), d;
 	pid_t pid;
 
 	CHECK(a >= 0 && b >= 0);
 	CHECK_EQ(flock(a, LOCK_EX), 0);
+	CHECK(lk_proc(text, sizeof(text)) > 0);
+	CHECK(strstr(text, "1: FLOCK  ADVISORY  WRITE ") == text && strstr(text, " 0 EOF\n"));
 	CHECK_ERR(flock(b, LOCK_EX | LOCK_NB), EWOULDBLOCK);
 	CHECK_ERR(flock(b, LOCK_SH | LOCK_NB), EWOULDBLOCK);
 	CHECK_EQ(lk_set(b, F_SETLK, F_RDLCK, SEEK_SET, 0, 0), 0);	/* no clash with fcntl locks */
@@ -2926,6 +2990,7 @@ static int flock_descriptions(void)
 		return 1;
 	CHECK_EQ(unlink(p), 0);
 	CHECK_EQ(unlink("/tmp/flock.dat"), 0);
+	CHECK_EQ(lk_proc(p, sizeof(p)), 0);
 	return 0;
 }
 
