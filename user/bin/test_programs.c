@@ -3436,14 +3436,16 @@ static int sqlite_journal(void)
 
 #define LC_ROUNDS	150
 
-/* Add one to the counter in cnt_path LC_ROUNDS times, each under the lock. */
-static int lc_worker(const char *lock_path, const char *cnt_path, int *waited)
+/* Add one to the counter in cnt_path LC_ROUNDS times, each under the lock,
+ * from when the parent closes the start pipe. */
+static int lc_worker(const char *lock_path, const char *cnt_path, int start, int *waited)
 {
 	int lf = open(lock_path, O_RDWR | O_CREAT, 0644), cf = open(cnt_path, O_RDWR);
 	struct flock fl;
+	char c;
 	long v;
 
-	if (lf < 0 || cf < 0)
+	if (lf < 0 || cf < 0 || read(start, &c, 1) != 0)
 		return 1;
 	for (int i = 0; i < LC_ROUNDS; i++) {
 		if (lk_get(lf, 0, 0, &fl) == 0 && fl.l_type != F_UNLCK)
@@ -3454,7 +3456,7 @@ static int lc_worker(const char *lock_path, const char *cnt_path, int *waited)
 			return 3;
 		v++;
 		if (i % 8 == 0)
-			sched_yield();	/* the other one must wait meanwhile */
+			usleep(300);	/* the other one must wait meanwhile */
 		if (pwrite(cf, &v, sizeof(v), 0) != sizeof(v))
 			return 4;
 		if (lk_set(lf, F_SETLK, F_UNLCK, SEEK_SET, 0, 0))
@@ -3463,25 +3465,63 @@ static int lc_worker(const char *lock_path, const char *cnt_path, int *waited)
 	return close(cf) || close(lf) ? 6 : 0;
 }
 
+/* Lock-file users create the file with open(O_CREAT) and remove it again:
+ * an open racing another process's create of the same name must open that
+ * file, never fail EEXIST (no O_EXCL). */
+static int lc_create_race(void)
+{
+	char names[4][256];
+	pid_t pid[4];
+
+	for (int n = 0; n < 4; n++)
+		snprintf(names[n], sizeof(names[n]), "%s/lc.race%d", dir, n);
+	for (int c = 0; c < 4; c++) {
+		pid[c] = fork();
+		if (pid[c] == 0) {
+			for (int r = 0; r < 200; r++) {
+				int fd = open(names[(r + c) % 4], O_RDWR | O_CREAT, 0644);
+
+				if (fd < 0)
+					_exit(1);
+				close(fd);
+				if (unlink(names[(r + c) % 4]) && errno != ENOENT)
+					_exit(2);
+			}
+			_exit(0);
+		}
+	}
+	for (int c = 0; c < 4; c++)
+		CHECK(utest_child_ok(pid[c]));
+	return 0;
+}
+
 static int lockfile_contention(void)
 {
 	char lp[256], cp[256];
 	long v = 0;
-	int fd, status, waited = 0;
+	int fd, status, waited = 0, start[2];
 	pid_t pid[2];
 
+	if (lc_create_race())
+		return 1;
 	path_in(lp, sizeof(lp), "lc.lock");
 	fd = open(path_in(cp, sizeof(cp), "lc.count"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	CHECK(fd >= 0);
 	CHECK_EQ(pwrite(fd, &v, sizeof(v), 0), (long)sizeof(v));
+	CHECK_EQ(pipe(start), 0);
 	for (int i = 0; i < 2; i++) {
 		pid[i] = fork();
 		if (pid[i] == 0) {
-			int r = lc_worker(lp, cp, &waited);
+			int r;
+
+			close(start[1]);
+			r = lc_worker(lp, cp, start[0], &waited);
 
 			_exit(r ? r : (waited > 255 ? 255 : waited) == 0 ? 100 : 0);
 		}
 	}
+	close(start[0]);
+	close(start[1]);			/* both start now */
 	for (int i = 0; i < 2; i++) {
 		CHECK_EQ(waitpid(pid[i], &status, 0), pid[i]);
 		CHECK(WIFEXITED(status));
