@@ -6,7 +6,8 @@
  * timer wheel and its own scheduler tick. So `-smp 1` runs exactly as before
  * and the boot CPU takes one interrupt per tick, not two. Each AP's own
  * local APIC timer (vector T_APIC_TIMER) is that AP's tick: the scheduler
- * tick of the task it runs (time slice, user/system time). The timer counts
+ * tick of the task it runs (time slice, user/system time) and the tick of
+ * its own timer wheel (kernel/timer.c; jiffies stays CPU 0's). The timer counts
  * the APIC bus clock; its rate is measured against the TSC, whose rate was
  * measured against the PIT (time.c), so an AP's tick is the PIT's HZ.
  */
@@ -20,6 +21,7 @@
 #include "smp.h"
 #include "softirq.h"
 #include "spinlock.h"
+#include "timer.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -62,6 +64,7 @@ static void apic_timer_interrupt(struct trap_frame *tf)
 	c->irq_regs = tf;
 	c->ticks++;
 	scheduler_tick(trap_from_user(tf));
+	run_local_timers();			/* this AP's timer wheel */
 	c->irq_regs = outer;
 	irq_nesting--;
 	lapic_eoi();
@@ -101,4 +104,5 @@ void apic_timer_start(void)
 	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
 	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | T_APIC_TIMER);
 	lapic_write(LAPIC_TIMER_INIT, apic_timer_per_tick);
+	timer_cpu_start();			/* its timers on its own wheel */
 }
