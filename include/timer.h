@@ -84,6 +84,7 @@ struct timer_stats {
 	u32 armed;		/* timers added to it */
 	u32 fired;		/* callbacks it ran */
 	u32 migrated_out;	/* pending or idle timers moved to another CPU's */
+	u32 sync_waits;		/* del_timer_sync passes that found the callback running */
 	u32 pending;		/* on it now */
 };
 /* Copy CPU cpu's counters; -EINVAL past NR_CPUS. Any context. */

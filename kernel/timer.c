@@ -249,6 +249,7 @@ int del_timer_sync(struct timer_list *t)
 		ret |= try_del_timer(t, &b, &running);
 		if (!running)
 			return ret;
+		__atomic_add_fetch(&b->stats.sync_waits, 1, __ATOMIC_RELAXED);
 		if (in_interrupt() && b->cpu == smp_processor_id())
 			panic("del_timer_sync: waiting for timer %p from its own callback "
 			      "or an interrupt would never end", t);
