@@ -24,6 +24,7 @@
 #include "softirq.h"
 #include "spinlock.h"
 #include "test_hooks.h"
+#include "timer.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -250,8 +251,10 @@ static u32 ticks_due(void)
 	return n;
 }
 
-/* IRQ 0, hard interrupt context: count the ticks, charge the running task;
- * the timer wheel runs in the bottom half on the way out. */
+/* IRQ 0, hard interrupt context, CPU 0: count the ticks (jiffies is one
+ * counter, advanced here only: by the PIT, whose ticks_due catch-up against
+ * the TSC keeps it on the wall clock's grid under time_lock), charge the
+ * running task; CPU 0's timer wheel runs in the bottom half on the way out. */
 static void timer_interrupt(int irq, void *data)
 {
 	u32 flags = time_write_begin(), n = ticks_due();
@@ -260,7 +263,7 @@ static void timer_interrupt(int irq, void *data)
 	jiffies += n;
 	time_write_end(flags);
 	scheduler_tick(trap_from_user(get_irq_regs()));
-	raise_softirq(TIMER_SOFTIRQ);
+	run_local_timers();		/* CPU 0's wheel */
 }
 
 static void pit_init(void)
