@@ -232,10 +232,13 @@ void udelay(u32 us)
  * emulator delivers late ticks and the PIC merges the edges it latched: without
  * this, jiffies (and every timeout) would fall behind real time on a loaded
  * host. A tick is counted once its time on the grid (tick_stamp_ns + TICK_NSEC)
- * has passed, so never early. An interrupt that comes more than a quarter tick
- * before that is a latched edge right after a late one: it counts nothing. One
- * that comes slightly early (the PIT and the TSC drift apart by ppm) counts
- * its tick and moves the grid back to it, so the grid follows the PIT. */
+ * has passed. An interrupt that comes more than a quarter tick before that is
+ * a latched edge right after a late one: it counts nothing. One that comes
+ * less early (the PIT and the TSC drift apart by ppm; or, after a stall, an
+ * edge latched meanwhile) counts its tick and moves the grid back to it, so
+ * the grid follows the PIT: jiffies may then lead the clock by up to a
+ * quarter tick, and a wait that must not end early checks the clock again
+ * (io_getevents_abs, futex waits). */
 static u32 ticks_due(void)
 {
 	u64 now = ktime_get_ns();
