@@ -29,7 +29,8 @@ struct run_queue {
 	u32 migrations;			/* tasks queued here that last ran elsewhere */
 	u32 pulls;			/* ... of them pulled by this CPU's balancing */
 	u32 balance_tick;		/* ticks since the last periodic balance */
-	u32 ticks;			/* scheduler ticks this CPU took (its own writes) */
+	u32 busy_ticks;			/* ticks that struck a task, not the idle one (its own writes) */
+	u64 slice_tsc;			/* TSC when the running task's slice began (its own writes) */
 } __aligned(64);
 
 extern struct run_queue runqueues[NR_CPUS];
