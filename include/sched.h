@@ -1,6 +1,6 @@
 /* sched.h: tasks, kernel threads, and the preemptive round-robin scheduler.
  *
- * States: RUNNING (on the CPU or on the run queue), INTERRUPTIBLE (asleep; a
+ * States: RUNNING (on a CPU or on a CPU's run queue), INTERRUPTIBLE (asleep; a
  * wake-up or a signal ends it), UNINTERRUPTIBLE (asleep; only a wake-up), ZOMBIE
  * (exited, waiting to be reaped). A sleeper sets its state first, then tests
  * its condition, then calls schedule(): a wake-up in between sets it RUNNING
@@ -62,7 +62,7 @@ struct task {
 	u32 esp;			/* saved kernel esp while switched out (switch.asm) */
 	int pid;
 	char name[TASK_COMM_LEN];
-	volatile long state;		/* TASK_*; written under rq_lock or by current */
+	volatile long state;		/* TASK_*; written under its CPU's queue lock or by current */
 	volatile int need_resched;	/* switch at the next safe point */
 	int time_slice;			/* ticks left in this slice */
 	u32 kstack;			/* lowest address of the kernel stack */
@@ -75,10 +75,11 @@ struct task {
 					 * pending, a group exit or stop (kernel/signal.c) */
 	volatile bool fatal_pending;	/* SIGKILL or a group exit: ends KILLABLE sleeps */
 	void *wait_channel;		/* what it sleeps on (a queue, a function), for k-ps */
-	bool on_rq;			/* on the run queue (never a running task) */
+	bool on_rq;			/* on cpu's run queue (never a running task) */
 	volatile bool on_cpu;		/* running on a CPU, or being switched away
-					 * from (both under rq_lock) */
-	u32 cpu;			/* the CPU it runs or last ran on */
+					 * from, or on its way to another CPU's queue
+					 * (kernel/sched_internal.h; under cpu's queue lock) */
+	u32 cpu;			/* the CPU it runs on, is queued on, or last ran on */
 	u32 cpus_allowed;		/* affinity: bit n lets it run on CPU n */
 	bool should_stop;		/* kthread_stop() asked it to exit */
 	int exit_code;
@@ -91,7 +92,7 @@ struct task {
 	u64 rep_utime, rep_stime;	/* ns last reported (kept monotonic; rusage.c,
 					 * under the sighand lock) */
 	u32 nr_switches;		/* times it was switched in */
-	struct list_head run_list;	/* run queue link, under rq_lock */
+	struct list_head run_list;	/* run queue link, under that queue's lock */
 	struct list_head tasks;		/* task_list link, under tasklist_lock */
 	u8 fpu_area[FPU_STATE_SIZE + FPU_ALIGN - 1];
 	u8 *fpu;			/* fpu_area rounded up to FPU_ALIGN */
@@ -149,11 +150,14 @@ void sched_ap_run(void) __noreturn;
  * from sched_ap_run. */
 extern volatile u32 sched_cpu_mask;
 /* Set t's affinity to mask & sched_cpu_mask (-EINVAL if that is empty) and,
- * if it runs or waits where it may no longer, move it. Process context. */
+ * if it runs or is queued where it may no longer, move it (a queued one at
+ * once, a running one once it is switched out). Process context. */
 int sched_set_affinity(struct task *t, u32 mask);
-/* /proc/aiok/sched: rq_lock's acquisitions, how many found it held and the
- * time waited; per CPU its switches, reschedule IPIs taken, wake-ups that
- * needed none (it was polling) and idle halts. Process context. */
+/* /proc/aiok/sched: the run-queue locks' acquisitions, how many found one
+ * held and the time waited, summed (the "rq_lock" line); per CPU its
+ * switches, reschedule IPIs taken, wake-ups that needed none (it was
+ * polling), idle halts, tasks that migrated to it, those it pulled, signal
+ * kicks it sent and its ticks that struck a task. Process context. */
 int sched_stats_show(char *buf, size_t size);
 /* The reschedule IPI (kernel/ipi.c): the running task looks at need_resched. */
 void sched_resched_interrupt(struct trap_frame *tf);
@@ -202,7 +206,8 @@ static inline bool signal_pending_state(long state, const struct task *t)
 	       ((state & TASK_WAKEKILL) && fatal_signal_pending(t));
 }
 /* Wake t after the caller set sigpending: from an interruptible sleep, and
- * with fatal also from a killable or stopped one. */
+ * with fatal also from a killable or stopped one; a t running on another
+ * CPU gets a reschedule IPI instead, so that it sees the signal at once. */
 void signal_wake_up(struct task *t, bool fatal);
 
 void preempt_disable(void);

@@ -43,9 +43,11 @@ struct cpu {
 	u32 ticks;		/* its local APIC timer's ticks (an AP; apic_timer.c) */
 	u64 acct_tsc;		/* sched.c: the TSC its tasks' run time is charged up to */
 	struct task *sched_dead;	/* sched.c: a TASK_DEAD thread it just left */
+	struct task *sched_push;	/* sched.c: a task it just left that may no longer run here */
 	u32 resched_ipis;	/* reschedule IPIs it took */
 	u32 nr_switches;	/* sched.c: context switches it made */
 	u32 resched_ipis_saved;	/* wake-ups it sent to a polling idle CPU without one */
+	u32 signal_kicks;	/* signals it sent to a task running on another CPU (an IPI each) */
 	volatile bool idle_polling;	/* sched.c: its idle loop polls need_resched (no IPI needed) */
 	u32 *pgdir;		/* the directory its CR3 holds (paging.c switch_pgdir; tlb.h) */
 	struct mm *active_mm;	/* whose it is; NULL: the kernel's (vm.c mm_activate) */

@@ -8,7 +8,7 @@
  * wakes the task, so a wake-up is never lost between the waiter's look at
  * the word and its sleep. Requeue moves waiters between buckets, so a waiter
  * leaving on its own finds its bucket again under the lock (futex_unqueue).
- * Lock order: two buckets by address (requeue); a bucket, then rq_lock.
+ * Lock order: two buckets by address (requeue); a bucket, then a run-queue lock.
  */
 #include "errno.h"
 #include "clock.h"

@@ -81,7 +81,8 @@ struct task *kthread_create(int (*fn)(void *arg), void *arg, const char *name)
 	t->state = TASK_UNINTERRUPTIBLE;	/* runs once woken */
 	t->time_slice = SCHED_SLICE_TICKS;
 	t->cpus_allowed = current->cpus_allowed;	/* kmain's (CPU 0): proc.c widens init's */
-	t->lock_depth = 1;			/* it starts holding rq_lock: sched_tail */
+	t->cpu = smp_processor_id();		/* its last CPU: where a wake-up looks first */
+	t->lock_depth = 1;			/* it starts holding its CPU's queue lock: sched_tail */
 	INIT_LIST_HEAD(&t->run_list);
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->sibling);

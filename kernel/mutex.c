@@ -10,7 +10,7 @@
  * (keeping the flag while others wait), unqueues it and wakes it. A waiter
  * only tests "am I the owner?", so a wake-up can neither be lost nor stolen.
  * While the flag is set, the owner word changes only under the lock.
- * Lock order: m->wait.lock, then the scheduler's rq_lock.
+ * Lock order: m->wait.lock, then a scheduler run-queue lock.
  */
 #include "irq.h"
 #include "mm.h"
