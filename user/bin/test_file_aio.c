@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include "aio_raw.h"
 #include <aiokern.h>
 #include "lx_syscall.h"
@@ -826,6 +827,71 @@ static int hit_during_slow_fill(void)
 	return 0;
 }
 
+#define TRY_ROUNDS	12		/* the writer's 256 KiB write + fsync rounds */
+#define TRY_SUBMITS	3000		/* at most, while it runs */
+
+/* The writer of try_counts: rounds of a 256 KiB write and fsync of another
+ * file (sb->lock held across its device writes); exits 0. */
+static void try_writer(void)
+{
+	int fd = open(MNT "/atry.bin", O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	for (int r = 0; fd >= 0 && r < TRY_ROUNDS; r++)
+		if (pwrite(fd, big, sizeof(big), 0) != (ssize_t)sizeof(big) || fsync(fd))
+			_exit(1);
+	_exit(fd >= 0 ? 0 : 1);
+}
+
+/* io_submit's try counters (/proc/aiok/ext2 try_locked, try_busy) while
+ * another process writes and fsyncs another file: every warm 4 KiB read
+ * counts once; one whose event is not in the ring on return found the lock
+ * taken (a try that got it completes a hit inside io_submit).
+ * Logs the share that went to the worker and the slowest completion. */
+static int try_counts(void)
+{
+	static unsigned char tb[4096];
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev;
+	aio_context_t ctx = 0;
+	long l0 = ext2_stat("try_locked"), b0 = ext2_stat("try_busy"), subs = 0, late = 0;
+	long long worst = 0, t0, dt;
+	int fd = open(MNT "/aio.bin", O_RDONLY), st;
+	pid_t pid;
+
+	CHECK(fd >= 0 && l0 >= 0 && b0 >= 0);
+	CHECK_EQ(pread(fd, got, sizeof(got), 0), sizeof(got));		/* warm */
+	CHECK_EQ(raw_io_setup(8, &ctx), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (!pid)
+		try_writer();
+	while (subs < TRY_SUBMITS && waitpid(pid, &st, WNOHANG) == 0) {
+		raw_prep(&cb, IOCB_CMD_PREAD, fd, tb, 4096, (subs % 64) * 4096, 1);
+		t0 = utest_now_ns();
+		CHECK_EQ(raw_io_submit(ctx, 1, list), 1);
+		late += ring_ready(ctx) == 0;
+		CHECK_EQ(wait_events(ctx, 1, &ev), 1);
+		dt = utest_now_ns() - t0;
+		worst = dt > worst ? dt : worst;
+		CHECK_EQ(ev.res, 4096);
+		CHECK(!memcmp(tb, got + (subs % 64) * 4096, 4096));	/* as read warm */
+		subs++;
+	}
+	if (subs == TRY_SUBMITS)
+		CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	long locked = ext2_stat("try_locked") - l0, busy = ext2_stat("try_busy") - b0;
+	CHECK_EQ(locked + busy, subs);
+	CHECK(late <= busy);
+	utest_log("%ld warm reads beside a writer's fsyncs: %ld got the lock, %ld to the worker "
+		  "(%ld done after io_submit), slowest %lld us", subs, locked, busy, late,
+		  worst / 1000);
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	CHECK_EQ(unlink(MNT "/atry.bin"), 0);
+	return 0;
+}
+
 /* A file whose last page is partly inside it (10000 bytes): a read of that
  * page is sent from io_submit too (the blocks inside the file read, the
  * rest of the page zeroed at completion): a short count, the right bytes,
@@ -956,6 +1022,7 @@ static const struct utest_case cases[] = {
 	UTEST(one_fill_two_readers),
 	UTEST(cancel_during_fill),
 	UTEST(hit_during_slow_fill),
+	UTEST(try_counts),
 	UTEST(last_page_from_device),
 	UTEST(fault_on_own_fill),
 	UTEST(destroy_in_flight),

@@ -63,6 +63,8 @@ struct ext2_aio {
 
 static struct workqueue_struct *ext2_aio_wq;
 atomic_t ext2_aio_queued = ATOMIC_INIT(0);	/* requests given to the worker, since boot */
+atomic_t ext2_try_locked = ATOMIC_INIT(0);	/* io_submit's tries: sb->lock free (ext2.h) */
+atomic_t ext2_try_busy = ATOMIC_INIT(0);	/* ... taken: to the worker */
 
 static void ext2_aio_free(struct ext2_aio *ea)
 {
@@ -276,7 +278,7 @@ static ssize_t ext2_aio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr,
 	/* an append retried by the worker would go to the end the try moved */
 	if (write && (kiocb_dsync(iocb) || kiocb_is_append(iocb)))
 		return -EAGAIN;
-	if (!mutex_trylock(&sb->lock))
+	if (!ext2_try_lock(sb))
 		return -EAGAIN;
 	sb->nowait = true;
 	ret = ext2_file_rw(inode, &x, n, pos, write);

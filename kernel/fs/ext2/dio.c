@@ -423,7 +423,7 @@ ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t
 	if (write && (kiocb_dsync(iocb) || kiocb_is_append(iocb)))
 		return -EAGAIN;		/* the worker: data, then fdatasync's metadata;
 					 * an append at the end it finds */
-	if (!mutex_trylock(&sb->lock))
+	if (!ext2_try_lock(sb))
 		return -EAGAIN;
 	sb->nowait = true;
 	at = ext2_dio_where(inode, pos, n, write);

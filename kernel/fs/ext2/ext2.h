@@ -2,7 +2,7 @@
  * file system, its block cache and page cache, inodes in memory, block mapping and
  * allocation, file AIO (buffered and O_DIRECT).
  *
- * Locking: one mutex per mounted file system, sb->lock, is held by every
+ * Locking, as built today: one mutex per mounted file system, sb->lock, is held by every
  * operation that reads or changes anything of it (the on-disk structures through
  * the block cache, file data through the page cache, the cached superblock and
  * group descriptors, the inodes' ext2 fields and size): operations on one file
@@ -20,6 +20,68 @@
  * the periodic flusher's list of mounts (sb->flush_link).
  * Process context everywhere. No function here calls iput() with sb->lock held
  * (an inode's last reference may need it): they hand such inodes back.
+ * io_submit's tries count in ext2_try_locked / ext2_try_busy (aio.c, dio.c):
+ * sb->lock was free, or taken (the request went to the worker).
+ *
+ * Locking, as designed (issue 18; docs/locking.md "ext2: finer locks" is the
+ * same plan with the reasons; not built yet: sb->lock above is still the truth).
+ * Outermost first; a lock is taken only while holding locks above it:
+ *   1. sb->ns_lock (mutex, "ext2_ns"; today's sb->lock renamed): namespace
+ *      operations (lookup, create, mknod, symlink, link, unlink, rename,
+ *      mkdir, rmdir, readdir, readlink) and umount/sync's whole-fs passes:
+ *      every directory's entries and blocks, link counts, the parent
+ *      references used by ext2_is_ancestor. Never taken under an inode lock.
+ *   2. ei->lock (mutex, "ext2_inode"; ext2_ilock/ext2_iunlock): one inode's
+ *      size, block map (i_block and the contents of its indirect blocks),
+ *      di (times, i_blocks, flags), its page-cache pages (pc_hash, each
+ *      page's dirty/uptodate bits and bytes), read-ahead state, synced_*,
+ *      map_changed, atime_fresh*, and the nowait/fault_again flags of its
+ *      holder (they move from sb to ei). Read, write, the AIO try
+ *      (mutex_trylock), O_DIRECT, map_page, truncate, fsync, the last iput's
+ *      eviction take the one inode's lock alone. Two at once only under
+ *      sb->ns_lock (link, unlink, rename, mkdir, rmdir: a directory and a
+ *      victim, rename's up to four), taken in ascending inode number
+ *      (lockdep subclass = rank); nothing holding one inode lock waits for
+ *      another without ns_lock. A user copy under ei->lock that faults on any
+ *      ext2 mapping fails the fault (-EDEADLK, the holder's fault_again) and
+ *      is redone after faulting in without it, as today's copy under sb->lock.
+ *   3. sb->alloc_lock (mutex, "ext2_alloc"): block and inode bitmaps, group
+ *      descriptors, the superblock's counts and fields, super_dirty and
+ *      super_owners. Inside an inode lock (bmap allocating, freeing on
+ *      truncate) or ns_lock (a new inode); held across a bitmap block's
+ *      read (a miss) and nothing else of other inodes.
+ *   4. sb->pc_lock (spinlock, "ext2_pc"): the page cache's LRU (sb->pages,
+ *      nr_pages, each page's lru link). Eviction picks a victim under it,
+ *      takes the victim's inode lock with mutex_trylock only (a busy inode's
+ *      pages are skipped; so no order edge to any ei->lock), drops pc_lock,
+ *      then writes the page back under that inode lock.
+ *   5. sb->bcache_lock (spinlock, "ext2_bcache"): the block cache's list,
+ *      nr_bufs, each buffer's refs, dirty flag and owners (sb->meta_also
+ *      goes: dir.c passes its extra owner by argument; ext2_bread takes
+ *      the caller's nowait by argument). A buffer gets an uptodate
+ *      flag and a locked (I/O in flight) bit: a miss inserts a locked buffer
+ *      under the lock and reads it without, others wait for the bit
+ *      outside the lock; write-back clears dirty under the lock before the
+ *      write (a failure sets it again, wb_seq); eviction picks its victim
+ *      under the lock and writes it without, as pc_lock's. A buffer's bytes belong to
+ *      the lock of what it holds: bitmaps alloc_lock, directory blocks
+ *      ns_lock, indirect blocks their file's ei->lock, an inode-table block
+ *      each inode's 128 bytes its ei->lock (ext2_write_inode copies one
+ *      inode's bytes; a write-back in between takes a copy that the next
+ *      dirtying makes stale again, so none is lost).
+ *   6. the leaves as today: sb->icache_lock, sb->aio_lock (one per worker
+ *      queue), ext2_fill_lock (irq-safe).
+ * ext2_flush_lock stays outside all of them; the flusher takes each dirty
+ * inode's lock in turn (mutex_trylock first, skipping busy inodes until its
+ * last pass) and alloc_lock for the superblock and descriptors. fsync of
+ * one inode holds its ei->lock across its pages, its inode block, then
+ * alloc_lock for the owners' superblock/descriptor write, and the FLUSH; the
+ * owner sets stay as today, under bcache_lock (blocks) and alloc_lock (super).
+ * The AIO workers (several per mount, at least 2, one per CPU): request of
+ * inode ino goes to queue ino % nr; one queue runs in submission order, so
+ * an fsync/fdatasync runs after every earlier request of its file that
+ * went to the worker, and it waits for the file's O_DIRECT writes in flight
+ * (dio_writes) before its FLUSH; different files run at once.
  *
  * Errors: a structure that cannot be right (a block number outside the file
  * system, a directory entry that overruns its block, a bad inode) is -EUCLEAN;
@@ -454,6 +516,19 @@ void ext2_dio_wait_inode(struct inode *inode);
  * writes in flight (the bytes read would be stale), or -EAGAIN under
  * sb->nowait. sb->lock held. 0. */
 int ext2_dio_wait_writes(struct inode *inode);
+/* io_submit's tries (aio.c, dio.c) that found sb->lock free / taken (then
+ * the request went to the worker), since boot: /proc/aiok/ext2. */
+extern atomic_t ext2_try_locked, ext2_try_busy;
+/* The try's lock: sb->lock if free (counted), else false. */
+static inline bool ext2_try_lock(struct ext2_sb *sb)
+{
+	if (mutex_trylock(&sb->lock)) {
+		atomic_inc(&ext2_try_locked);
+		return true;
+	}
+	atomic_inc(&ext2_try_busy);
+	return false;
+}
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a
