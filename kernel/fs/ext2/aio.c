@@ -2,19 +2,20 @@
  * IOCB_CMD_PREAD/PWRITE/PREADV/PWRITEV/FSYNC/FDSYNC.
  *
  * What is asynchronous when: io_submit first tries a read or a write inside
- * the call with sb->lock taken only if free (mutex_trylock) and sb->nowait
- * set, so nothing waits on the disk: a read whose pages and block map are
+ * the call with the file's inode lock taken only if free (mutex_trylock) and
+ * ei->nowait set (sb->lock, for the block map, only if free too), so
+ * nothing waits on the disk: a read whose pages and block map are
  * cached, or a write whose map and bitmaps are cached, completes there (its
  * event is in the ring when io_submit returns). A read that misses pages
  * whose map is cached starts their device reads there and completes from
  * their interrupts (aread.c). Anything else that would wait (a
  * page or indirect block to read, a dirty page to write back for room,
- * sb->lock held by someone else), every fsync, fdatasync and RWF_DSYNC /
+ * the inode's lock or sb->lock held by someone else), every fsync, fdatasync and RWF_DSYNC /
  * O_DSYNC write, and every append (O_APPEND, RWF_APPEND), is queued to the
  * "ext2aio" worker thread with the user's pages pinned; the worker first
  * reads the pages that the next EXT2_AIO_BATCH queued buffered reads miss,
  * all at once, with a read-ahead window behind sequential reads
- * (readahead.c; it waits for them without sb->lock), then runs each
+ * (readahead.c; each inode's under its lock, waited for without it), then runs each
  * request with the synchronous path and copies through the pinned pages (it
  * has no user address space), then completes it.
  * A request still in the queue can be cancelled (io_cancel, io_destroy,
@@ -26,9 +27,9 @@
  *
  * Locking: sb->aio_lock (a spinlock, process context, irqsave) guards
  * sb->aio_queue, each request's queued flag and the kiocb's private pointer
- * to it; the worker takes sb->lock with no spinlock held, and drops it before
- * aio_complete (the completion may drop the last file reference: ext2_put
- * takes sb->lock). A retried write is idempotent: the try in io_submit may
+ * to it; the worker takes the request's inode lock with no spinlock held, and
+ * drops it before aio_complete (the completion may drop the last file
+ * reference: ext2_put takes the inode's lock). A retried write is idempotent: the try in io_submit may
  * have copied part of it before -EAGAIN; the worker writes all of it again.
  */
 #include "aio.h"
@@ -63,7 +64,7 @@ struct ext2_aio {
 
 static struct workqueue_struct *ext2_aio_wq;
 atomic_t ext2_aio_queued = ATOMIC_INIT(0);	/* requests given to the worker, since boot */
-atomic_t ext2_try_locked = ATOMIC_INIT(0);	/* io_submit's tries: sb->lock free (ext2.h) */
+atomic_t ext2_try_locked = ATOMIC_INIT(0);	/* io_submit's tries: inode lock free (ext2.h) */
 atomic_t ext2_try_busy = ATOMIC_INIT(0);	/* ... taken: to the worker */
 
 static void ext2_aio_free(struct ext2_aio *ea)
@@ -100,7 +101,7 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 	long ret;
 	int err;
 
-	mutex_lock(&sb->lock);
+	ext2_ilock(inode);
 	if (ea->op == EXT2_AIO_FSYNC || ea->op == EXT2_AIO_FDSYNC) {
 		ret = ext2_fsync_locked(kiocb_file(ea->iocb), ea->op == EXT2_AIO_FDSYNC);
 	} else if (ea->op == EXT2_AIO_READ) {
@@ -121,7 +122,7 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 		    (err = ext2_fsync_locked(kiocb_file(ea->iocb), 1)))
 			ret = err;		/* data, metadata and FLUSH before the event */
 	}
-	mutex_unlock(&sb->lock);
+	ext2_iunlock(inode);
 	return ret;
 }
 
@@ -169,14 +170,15 @@ static u32 ext2_aio_prefetch(struct ext2_sb *sb)
 	u32 seen, n = ext2_aio_peek(sb, p, &seen);
 
 	if (n && (f = ext2_fill_begin(sb))) {
-		mutex_lock(&sb->lock);
-		for (u32 i = 0; i < n; i++)
+		for (u32 i = 0; i < n; i++) {
+			ext2_ilock(p[i].file->f_inode);
 			ext2_fill_read(f, p[i].file->f_inode, p[i].pos, p[i].n);
-		mutex_unlock(&sb->lock);
+			ext2_iunlock(p[i].file->f_inode);
+		}
 		ext2_fill_end(f);		/* the wait: io_submit's tries go on meanwhile */
 	}
 	for (u32 i = 0; i < n; i++)
-		fput(p[i].file);		/* sb->lock not held: may be the last */
+		fput(p[i].file);		/* no ext2 lock held: may be the last */
 	return seen;
 }
 
@@ -271,21 +273,18 @@ static ssize_t ext2_aio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr,
 			    loff_t pos, bool write)
 {
 	struct inode *inode = kiocb_file(iocb)->f_inode;
-	struct ext2_sb *sb = EXT2_SB(inode);
 	struct ext2_xfer x = { iov, nr, NULL };
 	ssize_t ret;
 
 	/* an append retried by the worker would go to the end the try moved */
 	if (write && (kiocb_dsync(iocb) || kiocb_is_append(iocb)))
 		return -EAGAIN;
-	if (!ext2_try_lock(sb))
+	if (!ext2_itry_lock(inode))
 		return -EAGAIN;
-	sb->nowait = true;
 	ret = ext2_file_rw(inode, &x, n, pos, write);
 	if (ret == -EAGAIN && !write && !kiocb_nowait(iocb))
 		ret = ext2_aread_start(iocb, iov, nr, n, pos);	/* a miss: to the device */
-	sb->nowait = false;
-	mutex_unlock(&sb->lock);
+	ext2_itry_unlock(inode);
 	return ret;
 }
 

@@ -230,8 +230,7 @@ static struct ext2_aread *ext2_aread_alloc(struct ext2_sb *sb, const struct iove
 	ar->waits = (struct ext2_fill_wait *)(ar->pages + np);
 	memset(ar->pages, 0, np * sizeof(struct page *));
 	err = pin_user_iov(current->mm, iov, nr, true, &ar->buf, ar->room, EXT2_AREAD_ROOM);
-	if (sb->fault_again) {		/* a mapping of ours: the worker pins unlocked */
-		sb->fault_again = false;
+	if (ext2_fault_taken_held()) {	/* a mapping of ours: the worker pins unlocked */
 		if (!err)
 			unpin_user_vec(&ar->buf);
 		err = -EAGAIN;

@@ -8,8 +8,8 @@
  * A block whose write fails stays dirty (the cached copy is the truth: a
  * bitmap read back from the disk would hand out blocks twice) and bumps
  * sb->wb_seq, which fsync reports (file.c).
- * Everything here runs under sb->lock (ext2.h); with sb->nowait set, a miss
- * is -EAGAIN and nothing waits on the disk. */
+ * Everything here runs under sb->lock (ext2.h; but ext2_sync_fs, which takes
+ * it); with sb->nowait set, a miss is -EAGAIN and nothing waits on the disk. */
 #include "blk_file.h"
 #include "errno.h"
 #include "mm.h"
@@ -254,8 +254,20 @@ int ext2_sync_meta_inode(struct ext2_sb *sb, u32 ino)
 	return ext2_sync_meta_of(sb, ino);
 }
 
-/* Data first (the file pages), then the metadata blocks and the superblock,
- * then the device's FLUSH: what the metadata points at is on the disk before it. */
+int ext2_sync_meta_flush(struct ext2_sb *sb)
+{
+	int err, e;
+
+	if (sb->rdonly)
+		return 0;
+	err = ext2_sync_meta(sb);
+	e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0);
+	return err ? err : e;
+}
+
+/* Data first (the file pages, each inode under its lock), then the metadata
+ * blocks and the superblock under sb->lock, then the device's FLUSH: what
+ * the metadata points at is on the disk before it. */
 int ext2_sync_fs(struct ext2_sb *sb)
 {
 	int err, e;
@@ -263,9 +275,9 @@ int ext2_sync_fs(struct ext2_sb *sb)
 	if (sb->rdonly)
 		return 0;
 	err = ext2_pc_sync_all(sb);
-	if ((e = ext2_sync_meta(sb)) && !err)
-		err = e;
-	e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0);
+	mutex_lock(&sb->lock);
+	e = ext2_sync_meta_flush(sb);
+	mutex_unlock(&sb->lock);
 	return err ? err : e;
 }
 

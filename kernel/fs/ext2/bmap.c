@@ -98,7 +98,7 @@ static u32 ext2_goal(struct inode *inode, u32 prev)
 	return sb->first_data_block + (inode->ino - 1) / sb->ipg * sb->bpg;
 }
 
-long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh)
+static long ext2_bmap_locked(struct inode *inode, u32 lblk, bool create, bool *fresh)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	u32 offsets[EXT2_MAX_DEPTH], *slot, prev = 0;
@@ -191,7 +191,7 @@ static int ext2_trunc_tree(struct inode *inode, u32 *slot, struct ext2_buf *hold
 	return 0;
 }
 
-int ext2_free_blocks_from(struct inode *inode, u32 keep)
+static int ext2_free_locked(struct inode *inode, u32 keep)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	u32 *blocks = EXT2_I(inode)->di.i_block;
@@ -208,5 +208,29 @@ int ext2_free_blocks_from(struct inode *inode, u32 keep)
 	base += a * a;
 	if (!err)
 		err = ext2_trunc_tree(inode, &blocks[EXT2_TIND_BLOCK], NULL, 3, base, keep);
+	return err;
+}
+
+/* The block map is sb->lock's (ext2.h): taken here for a data path. */
+long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh)
+{
+	int taken = ext2_mlock(inode);
+	long nr;
+
+	if (taken < 0)
+		return taken;
+	nr = ext2_bmap_locked(inode, lblk, create, fresh);
+	ext2_munlock(inode, taken);
+	return nr;
+}
+
+int ext2_free_blocks_from(struct inode *inode, u32 keep)
+{
+	int taken = ext2_mlock(inode), err;
+
+	if (taken < 0)
+		return taken;
+	err = ext2_free_locked(inode, keep);
+	ext2_munlock(inode, taken);
 	return err;
 }

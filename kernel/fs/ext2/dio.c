@@ -355,7 +355,7 @@ int ext2_dio_wait_writes(struct inode *inode)
 
 	if (!atomic_read(&ei->dio_writes))
 		return 0;
-	if (EXT2_SB(inode)->nowait)
+	if (EXT2_I(inode)->nowait)
 		return -EAGAIN;
 	ext2_dev_kick(EXT2_SB(inode));
 	wait_event(EXT2_SB(inode)->dio_wait, !atomic_read(&ei->dio_writes));
@@ -416,16 +416,14 @@ ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t
 		     bool write)
 {
 	struct inode *inode = kiocb_file(iocb)->f_inode;
-	struct ext2_sb *sb = EXT2_SB(inode);
 	ssize_t ret = -EAGAIN;
 	loff_t at;
 
 	if (write && (kiocb_dsync(iocb) || kiocb_is_append(iocb)))
 		return -EAGAIN;		/* the worker: data, then fdatasync's metadata;
 					 * an append at the end it finds */
-	if (!ext2_try_lock(sb))
+	if (!ext2_itry_lock(inode))
 		return -EAGAIN;
-	sb->nowait = true;
 	at = ext2_dio_where(inode, pos, n, write);
 	if (at >= 0 && write && ext2_dio_write_prep(inode, pos, n))
 		at = -EAGAIN;
@@ -435,11 +433,10 @@ ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t
 		ext2_accessed(inode);	/* (its block may not be cached: see there) */
 	if (ret == -EIOCBQUEUED)
 		atomic_inc(write ? &ext2_dio_direct_writes : &ext2_dio_direct);
-	if (sb->fault_again) {		/* pinning faulted on a mapping of ours: the worker */
-		sb->fault_again = false;	/* pins without sb->lock */
+	if (ext2_fault_taken(inode)) {	/* pinning faulted on a mapping of ours: the worker */
+					/* pins without the lock */
 		ret = ret == -EIOCBQUEUED ? ret : -EAGAIN;
 	}
-	sb->nowait = false;
-	mutex_unlock(&sb->lock);
+	ext2_itry_unlock(inode);
 	return ret;
 }

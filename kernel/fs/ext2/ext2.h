@@ -2,29 +2,41 @@
  * file system, its block cache and page cache, inodes in memory, block mapping and
  * allocation, file AIO (buffered and O_DIRECT).
  *
- * Locking, as built today: one mutex per mounted file system, sb->lock, is held by every
- * operation that reads or changes anything of it (the on-disk structures through
- * the block cache, file data through the page cache, the cached superblock and
- * group descriptors, the inodes' ext2 fields and size): operations on one file
- * system run one at a time and may sleep in the block device's I/O, except the
- * AIO try in io_submit, which takes it only when free and sets sb->nowait (a
- * cache miss is then -EAGAIN, never a wait), and page fills: started under
- * it, completed from the device's interrupt without it (readahead.c; a busy
- * page is waited for under it before anyone writes, refills or frees it).
+ * Locking, as built today (step 2 of issue 18's plan below): each inode has
+ * a mutex, ei->lock (ext2_ilock), held by every operation on a regular
+ * file's data: read, write, truncate, fsync, map_page, the AIO try in
+ * io_submit (ext2_itry_lock: only when free, with ei->nowait set: a cache
+ * miss is -EAGAIN, never a wait) and the AIO worker's run of a request. It
+ * guards the inode's size, its page-cache pages (hash, bits, bytes; busy is
+ * set only under it), read-ahead and fsync state, and the holder's nowait
+ * and fault_again. sb->lock, one per mounted file system, is taken inside
+ * an inode lock (ext2_mlock: only if free under ei->nowait, then with
+ * sb->nowait set) or alone, and guards everything shared: the block cache,
+ * bitmaps and counts, the superblock and descriptors, every inode's block
+ * map and on-disk fields (di), the directories; namespace operations
+ * (create, unlink, rename, mkdir, rmdir, lookup, readdir) hold it alone and
+ * never take an inode lock. sb->pc_lock (a spinlock, inside both) guards
+ * the page cache's LRU; eviction takes another inode's lock with
+ * mutex_trylock only. Two inode locks are never waited for together.
+ * Page fills start under the inode's lock and complete from the device's
+ * interrupt without any (readahead.c; a busy page is waited for under it
+ * before anyone writes, refills or frees it).
  * ext2_fill_lock (readahead.c, an irq-safe leaf spinlock) guards the fills'
  * state. sb->aio_lock guards the AIO
  * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
  * the namespace lock and never around sb->lock, guards the inode cache list and
  * the transitions of an ext2 inode's reference count to and from zero.
- * ext2_flush_lock (flush.c), a mutex taken outside every sb->lock, guards
- * the periodic flusher's list of mounts (sb->flush_link).
- * Process context everywhere. No function here calls iput() with sb->lock held
- * (an inode's last reference may need it): they hand such inodes back.
- * io_submit's tries count in ext2_try_locked / ext2_try_busy (aio.c, dio.c):
- * sb->lock was free, or taken (the request went to the worker).
+ * ext2_flush_lock (flush.c), a mutex taken outside every inode lock and
+ * sb->lock, guards the periodic flusher's list of mounts (sb->flush_link).
+ * Process context everywhere. No function here calls iput() with an ext2
+ * lock held (an inode's last reference may need them): they hand such
+ * inodes back.
+ * io_submit's tries count in ext2_try_locked / ext2_try_busy (ext2.h):
+ * the inode's lock was free, or taken (the request went to the worker).
  *
  * Locking, as designed (issue 18; docs/locking.md "ext2: finer locks" is the
- * same plan with the reasons; not built yet: sb->lock above is still the truth).
+ * same plan with the reasons; built so far: the inode locks and the page
+ * cache's LRU lock, with sb->lock as the inner lock of everything shared).
  * Outermost first; a lock is taken only while holding locks above it:
  *   1. sb->ns_lock (mutex, "ext2_ns"; today's sb->lock renamed): namespace
  *      operations (lookup, create, mknod, symlink, link, unlink, rename,
@@ -96,6 +108,7 @@
 #include "fs.h"
 #include "list.h"
 #include "mutex.h"
+#include "sched.h"
 #include "spinlock.h"
 #include "wait.h"
 #include "workqueue.h"
@@ -165,6 +178,7 @@ struct ext2_sb {
 					 * the user range in without the lock and retries */
 	struct list_head bufs;		/* the block cache, LRU order */
 	u32 nr_bufs;
+	spinlock_t pc_lock;		/* pages, nr_pages, each page's lru link */
 	struct list_head pages;		/* the page cache (struct ext2_page), LRU order */
 	u32 nr_pages;
 	spinlock_t aio_lock;		/* aio_queue (aio.c) */
@@ -183,12 +197,19 @@ struct ext2_sb {
 
 /* An ext2 inode in memory: inode->private. */
 struct ext2_inode_info {
+	struct mutex lock;		/* ext2_ilock: see the head comment */
+	bool nowait;			/* the holder of lock must not wait on the disk
+					 * (io_submit's try): a miss is -EAGAIN, and
+					 * sb->lock is taken only if free (ext2_mlock) */
+	bool fault_again;		/* the holder's user copy faulted on a mapping of
+					 * an ext2 file (map_page refused: -EDEADLK) */
 	struct ext2_inode di;		/* the on-disk inode's first 128 bytes (sb->lock) */
 	struct inode *inode;
 	struct list_head link;		/* sb->inodes (icache_lock) */
 	struct list_head pc_hash[EXT2_PC_HASH];	/* its cached pages by index (sb->lock) */
 	u32 nr_pages;
-	u32 ra_next, ra_win;		/* read-ahead (readahead.c, sb->lock) */
+	u32 ra_next, ra_win;		/* read-ahead (readahead.c, lock) */
+	u32 flush_pass;			/* the flusher's last pass over it (ext2_flush_lock) */
 	/* fsync's state (sb->lock): */
 	u32 wb_seq;			/* its data's write-backs failed: an open
 					 * file's f_wb_err samples wb_seq + sb->wb_seq */
@@ -258,8 +279,11 @@ void ext2_bown(struct ext2_buf *b, u32 ino);
 /* The superblock or a group descriptor changed for ino's metadata. */
 void ext2_super_dirty(struct ext2_sb *sb, u32 ino);
 /* Write every dirty page and block back (then the superblock and descriptors
- * when changed) and flush the device's cache: 0 or the first -EIO. */
+ * when changed) and flush the device's cache: 0 or the first -EIO. No ext2
+ * lock held: it takes each inode's, then sb->lock. */
 int ext2_sync_fs(struct ext2_sb *sb);
+/* Its metadata part and the FLUSH (sb->lock held). */
+int ext2_sync_meta_flush(struct ext2_sb *sb);
 /* The metadata part of that: superblock and descriptors when changed, then
  * every dirty block; no FLUSH. A failed block stays dirty (written again
  * later) and bumps sb->wb_seq. 0 or the first -EIO. */
@@ -297,13 +321,16 @@ int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask);
 void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len);
 /* The blocks of ep in bits are dirty (the page's stamp when it was clean). */
 void ext2_pc_mark(struct ext2_page *ep, u8 bits);
-/* Write back inode's dirty pages / every dirty page of sb / those of sb dirty
- * for at least age jiffies (0: all; *written counts them): 0 or the first
- * error. A page is clean afterwards either way; a failure bumps its inode's
- * wb_seq. */
+/* Write back inode's dirty pages (its lock held) / every dirty page of sb
+ * (each inode's lock taken in turn, with a reference: sync, umount, under
+ * mount_mutex) / those of sb dirty for at least age jiffies (the flusher's
+ * pass number pass, nonzero and new each time: inodes whose lock is taken
+ * are skipped; *written counts them): 0 or the first error. A page is clean
+ * afterwards either way; a failure bumps its inode's wb_seq. No ext2 lock
+ * held but inode's for the first. */
 int ext2_pc_sync_inode(struct inode *inode);
 int ext2_pc_sync_all(struct ext2_sb *sb);
-int ext2_pc_sync_older(struct ext2_sb *sb, unsigned long age, u32 *written);
+int ext2_pc_sync_older(struct ext2_sb *sb, unsigned long age, u32 pass, u32 *written);
 /* Forget inode's pages (its data is gone, or was written back). */
 void ext2_pc_drop(struct inode *inode);
 /* The file shrinks to size (before its blocks are freed): pages past it go,
@@ -351,6 +378,9 @@ void ext2_put(struct inode *inode);
  * free it in memory (the mount's failure path: nothing written). */
 void ext2_drop_inode(struct inode *inode);
 bool ext2_busy(struct inode *root);
+/* The inodes of sb that have cached pages, each with a reference (iput
+ * them), in a kmalloc'd array (*out, kfree it; NULL without memory): how many. */
+u32 ext2_inodes_with_pages(struct ext2_sb *sb, struct inode ***out);
 void ext2_getattr(struct inode *inode, struct kstat *k);
 /* Is di a symlink whose target lives in i_block (no data block)? */
 bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di);
@@ -516,19 +546,72 @@ void ext2_dio_wait_inode(struct inode *inode);
  * writes in flight (the bytes read would be stale), or -EAGAIN under
  * sb->nowait. sb->lock held. 0. */
 int ext2_dio_wait_writes(struct inode *inode);
-/* io_submit's tries (aio.c, dio.c) that found sb->lock free / taken (then
- * the request went to the worker), since boot: /proc/aiok/ext2. */
+/* io_submit's tries (aio.c, dio.c) that found their inode's lock free /
+ * taken (then the request went to the worker), since boot: /proc/aiok/ext2. */
 extern atomic_t ext2_try_locked, ext2_try_busy;
-/* The try's lock: sb->lock if free (counted), else false. */
-static inline bool ext2_try_lock(struct ext2_sb *sb)
+
+/* An inode's lock (ext2_inode_info.lock), process context, no ext2 lock
+ * held (but another inode's through ext2_pc_evict's trylock). The task
+ * notes the inode it holds (fs_held) for map_page. */
+static inline void ext2_ilock(struct inode *inode)
 {
-	if (mutex_trylock(&sb->lock)) {
+	mutex_lock(&EXT2_I(inode)->lock);
+	current->fs_held = EXT2_I(inode);
+}
+
+static inline void ext2_iunlock(struct inode *inode)
+{
+	current->fs_held = NULL;
+	mutex_unlock(&EXT2_I(inode)->lock);
+}
+
+/* io_submit's try: the inode's lock if free (counted), with nowait set
+ * (undone by ext2_itry_unlock); else false. */
+static inline bool ext2_itry_lock(struct inode *inode)
+{
+	if (mutex_trylock(&EXT2_I(inode)->lock)) {
 		atomic_inc(&ext2_try_locked);
+		current->fs_held = EXT2_I(inode);
+		EXT2_I(inode)->nowait = true;
 		return true;
 	}
 	atomic_inc(&ext2_try_busy);
 	return false;
 }
+
+static inline void ext2_itry_unlock(struct inode *inode)
+{
+	EXT2_I(inode)->nowait = false;
+	ext2_iunlock(inode);
+}
+
+/* Did a user copy of the holder of inode's lock fault on an ext2 mapping
+ * since the last call? Clears the note. */
+static inline bool ext2_fault_taken(struct inode *inode)
+{
+	bool was = EXT2_I(inode)->fault_again;
+
+	EXT2_I(inode)->fault_again = false;
+	return was;
+}
+
+/* The same for the inode whose lock this task holds (ext2_ilock). */
+static inline bool ext2_fault_taken_held(void)
+{
+	struct ext2_inode_info *ei = current->fs_held;
+	bool was = ei && ei->fault_again;
+
+	if (ei)
+		ei->fault_again = false;
+	return was;
+}
+
+/* sb->lock for inode's holder (data paths: inside ext2_ilock), or nothing
+ * when this task holds it already (a namespace operation): 1 taken, 0
+ * already held, -EAGAIN when the holder must not wait (ei->nowait) and it is
+ * taken; sb->nowait follows ei->nowait while held. ext2_munlock(inode, r). */
+int ext2_mlock(struct inode *inode);
+void ext2_munlock(struct inode *inode, int taken);
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a

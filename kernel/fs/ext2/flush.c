@@ -8,7 +8,7 @@
  * them (the inodes' and sb's wb_seq), for the next fsync to report.
  *
  * Locking: ext2_flush_lock (a mutex) guards the list of file systems and is
- * held across a pass; each file system's sb->lock is taken inside it. umount
+ * held across a pass; each inode lock, then sb->lock, is taken inside it. umount
  * takes a file system off the list (ext2_flusher_stop) with no sb->lock
  * held: after that the flusher never touches it. Process context.
  * /proc/aiok/ext2 shows the counters of the page cache, block cache and flusher,
@@ -30,6 +30,7 @@ static LIST_HEAD(ext2_flush_list);	/* writable mounts (ext2_flush_lock) */
 static u32 ext2_flush_ms;
 static struct task *ext2_flush_task;
 static atomic_t ext2_flush_passes = ATOMIC_INIT(0);	/* passes that wrote something */
+static u32 ext2_flush_pass_nr;		/* each file system's pass (ext2_flush_lock) */
 static atomic_t ext2_flush_pages = ATOMIC_INIT(0);	/* pages the flusher wrote */
 static atomic_t ext2_flush_blocks = ATOMIC_INIT(0);	/* metadata blocks it wrote */
 
@@ -38,9 +39,11 @@ static int ext2_flush_sb(struct ext2_sb *sb, unsigned long age)
 {
 	u32 pages = 0, blocks;
 
-	mutex_lock(&sb->lock);
 	blocks = atomic_read(&ext2_blocks_written);
-	ext2_pc_sync_older(sb, age, &pages);
+	if (!++ext2_flush_pass_nr)
+		ext2_flush_pass_nr = 1;		/* 0: an inode no pass has seen */
+	ext2_pc_sync_older(sb, age, ext2_flush_pass_nr, &pages);	/* each inode's, if free */
+	mutex_lock(&sb->lock);
 	ext2_sync_meta(sb);		/* errors: wb_seq, for fsync */
 	/* (exact while no other file system writes metadata meanwhile) */
 	blocks = atomic_read(&ext2_blocks_written) - blocks;
