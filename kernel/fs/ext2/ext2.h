@@ -22,8 +22,8 @@
  * interrupt without any (readahead.c; a busy page is waited for under it
  * before anyone writes, refills or frees it).
  * ext2_fill_lock (readahead.c, an irq-safe leaf spinlock) guards the fills'
- * state. sb->aio_lock guards the AIO
- * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
+ * state. Each of sb->aioq's spinlocks guards one AIO worker's queue
+ * (aio.c). sb->icache_lock, a spinlock taken inside
  * the namespace lock and never around sb->lock, guards the inode cache list and
  * the transitions of an ext2 inode's reference count to and from zero.
  * ext2_flush_lock (flush.c), a mutex taken outside every inode lock and
@@ -35,8 +35,9 @@
  * the inode's lock was free, or taken (the request went to the worker).
  *
  * Locking, as designed (issue 18; docs/locking.md "ext2: finer locks" is the
- * same plan with the reasons; built so far: the inode locks and the page
- * cache's LRU lock, with sb->lock as the inner lock of everything shared).
+ * same plan with the reasons; built so far: the inode locks, the page
+ * cache's LRU lock, with sb->lock as the inner lock of everything shared,
+ * and the AIO workers' queues).
  * Outermost first; a lock is taken only while holding locks above it:
  *   1. sb->ns_lock (mutex, "ext2_ns"; today's sb->lock renamed): namespace
  *      operations (lookup, create, mknod, symlink, link, unlink, rename,
@@ -131,6 +132,19 @@ struct ext2_owners {
 
 struct ext2_sb;
 
+#define EXT2_AIO_QUEUES	8		/* AIO worker queues per file system, at most */
+
+/* One of a file system's AIO worker queues (aio.c): the requests of the
+ * inodes whose number is its index modulo the queues in use, oldest first,
+ * run by one worker thread in that order. */
+struct ext2_aio_queue {
+	spinlock_t lock;		/* list, the requests' queued flags (irqsave) */
+	struct list_head list;
+	struct work_struct work;	/* on its worker's workqueue */
+	struct ext2_sb *sb;
+	u32 idx;
+};
+
 /* One cached block (sb->lock). */
 struct ext2_buf {
 	u32 blocknr;
@@ -181,9 +195,7 @@ struct ext2_sb {
 	spinlock_t pc_lock;		/* pages, nr_pages, each page's lru link */
 	struct list_head pages;		/* the page cache (struct ext2_page), LRU order */
 	u32 nr_pages;
-	spinlock_t aio_lock;		/* aio_queue (aio.c) */
-	struct list_head aio_queue;	/* AIO requests for the worker, oldest first */
-	struct work_struct aio_work;	/* the worker's item for this file system */
+	struct ext2_aio_queue aioq[EXT2_AIO_QUEUES];	/* the AIO workers' (aio.c) */
 	spinlock_t icache_lock;		/* inodes, nr_inodes, inode counts reaching zero */
 	struct list_head inodes;	/* inodes in use (struct ext2_inode_info) */
 	u32 nr_inodes;			/* in use or being freed (ext2_put) */
@@ -438,10 +450,10 @@ ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t 
 /* f_op->map_page of regular files (file.c). */
 int ext2_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep);
 int ext2_truncate_locked(struct inode *inode, loff_t size);
-/* fsync / fdatasync of open file f (sb->lock held, sb->nowait clear): its
+/* fsync / fdatasync of open file f (its inode's lock held, not a try): its
  * dirty pages, then (fsync; fdatasync when the size or the block map
- * changed) its inode and every dirty metadata block, then the device's
- * FLUSH. -EIO when a write failed, or once per file for a write-back of its
+ * changed) its inode and the dirty metadata blocks it owns, then (after
+ * its O_DIRECT writes in flight ended) the device's FLUSH. -EIO when a write failed, or once per file for a write-back of its
  * data or of metadata that failed since f's last fsync (f->f_wb_err). */
 int ext2_fsync_locked(struct file *f, int datasync);
 

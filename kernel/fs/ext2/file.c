@@ -359,6 +359,7 @@ int ext2_fsync_locked(struct file *f, int datasync)
 		err = ext2_pc_sync_inode(inode);
 	if ((!datasync || ext2_datasync_meta(inode)) && (e = ext2_fsync_meta(inode)) && !err)
 		err = e;
+	ext2_dio_wait_writes(inode);	/* direct writes sent before: on the device first */
 	if ((e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0)) && !err)
 		err = e;
 	seq = ext2_wb_seq(inode);
