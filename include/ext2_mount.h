@@ -23,7 +23,7 @@ struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, u32 flags);
 int ext2_umount(struct inode *root);
 /* Write back every dirty page and block and flush the device's cache. */
 int ext2_sync_root(struct inode *root);
-/* Boot, before the first mount: start ext2's AIO worker threads ("ext2aio", one per CPU, at least 2). */
+/* Boot, before the first mount: start ext2's AIO worker threads ("ext2aio0", "ext2aio1", ...: one per CPU, at least 2). */
 void ext2_init(void);
 /* Pages of ext2 file data cached, all file systems (aiok_stat's ext2_pages). */
 extern atomic_t ext2_cached_pages;

@@ -12,7 +12,7 @@
  * page or indirect block to read, a dirty page to write back for room,
  * the inode's lock or sb->lock held by someone else), every fsync,
  * fdatasync and RWF_DSYNC / O_DSYNC write, and every append (O_APPEND,
- * RWF_APPEND), is queued to an "ext2aio" worker thread with the user's pages
+ * RWF_APPEND), is queued to an "ext2aioN" worker thread with the user's pages
  * pinned. There is one worker per CPU (at least 2, at most EXT2_AIO_QUEUES),
  * and each mount has a queue per worker: inode ino's requests go to queue
  * ino % workers, so requests on different files run at once, and one
@@ -369,9 +369,14 @@ int ext2_aio_fsync(struct kiocb *iocb, int datasync)
  * (fewer without memory; none: file AIO is -ENOMEM). */
 void ext2_init(void)
 {
+	static const char *const names[EXT2_AIO_QUEUES] = {
+		"ext2aio0", "ext2aio1", "ext2aio2", "ext2aio3",
+		"ext2aio4", "ext2aio5", "ext2aio6", "ext2aio7",
+	};
 	u32 want = MIN(MAX(nr_cpus_online, 2u), (u32)EXT2_AIO_QUEUES);
 
-	while (ext2_aio_nr < want && (ext2_aio_wq[ext2_aio_nr] = create_workqueue("ext2aio")))
+	while (ext2_aio_nr < want &&
+	       (ext2_aio_wq[ext2_aio_nr] = create_workqueue(names[ext2_aio_nr])))
 		ext2_aio_nr++;
 	if (!ext2_aio_nr) {
 		printk("ext2: no AIO worker: file AIO is -ENOMEM\n");
