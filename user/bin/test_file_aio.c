@@ -518,6 +518,42 @@ static int direct_write_in_submit(void)
 	return 0;
 }
 
+/* The block runs an inode's O_DIRECT lookups cached are forgotten when its
+ * blocks are freed: a file read directly (its run cached), truncated to 0,
+ * its blocks taken by another file, then written again, reads its new bytes
+ * directly, never the other file's through a stale run. */
+static int direct_run_after_truncate(void)
+{
+	static unsigned char dbuf[16384] __attribute__((aligned(4096)));
+	aio_context_t ctx = 0;
+	struct iocb cb;
+	int fd, fb;
+
+	CHECK_EQ(put_pattern(MNT "/runa.bin", 41, 65536), 0);
+	fd = open(MNT "/runa.bin", O_RDWR | O_DIRECT);
+	fb = open(MNT "/runa.bin", O_RDWR);
+	CHECK(fd >= 0 && fb >= 0);
+	CHECK_EQ(raw_io_setup(4, &ctx), 0);
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, dbuf, sizeof(dbuf), 0, 1);
+	CHECK_EQ(one(ctx, &cb), (long long)sizeof(dbuf));	/* its first run cached */
+	CHECK(same(dbuf, 41, 0, sizeof(dbuf)));
+	CHECK_EQ(ftruncate(fb, 0), 0);				/* the blocks freed */
+	CHECK_EQ(put_pattern(MNT "/runb.bin", 42, 65536), 0);	/* and taken */
+	fill(got, 43, 0, 65536);
+	CHECK_EQ(pwrite(fb, got, 65536, 0), 65536);		/* new blocks */
+	CHECK_EQ(fsync(fb), 0);
+	memset(dbuf, 0, sizeof(dbuf));
+	raw_prep(&cb, IOCB_CMD_PREAD, fd, dbuf, sizeof(dbuf), 0, 2);
+	CHECK_EQ(one(ctx, &cb), (long long)sizeof(dbuf));
+	CHECK(same(dbuf, 43, 0, sizeof(dbuf)));
+	CHECK_EQ(raw_io_destroy(ctx), 0);
+	close(fd);
+	close(fb);
+	CHECK_EQ(unlink(MNT "/runa.bin"), 0);
+	CHECK_EQ(unlink(MNT "/runb.bin"), 0);
+	return 0;
+}
+
 #define TR_REQ		32
 #define TR_LEN		16384
 #define TR_OFF		65536			/* past the direct blocks */
@@ -950,6 +986,7 @@ static const struct utest_case cases[] = {
 	UTEST(direct_io),
 	UTEST(direct_in_submit),
 	UTEST(direct_write_in_submit),
+	UTEST(direct_run_after_truncate),
 	UTEST(truncate_waits_direct),
 	UTEST(readahead_sequential),
 	UTEST(miss_from_device),

@@ -18,6 +18,10 @@
  * inode's block to read first, or the lock was taken): else one write in
  * the worker, holding sb->lock across its I/O, would send every write
  * submitted meanwhile to the worker too.
+ * The map lookups of these tries (and of page fills, readahead.c) go through
+ * a small per-inode cache of block runs (ext2_map_run: one slot per map
+ * block, forgotten when the file loses blocks), so a read inside a run
+ * already seen costs no walk of the block cache's indirect blocks.
  * Such a request in flight is counted on its inode (dio_reads, dio_writes)
  * until the driver ends it (ext2_dio_end_*, interrupt context): a truncate
  * waits for both counts to reach 0 before it frees blocks, so a freed block
@@ -263,21 +267,65 @@ static bool ext2_dio_cached_in_way(struct inode *inode, loff_t pos, size_t n, bo
 	return false;
 }
 
+void ext2_runs_forget(struct ext2_inode_info *ei)
+{
+	memset(ei->runs, 0, sizeof(ei->runs));
+}
+
+/* The cache slot of file block lblk's map block (a run never leaves its map
+ * block): the direct slots share slot 0, each indirect block of data
+ * pointers the next one, modulo EXT2_RUNS. */
+static u32 ext2_run_slot(const struct ext2_sb *sb, u32 lblk)
+{
+	if (lblk < EXT2_NDIR_BLOCKS)
+		return 0;
+	return (((lblk - EXT2_NDIR_BLOCKS) >> (sb->block_log - 2)) + 1) % EXT2_RUNS;
+}
+
+long ext2_map_run(struct inode *inode, u32 lblk, u32 *len)
+{
+	struct ext2_run *r = &EXT2_I(inode)->runs[ext2_run_slot(EXT2_SB(inode), lblk)];
+	u32 first, n;
+	long nr;
+
+	if (lblk - r->lblk < r->len) {
+		*len = r->len - (lblk - r->lblk);
+		return r->pblk + (lblk - r->lblk);
+	}
+	nr = ext2_bmap_run(inode, lblk, &first, &n);
+	if (nr <= 0)
+		return nr;
+	*r = (struct ext2_run){ first, nr - (lblk - first), n };
+	*len = n - (lblk - first);
+	return nr;
+}
+
+long ext2_map_span(struct inode *inode, u32 lblk, u32 nb)
+{
+	u32 len, more;
+	long start = ext2_map_run(inode, lblk, &len), next;
+
+	while (start > 0 && len < nb) {	/* the next run may go on where this ends */
+		next = ext2_map_run(inode, lblk + len, &more);
+		if (next != start + (long)len)
+			return next < 0 ? next : 0;
+		len += more;
+	}
+	return start;
+}
+
 /* The device byte (from the file system's start) of file bytes [pos, pos + n)
- * when they lie on one run of mapped blocks, or -EAGAIN (a hole, two runs, an
+ * when they lie on consecutive mapped blocks, or -EAGAIN (a hole, two runs, an
  * indirect block not cached, a bad map: the worker's path decides). sb->lock
  * held with sb->nowait set. */
 static loff_t ext2_dio_one_run(struct inode *inode, loff_t pos, size_t n)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	u32 first = pos >> sb->block_log, last = ((u64)pos + n - 1) >> sb->block_log;
-	long start = ext2_bmap(inode, first, false, NULL);
+	long start = ext2_map_span(inode, first, last - first + 1);
 
 	if (start <= 0)
 		return -EAGAIN;
-	for (u32 l = first + 1; l <= last; l++)
-		if (ext2_bmap(inode, l, false, NULL) != start + (long)(l - first))
-			return -EAGAIN;
 	return ((loff_t)start << sb->block_log) + (pos & (sb->block_size - 1));
 }
 

@@ -119,6 +119,15 @@ struct ext2_sb {
 					 * zero (dio.c: truncate, fills wait here) */
 };
 
+#define EXT2_RUNS	16		/* block runs an inode remembers (dio.c) */
+
+/* A run of the block map: file blocks [lblk, lblk + len) on device blocks
+ * [pblk, pblk + len), all inside one map block (the inode's direct slots or
+ * one indirect block). */
+struct ext2_run {
+	u32 lblk, pblk, len;
+};
+
 /* An ext2 inode in memory: inode->private. */
 struct ext2_inode_info {
 	struct ext2_inode di;		/* the on-disk inode's first 128 bytes (sb->lock) */
@@ -142,6 +151,11 @@ struct ext2_inode_info {
 	 * a truncate waits for both to be 0, a read into the page cache for
 	 * dio_writes (Linux's i_dio_count and inode_dio_wait). */
 	atomic_t dio_reads, dio_writes;
+	/* The runs its map lookups found last (ext2_map_run, sb->lock), one
+	 * per slot, a slot per map block modulo EXT2_RUNS: a lookup inside one
+	 * costs no walk of the map; forgotten whenever blocks of the file are
+	 * freed (ext2_free_blocks_from). len 0: unused. */
+	struct ext2_run runs[EXT2_RUNS];
 };
 
 /* A reader waiting for a page fill in flight (ext2_fill_start/ext2_fill_join):
@@ -298,6 +312,11 @@ bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di);
  * file's data block, which its page holds), or -EUCLEAN/-EIO/-ENOSPC/-EFBIG
  * (-EAGAIN under sb->nowait when an indirect block is not cached). */
 long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh);
+/* The same lookup without allocating (under sb->nowait -EAGAIN for an
+ * indirect block not cached), and the run around a mapped lblk: *first its
+ * first file block, *len its blocks (consecutive device blocks inside the
+ * same map block). 0 for a hole (first, len not set). */
+long ext2_bmap_run(struct inode *inode, u32 lblk, u32 *first, u32 *len);
 /* Free every block past the first keep blocks of the file. */
 int ext2_free_blocks_from(struct inode *inode, u32 keep);
 /* Blocks a file may map (the indirect tree's reach). */
@@ -447,6 +466,17 @@ long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t p
  * bytes or -errno (the caller completes iocb). */
 long ext2_dio_worker_send(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
 			  size_t n, loff_t pos, bool write);
+/* File block lblk's device block through ei's cached runs (else
+ * ext2_bmap_run, and the run found is cached), *len: the blocks of its run
+ * from lblk on (at least 1); 0 for a hole, or -errno as ext2_bmap. sb->lock
+ * held; under sb->nowait never waits. */
+long ext2_map_run(struct inode *inode, u32 lblk, u32 *len);
+/* The device block of file blocks [lblk, lblk + nb) when they are mapped on
+ * consecutive device blocks (through ext2_map_run); 0 when not (a hole, a
+ * split), or -errno. sb->lock held. */
+long ext2_map_span(struct inode *inode, u32 lblk, u32 nb);
+/* Forget ei's cached runs (its map lost blocks; a new inode). sb->lock. */
+void ext2_runs_forget(struct ext2_inode_info *ei);
 /* Wait until no direct request sent without waiting is in flight on inode
  * (a truncate, before it frees blocks). sb->lock held: nobody sends more. */
 void ext2_dio_wait_inode(struct inode *inode);

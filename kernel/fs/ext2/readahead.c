@@ -156,18 +156,15 @@ u32 ext2_fill_where(struct inode *inode, u32 index, u32 *len)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	u64 start = (u64)index << PAGE_SHIFT, size = inode->size;
-	u32 bpp = PAGE_SIZE >> sb->block_log, lblk = index * bpp, nb;
+	u32 bpp = PAGE_SIZE >> sb->block_log, nb;
 	long first;
 
 	if (start >= size)
 		return 0;
 	nb = MIN((u64)bpp, (size - start + sb->block_size - 1) >> sb->block_log);
-	first = ext2_bmap(inode, lblk, false, NULL);
+	first = ext2_map_span(inode, index * bpp, nb);
 	if (first <= 0)
-		return 0;			/* a hole, an error, a map not cached */
-	for (u32 i = 1; i < nb; i++)
-		if (ext2_bmap(inode, lblk + i, false, NULL) != first + (long)i)
-			return 0;
+		return 0;			/* a hole, an error, a map not cached, a split */
 	*len = nb << sb->block_log;
 	return first;
 }
