@@ -164,6 +164,8 @@ struct ext2_inode_info {
  * by then: done must not need it. */
 struct ext2_fill_wait {
 	struct list_head link;		/* the page's waiters (ext2_fill_lock) */
+	struct ext2_page *ep;		/* the page while w is among its waiters;
+					 * NULL once called or detached (fill_lock) */
 	void (*done)(struct ext2_fill_wait *w, bool ok);
 	void *priv;
 };
@@ -389,11 +391,14 @@ extern atomic_t ext2_blocks_written;
 extern atomic_t ext2_aio_queued, ext2_dio_direct, ext2_dio_async, ext2_fill_pages, ext2_ra_pages;
 /* O_DIRECT writes sent to the device from io_submit (overwrites). */
 extern atomic_t ext2_dio_direct_writes;
+/* O_DIRECT requests io_submit sent in several device requests (several block
+ * runs), reads and writes. */
+extern atomic_t ext2_dio_multi;
 
 /* readahead.c: page fills (see its head comment). */
 #define EXT2_RA_MAX	64		/* the largest read-ahead window, pages */
 extern spinlock_t ext2_fill_lock;
-extern atomic_t ext2_fill_joined;
+extern atomic_t ext2_fill_joined, ext2_fill_withdrawn;
 /* Where page index of inode starts on the device when its blocks inside the
  * file are one mapped run (*len: their bytes); 0 when not (a hole, past the
  * end, an error, an indirect block not cached under sb->nowait). sb->lock. */
@@ -406,6 +411,19 @@ int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait
 /* Wait for ep's fill in flight through w: true when joined (w->done will
  * run), false when ep is not busy (any more). sb->lock held. */
 bool ext2_fill_join(struct ext2_page *ep, struct ext2_fill_wait *w);
+/* Stop waiting through w: its page (w is never called now), or NULL when w
+ * was called already, or (alone) when another reader waits for the same fill
+ * (w stays). sb->lock held. */
+struct ext2_page *ext2_fill_detach(struct ext2_fill_wait *w, bool alone);
+/* io_cancel's: take back the fill only w waits for while the driver still
+ * queues it: 0 and its page in *epp (not busy, not uptodate; w never
+ * called); -EBUSY when another reader waits for it too, -ENOENT when w was
+ * called already (w stays as it was), -EAGAIN when the device has it (w
+ * waits on, or was called with its outcome). sb->lock held. */
+int ext2_fill_withdraw(struct ext2_fill_wait *w, struct ext2_page **epp);
+/* Start a withdrawn page's fill again for w (a cancel that could not take
+ * back every fill of its request): 0, or -errno with w not called. sb->lock. */
+int ext2_fill_restart(struct ext2_page *ep, struct ext2_fill_wait *w);
 /* Sleep until ep is not busy (sb->lock held: the completion needs none). */
 void ext2_fill_wait_page(struct ext2_page *ep);
 /* dio.c: start every request sb's device has queued, whoever's io_submit
@@ -430,7 +448,8 @@ void ext2_fill_end(struct ext2_fill *f);
  * fills (and the read-ahead window's) are started and the request completes
  * from the last one's completion (copied through the pinned user pages):
  * -EIOCBQUEUED. -EAGAIN with nothing started otherwise (the worker's turn);
- * -EFAULT/-ENOMEM. A fill in flight is not cancelled (io_cancel: -EAGAIN). */
+ * -EFAULT/-ENOMEM. io_cancel withdraws its fills while the driver still
+ * queues them all (else -EAGAIN; aread.c). */
 ssize_t ext2_aread_start(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n,
 			 loff_t pos);
 extern atomic_t ext2_aread_sent;
