@@ -207,6 +207,15 @@ struct ext2_sb {
 					 * zero (dio.c: truncate, fills wait here) */
 };
 
+#define EXT2_RUNS	16		/* block runs an inode remembers (dio.c) */
+
+/* A run of the block map: file blocks [lblk, lblk + len) on device blocks
+ * [pblk, pblk + len), all inside one map block (the inode's direct slots or
+ * one indirect block). */
+struct ext2_run {
+	u32 lblk, pblk, len;
+};
+
 /* An ext2 inode in memory: inode->private. */
 struct ext2_inode_info {
 	struct mutex lock;		/* ext2_ilock: see the head comment */
@@ -237,6 +246,11 @@ struct ext2_inode_info {
 	 * a truncate waits for both to be 0, a read into the page cache for
 	 * dio_writes (Linux's i_dio_count and inode_dio_wait). */
 	atomic_t dio_reads, dio_writes;
+	/* The runs its map lookups found last (ext2_map_run; the inode's lock), one
+	 * per slot, a slot per map block modulo EXT2_RUNS: a lookup inside one
+	 * costs no walk of the map; forgotten whenever blocks of the file are
+	 * freed (ext2_free_blocks_from). len 0: unused. */
+	struct ext2_run runs[EXT2_RUNS];
 };
 
 /* A reader waiting for a page fill in flight (ext2_fill_start/ext2_fill_join):
@@ -245,6 +259,8 @@ struct ext2_inode_info {
  * by then: done must not need it. */
 struct ext2_fill_wait {
 	struct list_head link;		/* the page's waiters (ext2_fill_lock) */
+	struct ext2_page *ep;		/* the page while w is among its waiters;
+					 * NULL once called or detached (fill_lock) */
 	void (*done)(struct ext2_fill_wait *w, bool ok);
 	void *priv;
 };
@@ -402,6 +418,11 @@ bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di);
  * file's data block, which its page holds), or -EUCLEAN/-EIO/-ENOSPC/-EFBIG
  * (-EAGAIN under sb->nowait when an indirect block is not cached). */
 long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh);
+/* The same lookup without allocating (under sb->nowait -EAGAIN for an
+ * indirect block not cached), and the run around a mapped lblk: *first its
+ * first file block, *len its blocks (consecutive device blocks inside the
+ * same map block). 0 for a hole (first, len not set). */
+long ext2_bmap_run(struct inode *inode, u32 lblk, u32 *first, u32 *len);
 /* Free every block past the first keep blocks of the file. */
 int ext2_free_blocks_from(struct inode *inode, u32 keep);
 /* Blocks a file may map (the indirect tree's reach). */
@@ -474,11 +495,14 @@ extern atomic_t ext2_blocks_written;
 extern atomic_t ext2_aio_queued, ext2_dio_direct, ext2_dio_async, ext2_fill_pages, ext2_ra_pages;
 /* O_DIRECT writes sent to the device from io_submit (overwrites). */
 extern atomic_t ext2_dio_direct_writes;
+/* O_DIRECT requests io_submit sent in several device requests (several block
+ * runs), reads and writes. */
+extern atomic_t ext2_dio_multi;
 
 /* readahead.c: page fills (see its head comment). */
 #define EXT2_RA_MAX	64		/* the largest read-ahead window, pages */
 extern spinlock_t ext2_fill_lock;
-extern atomic_t ext2_fill_joined;
+extern atomic_t ext2_fill_joined, ext2_fill_withdrawn;
 /* Where page index of inode starts on the device when its blocks inside the
  * file are one mapped run (*len: their bytes); 0 when not (a hole, past the
  * end, an error, an indirect block not cached under sb->nowait). sb->lock. */
@@ -491,6 +515,19 @@ int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait
 /* Wait for ep's fill in flight through w: true when joined (w->done will
  * run), false when ep is not busy (any more). sb->lock held. */
 bool ext2_fill_join(struct ext2_page *ep, struct ext2_fill_wait *w);
+/* Stop waiting through w: its page (w is never called now), or NULL when w
+ * was called already, or (alone) when another reader waits for the same fill
+ * (w stays). sb->lock held. */
+struct ext2_page *ext2_fill_detach(struct ext2_fill_wait *w, bool alone);
+/* io_cancel's: take back the fill only w waits for while the driver still
+ * queues it: 0 and its page in *epp (not busy, not uptodate; w never
+ * called); -EBUSY when another reader waits for it too, -ENOENT when w was
+ * called already (w stays as it was), -EAGAIN when the device has it (w
+ * waits on, or was called with its outcome). sb->lock held. */
+int ext2_fill_withdraw(struct ext2_fill_wait *w, struct ext2_page **epp);
+/* Start a withdrawn page's fill again for w (a cancel that could not take
+ * back every fill of its request): 0, or -errno with w not called. sb->lock. */
+int ext2_fill_restart(struct ext2_page *ep, struct ext2_fill_wait *w);
 /* Sleep until ep is not busy (sb->lock held: the completion needs none). */
 void ext2_fill_wait_page(struct ext2_page *ep);
 /* dio.c: start every request sb's device has queued, whoever's io_submit
@@ -515,7 +552,8 @@ void ext2_fill_end(struct ext2_fill *f);
  * fills (and the read-ahead window's) are started and the request completes
  * from the last one's completion (copied through the pinned user pages):
  * -EIOCBQUEUED. -EAGAIN with nothing started otherwise (the worker's turn);
- * -EFAULT/-ENOMEM. A fill in flight is not cancelled (io_cancel: -EAGAIN). */
+ * -EFAULT/-ENOMEM. io_cancel withdraws its fills while the driver still
+ * queues them all (else -EAGAIN; aread.c). */
 ssize_t ext2_aread_start(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n,
 			 loff_t pos);
 extern atomic_t ext2_aread_sent;
@@ -551,6 +589,17 @@ long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t p
  * bytes or -errno (the caller completes iocb). */
 long ext2_dio_worker_send(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
 			  size_t n, loff_t pos, bool write);
+/* File block lblk's device block through ei's cached runs (else
+ * ext2_bmap_run, and the run found is cached), *len: the blocks of its run
+ * from lblk on (at least 1); 0 for a hole, or -errno as ext2_bmap. sb->lock
+ * held; under sb->nowait never waits. */
+long ext2_map_run(struct inode *inode, u32 lblk, u32 *len);
+/* The device block of file blocks [lblk, lblk + nb) when they are mapped on
+ * consecutive device blocks (through ext2_map_run); 0 when not (a hole, a
+ * split), or -errno. sb->lock held. */
+long ext2_map_span(struct inode *inode, u32 lblk, u32 nb);
+/* Forget ei's cached runs (its map lost blocks; a new inode). sb->lock. */
+void ext2_runs_forget(struct ext2_inode_info *ei);
 /* Wait until no direct request sent without waiting is in flight on inode
  * (a truncate, before it frees blocks). sb->lock held: nobody sends more. */
 void ext2_dio_wait_inode(struct inode *inode);

@@ -111,7 +111,7 @@ static int ext2_proc_show(char *buf, size_t size)
 			"blocks_written %u\nwb_errors %u\nflush_ms %u\nflush_passes %u\n"
 			"flush_pages %u\nflush_blocks %u\n"
 			"aio_queued %u\ndio_direct %u\ndio_async %u\nfill_pages %u\nra_pages %u\n"
-			"aread_sent %u\nfill_joined %u\ndio_direct_writes %u\n"
+			"aread_sent %u\nfill_joined %u\ndio_direct_writes %u\ndio_multi %u\nfill_withdrawn %u\n"
 			"try_locked %u\ntry_busy %u\n",
 			atomic_read(&ext2_cached_pages), atomic_read(&ext2_dirty_pages),
 			atomic_read(&ext2_cached_blocks), atomic_read(&ext2_pages_written),
@@ -122,6 +122,7 @@ static int ext2_proc_show(char *buf, size_t size)
 			atomic_read(&ext2_dio_async), atomic_read(&ext2_fill_pages),
 			atomic_read(&ext2_ra_pages), atomic_read(&ext2_aread_sent),
 			atomic_read(&ext2_fill_joined), atomic_read(&ext2_dio_direct_writes),
+			atomic_read(&ext2_dio_multi), atomic_read(&ext2_fill_withdrawn),
 			atomic_read(&ext2_try_locked), atomic_read(&ext2_try_busy));
 }
 

@@ -153,6 +153,7 @@ static struct inode *ext2_inode_make(struct ext2_sb *sb, u32 ino, const struct e
 	ei->atime_fresh_until = jiffies;	/* not known fresh: read the clock */
 	atomic_set(&ei->dio_reads, 0);
 	atomic_set(&ei->dio_writes, 0);
+	ext2_runs_forget(ei);
 	inode->ino = ino;
 	inode->nlink = di->i_links_count;
 	inode->size = di->i_size;
