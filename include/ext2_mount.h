@@ -7,6 +7,7 @@
 
 struct file;
 struct inode;
+struct kstatfs;
 
 /* Mount the ext2 file system found at byte offset of the block-device file
  * dev (bytes of it usable from there): its root with the mount's reference,
@@ -23,6 +24,12 @@ struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, u32 flags);
 int ext2_umount(struct inode *root);
 /* Write back every dirty page and block and flush the device's cache. */
 int ext2_sync_root(struct inode *root);
+/* statfs(2) of the ext2 file system inode is on: its blocks less the
+ * metadata's (superblocks, descriptors and their reserve for growth,
+ * bitmaps, inode tables: what today's Linux reports of an ext2 image), the
+ * free and reserved counts, its inodes, fsid from
+ * the UUID, the mount's flags. Process context (takes sb->lock). */
+void ext2_statfs(struct inode *inode, struct kstatfs *st);
 /* Boot, before the first mount: start ext2's AIO worker threads ("ext2aio0", "ext2aio1", ...: one per CPU, at least 2). */
 void ext2_init(void);
 /* Pages of ext2 file data cached, all file systems (aiok_stat's ext2_pages). */

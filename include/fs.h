@@ -33,6 +33,7 @@
 
 
 struct file;
+struct file_lock;
 struct iovec;
 struct kiocb;
 struct page;
@@ -70,6 +71,8 @@ struct inode {
 	atomic_t i_mapgen;		/* bumped by a truncate that unmaps pages of the
 					 * file from every mapping (vm_unmap_file_pages):
 					 * a fault that fetched a page before it retries */
+	struct file_lock *i_flock;	/* its advisory locks (kernel/fs/locks.c,
+					 * under file_lock_lock) */
 };
 
 /* One entry for getdents: false when the caller's buffer is full (the

@@ -6,7 +6,8 @@
  * timer wheel and its own scheduler tick. So `-smp 1` runs exactly as before
  * and the boot CPU takes one interrupt per tick, not two. Each AP's own
  * local APIC timer (vector T_APIC_TIMER) is that AP's tick: the scheduler
- * tick of the task it runs (time slice, user/system time). The timer counts
+ * tick of the task it runs (time slice, user/system time) and the tick of
+ * its own timer wheel (kernel/timer.c; jiffies stays CPU 0's). The timer counts
  * the APIC bus clock; its rate is measured against the TSC, whose rate was
  * measured against the PIT (time.c), so an AP's tick is the PIT's HZ.
  */
@@ -20,6 +21,7 @@
 #include "smp.h"
 #include "softirq.h"
 #include "spinlock.h"
+#include "timer.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -29,7 +31,52 @@
 #define CAL_WINDOW_US	10000		/* one calibration window */
 #define CAL_ROUNDS	3		/* median of three */
 
+#define PHASE_NS	(TICK_NSEC / 4)	/* an AP's tick comes this long after the PIT's grid point */
+#define PHASE_SLACK_NS	(TICK_NSEC / 8)	/* drift tolerated before re-phasing */
+
 u32 apic_timer_per_tick;
+static bool rephased[NR_CPUS];		/* this AP's current period was shortened */
+
+/* Counts until the next time that lies PHASE_NS past a point of the tick grid
+ * (jiffies_to_ktime: where CPU 0's PIT ticks are due); 0 when the tick is
+ * already there within PHASE_SLACK_NS. Each CPU's timer wheel runs at its
+ * own tick, which must come after jiffies moved: a tick at a random phase
+ * fired a timer up to a whole tick after its expiry. PHASE_NS leaves CPU 0 a
+ * quarter tick to take its PIT interrupt first. */
+static u32 apic_timer_phase_counts(void)
+{
+	u64 now = ktime_get_ns(), grid = jiffies_to_ktime(jiffies);
+	u32 phase = (u32)((now - grid) % TICK_NSEC), wait;
+
+	if (now < grid)
+		return 0;			/* jiffies moved meanwhile: next time */
+	wait = (PHASE_NS + TICK_NSEC - phase) % TICK_NSEC;
+	if (wait <= PHASE_SLACK_NS || TICK_NSEC - wait <= PHASE_SLACK_NS)
+		return 0;			/* close enough */
+	return (u64)wait * apic_timer_per_tick / TICK_NSEC;
+}
+
+/* In the AP's tick: once a second, shorten one period so the next tick is
+ * back at its phase (the APIC timer and the PIT drift apart by the
+ * calibration's error, ~0.01%: a tick's phase moves ~0.1 ms/s); the tick
+ * after restores the full period. */
+static void apic_timer_rephase(struct cpu *c)
+{
+	u32 counts;
+
+	if (rephased[c->id]) {
+		lapic_write(LAPIC_TIMER_INIT, apic_timer_per_tick);
+		rephased[c->id] = false;
+		return;
+	}
+	if (c->ticks % HZ)
+		return;
+	counts = apic_timer_phase_counts();
+	if (counts) {
+		lapic_write(LAPIC_TIMER_INIT, counts);	/* periodic: reloads this */
+		rephased[c->id] = true;
+	}
+}
 
 /* One window: timer counts per second, from the TSC cycles between the two
  * reads of the current count (each read right after its TSC read). */
@@ -62,6 +109,8 @@ static void apic_timer_interrupt(struct trap_frame *tf)
 	c->irq_regs = tf;
 	c->ticks++;
 	scheduler_tick(trap_from_user(tf));
+	apic_timer_rephase(c);
+	run_local_timers();			/* this AP's timer wheel */
 	c->irq_regs = outer;
 	irq_nesting--;
 	lapic_eoi();
@@ -96,9 +145,14 @@ int apic_timer_calibrate(void)
 
 void apic_timer_start(void)
 {
+	u32 counts;
+
 	if (!apic_timer_per_tick)
 		return;
+	counts = apic_timer_phase_counts();	/* first tick at its phase */
 	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
 	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | T_APIC_TIMER);
-	lapic_write(LAPIC_TIMER_INIT, apic_timer_per_tick);
+	lapic_write(LAPIC_TIMER_INIT, counts ? counts : apic_timer_per_tick);
+	rephased[smp_processor_id()] = counts != 0;
+	timer_cpu_start();			/* its timers on its own wheel */
 }

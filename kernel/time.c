@@ -24,6 +24,7 @@
 #include "softirq.h"
 #include "spinlock.h"
 #include "test_hooks.h"
+#include "timer.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -231,10 +232,13 @@ void udelay(u32 us)
  * emulator delivers late ticks and the PIC merges the edges it latched: without
  * this, jiffies (and every timeout) would fall behind real time on a loaded
  * host. A tick is counted once its time on the grid (tick_stamp_ns + TICK_NSEC)
- * has passed, so never early. An interrupt that comes more than a quarter tick
- * before that is a latched edge right after a late one: it counts nothing. One
- * that comes slightly early (the PIT and the TSC drift apart by ppm) counts
- * its tick and moves the grid back to it, so the grid follows the PIT. */
+ * has passed. An interrupt that comes more than a quarter tick before that is
+ * a latched edge right after a late one: it counts nothing. One that comes
+ * less early (the PIT and the TSC drift apart by ppm; or, after a stall, an
+ * edge latched meanwhile) counts its tick and moves the grid back to it, so
+ * the grid follows the PIT: jiffies may then lead the clock by up to a
+ * quarter tick, and a wait that must not end early checks the clock again
+ * (io_getevents_abs, futex waits). */
 static u32 ticks_due(void)
 {
 	u64 now = ktime_get_ns();
@@ -250,8 +254,10 @@ static u32 ticks_due(void)
 	return n;
 }
 
-/* IRQ 0, hard interrupt context: count the ticks, charge the running task;
- * the timer wheel runs in the bottom half on the way out. */
+/* IRQ 0, hard interrupt context, CPU 0: count the ticks (jiffies is one
+ * counter, advanced here only: by the PIT, whose ticks_due catch-up against
+ * the TSC keeps it on the wall clock's grid under time_lock), charge the
+ * running task; CPU 0's timer wheel runs in the bottom half on the way out. */
 static void timer_interrupt(int irq, void *data)
 {
 	u32 flags = time_write_begin(), n = ticks_due();
@@ -260,7 +266,7 @@ static void timer_interrupt(int irq, void *data)
 	jiffies += n;
 	time_write_end(flags);
 	scheduler_tick(trap_from_user(get_irq_regs()));
-	raise_softirq(TIMER_SOFTIRQ);
+	run_local_timers();		/* CPU 0's wheel */
 }
 
 static void pit_init(void)

@@ -176,7 +176,8 @@ check('ps_lists_boot_task_running', tasks.get('kmain', (None, ''))[:2] == (2, 'R
       tasks['kmain'][3] == '-', 'kmain: %s' % (tasks.get('kmain'),))
 check('ps_events_worker_waits_on_its_queue',
       tasks.get('events', (0, '', '', '', ''))[1] in ('S', 'D') and
-      tasks['events'][4] == 'system_wq->more_work' and tasks['events'][3].startswith('worker_thread+0x'),
+      re.match(r'system_wq->cwq\[\d\]\.more_work$', tasks['events'][4]) is not None and
+      tasks['events'][3].startswith('worker_thread+0x'),
       'events: %s' % (tasks.get('events'),))
 check('ps_sleeper_on_symbolized_queue', tasks.get('sigwait', (0, '', '', '', ''))[1] == 'S' and
       tasks['sigwait'][4] == 'never_wq' and re.match(r'\w+\+0x', tasks['sigwait'][3]) and

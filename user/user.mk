@@ -37,7 +37,7 @@ USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
-GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_mm.o posix_sys.o err.o getopt.o dirent.o \
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_vfs.o posix_mm.o posix_sys.o err.o getopt.o dirent.o \
 	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
 # Threads and signals in every program: thread 0's TLS and newlib's __getreent,
@@ -56,6 +56,12 @@ USER_HOST_PROGS += $(PTHREAD_PROGS:%=$(USER_OUT)/host/%)
 # Helpers linked into every host-side test (the mock kernel's AIO calls, ...).
 TEST_LIB   := $(patsubst user/%.c,$(USER_OUT)/%.o,$(wildcard user/test/lib/*.c))
 USER_DEPS  := $(wildcard $(USER_OUT)/*/*.d $(USER_OUT)/*/*/*.d)
+# The set of our headers: a new one may shadow newlib's (sys/fcntl.h), which no
+# object's .d names yet, so every object is rebuilt when the set changes.
+USER_HDRS  := $(sort $(wildcard user/include/*.h user/include/*/*.h))
+USER_HDR_SET := $(USER_OUT)/headers.list
+$(shell mkdir -p $(USER_OUT) && echo '$(USER_HDRS)' | cmp -s - $(USER_HDR_SET) || \
+	echo '$(USER_HDRS)' > $(USER_HDR_SET))
 INITRAMFS  := $(BUILD)/initramfs.cpio
 
 .PHONY: user user-tests syscalls-gen
@@ -73,7 +79,7 @@ $(USER_UAPI):
 	@mkdir -p $(@D)
 	$(Q)ln -sfn $(abspath include/uapi) $@
 
-$(USER_OUT)/%.o: user/%.c $(GEN_USER) | $(USER_UAPI) $(DEPS_OK)
+$(USER_OUT)/%.o: user/%.c $(GEN_USER) $(USER_HDR_SET) | $(USER_UAPI) $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  UCC     $<"
 	$(Q)$(USER_CC) $(USER_CFLAGS) -c $< -o $@

@@ -2,6 +2,8 @@
 #ifndef UAPI_FCNTL_H
 #define UAPI_FCNTL_H
 
+#include "types.h"
+
 #ifndef UAPI_STRUCTS_ONLY
 #define O_ACCMODE	00000003
 #define O_RDONLY	00000000
@@ -31,8 +33,25 @@
 #define F_SETFD		2
 #define F_GETFL		3		/* access mode and status flags */
 #define F_SETFL		4		/* only O_APPEND, O_NONBLOCK, O_DIRECT change */
+#define F_GETLK		5		/* the first lock that would block (struct kernel_flock) */
+#define F_SETLK		6		/* take or drop a record lock, -EAGAIN on a conflict */
+#define F_SETLKW	7		/* ... waiting for it (-EINTR on a signal, -EDEADLK) */
+#define F_GETLK64	12		/* the same with struct kernel_flock64 (fcntl64 only) */
+#define F_SETLK64	13
+#define F_SETLKW64	14
 #define F_DUPFD_CLOEXEC	1030
 #define FD_CLOEXEC	1
+
+/* l_type of a record lock */
+#define F_RDLCK		0
+#define F_WRLCK		1
+#define F_UNLCK		2
+
+/* flock(2) operations (143) */
+#define LOCK_SH		1		/* shared */
+#define LOCK_EX		2		/* exclusive */
+#define LOCK_NB		4		/* with SH/EX: -EWOULDBLOCK instead of waiting */
+#define LOCK_UN		8		/* drop */
 
 /* *at() calls */
 #define AT_FDCWD		(-100)	/* dirfd meaning the working directory */
@@ -47,6 +66,28 @@
 #define W_OK		2
 #define R_OK		4
 #endif
+
+/* Linux i386's struct flock (F_GETLK/F_SETLK/F_SETLKW) and struct flock64
+ * (F_*LK64 through fcntl64): l_start is relative to l_whence (SEEK_SET,
+ * SEEK_CUR, SEEK_END); l_len 0 means "to the end of any file size", a
+ * negative l_len covers the bytes before l_start; l_pid is F_GETLK's answer. */
+struct kernel_flock {
+	__s16	l_type;
+	__s16	l_whence;
+	__s32	l_start;
+	__s32	l_len;
+	__s32	l_pid;
+};
+UAPI_ASSERT_SIZE(struct kernel_flock, 16);
+
+struct kernel_flock64 {
+	__s16	l_type;
+	__s16	l_whence;
+	__s64	l_start;
+	__s64	l_len;
+	__s32	l_pid;
+} __attribute__((packed, aligned(4)));
+UAPI_ASSERT_SIZE(struct kernel_flock64, 24);
 
 /* posix_fadvise's advice (fadvise64, fadvise64_64) */
 #define POSIX_FADV_NORMAL	0

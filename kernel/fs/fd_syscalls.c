@@ -1,6 +1,7 @@
-/* fd_syscalls.c: descriptor calls: dup, dup2, dup3, pipe, pipe2, fcntl (F_DUPFD, FD_CLOEXEC, F_GETFL/F_SETFL) and ioctl. */
+/* fd_syscalls.c: descriptor calls: dup, dup2, dup3, pipe, pipe2, fcntl (F_DUPFD, FD_CLOEXEC, F_GETFL/F_SETFL, record locks through locks.c) and ioctl. */
 #include "blkdev.h"
 #include "errno.h"
+#include "file_lock.h"
 #include "fs.h"
 #include "sched.h"
 #include "syscall_table.h"
@@ -145,13 +146,20 @@ long sys_fcntl(int fd, int cmd, unsigned long arg)
 	case F_GETFL:
 	case F_SETFL:
 		return fcntl_flags(fd, cmd, arg);
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+		return fcntl_lock(fd, cmd, arg);
 	}
 	return fd_get_cloexec(current->files, fd) < 0 ? -EBADF : -EINVAL;
 }
 
-/* glibc's name for the same call on i386. */
+/* glibc's name for the same call on i386, which adds the 64-bit record
+ * locks (struct kernel_flock64): fcntl refuses those, as Linux's does. */
 long sys_fcntl64(int fd, int cmd, unsigned long arg)
 {
+	if (cmd == F_GETLK64 || cmd == F_SETLK64 || cmd == F_SETLKW64)
+		return fcntl_lock(fd, cmd, arg);
 	return sys_fcntl(fd, cmd, arg);
 }
 

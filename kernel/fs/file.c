@@ -1,5 +1,6 @@
 /* file.c: struct file reference counting and per-process descriptor tables (with close-on-exec, the working directory and the umask). */
 #include "errno.h"
+#include "file_lock.h"
 #include "fs.h"
 #include "resource.h"
 #include "irq.h"
@@ -49,6 +50,7 @@ void fput(struct file *f)
 	if (!atomic_dec_and_test(&f->f_count))
 		return;
 	BUG_ON(in_interrupt());		/* the AIO core defers these */
+	locks_remove_flock(f);
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	if (f->f_inode)
@@ -167,13 +169,21 @@ struct files_struct *files_dup(struct files_struct *old)
 	return files;
 }
 
+/* A descriptor of files closed: the process's record locks on the file go
+ * (any close drops them, POSIX's rule), then the reference. */
+static void fd_put(struct files_struct *files, struct file *f)
+{
+	locks_remove_posix(files, f);
+	fput(f);
+}
+
 void files_put(struct files_struct *files)
 {
 	if (!atomic_dec_and_test(&files->count))
 		return;
 	for (int i = 0; i < NR_OPEN; i++)
 		if (files->fd[i])
-			fput(files->fd[i]);
+			fd_put(files, files->fd[i]);
 	if (files->cwd)
 		iput(files->cwd);
 	kfree(files);
@@ -235,7 +245,7 @@ int fd_replace(struct files_struct *files, int fd, struct file *f, bool cloexec)
 	cloexec_assign(files, fd, cloexec);
 	spin_unlock(&files->lock);
 	if (old)
-		fput(old);
+		fd_put(files, old);
 	return fd;
 }
 
@@ -252,7 +262,7 @@ int fd_close(struct files_struct *files, int fd)
 	spin_unlock(&files->lock);
 	if (!f)
 		return -EBADF;
-	fput(f);
+	fd_put(files, f);
 	return 0;
 }
 
@@ -297,7 +307,7 @@ void files_close_on_exec(struct files_struct *files)
 		}
 		spin_unlock(&files->lock);
 		if (f)
-			fput(f);
+			fd_put(files, f);
 	}
 }
 

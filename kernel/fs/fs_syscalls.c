@@ -60,17 +60,28 @@ static u32 open_fmode(int flags)
 	return 0;
 }
 
+#define OPEN_CREATE_TRIES	8	/* look-up, create: rounds lost to other creators */
+
+/* The inode open names, made first with O_CREAT. Another process may make
+ * the name between our look-up and our create: without O_EXCL that file is
+ * opened (-EEXIST only with O_EXCL), as Linux's atomic open does. */
 static struct inode *open_lookup(struct inode *base, const char *path, int flags, unsigned mode)
 {
-	struct inode *inode = namei_at(base, path);
+	struct inode *inode;
 
-	if (IS_ERR(inode) && PTR_ERR(inode) == -ENOENT && (flags & O_CREAT))
+	for (int tries = 0;; tries++) {
+		inode = namei_at(base, path);
+		if (!IS_ERR(inode) && (flags & O_CREAT) && (flags & O_EXCL)) {
+			iput(inode);
+			return ERR_PTR(-EEXIST);
+		}
+		if (!IS_ERR(inode) || PTR_ERR(inode) != -ENOENT || !(flags & O_CREAT))
+			return inode;
 		inode = vfs_create_file_at(base, path, mode & ~fs_umask() & 07777);
-	else if (!IS_ERR(inode) && (flags & O_CREAT) && (flags & O_EXCL)) {
-		iput(inode);
-		inode = ERR_PTR(-EEXIST);
+		if (!IS_ERR(inode) || PTR_ERR(inode) != -EEXIST || (flags & O_EXCL) ||
+		    tries == OPEN_CREATE_TRIES)
+			return inode;
 	}
-	return inode;
 }
 
 /* Checks of an open on what the path named; 0 or -errno. */

@@ -1,8 +1,9 @@
-/* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, vmstat (oom_kill), self/maps (the caller's regions),
+/* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, vmstat (oom_kill), locks (kernel/fs/locks.c), self/maps (the caller's regions),
  * aiok/blk (the block-file counters), aiok/lockdep (the lock-order checker) and aiok/sched (run-queue lock, IPIs, halts), files whose text is made at each read.
  * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c). */
 #include "blk_file.h"
 #include "errno.h"
+#include "file_lock.h"
 #include "fs.h"
 #include "irq.h"
 #include "lockdep.h"
@@ -142,6 +143,7 @@ void procfs_init(void)
 	proc_create("/proc/interrupts", irq_show);
 	proc_create("/proc/meminfo", meminfo_show);
 	proc_create("/proc/vmstat", vmstat_show);
+	proc_create("/proc/locks", locks_proc_show);
 	proc_create("/proc/self/maps", maps_show);
 	proc_create("/proc/aiok/blk", blk_show);
 	proc_create("/proc/aiok/lockdep", lockdep_show);

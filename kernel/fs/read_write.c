@@ -34,12 +34,14 @@ static struct file *fget_mode(int fd, u32 need)
 	return f;
 }
 
-/* Would a read (write) on an O_NONBLOCK file wait? The file's poll says. */
+/* Would a read (write) on an O_NONBLOCK file wait? The file's poll says.
+ * A pipe decides under its own mutex (pipe.c): its POLLOUT wants PIPE_BUF
+ * bytes free, and a smaller write that fits must not fail (POSIX, Linux). */
 static bool would_block(struct file *f, bool write)
 {
 	unsigned ready;
 
-	if (!(f->f_flags & O_NONBLOCK) || !f->f_op->poll)
+	if (!(f->f_flags & O_NONBLOCK) || !f->f_op->poll || is_pipe(f))
 		return false;
 	ready = fs_poll_now(f);
 	if (write)

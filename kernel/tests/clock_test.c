@@ -191,7 +191,13 @@ static s64 deadline_lateness(struct ktest *t, bool *host_late)
 	now = ktime_get_real_ns();
 	*host_late = tick_window_stalled(&w) ||
 		     ktime_get_ns() - jiffies_to_ktime(j) > HOST_LATE_NS;
-	EXPECT_GE(t, now, deadline);			/* never early */
+	/* Never early, in a window the host left alone. After a stall, the
+	 * edge the PIC latched meanwhile may come up to a quarter tick before
+	 * its grid point and count (ticks_due): jiffies then leads the clock by
+	 * that much; the callers that must not return early (io_getevents_abs,
+	 * futex waits) check the clock again after the timer and sleep on. */
+	if (!*host_late)
+		EXPECT_GE(t, now, deadline);
 	return (s64)(now - deadline);
 }
 

@@ -513,14 +513,25 @@ def sleeping_in(t):
         return '?'
 
 
-# Wait queues that have a name but no symbol of their own (k-ps).
-KNOWN_WAIT_QUEUES = ['system_wq->more_work']
+# Wait queues that have a name but no symbol of their own (k-ps): each CPU's
+# worker queue of the system workqueue (kernel/workqueue.c: one worker per CPU).
+KNOWN_WAIT_QUEUES = ['system_wq->cwq[%d].more_work']
+
+
+def known_wait_queue_exprs():
+    """KNOWN_WAIT_QUEUES with %d filled in by every index of system_wq->cwq."""
+    try:
+        n = int(gdb.parse_and_eval('sizeof(system_wq->cwq) / sizeof(system_wq->cwq[0])'))
+    except gdb.error:
+        n = 0
+    return [e % i if '%d' in e else e for e in KNOWN_WAIT_QUEUES
+            for i in (range(n) if '%d' in e else [0])]
 
 
 def known_wait_queues():
     """{address: name} of KNOWN_WAIT_QUEUES and of every AIO context's ctx->wait."""
     known = {}
-    for expr in KNOWN_WAIT_QUEUES:
+    for expr in known_wait_queue_exprs():
         try:
             known[int(gdb.parse_and_eval('&' + expr))] = expr
         except gdb.error:

@@ -1,7 +1,8 @@
 /* proc_bench.c: the "proc_bench" suite: median costs of a null system call, of
  * fork + exit + wait, of a 4 KiB pipe round trip, and of wake-up round trips
  * between two threads on two CPUs (a pipe, a futex), timed with the TSC; a
- * yield storm with rq_lock's contention. */
+ * yield storm with rq_lock's contention; a nanosleep storm (a thread per CPU
+ * sleeping 100 us at a time: the timers' wake-ups). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "utest.h"
@@ -353,6 +355,67 @@ static int yield_storm(void)
 	return 0;
 }
 
+#define SLEEP_MS	500		/* each sleeper's run */
+#define SLEEP_SAMPLES	256
+
+struct sleeper {
+	int cpu;
+	int n;				/* sleeps done */
+	uint64_t took[SLEEP_SAMPLES];	/* the first ones' lengths, TSC */
+};
+
+static void *sleeper(void *arg)
+{
+	const struct timespec d = { 0, 100000 };	/* 100 us: one tick at HZ 250 */
+	struct sleeper *s = arg;
+	uint64_t end, t;
+
+	pin(s->cpu);
+	end = rdtsc() + (uint64_t)(SLEEP_MS * 1000 * per_us);
+	while ((t = rdtsc()) < end) {
+		if (nanosleep(&d, NULL))
+			break;
+		if (s->n < SLEEP_SAMPLES)
+			s->took[s->n] = rdtsc() - t;
+		s->n++;
+	}
+	return arg;
+}
+
+/* A thread pinned per CPU sleeps 100 us at a time: wake-ups per second, how
+ * long a sleep took (p50, p90) and the reschedule IPIs per wake-up (timer
+ * wheels per CPU: the sleeper's timer fires on its own CPU). */
+static int nanosleep_storm(void)
+{
+	static struct sleeper s[16];
+	static uint64_t all[16 * SLEEP_SAMPLES];
+	long n = sysconf(_SC_NPROCESSORS_ONLN), wakes = 0, k = 0;
+	struct sched_counts sc;
+	pthread_t t[16];
+
+	CHECK(n <= 16);
+	if (!per_us)
+		per_us = tsc_per_us();
+	memset(s, 0, sizeof(s));
+	sched_counts(&sc);
+	for (long i = 0; i < n; i++) {
+		s[i].cpu = i;
+		CHECK_EQ(pthread_create(&t[i], 0, sleeper, &s[i]), 0);
+	}
+	for (long i = 0; i < n; i++) {
+		CHECK_EQ(pthread_join(t[i], 0), 0);
+		wakes += s[i].n;
+		for (int j = 0; j < s[i].n && j < SLEEP_SAMPLES; j++)
+			all[k++] = s[i].took[j];
+	}
+	CHECK(wakes > 0);
+	qsort(all, k, sizeof(all[0]), cmp_u64);
+	utest_log("nanosleep storm, %ld threads x 100 us sleeps: %ld wake-ups/s, a sleep took "
+		  "p50 %lld us p90 %lld us; %s", n, wakes * 1000 / SLEEP_MS,
+		  to_ns(all[k / 2]) / 1000, to_ns(all[k * 9 / 10]) / 1000, per_round(&sc, wakes));
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST_INPROC(null_syscall),
 	UTEST_INPROC(fork_exit_wait),
@@ -360,6 +423,7 @@ static const struct utest_case cases[] = {
 	UTEST_INPROC(pipe_ping_pong_threads),
 	UTEST_INPROC(futex_ping_pong_threads),
 	UTEST_INPROC(yield_storm),
+	UTEST_INPROC(nanosleep_storm),
 };
 
 int main(int argc, char **argv)

@@ -31,9 +31,13 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include "lx_syscall.h"
 #include "utest.h"
@@ -2630,6 +2634,1318 @@ static int resubmit_when_reaped(void)
 	return 0;
 }
 
+/* ---- record locks: fcntl(F_GETLK/F_SETLK/F_SETLKW) as fcntl(2) describes them ---- */
+
+static int lk_set(int fd, int cmd, short type, short whence, off_t start, off_t len)
+{
+	struct flock fl = { .l_type = type, .l_whence = whence, .l_start = start, .l_len = len };
+
+	return fcntl(fd, cmd, &fl);
+}
+
+/* F_GETLK for a write lock on [start, start + len): *fl is what is in the way. */
+static int lk_get(int fd, off_t start, off_t len, struct flock *fl)
+{
+	memset(fl, 0, sizeof(*fl));
+	fl->l_type = F_WRLCK;
+	fl->l_whence = SEEK_SET;
+	fl->l_start = start;
+	fl->l_len = len;
+	return fcntl(fd, F_GETLK, fl);
+}
+
+/* /proc/locks as a string in buf (n bytes): its length, or -1. */
+static int lk_proc(char *buf, size_t n)
+{
+	int fd = open("/proc/locks", O_RDONLY), len;
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, n - 1);
+	close(fd);
+	if (len >= 0)
+		buf[len] = 0;
+	return len;
+}
+
+/* What another process sees of the holder's locks set by lk_ranges_case:
+ * write 0-39 and 60-99 (an unlock cut 40-59 out of 0-99), read 100-299
+ * (two merged) with a write lock 120-129 splitting it, to the end from 1000. */
+static int lk_probe_ranges(const char *path, pid_t holder)
+{
+	struct flock fl;
+	int fd = open(path, O_RDWR);
+
+	CHECK(fd >= 0);
+	CHECK(lk_get(fd, 40, 20, &fl) == 0);
+	CHECK_EQ(fl.l_type, F_UNLCK);
+	CHECK(lk_get(fd, 30, 20, &fl) == 0);
+	CHECK_EQ(fl.l_type, F_WRLCK);
+	CHECK_EQ(fl.l_whence, SEEK_SET);
+	CHECK_EQ(fl.l_start, 0);
+	CHECK_EQ(fl.l_len, 40);
+	CHECK_EQ(fl.l_pid, holder);
+	CHECK(lk_get(fd, 50, 1000, &fl) == 0);
+	CHECK_EQ(fl.l_start, 60);
+	CHECK_EQ(fl.l_len, 40);
+	CHECK(lk_get(fd, 140, 10, &fl) == 0);
+	CHECK_EQ(fl.l_type, F_RDLCK);
+	CHECK_EQ(fl.l_start, 130);	/* the read lock's tail after the split */
+	CHECK_EQ(fl.l_len, 170);
+	CHECK(lk_get(fd, 100, 21, &fl) == 0);
+	CHECK_EQ(fl.l_start, 100);
+	CHECK_EQ(fl.l_len, 20);
+	CHECK(lk_get(fd, 125, 1, &fl) == 0);
+	CHECK_EQ(fl.l_type, F_WRLCK);
+	CHECK_EQ(fl.l_start, 120);
+	CHECK_EQ(fl.l_len, 10);
+	CHECK(lk_get(fd, 5000, 1, &fl) == 0);
+	CHECK_EQ(fl.l_start, 1000);
+	CHECK_EQ(fl.l_len, 0);		/* to the end of any size */
+	errno = 0;
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 10, 1), -1);
+	CHECK(errno == EAGAIN || errno == EACCES);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 150, 10), 0);	/* read beside read */
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 129, 2), EAGAIN);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 300, 700), 0);	/* the gap 300-999 */
+	return close(fd) ? 1 : 0;	/* drops this process's locks */
+}
+
+/* The range rules: SEEK_CUR and SEEK_END, a negative l_len, bad input. */
+static int lk_bad_input(int fd, int rdonly)
+{
+	struct flock fl = { .l_type = 7, .l_whence = SEEK_SET };
+
+	CHECK_ERR(fcntl(fd, F_SETLK, &fl), EINVAL);
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, 3, 0, 1), EINVAL);
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, -1, 1), EINVAL);
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 2, -3), EINVAL);
+	CHECK_ERR(lk_set(rdonly, F_SETLK, F_WRLCK, SEEK_SET, 0, 1), EBADF);
+	CHECK_ERR(lk_set(99, F_SETLK, F_WRLCK, SEEK_SET, 0, 1), EBADF);
+	fl.l_type = F_UNLCK;
+	CHECK_ERR(fcntl(fd, F_GETLK, &fl), EINVAL);
+	CHECK_ERR(fcntl(fd, F_SETLK, (struct flock *)8), EFAULT);
+	return 0;
+}
+
+/* One file: lock, cut, merge and split ranges, then let a child look. */
+static int lk_ranges_on(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644), fd2, ro;
+	pid_t pid;
+	struct flock fl;
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "0123456789", 10), 10);
+	ro = open(path, O_RDONLY);
+	CHECK(ro >= 0);
+	if (lk_bad_input(fd, ro))
+		return 1;
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 100), 0);
+	CHECK_EQ(lseek(fd, 50, SEEK_SET), 50);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_UNLCK, SEEK_CUR, -10, 20), 0);	/* 40-59 */
+	CHECK_EQ(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 200, 100), 0);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 200, -100), 0);	/* 100-199: merges */
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 120, 10), 0);	/* splits it */
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_END, 990, 0), 0);	/* 1000- */
+	CHECK_EQ(lk_get(fd, 0, 0, &fl), 0);
+	CHECK_EQ(fl.l_type, F_UNLCK);	/* our own locks never block us */
+	pid = fork();
+	if (pid == 0)
+		_exit(lk_probe_ranges(path, getppid()));
+	CHECK(utest_child_ok(pid));
+	/* Any close of the file by this process drops all our locks on it. */
+	fd2 = open(path, O_RDONLY);
+	CHECK(fd2 >= 0);
+	CHECK_EQ(close(fd2), 0);
+	pid = fork();
+	if (pid == 0) {
+		int f = open(path, O_RDWR);
+
+		_exit(f >= 0 && lk_get(f, 0, 0, &fl) == 0 && fl.l_type == F_UNLCK &&
+		      lk_set(f, F_SETLK, F_WRLCK, SEEK_SET, 0, 0) == 0 ? 0 : 1);
+	}
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(close(ro), 0);
+	CHECK_EQ(close(fd), 0);
+	return 0;
+}
+
+/* A lock dies with its process: the child holds one until the parent lets
+ * it go, then exits without unlocking. */
+static int lk_dies_with_process(const char *path)
+{
+	char text[512], want[64];
+	int fd = open(path, O_RDWR), go[2], ready[2];
+	struct flock fl;
+	char c;
+	pid_t pid;
+
+	CHECK(fd >= 0 && pipe(go) == 0 && pipe(ready) == 0);
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 0))
+			_exit(1);
+		write(ready[1], "r", 1);
+		read(go[0], &c, 1);	/* EOF when the parent closes */
+		_exit(0);
+	}
+	close(go[0]);
+	CHECK_EQ(read(ready[0], &c, 1), 1);
+	CHECK(lk_proc(text, sizeof(text)) > 0);
+	snprintf(want, sizeof(want), "1: POSIX  ADVISORY  WRITE %d 00:00:", (int)pid);
+	CHECK(strncmp(text, want, strlen(want)) == 0);	/* the only lock */
+	CHECK(strstr(text, " 0 EOF\n") != NULL);
+	CHECK_EQ(lk_get(fd, 7, 1, &fl), 0);
+	CHECK_EQ(fl.l_type, F_WRLCK);
+	CHECK_EQ(fl.l_pid, pid);
+	CHECK_ERR(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, 7, 1), EAGAIN);
+	close(go[1]);
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(lk_proc(text, sizeof(text)), 0);	/* gone with its process */
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 0), 0);
+	close(ready[0]);
+	close(ready[1]);
+	return close(fd) ? 1 : 0;
+}
+
+/* struct flock64 through F_SETLK64/F_GETLK64 past 2 GiB; the 32-bit struct
+ * cannot name such a lock: F_GETLK answers EOVERFLOW (Linux's, glibc's). */
+static int lk_probe_large(const char *path, pid_t holder)
+{
+	struct flock64 g = { .l_type = F_RDLCK, .l_whence = SEEK_SET,
+			     .l_start = (3LL << 31) + 50, .l_len = 1 };
+	struct flock fl;
+	int fd = open(path, O_RDWR);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(fcntl(fd, F_GETLK64, &g), 0);
+	CHECK_EQ(g.l_type, F_WRLCK);
+	CHECK_EQ(g.l_start, 3LL << 31);
+	CHECK_EQ(g.l_len, 100);
+	CHECK_EQ(g.l_pid, holder);
+	CHECK_ERR(lk_get(fd, 0, 0, &fl), EOVERFLOW);
+	CHECK_EQ(lk_get(fd, 0, 1000, &fl), 0);	/* nothing below 2 GiB */
+	CHECK_EQ(fl.l_type, F_UNLCK);
+	g.l_type = F_WRLCK;
+	CHECK_ERR(fcntl(fd, F_SETLK64, &g), EAGAIN);
+	return close(fd) ? 1 : 0;
+}
+
+static int lk_large_offsets(const char *path)
+{
+	struct flock64 l = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 3LL << 31,
+			     .l_len = 100 };
+	int fd = open(path, O_RDWR);
+	pid_t pid;
+
+	CHECK(fd >= 0);
+	CHECK_EQ(fcntl(fd, F_SETLK64, &l), 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(lk_probe_large(path, getppid()));
+	CHECK(utest_child_ok(pid));
+	return close(fd) ? 1 : 0;
+}
+
+static int record_locks(void)
+{
+	char p[256];
+
+	if (lk_ranges_on(path_in(p, sizeof(p), "locks.dat")) || lk_dies_with_process(p) ||
+	    lk_large_offsets(p))
+		return 1;
+	CHECK_EQ(unlink(p), 0);
+	if (lk_ranges_on("/tmp/locks.dat") || lk_dies_with_process("/tmp/locks.dat"))
+		return 1;			/* ramfs too */
+	CHECK_EQ(unlink("/tmp/locks.dat"), 0);
+	CHECK_EQ(lk_proc(p, sizeof(p)), 0);	/* no lock left anywhere */
+	return 0;
+}
+
+/* ---- F_SETLKW: a deadlock refused (EDEADLK), a signal ends the wait ---- */
+
+static volatile int lk_signals;
+
+static void lk_on_signal(int sig)
+{
+	(void)sig;
+	lk_signals++;
+}
+
+/* The child: holds byte 1, waits for byte 0 (the parent's) until the parent
+ * gives it up after its own F_SETLKW for byte 1 got EDEADLK. */
+static int lk_deadlock_child(int fd, int ready)
+{
+	if (lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 1, 1))
+		return 1;
+	write(ready, "r", 1);
+	if (lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, 0, 1))
+		return 2;
+	return 0;
+}
+
+/* The child waits for the parent's lock twice: a signal without SA_RESTART
+ * ends the wait (EINTR); with SA_RESTART the wait goes on to the lock. */
+static int lk_eintr_child(int fd, int ready)
+{
+	struct sigaction sa = { .sa_handler = lk_on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	write(ready, "1", 1);
+	errno = 0;
+	if (lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, 0, 1) != -1 || errno != EINTR || lk_signals != 1)
+		return 3;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	write(ready, "2", 1);
+	if (lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, 0, 1) || lk_signals != 2)
+		return 4;
+	return 0;
+}
+
+static int setlkw_deadlock_eintr(void)
+{
+	char p[256], c;
+	int fd, ready[2];
+	pid_t pid;
+
+	fd = open(path_in(p, sizeof(p), "setlkw.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0 && pipe(ready) == 0);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 1), 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(lk_deadlock_child(fd, ready[1]));
+	CHECK_EQ(read(ready[0], &c, 1), 1);
+	usleep(100000);			/* the child is asleep in F_SETLKW for byte 0 */
+	CHECK_ERR(lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, 1, 1), EDEADLK);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 1), 0);	/* the child goes on */
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 1), 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(lk_eintr_child(fd, ready[1]));
+	for (int round = 0; round < 2; round++) {
+		CHECK_EQ(read(ready[0], &c, 1), 1);
+		usleep(100000);
+		CHECK_EQ(kill(pid, SIGUSR1), 0);
+	}
+	usleep(100000);			/* restarted: still waiting */
+	CHECK_EQ(lk_set(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 0), 0);
+	CHECK(utest_child_ok(pid));
+	close(ready[0]);
+	close(ready[1]);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- flock(2): one lock per open file description ---- */
+
+static int flock_on(const char *path)
+{
+	char text[256];
+	int a = open(path, O_RDWR | O_CREAT, 0644), b = open(path, O_RDONLY), d;
+	pid_t pid;
+
+	CHECK(a >= 0 && b >= 0);
+	CHECK_EQ(flock(a, LOCK_EX), 0);
+	CHECK(lk_proc(text, sizeof(text)) > 0);
+	CHECK(strstr(text, "1: FLOCK  ADVISORY  WRITE ") == text && strstr(text, " 0 EOF\n"));
+	CHECK_ERR(flock(b, LOCK_EX | LOCK_NB), EWOULDBLOCK);
+	CHECK_ERR(flock(b, LOCK_SH | LOCK_NB), EWOULDBLOCK);
+	CHECK_EQ(lk_set(b, F_SETLK, F_RDLCK, SEEK_SET, 0, 0), 0);	/* no clash with fcntl locks */
+	d = dup(a);
+	CHECK_EQ(flock(d, LOCK_SH), 0);	/* the same description: converts */
+	CHECK_EQ(flock(b, LOCK_SH | LOCK_NB), 0);
+	CHECK_ERR(flock(a, LOCK_EX | LOCK_NB), EWOULDBLOCK);	/* b shares it now */
+	CHECK_EQ(flock(b, LOCK_UN), 0);
+	CHECK_EQ(flock(a, LOCK_EX | LOCK_NB), 0);
+	pid = fork();
+	if (pid == 0) {			/* the child's a is the same description */
+		int c = open(path, O_RDONLY);
+
+		_exit(flock(a, LOCK_EX | LOCK_NB) == 0 && close(a) == 0 && close(d) == 0 &&
+		      flock(c, LOCK_SH) == 0 ? 0 : 1);
+	}
+	usleep(50000);			/* the child's c waits for a's lock */
+	CHECK_EQ(close(a), 0);		/* d still holds the description */
+	CHECK_ERR(flock(b, LOCK_SH | LOCK_NB), EWOULDBLOCK);
+	CHECK_EQ(close(d), 0);		/* its last reference: the lock goes */
+	CHECK(utest_child_ok(pid));	/* the child's wait ended; its exit drops c's */
+	CHECK_EQ(flock(b, LOCK_SH | LOCK_NB), 0);
+	CHECK_ERR(flock(b, 3), EINVAL);
+	CHECK_ERR(flock(77, LOCK_SH), EBADF);
+	CHECK_EQ(close(b), 0);
+	return 0;
+}
+
+static int flock_descriptions(void)
+{
+	char p[256];
+
+	if (flock_on(path_in(p, sizeof(p), "flock.dat")) || flock_on("/tmp/flock.dat"))
+		return 1;
+	CHECK_EQ(unlink(p), 0);
+	CHECK_EQ(unlink("/tmp/flock.dat"), 0);
+	CHECK_EQ(lk_proc(p, sizeof(p)), 0);
+	return 0;
+}
+
+/* ---- df: statfs/fstatfs/statvfs as df(1) uses them ---- */
+
+/* f_blocks Linux (6.x, a loop mount) reports of the fresh `mke2fs -t ext2`
+ * 64 MiB images make test writes: the blocks less the superblocks, group
+ * descriptors with their reserve (255 or 3 blocks), bitmaps and inode tables. */
+static long df_linux_blocks(long bsize)
+{
+	return bsize == 4096 ? 15353 : bsize == 1024 ? 60138 : -1;
+}
+
+/* One df line: size, used and available in KiB, use% rounded up as df does. */
+static void df_line(const char *name, const struct statvfs *v)
+{
+	unsigned long long k = v->f_frsize / 1024, used = v->f_blocks - v->f_bfree;
+	unsigned long long pct = used + v->f_bavail ?
+		(used * 100 + used + v->f_bavail - 1) / (used + v->f_bavail) : 0;
+
+	utest_log("df %-10s %8llu %8llu %8llu %3llu%% (%lu inodes, %lu free)", name,
+		  (unsigned long long)v->f_blocks * k, used * k,
+		  (unsigned long long)v->f_bavail * k, pct, (unsigned long)v->f_files,
+		  (unsigned long)v->f_ffree);
+}
+
+/* The figures of an ext2 mount: type, sizes, counts, fstatfs and statvfs agree. */
+static int df_check_ext2(const struct statfs *s)
+{
+	struct statvfs v;
+
+	CHECK_EQ(s->f_type, EXT2_SUPER_MAGIC);
+	CHECK(s->f_bsize == 1024 || s->f_bsize == 4096);
+	CHECK_EQ(s->f_frsize, s->f_bsize);
+	CHECK_EQ(s->f_namelen, 255);
+	CHECK_EQ(s->f_blocks, df_linux_blocks(s->f_bsize));
+	CHECK(s->f_bfree <= s->f_blocks && s->f_bavail < s->f_bfree);	/* 5% reserved */
+	CHECK(s->f_bfree - s->f_bavail >= s->f_blocks / 21);
+	CHECK_EQ(s->f_files, 16384);
+	CHECK(s->f_ffree < s->f_files && s->f_ffree > s->f_files - 200);
+	CHECK_EQ(statvfs(dir, &v), 0);
+	CHECK_EQ(v.f_frsize, (unsigned long)s->f_bsize);
+	CHECK_EQ(v.f_blocks, s->f_blocks);
+	CHECK_EQ(v.f_namemax, 255);
+	CHECK_EQ(v.f_flag & ST_RDONLY, 0);
+	df_line(dir, &v);
+	return 0;
+}
+
+static int df_statfs(void)
+{
+	struct statfs before, s, f;
+	struct statvfs v;
+	char p[256];
+	int fd, fds[2];
+	long want;
+
+	CHECK_EQ(statfs(dir, &before), 0);
+	if (df_check_ext2(&before))
+		return 1;
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "df.dat"), 77, MIB), 0);
+	fd = open(p, O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK_EQ(fstatfs(fd, &f), 0);
+	CHECK_EQ(statfs(p, &s), 0);
+	CHECK_EQ(memcmp(&f, &s, sizeof(s)), 0);
+	want = MIB / before.f_bsize;	/* the data, and at most a few map blocks */
+	CHECK(before.f_bfree - s.f_bfree >= (unsigned long)want);
+	CHECK(before.f_bfree - s.f_bfree <= (unsigned long)want + 8);
+	CHECK_EQ(before.f_ffree - s.f_ffree, 1);
+	CHECK_EQ(before.f_fsid.__val[0], s.f_fsid.__val[0]);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	CHECK_EQ(statfs(dir, &s), 0);
+	CHECK_EQ(s.f_bfree, before.f_bfree);	/* every block back */
+	CHECK_EQ(s.f_ffree, before.f_ffree);
+	/* the initramfs root (ramfs), a pipe, errors */
+	CHECK_EQ(statfs("/", &s), 0);
+	CHECK_EQ((unsigned)s.f_type, RAMFS_MAGIC);
+	CHECK_EQ(s.f_bsize, 4096);
+	CHECK(s.f_bfree > 0 && s.f_bfree <= s.f_blocks);
+	CHECK_EQ(statvfs("/", &v), 0);
+	df_line("/", &v);
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(fstatfs(fds[0], &s), 0);
+	CHECK_EQ(s.f_type, PIPEFS_MAGIC);
+	close(fds[0]);
+	close(fds[1]);
+	CHECK_ERR(statfs(path_in(p, sizeof(p), "no/such"), &s), ENOENT);
+	CHECK_ERR(fstatfs(99, &s), EBADF);
+	CHECK_ERR(statfs(dir, (struct statfs *)16), EFAULT);
+	return 0;
+}
+
+/* ---- cancellation points (pthread_cancel(3)): the blocking calls a worker
+ * thread sits in, and the calls a pending cancel must act at ---- */
+
+static int cn_pipe[2], cn_full[2], cn_hold[2], cn_aiop[2], cn_iop[2], cn_file;
+static pid_t cn_child;
+static io_context_t cn_ctx;
+static struct aiocb cn_cb;
+static char cn_buf[4];
+static volatile int cn_cleaned, cn_returned, cn_started, cn_go, cn_errno;
+static volatile long cn_result;
+
+static long cn_read(void) { return read(cn_pipe[0], cn_buf, 1); }
+static long cn_write(void) { return write(cn_full[1], "w", 1); }
+static long cn_waitpid(void) { return waitpid(cn_child, NULL, 0); }
+static long cn_wait4(void) { return wait4(cn_child, NULL, 0, NULL); }
+static long cn_pread(void) { return pread(cn_file, cn_buf, 1, 0); }
+static long cn_pwrite(void) { return pwrite(cn_file, "p", 1, 0); }
+static long cn_fsync(void) { return fsync(cn_file); }
+static long cn_poll(void)
+{
+	struct pollfd p = { .fd = cn_pipe[0], .events = POLLIN };
+
+	return poll(&p, 1, -1);
+}
+static long cn_readv(void)
+{
+	struct iovec v = { cn_buf, 1 };
+
+	return readv(cn_pipe[0], &v, 1);
+}
+static long cn_getevents(void)
+{
+	struct io_event ev;
+
+	return io_getevents(cn_ctx, 1, 1, &ev, NULL);
+}
+static long cn_suspend(void)
+{
+	const struct aiocb *l[1] = { &cn_cb };
+
+	return aio_suspend(l, 1, NULL);
+}
+
+struct cn_call {
+	const char *name;
+	long (*call)(void);
+	int blocks;		/* it waits here until cn_unblock */
+};
+
+static const struct cn_call cn_calls[] = {
+	{ "read", cn_read, 1 }, { "write", cn_write, 1 }, { "waitpid", cn_waitpid, 1 },
+	{ "wait4", cn_wait4, 1 }, { "poll", cn_poll, 1 }, { "readv", cn_readv, 1 },
+	{ "io_getevents", cn_getevents, 1 }, { "aio_suspend", cn_suspend, 1 },
+	{ "pread", cn_pread, 0 }, { "pwrite", cn_pwrite, 0 }, { "fsync", cn_fsync, 0 },
+};
+
+static void cn_cleanup(void *arg)
+{
+	(void)arg;
+	cn_cleaned = 1;
+}
+
+static void *cn_thread(void *arg)
+{
+	const struct cn_call *c = arg;
+
+	pthread_cleanup_push(cn_cleanup, NULL);
+	cn_started = 1;
+	while (!cn_go)
+		sched_yield();		/* no cancellation point */
+	cn_result = c->call();
+	cn_errno = errno;
+	cn_returned = 1;
+	pthread_cleanup_pop(0);
+	return NULL;
+}
+
+/* Whatever the thread blocks in returns (a call that is no cancellation
+ * point: the test then fails instead of hanging). */
+static void cn_unblock(void)
+{
+	char junk[512];
+
+	write(cn_pipe[1], "u", 1);
+	write(cn_iop[1], "u", 1);
+	write(cn_aiop[1], "u", 1);
+	fcntl(cn_full[0], F_SETFL, O_NONBLOCK);
+	while (read(cn_full[0], junk, sizeof(junk)) > 0)
+		;
+	close(cn_hold[1]);		/* the child exits */
+}
+
+/* One call: pending (cancelled before it is reached) or blocking (cancelled
+ * while it waits): the thread must end there, its cleanup handler run. */
+static int cn_one(const struct cn_call *c, int pending)
+{
+	pthread_t t;
+	void *ret;
+	long long t0;
+
+	cn_cleaned = cn_returned = cn_started = cn_go = 0;
+	CHECK_EQ(pthread_create(&t, NULL, cn_thread, (void *)c), 0);
+	while (!cn_started)
+		usleep(1000);
+	if (pending)
+		CHECK_EQ(pthread_cancel(t), 0);
+	cn_go = 1;
+	if (!pending) {
+		usleep(50000);		/* asleep in the call by now */
+		CHECK_EQ(cn_returned, 0);
+		CHECK_EQ(pthread_cancel(t), 0);
+	}
+	for (t0 = utest_now_ns(); !cn_cleaned && !cn_returned && ms_since(t0) < 2000;)
+		usleep(1000);
+	if (!cn_cleaned)
+		cn_unblock();
+	CHECK_EQ(pthread_join(t, &ret), 0);
+	if (ret != PTHREAD_CANCELED || !cn_cleaned || cn_returned)
+		utest_log("%s (%s): not a cancellation point (returned %ld, errno %d)", c->name,
+			  pending ? "pending" : "blocked", cn_result, cn_errno);
+	CHECK(ret == PTHREAD_CANCELED && cn_cleaned && !cn_returned);
+	return 0;
+}
+
+/* The resources the calls wait on: an empty pipe, a full one, a child that
+ * lives until cn_hold closes, a pipe read in an io_context and in POSIX AIO. */
+static int cn_setup(const char *path)
+{
+	struct iocb cb, *list[1] = { &cb };
+	char junk[512];
+
+	CHECK(pipe(cn_pipe) == 0 && pipe(cn_full) == 0 && pipe(cn_hold) == 0);
+	CHECK(pipe(cn_aiop) == 0 && pipe(cn_iop) == 0);
+	CHECK_EQ(fcntl(cn_full[1], F_SETFL, O_NONBLOCK), 0);
+	memset(junk, 'f', sizeof(junk));
+	while (write(cn_full[1], junk, sizeof(junk)) > 0)
+		;			/* while 512 bytes fit (POSIX: not PIPE_BUF) */
+	CHECK_ERR(write(cn_full[1], junk, 1), EAGAIN);	/* full to the byte */
+	CHECK_EQ(fcntl(cn_full[1], F_SETFL, 0), 0);
+	cn_child = fork();
+	if (cn_child == 0) {
+		close(cn_hold[1]);
+		_exit(read(cn_hold[0], junk, 1) == 0 ? 0 : 1);
+	}
+	close(cn_hold[0]);
+	cn_file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(cn_file >= 0);
+	CHECK_EQ(io_setup(4, &cn_ctx), 0);
+	io_prep_pread(&cb, cn_iop[0], junk, 1, 0);
+	CHECK_EQ(io_submit(cn_ctx, 1, list), 1);
+	memset(&cn_cb, 0, sizeof(cn_cb));
+	cn_cb.aio_fildes = cn_aiop[0];
+	cn_cb.aio_buf = cn_buf + 2;
+	cn_cb.aio_nbytes = 1;
+	CHECK_EQ(aio_read(&cn_cb), 0);
+	return 0;
+}
+
+static int cancellation_points(void)
+{
+	char p[256];
+	struct io_event ev;
+
+	if (cn_setup(path_in(p, sizeof(p), "cancel.dat")))
+		return 1;
+	for (int i = 0; i < NCASES(cn_calls); i++) {
+		if (cn_one(&cn_calls[i], 1))
+			return 1;
+		if (cn_calls[i].blocks && cn_one(&cn_calls[i], 0))
+			return 1;
+	}
+	/* Nothing was consumed by the cancelled calls: each resource still works. */
+	CHECK_EQ(write(cn_pipe[1], "r", 1), 1);
+	CHECK_EQ(read(cn_pipe[0], cn_buf, 1), 1);
+	CHECK_EQ(write(cn_iop[1], "i", 1), 1);
+	CHECK_EQ(io_getevents(cn_ctx, 1, 1, &ev, NULL), 1);
+	CHECK_EQ(ev.res, 1);
+	CHECK_EQ(write(cn_aiop[1], "a", 1), 1);
+	while (aio_error(&cn_cb) == EINPROGRESS)
+		usleep(1000);
+	CHECK_EQ(aio_return(&cn_cb), 1);
+	CHECK_EQ(cn_buf[2], 'a');
+	close(cn_hold[1]);
+	CHECK(utest_child_ok(cn_child));
+	CHECK_EQ(io_destroy(cn_ctx), 0);
+	CHECK_EQ(close(cn_file), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- a sqlite-style journaled update: lock bytes, a rollback journal,
+ * fsync, a new image renamed over the old, fsync of the directory ---- */
+
+#define SJ_PAGE		1024
+#define SJ_PAGES	16
+#define SJ_PENDING	0x40000000	/* sqlite's lock bytes, past any real data */
+#define SJ_RESERVED	(SJ_PENDING + 1)
+#define SJ_SHARED	(SJ_PENDING + 2)
+#define SJ_SHARED_N	510
+
+static int sj_fsync_dir(void)
+{
+	int d = open(dir, O_RDONLY | O_DIRECTORY), r;
+
+	if (d < 0)
+		return -1;
+	r = fsync(d);
+	return close(d) || r ? -1 : 0;
+}
+
+/* Shared, then reserved (the journal is written under it), then pending and
+ * exclusive (waiting for the readers to go): what sqlite's unix VFS takes. */
+static int sj_lock_reserved(int fd)
+{
+	return lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, SJ_SHARED, SJ_SHARED_N) ||
+	       lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, SJ_RESERVED, 1) ? -1 : 0;
+}
+
+static int sj_lock_exclusive(int fd)
+{
+	return lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, SJ_PENDING, 1) ||
+	       lk_set(fd, F_SETLKW, F_WRLCK, SEEK_SET, SJ_SHARED, SJ_SHARED_N) ? -1 : 0;
+}
+
+/* The journal: each page about to change, as it is now; fsynced with its directory. */
+static int sj_write_journal(int db, const char *jpath, const int *pages, int n)
+{
+	char buf[SJ_PAGE];
+	int j = open(jpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (j < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (pread(db, buf, SJ_PAGE, pages[i] * SJ_PAGE) != SJ_PAGE ||
+		    write(j, &pages[i], sizeof(int)) != sizeof(int) || write(j, buf, SJ_PAGE) != SJ_PAGE)
+			return -1;
+	}
+	return fsync(j) || close(j) || sj_fsync_dir() ? -1 : 0;
+}
+
+/* A hot journal: put its pages back (what the next opener does after a crash). */
+static int sj_rollback(int db, const char *jpath)
+{
+	char buf[SJ_PAGE];
+	int j = open(jpath, O_RDONLY), pg, n = 0;
+
+	if (j < 0)
+		return errno == ENOENT ? 0 : -1;
+	while (read(j, &pg, sizeof(pg)) == sizeof(pg) && read(j, buf, SJ_PAGE) == SJ_PAGE) {
+		if (pwrite(db, buf, SJ_PAGE, pg * SJ_PAGE) != SJ_PAGE)
+			return -1;
+		n++;
+	}
+	close(j);
+	return fsync(db) || unlink(jpath) || sj_fsync_dir() ? -1 : n;
+}
+
+/* The transaction: journal pages, new image to a temporary file, fsync,
+ * rename over the database, fsync the directory, drop the journal. With
+ * crash set, the process dies after changing the database in place. */
+static int sj_transaction(const char *db_path, const char *jpath, uint32_t seed, int crash)
+{
+	static const int pages[] = { 3, 7, 11 };
+	char tmp[256], buf[SJ_PAGE];
+	int db = open(db_path, O_RDWR), t;
+
+	if (db < 0 || sj_lock_reserved(db) || sj_write_journal(db, jpath, pages, 3) ||
+	    sj_lock_exclusive(db))
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		stamp_fill(buf, seed, pages[i] * SJ_PAGE, SJ_PAGE);
+		if (pwrite(db, buf, SJ_PAGE, pages[i] * SJ_PAGE) != SJ_PAGE)
+			return -1;
+	}
+	if (crash)
+		_exit(0);			/* no commit: the journal stays hot */
+	snprintf(tmp, sizeof(tmp), "%s.new", db_path);
+	t = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	for (int p = 0; t >= 0 && p < SJ_PAGES; p++)
+		if (pread(db, buf, SJ_PAGE, p * SJ_PAGE) != SJ_PAGE || write(t, buf, SJ_PAGE) != SJ_PAGE)
+			return -1;
+	if (t < 0 || fsync(t) || close(t) || rename(tmp, db_path) || sj_fsync_dir())
+		return -1;
+	if (unlink(jpath) || sj_fsync_dir())
+		return -1;
+	return close(db);			/* the locks go with it */
+}
+
+/* Page p holds seed new (pages 3, 7, 11) and seed old elsewhere? */
+static int sj_check(const char *db_path, uint32_t old, uint32_t new)
+{
+	char buf[SJ_PAGE];
+	int fd = open(db_path, O_RDONLY), bad = 0;
+
+	if (fd < 0)
+		return -1;
+	for (int p = 0; p < SJ_PAGES; p++) {
+		uint32_t s = (p == 3 || p == 7 || p == 11) ? new : old;
+
+		if (pread(fd, buf, SJ_PAGE, p * SJ_PAGE) != SJ_PAGE ||
+		    stamp_diff(buf, s, p * SJ_PAGE, SJ_PAGE) != -1)
+			bad++;
+	}
+	close(fd);
+	return bad;
+}
+
+static int sqlite_journal(void)
+{
+	char db[256], j[256];
+	struct flock fl;
+	int fd, ready[2];
+	pid_t pid;
+
+	path_in(db, sizeof(db), "sj.db");
+	path_in(j, sizeof(j), "sj.db-journal");
+	CHECK_EQ(make_file(db, 1, SJ_PAGES * SJ_PAGE), 0);
+	/* 1: a writer crashes mid-transaction; the next opener rolls back. */
+	pid = fork();
+	if (pid == 0)
+		_exit(sj_transaction(db, j, 2, 1) ? 1 : 0);
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(sj_check(db, 1, 2), 0);	/* the torn state on disk */
+	fd = open(db, O_RDWR);
+	CHECK_EQ(lk_get(fd, SJ_SHARED, SJ_SHARED_N, &fl), 0);
+	CHECK_EQ(fl.l_type, F_UNLCK);		/* its locks died with it */
+	CHECK_EQ(sj_rollback(fd, j), 3);
+	CHECK_EQ(sj_check(db, 1, 1), 0);
+	/* 2: a committed transaction while a reader tries for a shared lock. */
+	CHECK_EQ(pipe(ready), 0);
+	CHECK_EQ(lk_set(fd, F_SETLK, F_RDLCK, SEEK_SET, SJ_SHARED, SJ_SHARED_N), 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(sj_transaction(db, j, 3, 0) ? 1 : 0);
+	usleep(100000);			/* its F_SETLKW waits for our shared lock */
+	CHECK_EQ(access(j, F_OK), 0);	/* journal written, not committed */
+	CHECK_EQ(sj_check(db, 1, 1), 0);
+	CHECK_EQ(close(fd), 0);		/* the reader goes: the writer commits */
+	CHECK(utest_child_ok(pid));
+	CHECK_ERR(access(j, F_OK), ENOENT);
+	CHECK_EQ(sj_check(db, 1, 3), 0);
+	close(ready[0]);
+	close(ready[1]);
+	CHECK_EQ(unlink(db), 0);
+	return 0;
+}
+
+/* ---- two processes take turns on a lock file with F_SETLKW ---- */
+
+#define LC_ROUNDS	150
+
+/* Add one to the counter in cnt_path LC_ROUNDS times, each under the lock,
+ * from when the parent closes the start pipe. */
+static int lc_worker(const char *lock_path, const char *cnt_path, int start, int *waited)
+{
+	int lf = open(lock_path, O_RDWR | O_CREAT, 0644), cf = open(cnt_path, O_RDWR);
+	struct flock fl;
+	char c;
+	long v;
+
+	if (lf < 0 || cf < 0 || read(start, &c, 1) != 0)
+		return 1;
+	for (int i = 0; i < LC_ROUNDS; i++) {
+		if (lk_get(lf, 0, 0, &fl) == 0 && fl.l_type != F_UNLCK)
+			(*waited)++;
+		if (lk_set(lf, F_SETLKW, F_WRLCK, SEEK_SET, 0, 0))
+			return 2;
+		if (pread(cf, &v, sizeof(v), 0) != sizeof(v))
+			return 3;
+		v++;
+		if (i % 8 == 0)
+			usleep(300);	/* the other one must wait meanwhile */
+		if (pwrite(cf, &v, sizeof(v), 0) != sizeof(v))
+			return 4;
+		if (lk_set(lf, F_SETLK, F_UNLCK, SEEK_SET, 0, 0))
+			return 5;
+	}
+	return close(cf) || close(lf) ? 6 : 0;
+}
+
+/* Lock-file users create the file with open(O_CREAT) and remove it again:
+ * an open racing another process's create of the same name must open that
+ * file, never fail EEXIST (no O_EXCL). */
+static int lc_create_race(void)
+{
+	char names[4][256];
+	pid_t pid[4];
+
+	for (int n = 0; n < 4; n++)
+		snprintf(names[n], sizeof(names[n]), "%s/lc.race%d", dir, n);
+	for (int c = 0; c < 4; c++) {
+		pid[c] = fork();
+		if (pid[c] == 0) {
+			for (int r = 0; r < 200; r++) {
+				int fd = open(names[(r + c) % 4], O_RDWR | O_CREAT, 0644);
+
+				if (fd < 0)
+					_exit(1);
+				close(fd);
+				if (unlink(names[(r + c) % 4]) && errno != ENOENT)
+					_exit(2);
+			}
+			_exit(0);
+		}
+	}
+	for (int c = 0; c < 4; c++)
+		CHECK(utest_child_ok(pid[c]));
+	return 0;
+}
+
+static int lockfile_contention(void)
+{
+	char lp[256], cp[256];
+	long v = 0;
+	int fd, status, waited = 0, start[2];
+	pid_t pid[2];
+
+	if (lc_create_race())
+		return 1;
+	path_in(lp, sizeof(lp), "lc.lock");
+	fd = open(path_in(cp, sizeof(cp), "lc.count"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	CHECK_EQ(pwrite(fd, &v, sizeof(v), 0), (long)sizeof(v));
+	CHECK_EQ(pipe(start), 0);
+	for (int i = 0; i < 2; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			int r;
+
+			close(start[1]);
+			r = lc_worker(lp, cp, start[0], &waited);
+
+			_exit(r ? r : (waited > 255 ? 255 : waited) == 0 ? 100 : 0);
+		}
+	}
+	close(start[0]);
+	close(start[1]);			/* both start now */
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(waitpid(pid[i], &status, 0), pid[i]);
+		CHECK(WIFEXITED(status));
+		CHECK(WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 100);
+		waited += WEXITSTATUS(status) == 0;	/* it found the lock taken */
+	}
+	CHECK(waited >= 1);			/* they did contend */
+	CHECK_EQ(pread(fd, &v, sizeof(v), 0), (long)sizeof(v));
+	CHECK_EQ(v, 2 * LC_ROUNDS);		/* no increment lost */
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(cp), 0);
+	CHECK_EQ(unlink(lp), 0);
+	return 0;
+}
+
+/* ---- fio-style job: randrw with verify, libaio, iodepth 16 ---- */
+
+#define FIO_BS		4096
+#define FIO_BLOCKS	1024		/* a 4 MiB file */
+#define FIO_DEPTH	16
+#define FIO_OPS		3000
+
+struct fio_io {
+	struct iocb cb;
+	char *buf;
+	int block, write;
+	uint32_t ver;
+};
+
+static uint32_t fio_ver[FIO_BLOCKS];	/* the version each block holds */
+static char fio_busy[FIO_BLOCKS];	/* an I/O to it is in flight */
+
+/* Start one random read or write of a block no other I/O is on. */
+static int fio_start(io_context_t ctx, int fd, struct fio_io *io, unsigned *rnd)
+{
+	struct iocb *list[1] = { &io->cb };
+
+	do {
+		*rnd = *rnd * 1103515245u + 12345u;
+		io->block = (*rnd >> 8) % FIO_BLOCKS;
+	} while (fio_busy[io->block]);
+	fio_busy[io->block] = 1;
+	io->write = (*rnd >> 4) & 1;
+	if (io->write) {
+		io->ver = fio_ver[io->block] + 1;
+		stamp_fill(io->buf, 1000 + io->ver, io->block * FIO_BS, FIO_BS);
+		io_prep_pwrite(&io->cb, fd, io->buf, FIO_BS, (long long)io->block * FIO_BS);
+	} else {
+		io_prep_pread(&io->cb, fd, io->buf, FIO_BS, (long long)io->block * FIO_BS);
+	}
+	io->cb.data = io;
+	return io_submit(ctx, 1, list) == 1 ? 0 : -1;
+}
+
+/* One completion: a read must hold the block's current version. */
+static int fio_done(struct io_event *ev)
+{
+	struct fio_io *io = ev->data;
+
+	fio_busy[io->block] = 0;
+	if ((long)ev->res != FIO_BS)
+		return -1;
+	if (io->write) {
+		fio_ver[io->block] = io->ver;
+		return 0;
+	}
+	return stamp_diff(io->buf, 1000 + fio_ver[io->block], io->block * FIO_BS, FIO_BS) == -1 ? 0 : -1;
+}
+
+static int fio_run(io_context_t ctx, int fd, struct fio_io *ios, int *short_waits)
+{
+	struct io_event ev[FIO_DEPTH];
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	unsigned rnd = 12345;
+	int started = 0, done = 0, inflight = 0, n;
+
+	for (int i = 0; i < FIO_DEPTH; i++, started++, inflight++)
+		if (fio_start(ctx, fd, &ios[i], &rnd))
+			return -1;
+	while (done < FIO_OPS) {
+		n = io_getevents(ctx, inflight < 4 ? inflight : 4, FIO_DEPTH, ev, &ts);
+		if (n < 0)
+			return -1;
+		if (n < (inflight < 4 ? inflight : 4))
+			(*short_waits)++;	/* the timeout came first */
+		for (int i = 0; i < n; i++, done++, inflight--) {
+			if (fio_done(&ev[i]))
+				return -1;
+			if (started < FIO_OPS && fio_start(ctx, fd, ev[i].data, &rnd) == 0) {
+				started++;
+				inflight++;
+			}
+		}
+	}
+	return inflight ? -1 : 0;
+}
+
+static int fio_randrw_verify(void)
+{
+	static struct fio_io ios[FIO_DEPTH];
+	static char bufs[FIO_DEPTH][FIO_BS] __attribute__((aligned(4096)));
+	static char chunk[FIO_BS];
+	io_context_t ctx = 0;
+	char p[256];
+	int fd, short_waits = 0;
+	long long t0;
+
+	fd = open(path_in(p, sizeof(p), "fio.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	for (int b = 0; b < FIO_BLOCKS; b++) {	/* fio's layout phase */
+		fio_ver[b] = 0;
+		stamp_fill(chunk, 1000, b * FIO_BS, FIO_BS);
+		CHECK_EQ(write(fd, chunk, FIO_BS), FIO_BS);
+	}
+	CHECK_EQ(fsync(fd), 0);
+	for (int i = 0; i < FIO_DEPTH; i++)
+		ios[i].buf = bufs[i];
+	CHECK_EQ(io_setup(FIO_DEPTH, &ctx), 0);
+	t0 = utest_now_ns();
+	CHECK_EQ(fio_run(ctx, fd, ios, &short_waits), 0);
+	utest_log("%d random 4 KiB reads and writes at iodepth %d in %.0f ms, %d waits short of min_nr",
+		  FIO_OPS, FIO_DEPTH, ms_since(t0), short_waits);
+	CHECK_EQ(io_destroy(ctx), 0);
+	for (int b = 0; b < FIO_BLOCKS; b++) {	/* verify=crc32c's final pass */
+		CHECK_EQ(pread(fd, chunk, FIO_BS, b * FIO_BS), FIO_BS);
+		CHECK_EQ(stamp_diff(chunk, 1000 + fio_ver[b], b * FIO_BS, FIO_BS), -1);
+	}
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- a log rotator: rename + reopen while another thread writes ---- */
+
+#define LR_LINES	2000
+#define LR_ROTATIONS	5
+
+static pthread_mutex_t lr_lock = PTHREAD_MUTEX_INITIALIZER;
+static int lr_fd;
+static volatile int lr_reopen, lr_written;
+static char lr_path[256];
+
+static void *lr_writer(void *arg)
+{
+	char line[32];
+
+	(void)arg;
+	for (int i = 0; i < LR_LINES; i++) {
+		int n = snprintf(line, sizeof(line), "line %06d\n", i);
+
+		pthread_mutex_lock(&lr_lock);
+		if (lr_reopen) {		/* SIGHUP-style: the rotator asked */
+			close(lr_fd);
+			lr_fd = open(lr_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+			lr_reopen = 0;
+		}
+		if (write(lr_fd, line, n) != n)
+			lr_written = -1000000;
+		pthread_mutex_unlock(&lr_lock);
+		lr_written++;
+		if (i % 50 == 49)
+			usleep(1000);		/* a service's pace, not a loop's */
+	}
+	return NULL;
+}
+
+/* Lines of log file k (0: the live one) must continue the sequence at *next. */
+static int lr_check(int k, int *next)
+{
+	char p[300], buf[32];
+	FILE *f;
+
+	if (k)
+		snprintf(p, sizeof(p), "%s.%d", lr_path, k);
+	else
+		snprintf(p, sizeof(p), "%s", lr_path);
+	f = fopen(p, "r");
+	if (!f) {
+		utest_log("%s: %s", p, strerror(errno));
+		return -1;
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		if (atoi(buf + 5) != *next) {
+			utest_log("%s: \"%.11s\" where line %d was due", p, buf, *next);
+			return -1;
+		}
+		(*next)++;
+	}
+	fclose(f);
+	return unlink(p);
+}
+
+static int log_rotator(void)
+{
+	pthread_t t;
+	char from[300], to[300];
+	int next = 0, rot = 0;
+
+	path_in(lr_path, sizeof(lr_path), "app.log");
+	lr_fd = open(lr_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	CHECK(lr_fd >= 0);
+	lr_written = 0;
+	CHECK_EQ(pthread_create(&t, NULL, lr_writer, NULL), 0);
+	for (; rot < LR_ROTATIONS && lr_written < LR_LINES; rot++) {
+		while ((lr_written < (rot + 1) * LR_LINES / (LR_ROTATIONS + 1) || lr_reopen) &&
+		       lr_written < LR_LINES)
+			usleep(500);		/* and the last rotation's reopen done */
+		if (lr_written >= LR_LINES)
+			break;
+		for (int k = rot; k >= 1; k--) {	/* app.log.k -> app.log.k+1 */
+			snprintf(from, sizeof(from), "%s.%d", lr_path, k);
+			snprintf(to, sizeof(to), "%s.%d", lr_path, k + 1);
+			CHECK_EQ(rename(from, to), 0);
+		}
+		snprintf(to, sizeof(to), "%s.1", lr_path);
+		CHECK_EQ(rename(lr_path, to), 0);	/* the writer still has it open */
+		lr_reopen = 1;
+	}
+	CHECK_EQ(pthread_join(t, NULL), 0);
+	CHECK_EQ(lr_written, LR_LINES);
+	CHECK_EQ(close(lr_fd), 0);
+	for (int k = rot; k >= (lr_reopen ? 1 : 0); k--)	/* oldest first: one unbroken
+								 * sequence (no live log when
+								 * the writer ended before its
+								 * reopen) */
+		CHECK_EQ(lr_check(k, &next), 0);
+	CHECK_EQ(next, LR_LINES);
+	utest_log("%d lines over %d files", next, rot + 1);
+	return 0;
+}
+
+/* ---- aio_read, then aio_error polling, then aio_return ---- */
+
+static int aio_error_polling(void)
+{
+	static char buf[256 * 1024];
+	struct aiocb cb;
+	char p[256];
+	int fd, polls = 0;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "poll.dat"), 41, sizeof(buf)), 0);
+	fd = open(p, O_RDONLY);
+	CHECK(fd >= 0);
+	memset(&cb, 0, sizeof(cb));
+	cb.aio_fildes = fd;
+	cb.aio_buf = buf;
+	cb.aio_nbytes = sizeof(buf);
+	cb.aio_offset = 0;
+	CHECK_EQ(aio_read(&cb), 0);
+	while (aio_error(&cb) == EINPROGRESS) {
+		polls++;
+		usleep(100);
+	}
+	CHECK_EQ(aio_error(&cb), 0);
+	CHECK_EQ(aio_return(&cb), (long)sizeof(buf));
+	CHECK_EQ(stamp_diff(buf, 41, 0, sizeof(buf)), -1);
+	/* past the end: 0 bytes; a short read at the end */
+	cb.aio_offset = sizeof(buf);
+	CHECK_EQ(aio_read(&cb), 0);
+	while (aio_error(&cb) == EINPROGRESS)
+		usleep(100);
+	CHECK_EQ(aio_return(&cb), 0);
+	cb.aio_offset = sizeof(buf) - 1000;
+	CHECK_EQ(aio_read(&cb), 0);
+	while (aio_error(&cb) == EINPROGRESS)
+		usleep(100);
+	CHECK_EQ(aio_return(&cb), 1000);
+	utest_log("aio_error polled %d times before the read ended", polls);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- lio_listio(LIO_WAIT) with a member that fails ---- */
+
+static int lio_wait_failed_member(void)
+{
+	static char bufs[4][4096];
+	struct aiocb cbs[4], *list[4];
+	char p[256];
+	int fd;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "lio.dat"), 42, 3 * 4096), 0);
+	fd = open(p, O_RDONLY);
+	CHECK(fd >= 0);
+	for (int i = 0; i < 4; i++) {
+		memset(&cbs[i], 0, sizeof(cbs[i]));
+		cbs[i].aio_fildes = fd;
+		cbs[i].aio_buf = bufs[i];
+		cbs[i].aio_nbytes = 4096;
+		cbs[i].aio_offset = (i < 3 ? i : 0) * 4096;
+		cbs[i].aio_lio_opcode = LIO_READ;
+		list[i] = &cbs[i];
+	}
+	cbs[3].aio_lio_opcode = LIO_WRITE;	/* a write on a read-only descriptor */
+	errno = 0;
+	CHECK_EQ(lio_listio(LIO_WAIT, list, 4, NULL), -1);
+	CHECK_EQ(errno, EIO);			/* one or more failed: glibc's answer */
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(aio_error(&cbs[i]), 0);
+		CHECK_EQ(aio_return(&cbs[i]), 4096);
+		CHECK_EQ(stamp_diff(bufs[i], 42, i * 4096, 4096), -1);
+	}
+	CHECK_EQ(aio_error(&cbs[3]), EBADF);
+	CHECK_EQ(aio_return(&cbs[3]), -1);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* ---- an event loop: poll and select over a pipe and an eventfd that
+ * IOCB_FLAG_RESFD signals ---- */
+
+#define EL_READS	24
+#define EL_MSGS		40
+
+/* The child: EL_MSGS messages down the pipe, a little apart. */
+static void el_talker(int wr)
+{
+	char m[8];
+
+	for (int i = 0; i < EL_MSGS; i++) {
+		snprintf(m, sizeof(m), "m%03d\n", i);
+		if (write(wr, m, 5) != 5)
+			_exit(1);
+		if (i % 4 == 0)
+			usleep(2000);
+	}
+	_exit(0);
+}
+
+/* One turn of the loop: which fds are ready (poll on even turns, select on odd). */
+static int el_wait(int turn, int rd, int efd, int *pipe_ready, int *ev_ready)
+{
+	if (turn % 2 == 0) {
+		struct pollfd p[2] = { { .fd = rd, .events = POLLIN }, { .fd = efd, .events = POLLIN } };
+
+		if (poll(p, 2, 5000) <= 0)
+			return -1;
+		*pipe_ready = !!(p[0].revents & (POLLIN | POLLHUP));
+		*ev_ready = !!(p[1].revents & POLLIN);
+	} else {
+		fd_set s;
+		struct timeval tv = { 5, 0 };
+
+		FD_ZERO(&s);
+		FD_SET(rd, &s);
+		FD_SET(efd, &s);
+		if (select((rd > efd ? rd : efd) + 1, &s, NULL, NULL, &tv) <= 0)
+			return -1;
+		*pipe_ready = FD_ISSET(rd, &s);
+		*ev_ready = FD_ISSET(efd, &s);
+	}
+	return 0;
+}
+
+static int event_loop_resfd(void)
+{
+	static char bufs[EL_READS][4096];
+	struct iocb cbs[EL_READS], *list[EL_READS];
+	struct io_event ev[EL_READS];
+	io_context_t ctx = 0;
+	char p[256], msg[64];
+	int fd, efd, fds[2], reaped = 0, msgs = 0, eof = 0, turns = 0;
+	pid_t pid;
+
+	CHECK_EQ(make_file(path_in(p, sizeof(p), "el.dat"), 43, EL_READS * 4096), 0);
+	fd = open(p, O_RDONLY);
+	efd = eventfd(0, EFD_NONBLOCK);
+	CHECK(fd >= 0 && efd >= 0 && pipe(fds) == 0);
+	CHECK_EQ(io_setup(EL_READS, &ctx), 0);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		el_talker(fds[1]);
+	}
+	close(fds[1]);
+	for (int i = 0; i < EL_READS; i++) {
+		io_prep_pread(&cbs[i], fd, bufs[i], 4096, i * 4096);
+		io_set_eventfd(&cbs[i], efd);
+		list[i] = &cbs[i];
+	}
+	CHECK_EQ(io_submit(ctx, EL_READS, list), EL_READS);
+	while ((reaped < EL_READS || !eof) && turns++ < 10000) {
+		int pr = 0, er = 0;
+		eventfd_t cnt;
+
+		CHECK_EQ(el_wait(turns, fds[0], efd, &pr, &er), 0);
+		if (er) {			/* completions: take what the ring has */
+			struct timespec zero = { 0, 0 };
+			int n;
+
+			CHECK_EQ(eventfd_read(efd, &cnt), 0);
+			CHECK(cnt >= 1 && cnt <= EL_READS);
+			n = io_getevents(ctx, 0, EL_READS, ev, &zero);
+			CHECK(n >= 0);
+			for (int i = 0; i < n; i++)
+				CHECK_EQ(ev[i].res, 4096);
+			reaped += n;
+		}
+		if (pr) {
+			int n = read(fds[0], msg, 5);
+
+			CHECK(n == 5 || n == 0);
+			if (n == 0)
+				eof = 1;
+			else
+				CHECK_EQ(atoi(msg + 1), msgs++);
+		}
+	}
+	CHECK_EQ(reaped, EL_READS);
+	CHECK_EQ(msgs, EL_MSGS);
+	for (int i = 0; i < EL_READS; i++)
+		CHECK_EQ(stamp_diff(bufs[i], 43, i * 4096, 4096), -1);
+	CHECK(utest_child_ok(pid));
+	utest_log("%d loop turns for %d completions and %d messages", turns, reaped, msgs);
+	CHECK_EQ(io_destroy(ctx), 0);
+	close(fds[0]);
+	close(efd);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -2679,6 +3995,18 @@ static const struct utest_case cases[] = {
 	UTEST(exit_with_aio_in_flight),
 	UTEST(fork_while_threads_work),
 	UTEST(big_stack_thread),
+	UTEST(record_locks),
+	UTEST(setlkw_deadlock_eintr),
+	UTEST(flock_descriptions),
+	UTEST(df_statfs),
+	UTEST(cancellation_points),
+	UTEST(sqlite_journal),
+	UTEST(lockfile_contention),
+	UTEST(fio_randrw_verify),
+	UTEST(log_rotator),
+	UTEST(aio_error_polling),
+	UTEST(lio_wait_failed_member),
+	UTEST(event_loop_resfd),
 };
 
 int main(int argc, char **argv)

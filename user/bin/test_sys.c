@@ -481,26 +481,7 @@ static void *zap_spinner(void *arg)
 /* The TLB shootdowns CPU cpu has answered (/proc/interrupts' TLB line), or -1. */
 static long tlb_taken(int cpu)
 {
-	static char buf[8192];
-	int fd = open("/proc/interrupts", O_RDONLY), n;
-	char *p, *end;
-	long v = -1;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	p = strstr(buf, "\nTLB:");
-	if (!p)
-		return -1;
-	p += 5;
-	for (int i = 0; i <= cpu; i++, p = end) {
-		v = strtol(p, &end, 10);
-		if (end == p)
-			return -1;
-	}
-	return v;
+	return utest_read_field("/proc/interrupts", "\nTLB:", cpu);
 }
 
 /* One munmap of ZAP_PAGES touched pages: its time, and in *rounds the

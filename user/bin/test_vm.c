@@ -349,17 +349,7 @@ static void hog_fills_memory(size_t size, int threads)
 /* The OOM killer's kills so far (/proc/vmstat's oom_kill line), or -1. */
 static long oom_kills(void)
 {
-	char buf[256];
-	int fd = open("/proc/vmstat", O_RDONLY), n;
-	char *p;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	p = strstr(buf, "oom_kill ");
-	return p ? strtol(p + 9, NULL, 10) : -1;
+	return utest_read_field("/proc/vmstat", "oom_kill ", 0);
 }
 
 /* A hog of `threads` threads against an innocent process that keeps

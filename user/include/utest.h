@@ -42,6 +42,9 @@ struct timespec utest_deadline(clockid_t clock, int ms);
 int utest_child_ok(pid_t pid);
 /* The number a file such as /proc/sys/fs/aio-nr holds, or -1. */
 long utest_read_long(const char *path);
+/* In a file such as /proc/interrupts (up to 8 KiB), the nth (from 0) of the
+ * numbers that follow the first occurrence of key, or -1. Not thread-safe. */
+long utest_read_field(const char *path, const char *key, int nth);
 /* Write v and a newline to such a file: 0, or -1. */
 int utest_write_long(const char *path, long v);
 /* aiok_stat's AIO, open-file and block-I/O counters are back at *before:

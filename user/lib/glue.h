@@ -32,6 +32,13 @@ long glue_neg_errno(long r);
  * hand to a child (AIO contexts) remembers it and is dropped when it moved. */
 extern unsigned glue_fork_generation;
 
+/* io_getevents without being a cancellation point (libaio.c): POSIX AIO's
+ * own reaping, which must not lose what it took. */
+struct io_context;
+struct io_event;
+int __io_getevents_nocancel(struct io_context *ctx, long min_nr, long nr, struct io_event *events,
+			    struct timespec *timeout);
+
 /* abi_xlate.c */
 int abi_errno_from_kernel(int kerr);
 int abi_errno_to_kernel(int err);

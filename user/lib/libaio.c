@@ -5,6 +5,7 @@
 #include <time.h>
 #include "libaio.h"
 #include "glue.h"
+#include "pthread/tcb.h"
 #include "signal_glue.h"
 #include "uapi/aio_ring.h"	/* after libaio.h: its struct io_event */
 
@@ -343,8 +344,16 @@ static int getevents_common(io_context_t ctx, long min_nr, long nr, struct io_ev
 	return (int)got;
 }
 
+/* A cancellation point (pthread(3)): a thread cancelled while it waits
+ * here ends; events the same call had taken from the kernel are lost. */
 int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
 		 struct timespec *timeout)
+{
+	return __PTHREAD_CANCELLABLE(getevents_common(ctx, min_nr, nr, events, timeout, NULL));
+}
+
+int __io_getevents_nocancel(io_context_t ctx, long min_nr, long nr, struct io_event *events,
+			    struct timespec *timeout)
 {
 	return getevents_common(ctx, min_nr, nr, events, timeout, NULL);
 }
@@ -358,11 +367,11 @@ int io_pgetevents(io_context_t ctx, long min_nr, long nr, struct io_event *event
 	struct aio_sigset sig;
 
 	if (!sigmask)
-		return getevents_common(ctx, min_nr, nr, events, timeout, NULL);
+		return io_getevents(ctx, min_nr, nr, events, timeout);
 	__sigset_to_kernel(sigmask, &k);
 	sig.sigmask = (uint32_t)(uintptr_t)&k;
 	sig.sigsetsize = sizeof(k);
-	return getevents_common(ctx, min_nr, nr, events, timeout, &sig);
+	return __PTHREAD_CANCELLABLE(getevents_common(ctx, min_nr, nr, events, timeout, &sig));
 }
 
 /* As libaio's: no event is taken, so this only checks the context. */

@@ -49,22 +49,24 @@ int dup2(int oldfd, int newfd)
 /* off_t is 32 bits in this newlib: the high word is its sign. */
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-	return glue_ret(__sys_pread64(fd, buf, n, (unsigned)off, off < 0 ? ~0u : 0));
+	return glue_ret(__PTHREAD_CANCELLABLE(__sys_pread64(fd, buf, n, (unsigned)off,
+							     off < 0 ? ~0u : 0)));
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-	return glue_ret(__sys_pwrite64(fd, buf, n, (unsigned)off, off < 0 ? ~0u : 0));
+	return glue_ret(__PTHREAD_CANCELLABLE(__sys_pwrite64(fd, buf, n, (unsigned)off,
+							      off < 0 ? ~0u : 0)));
 }
 
 int fsync(int fd)
 {
-	return glue_ret(__sys_fsync(fd));
+	return glue_ret(__PTHREAD_CANCELLABLE(__sys_fsync(fd)));
 }
 
 int fdatasync(int fd)
 {
-	return glue_ret(__sys_fdatasync(fd));
+	return glue_ret(__PTHREAD_CANCELLABLE(__sys_fdatasync(fd)));
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)

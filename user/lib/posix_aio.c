@@ -219,7 +219,7 @@ static int pa_reap(long min_nr, struct timespec *timeout)
 	int n, total = 0;
 
 	do {
-		n = io_getevents(pa_ctx, min_nr, PA_BATCH, events, timeout);
+		n = __io_getevents_nocancel(pa_ctx, min_nr, PA_BATCH, events, timeout);
 		pa_deliver(events, n > 0 ? n : 0);
 		total += n > 0 ? n : 0;
 		min_nr = 0;
@@ -240,7 +240,7 @@ static void *pa_notifier_main(void *arg)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, 0);
 	for (;;) {
-		n = io_getevents(ctx, 1, PA_BATCH, events, NULL);
+		n = __io_getevents_nocancel(ctx, 1, PA_BATCH, events, NULL);
 		if (n == -EINVAL)
 			return 0;
 		pa_deliver(events, n > 0 ? n : 0);
@@ -280,7 +280,7 @@ static void pa_poll(void)
 		return;
 	notes.n = 0;
 	do {
-		n = io_getevents(pa_ctx, 0, PA_BATCH, events, NULL);
+		n = __io_getevents_nocancel(pa_ctx, 0, PA_BATCH, events, NULL);
 		for (int i = 0; i < n; i++)
 			pa_complete(&events[i], &notes);
 	} while (n == PA_BATCH);
@@ -507,12 +507,12 @@ int aio_suspend(const struct aiocb *const list[], int n, const struct timespec *
 		if (timeout && !left.tv_sec && !left.tv_nsec)
 			return pa_fail(EAGAIN);
 		if (pa_notifier) {		/* it reaps: wait for its next batch */
-			r = pa_wait_gen(gen, timeout ? &deadline : NULL);
+			r = __PTHREAD_CANCELLABLE(pa_wait_gen(gen, timeout ? &deadline : NULL));
 			if (r)
 				return pa_fail(r);
 			continue;
 		}
-		r = pa_reap(1, timeout ? &left : NULL);
+		r = __PTHREAD_CANCELLABLE(pa_reap(1, timeout ? &left : NULL));
 		if (r < 0)
 			return pa_fail(-r);
 	}

@@ -78,7 +78,8 @@ int getrusage(int who, struct rusage *usage)
 pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage)
 {
 	int kstatus = 0;
-	long r = __sys_wait4(pid, &kstatus, options, (struct kernel_rusage *)usage);
+	long r = __PTHREAD_CANCELLABLE(__sys_wait4(pid, &kstatus, options,
+						   (struct kernel_rusage *)usage));
 
 	if (!GLUE_IS_ERR(r) && r > 0) {
 		if (status)

@@ -10,10 +10,10 @@
 #include <sys/wait.h>
 #include <signal.h>
 #include "glue.h"
+#include "pthread/tcb.h"
 #include "uapi/ioctl.h"
 
-/* The kernel's values of the fcntl commands newlib numbers differently. */
-#define GLUE_F_DUPFD_CLOEXEC	1030
+/* A command no kernel knows (newlib's own ones): EBADF or EINVAL from it. */
 #define GLUE_F_UNKNOWN		-1
 
 /* argv as the process received it (crt0 stores it before constructors run). */
@@ -37,17 +37,27 @@ long glue_neg_errno(long r)
 	return GLUE_IS_ERR(r) ? -abi_errno_from_kernel((int)-r) : r;
 }
 
+/* newlib's stdio calls _read/_write holding the FILE's lock: they are no
+ * cancellation points; read and write, the program's, are (pthread(3)). */
 _READ_WRITE_RETURN_TYPE _read(int fd, void *buf, size_t n)
 {
 	return glue_ret(__sys_read(fd, buf, n));
 }
-GLUE_ALIAS(read, _read);
+
+__attribute__((weak)) ssize_t read(int fd, void *buf, size_t n)
+{
+	return __PTHREAD_CANCELLABLE(_read(fd, buf, n));
+}
 
 _READ_WRITE_RETURN_TYPE _write(int fd, const void *buf, size_t n)
 {
 	return glue_ret(__sys_write(fd, buf, n));
 }
-GLUE_ALIAS(write, _write);
+
+__attribute__((weak)) ssize_t write(int fd, const void *buf, size_t n)
+{
+	return __PTHREAD_CANCELLABLE(_write(fd, buf, n));
+}
 
 int glue_openat(int kdirfd, const char *path, int flags, unsigned mode)
 {
@@ -205,7 +215,8 @@ GLUE_ALIAS(execve, _execve);
 pid_t waitpid(pid_t pid, int *status, int options)
 {
 	int kstatus = 0;
-	long r = __sys_waitpid(pid, &kstatus, options);	/* WNOHANG 1, WUNTRACED 2 both sides */
+	long r = __PTHREAD_CANCELLABLE(__sys_waitpid(pid, &kstatus, options));	/* WNOHANG 1,
+								 * WUNTRACED 2 both sides */
 
 	if (!GLUE_IS_ERR(r) && r > 0 && status)
 		*status = abi_wait_status_from_kernel(kstatus);
@@ -245,7 +256,8 @@ int _link(const char *old, const char *new)
 GLUE_ALIAS(link, _link);
 
 /* newlib's commands and flags -> the kernel's (F_DUPFD .. F_SETFL and
- * FD_CLOEXEC have the same values; F_DUPFD_CLOEXEC and the O_* bits differ). */
+ * FD_CLOEXEC have the same values, the O_* bits differ; F_DUPFD_CLOEXEC,
+ * the lock commands and struct flock are Linux's: <sys/fcntl.h>). */
 int _fcntl(int fd, int cmd, ...)
 {
 	unsigned long arg;
@@ -256,8 +268,6 @@ int _fcntl(int fd, int cmd, ...)
 	arg = va_arg(ap, unsigned long);	/* every command here takes an int or none */
 	va_end(ap);
 	switch (cmd) {
-	case F_DUPFD_CLOEXEC:
-		return glue_ret(__sys_fcntl(fd, GLUE_F_DUPFD_CLOEXEC, arg));
 	case F_GETFL:
 		r = __sys_fcntl(fd, F_GETFL, 0);
 		return GLUE_IS_ERR(r) ? glue_ret(r) : abi_oflags_from_kernel((int)r);
@@ -268,8 +278,15 @@ int _fcntl(int fd, int cmd, ...)
 			return -1;
 		}
 		return glue_ret(__sys_fcntl(fd, F_SETFL, r));
-	case F_DUPFD: case F_GETFD: case F_SETFD:
+	case F_DUPFD: case F_GETFD: case F_SETFD: case F_DUPFD_CLOEXEC:
+	case F_GETLK: case F_SETLK:
 		return glue_ret(__sys_fcntl(fd, cmd, arg));
+	case F_SETLKW:			/* a cancellation point, as glibc's */
+		return glue_ret(__PTHREAD_CANCELLABLE(__sys_fcntl(fd, cmd, arg)));
+	case F_GETLK64: case F_SETLK64:
+		return glue_ret(__sys_fcntl64(fd, cmd, arg));
+	case F_SETLKW64:
+		return glue_ret(__PTHREAD_CANCELLABLE(__sys_fcntl64(fd, cmd, arg)));
 	}
 	return glue_ret(__sys_fcntl(fd, GLUE_F_UNKNOWN, arg));	/* EBADF or EINVAL */
 }

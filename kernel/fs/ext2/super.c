@@ -8,8 +8,10 @@
 #include "mm.h"
 #include "printk.h"
 #include "slab.h"
+#include "statfs.h"
 #include "string.h"
 #include "uapi/mount.h"
+#include "uapi/statfs.h"
 
 static u32 ext2_next_dev = 0x0800;	/* st_dev of each mount: 8:0, 8:1, ... */
 
@@ -307,4 +309,50 @@ int ext2_umount(struct inode *root)
 	iput(root);			/* the mount's: the last inode of sb */
 	ext2_sb_free(sb);
 	return err;
+}
+
+/* Does group g hold a copy of the superblock and descriptors (sparse_super:
+ * groups 0, 1 and the powers of 3, 5 and 7)? */
+static bool ext2_group_has_super(struct ext2_sb *sb, u32 g)
+{
+	if (g <= 1 || !(sb->es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER))
+		return true;
+	for (u32 b = 3; b <= 7; b += 2) {
+		u32 p = b;
+
+		while (p < g)
+			p *= b;
+		if (p == g)
+			return true;
+	}
+	return false;
+}
+
+void ext2_statfs(struct inode *inode, struct kstatfs *st)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u32 itb = (sb->ipg * sb->inode_size + sb->block_size - 1) / sb->block_size;
+	u64 overhead = sb->first_data_block, uuid[2];
+
+	mutex_lock(&sb->lock);
+	for (u32 g = 0; g < sb->ngroups; g++)
+		overhead += 2 + itb + (ext2_group_has_super(sb, g) ?
+				       1 + sb->gdt_blocks + sb->es->s_reserved_gdt_blocks : 0);
+	st->type = EXT2_SUPER_MAGIC;
+	st->bsize = sb->block_size;
+	st->blocks = sb->blocks_count - overhead;
+	st->bfree = sb->es->s_free_blocks_count;
+	st->bavail = st->bfree > sb->es->s_r_blocks_count ?
+		     st->bfree - sb->es->s_r_blocks_count : 0;
+	st->files = sb->inodes_count;
+	st->ffree = sb->es->s_free_inodes_count;
+	memcpy(uuid, sb->es->s_uuid, sizeof(uuid));
+	st->fsid[0] = (s32)(uuid[0] ^ uuid[1]);	/* Linux's: the UUID's halves xored */
+	st->fsid[1] = (s32)((uuid[0] ^ uuid[1]) >> 32);
+	st->namelen = EXT2_NAME_LEN;
+	st->flags = ST_VALID | (sb->rdonly ? ST_RDONLY : 0) |
+		    (sb->atime == EXT2_ATIME_NONE ? ST_NOATIME :
+		     sb->atime == EXT2_ATIME_RELATIME ? ST_RELATIME : 0) |
+		    (sb->nodiratime ? ST_NODIRATIME : 0);
+	mutex_unlock(&sb->lock);
 }

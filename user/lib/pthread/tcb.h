@@ -106,6 +106,11 @@ void __unlock_word(volatile int *word, int shared);
 extern void (*__pthread_cancel_hook)(void);
 void __pthread_cp_enter(void);
 void __pthread_cp_leave(void);
+/* call as a cancellation point: a cancel pending before it acts there, one
+ * that comes while it blocks ends the thread inside it (cancel.c). The
+ * value is call's. */
+#define __PTHREAD_CANCELLABLE(call) ({ __pthread_cp_enter();		\
+	__typeof__(call) __cp_r = (call); __pthread_cp_leave(); __cp_r; })
 
 /* Atomics on int words. */
 static inline int __cas(volatile int *p, int old, int new)
