@@ -33,8 +33,7 @@ int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 off, u32 
 				    sb->dev_offset + pos);
 }
 
-/* Add ino to the owners of a dirty block or of the superblock. */
-static void ext2_owners_add(struct ext2_owners *o, u32 ino)
+void ext2_owners_add(struct ext2_owners *o, u32 ino)
 {
 	if (o->nr == EXT2_OWNERS_ALL)
 		return;
@@ -51,8 +50,7 @@ static void ext2_owners_add(struct ext2_owners *o, u32 ino)
 		o->ino[o->nr++] = ino;
 }
 
-/* Must the fsync of ino write what o describes? */
-static bool ext2_owners_has(const struct ext2_owners *o, u32 ino)
+bool ext2_owners_has(const struct ext2_owners *o, u32 ino)
 {
 	if (o->nr == EXT2_OWNERS_ALL)
 		return true;
@@ -60,6 +58,17 @@ static bool ext2_owners_has(const struct ext2_owners *o, u32 ino)
 		if (o->ino[i] == ino)
 			return true;
 	return false;
+}
+
+void ext2_owners_del(struct ext2_owners *o, u32 ino)
+{
+	if (o->nr == EXT2_OWNERS_ALL)
+		return;
+	for (u32 i = 0; i < o->nr; i++)
+		if (o->ino[i] == ino) {
+			o->ino[i] = o->ino[--o->nr];
+			return;
+		}
 }
 
 void ext2_bown(struct ext2_buf *b, u32 ino)
@@ -226,7 +235,8 @@ void ext2_bforget(struct ext2_sb *sb, u32 nr)
 }
 
 /* Superblock and descriptors when changed, then every dirty block, of
- * everyone (ino 0) or of what ino's fsync must write. */
+ * everyone (ino 0) or of what ino's fsync must write. When all of it was
+ * written, the blocks that waited for it may be handed out (alloc.c). */
 static int ext2_sync_meta_of(struct ext2_sb *sb, u32 ino)
 {
 	struct ext2_buf *b;
@@ -241,6 +251,8 @@ static int ext2_sync_meta_of(struct ext2_sb *sb, u32 ino)
 		if (b->dirty && (!ino || ext2_owners_has(&b->owners, ino)) &&
 		    (e = ext2_bwrite(sb, b)) && !err)
 			err = e;
+	if (!err)
+		ext2_pend_done(sb, ino);
 	return err;
 }
 

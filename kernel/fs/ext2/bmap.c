@@ -291,11 +291,12 @@ long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh)
 
 int ext2_free_blocks_from(struct inode *inode, u32 keep)
 {
-	int taken = ext2_mlock(inode), err;
+	int taken = ext2_mlock(inode), err, e;
 
 	if (taken < 0)
 		return taken;
 	err = ext2_free_locked(inode, keep);
+	e = ext2_write_inode(inode);	/* sb->lock held: the map into its buffer */
 	ext2_munlock(inode, taken);
-	return err;
+	return err ? err : e;
 }

@@ -12,7 +12,9 @@
  * and fault_again. sb->lock, one per mounted file system, is taken inside
  * an inode lock (ext2_mlock: only if free under ei->nowait, then with
  * sb->nowait set) or alone, and guards everything shared: the block cache,
- * bitmaps and counts, the superblock and descriptors, every inode's block
+ * bitmaps and counts, the freed blocks' waits (sb->pend: an allocation
+ * that finds only waiting blocks writes all metadata under it), the
+ * superblock and descriptors, every inode's block
  * map and on-disk fields (di), the directories; namespace operations
  * (create, unlink, rename, mkdir, rmdir, lookup, readdir) hold it alone and
  * never take an inode lock. sb->pc_lock (a spinlock, inside both) guards
@@ -60,7 +62,7 @@
  *      is redone after faulting in without it, as today's copy under sb->lock.
  *   3. sb->alloc_lock (mutex, "ext2_alloc"): block and inode bitmaps, group
  *      descriptors, the superblock's counts and fields, super_dirty and
- *      super_owners. Inside an inode lock (bmap allocating, freeing on
+ *      super_owners, the freed blocks' waits (sb->pend: alloc.c). Inside an inode lock (bmap allocating, freeing on
  *      truncate) or ns_lock (a new inode); held across a bitmap block's
  *      read (a miss) and nothing else of other inodes.
  *   4. sb->pc_lock (spinlock, "ext2_pc"): the page cache's LRU (sb->pages,
@@ -128,6 +130,20 @@
 struct ext2_owners {
 	u32 ino[EXT2_OWNERS];
 	u8 nr;				/* or EXT2_OWNERS_ALL */
+};
+
+/* ino joins o (ino 0, or one past EXT2_OWNERS: everyone); does o hold ino
+ * (or everyone)?; ino leaves o (not everyone). bcache.c. */
+void ext2_owners_add(struct ext2_owners *o, u32 ino);
+bool ext2_owners_has(const struct ext2_owners *o, u32 ino);
+void ext2_owners_del(struct ext2_owners *o, u32 ino);
+
+/* One group's blocks freed by inodes whose metadata saying so is not on
+ * the disk yet: none is handed out again until it is (alloc.c; sb->lock). */
+struct ext2_pend {
+	u8 *map;			/* a bit per block of the group (kmalloc), or NULL */
+	u32 nr;				/* bits set */
+	struct ext2_owners owners;	/* whose metadata write-back ends the wait */
 };
 
 struct ext2_sb;
@@ -202,6 +218,10 @@ struct ext2_sb {
 	struct inode *root;
 	u32 wb_seq;			/* metadata write-backs failed (and data of
 					 * inodes gone since): fsync reports (lock) */
+	struct ext2_pend *pend;		/* per group (kmalloc'd at the first free), or NULL */
+	u32 pend_nr;			/* blocks waiting, all groups (alloc.c, lock) */
+	bool pend_all;			/* no memory for a record: every free block
+					 * waits for the next write of all metadata */
 	struct list_head flush_link;	/* the flusher's list (flush.c), or empty */
 	wait_queue_head_t dio_wait;	/* an inode's direct I/O in flight reached
 					 * zero (dio.c: truncate, fills wait here) */
@@ -423,16 +443,29 @@ long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh);
  * first file block, *len its blocks (consecutive device blocks inside the
  * same map block). 0 for a hole (first, len not set). */
 long ext2_bmap_run(struct inode *inode, u32 lblk, u32 *first, u32 *len);
-/* Free every block past the first keep blocks of the file. */
+/* Free every block past the first keep blocks of the file, and write the
+ * inode into its buffer under the same hold of sb->lock: nothing writes the
+ * freeing half-done (the wait of the freed blocks ends with that buffer). */
 int ext2_free_blocks_from(struct inode *inode, u32 keep);
 /* Blocks a file may map (the indirect tree's reach). */
 u64 ext2_max_blocks(const struct ext2_sb *sb);
 
 /* alloc.c: bitmaps and counts. goal: a block number to start near; owner:
- * the inode the block is for (its fsync writes the bitmap and counts). */
+ * the inode the block is for (its fsync writes the bitmap and counts). A
+ * freed block waits until owner's metadata is written (see alloc.c); an
+ * allocation finding only such blocks writes all metadata first (under
+ * sb->nowait: -EAGAIN instead). */
 long ext2_alloc_block(struct ext2_sb *sb, u32 goal, u32 owner);
 int ext2_free_block(struct ext2_sb *sb, u32 nr, u32 owner);
 long ext2_alloc_ino(struct ext2_sb *sb, u32 group, bool dir);
+/* The metadata of ino (0: of everyone) is on the disk (a write-back that
+ * succeeded): the blocks it freed may be handed out again. */
+void ext2_pend_done(struct ext2_sb *sb, u32 ino);
+/* umount, or a failed mount: forget every wait, free the records. */
+void ext2_pend_exit(struct ext2_sb *sb);
+/* Blocks waiting on every mount; allocations that found only waiting
+ * blocks and wrote all metadata first (/proc/aiok/ext2). */
+extern atomic_t ext2_free_pending, ext2_free_waits;
 int ext2_free_ino(struct ext2_sb *sb, u32 ino, bool dir);
 
 /* dir.c: directories (sb->lock held). */

@@ -175,6 +175,7 @@ static void ext2_sb_free(struct ext2_sb *sb)
 	ext2_aio_exit(sb);
 	ext2_pc_drop_all(sb);		/* none left: every inode is gone by now */
 	ext2_bcache_drop(sb);
+	ext2_pend_exit(sb);
 	if (sb->dev)
 		fput(sb->dev);
 	kfree(sb->gd);
