@@ -134,7 +134,7 @@ static void blk_io_put(struct blk_io *io)
 		return;
 	iocb = io->iocb;
 	report = !io->withdrawn;
-	res = blk_io_result(io);
+	res = report ? blk_io_result(io) : -ECANCELED;
 	if (io->flush_after && report && res >= 0) {
 		if (!blk_io_flush(io, res))
 			return;			/* the flush's completion reports */
@@ -389,6 +389,28 @@ int blk_file_cancel(struct blkdev *dev, struct kiocb *iocb)
 	return 0;
 }
 
+/* Cancel's match for the kernel's own request with callback argument priv. */
+static bool blk_part_of_kernel(struct blk_request *req, void *priv)
+{
+	struct blk_io *io = req->private;
+
+	return req->done == blk_part_done && io->done && io->done_priv == priv;
+}
+
+int blk_file_cancel_async(struct file *devf, void *priv)
+{
+	struct blkdev *dev = blk_file_dev(devf);
+	struct blk_request *part = dev ? blkdev_cancel(dev, blk_part_of_kernel, priv) : NULL;
+	struct blk_io *io;
+
+	if (!part)
+		return -EAGAIN;
+	io = part->private;
+	io->withdrawn = true;
+	blk_io_put(io);				/* its done(priv, -ECANCELED) */
+	return 0;
+}
+
 /* Withdraw a one-part request the driver still has queued (process context). */
 static int blk_aio_cancel(struct kiocb *iocb)
 {
@@ -464,22 +486,42 @@ static int blk_io_take_vec(struct blk_io *io, struct pinned_vec *pv)
 	return 0;
 }
 
+/* A blk_io for the pinned vector pv (taken over when built), ending through
+ * end (iocb's) or done (the kernel's callback), or an ERR_PTR. */
+static struct blk_io *blk_io_new_pinned(struct file *devf, struct kiocb *iocb, enum blk_op op,
+					struct pinned_vec *pv, loff_t pos,
+					void (*end)(struct kiocb *), blk_done_fn *done, void *priv)
+{
+	struct blkdev *dev = blk_file_dev(devf);
+	struct blk_io *io;
+
+	if (!dev || op == BLK_FLUSH)
+		return ERR_PTR(-EINVAL);
+	io = blk_io_alloc(dev, iocb, op, pv->len, pos, true);
+	if (IS_ERR(io))
+		return io;
+	io->end = end;
+	io->done = done;
+	io->done_priv = priv;
+	return blk_io_ready(io, op, pos, blk_io_take_vec(io, pv));
+}
+
 ssize_t blk_file_pinned_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
 			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *),
 			   void (*end)(struct kiocb *))
 {
-	struct blkdev *dev = blk_file_dev(devf);
-	struct blk_io *io;
-	int err;
+	return blk_io_go(iocb, blk_io_new_pinned(devf, iocb, op, pv, pos, end, NULL, NULL), cancel);
+}
 
-	if (!dev || op == BLK_FLUSH)
+int blk_file_pinned_async(struct file *devf, enum blk_op op, struct pinned_vec *pv, loff_t pos,
+			  blk_done_fn *done, void *priv)
+{
+	ssize_t r;
+
+	if (!pv->len)
 		return -EINVAL;
-	io = blk_io_alloc(dev, iocb, op, pv->len, pos, true);
-	if (IS_ERR(io))
-		return PTR_ERR(io);
-	io->end = end;
-	err = blk_io_take_vec(io, pv);
-	return blk_io_go(iocb, blk_io_ready(io, op, pos, err), cancel);
+	r = blk_io_go(NULL, blk_io_new_pinned(devf, NULL, op, pv, pos, NULL, done, priv), NULL);
+	return r == -EIOCBQUEUED ? 0 : (int)r;
 }
 
 ssize_t blk_file_kernel_rw(struct kiocb *iocb, enum blk_op op, struct page *page, u32 offset,

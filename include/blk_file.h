@@ -66,9 +66,21 @@ struct pinned_vec;
 ssize_t blk_file_pinned_rw(struct file *devf, struct kiocb *iocb, enum blk_op op,
 			   struct pinned_vec *pv, loff_t pos, int (*cancel)(struct kiocb *),
 			   void (*end)(struct kiocb *));
+/* The same for the kernel's own use of such pinned segments (a file
+ * system's O_DIRECT request cut at its block runs, one call per run): done
+ * as for blk_file_kernel_async, the device kicked at the end of io_submit's
+ * plug. 0 when started (pv taken over), -EINVAL/-ENOMEM/-EIO with nothing
+ * started (the caller unpins pv). */
+int blk_file_pinned_async(struct file *devf, enum blk_op op, struct pinned_vec *pv, loff_t pos,
+			  blk_done_fn *done, void *priv);
 /* Withdraw iocb's one driver request from dev's queue: 0, or -EAGAIN when
  * the device has it already (or it is not there). Process context. */
 int blk_file_cancel(struct blkdev *dev, struct kiocb *iocb);
+/* Withdraw the kernel's one-part request started with callback argument priv
+ * (blk_file_kernel_async: a page fill) from the driver's queue: 0, its done
+ * called with -ECANCELED before this returns; -EAGAIN when the device has it
+ * already (or it is not there). Process context. */
+int blk_file_cancel_async(struct file *devf, void *priv);
 /* The device behind f when f is a block-device file, else NULL. */
 struct blkdev *blk_file_dev(struct file *f);
 /* sync(2): flush every block device's volatile write cache and wait.

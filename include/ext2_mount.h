@@ -30,7 +30,7 @@ int ext2_sync_root(struct inode *root);
  * free and reserved counts, its inodes, fsid from
  * the UUID, the mount's flags. Process context (takes sb->lock). */
 void ext2_statfs(struct inode *inode, struct kstatfs *st);
-/* Boot, before the first mount: start ext2's AIO worker thread ("ext2aio"). */
+/* Boot, before the first mount: start ext2's AIO worker threads ("ext2aio0", "ext2aio1", ...: one per CPU, at least 2). */
 void ext2_init(void);
 /* Pages of ext2 file data cached, all file systems (aiok_stat's ext2_pages). */
 extern atomic_t ext2_cached_pages;

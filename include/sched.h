@@ -70,6 +70,8 @@ struct task {
 	int lock_depth;			/* spinlocks_held while switched out */
 	int mutexes_held;		/* mutexes it holds (mutex.c; 0 in user mode) */
 	struct lockdep_task lockdep;	/* ... which, for the lock-order checker */
+	void *fs_held;			/* a file system's note of the lock it holds
+					 * (ext2: the inode, for its map_page) */
 	struct mm *mm;			/* NULL for kernel threads */
 	volatile u32 sigpending;	/* something for signal_deliver: an unblocked signal
 					 * pending, a group exit or stop (kernel/signal.c) */

@@ -12,6 +12,9 @@ What user/bin/test_ext2_fault.c finds on the image, and which of its blocks fail
   /dbad/       five names: reads of its only directory block
   /ibad.txt    its inode alone in one inode-table block: reads of that block
   inode bitmap of group 0: reads (a new name needs it)
+  /runs.bin    32 KiB pattern(5): reads of file block 20 (in its second block run:
+               an O_DIRECT read over both runs, sent from io_submit as two device
+               requests, ends -EIO)
   /wdata.bin   16 KiB pattern(3): writes of file block 1 (write-back of data)
   /wind.bin    blocks 0 and 20 only: writes of its indirect block (write-back
                of metadata: the pointer a write into the hole adds)
@@ -53,6 +56,7 @@ def tree(root):
     put("ind.bin", pattern(2, 0, 40 * 1024))
     for i in range(5):
         put(f"dbad/f{i}", b"%d\n" % i)
+    put("runs.bin", pattern(5, 0, 32 * 1024))
     put("wdata.bin", pattern(3, 0, 16 * 1024))
     with open(os.path.join(root, "wind.bin"), "wb") as f:
         f.write(pattern(4, 0, BS))
@@ -126,6 +130,7 @@ def make(img, conf):
         reads = {"rdata.bin block 4": bmap(img, "/rdata.bin", 4),
                  "ind.bin indirect": ind_block(img, "/ind.bin"),
                  "dbad directory block": bmap(img, "/dbad", 0),
+                 "runs.bin block 20": bmap(img, "/runs.bin", 20),
                  "ibad.txt inode table": itab,
                  "inode bitmap": ibm}
         writes = {"wdata.bin block 1": bmap(img, "/wdata.bin", 1),
@@ -166,7 +171,8 @@ def check(img):
     cases.append((f"{name}_e2fsck_repairs", None if rc in (0, 1) else f"e2fsck -fy status {rc}"))
     rc, out = fsck(img, "-fn")
     cases.append((f"{name}_e2fsck_clean_after", None if rc == 0 else f"status {rc}: {out[-300:]}"))
-    for path, seed, n in (("/rdata.bin", 1, 20480), ("/ind.bin", 2, 40960)):
+    for path, seed, n in (("/rdata.bin", 1, 20480), ("/ind.bin", 2, 40960),
+                          ("/runs.bin", 5, 32768)):
         with tempfile.NamedTemporaryFile() as t:
             debugfs(img, f"dump {path} {t.name}")
             ok = open(t.name, "rb").read() == pattern(seed, 0, n)

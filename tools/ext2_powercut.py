@@ -14,6 +14,12 @@ writes back unsynced data too) and is killed with SIGKILL at a random moment
   3. a second boot (run=test_powercut:verify:/dev/vda) mounts the repaired image,
      reads every file, passes its leak check, and what it reads of the recorded
      files is what was recorded.
+Then one "reuse" run (issue 18; run=test_powercut:reuse:/dev/vda, 4 MiB image,
+ext2_flush_ms=0, killed once the guest says "PC reuse done"): on a full file
+system one file is truncated and another unlinked, unsynced, and a third takes as
+many blocks and is fsynced. After the cut no block of the fsynced /y may still be
+referenced by /x's or /w's inode on the image (debugfs blocks), e2fsck -fn finds
+no multiply-claimed block, -fy repairs the rest and /y is there byte for byte.
 Seeds are random unless given; each run prints its seed and its kill time, and
 --seed S replays a run's guest load (the kill moment is random each time).
 Uses the Makefile's exported QEMU, QEMU_FLAGS, KERNEL, INITRAMFS and BUILD.
@@ -51,19 +57,19 @@ def qemu_cmd(img, append):
             f'-device virtio-blk-pci,drive=d0').split() + ["-append", append]
 
 
-def load_and_cut(img, seed, delay, log):
-    """Boot the load, kill QEMU delay seconds after "PC start": the console lines."""
+def load_and_cut(img, seed, delay, log, append=None, mark="PC start"):
+    """Boot the load, kill QEMU delay seconds after a line starting with mark:
+    whether it came, and the console lines."""
     lines, started = [], threading.Event()
-    p = subprocess.Popen(qemu_cmd(img, f"lowmem=128M ext2_flush_ms=200 "
-                                       f"run=test_powercut:load:/dev/vda:{seed}"),
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    append = append or f"lowmem=128M ext2_flush_ms=200 run=test_powercut:load:/dev/vda:{seed}"
+    p = subprocess.Popen(qemu_cmd(img, append), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
     def reader():
         for raw in p.stdout:
             line = raw.decode(errors="replace")
             lines.append(line)
             log.write(line)
-            if line.startswith("PC start"):
+            if line.startswith(mark):
                 started.set()
     t = threading.Thread(target=reader, daemon=True)
     t.start()
@@ -169,6 +175,43 @@ def one_run(n, seed, delay, build):
     return cases
 
 
+def blocks_of(img, path):
+    """The blocks path's inode points at on img (data and indirect), as a set."""
+    out = run("debugfs", "-R", f"blocks {path}", img).decode(errors="replace")
+    return {int(w) for w in out.split() if w.isdigit()}
+
+
+def reuse_run(build):
+    """The reuse run (see the head): its cases."""
+    img = os.path.join(build, "disk-ext2-powercut-reuse.img")
+    if os.path.exists(img):
+        os.unlink(img)
+    run("mke2fs", "-q", "-F", "-t", "ext2", "-b", "1024", "-m", "0", img, "4M")
+    print("# reuse: X truncated and W unlinked on a full file system, Y takes their blocks")
+    with open(os.path.join(build, "logs", "ext2_powercut-reuse.log"), "w") as log:
+        done, lines = load_and_cut(img, 0, 0.2, log, mark="PC reuse",
+                                   append="lowmem=128M ext2_flush_ms=0 "
+                                          "run=test_powercut:reuse:/dev/vda")
+    failed = [l.strip() for l in lines if l.startswith("PC reuse failed")]
+    cases = [("reuse_y_fsynced", failed[0] if failed else None if done else "no 'PC reuse' line")]
+    rec = records(lines)
+    y = blocks_of(img, "/y")
+    shared = sorted((blocks_of(img, "/x") | blocks_of(img, "/w")) & y)
+    print(f"# reuse: /y has {len(y)} blocks, {len(shared)} of them still /x's or /w's")
+    cases.append(("reuse_no_block_of_y_elsewhere", f"blocks {shared[:8]}..." if shared else
+                  None if y else "no /y on the image"))
+    rc, out = fsck(img, "-fn")
+    dup = [l for l in out.splitlines() if "multiply-claimed" in l.lower()]
+    print(f"# reuse: e2fsck -fn status {rc}")
+    cases.append(("reuse_e2fsck_no_duplicates", dup[0] if dup else None))
+    rc, out = fsck(img, "-fy")
+    cases.append(("reuse_e2fsck_repairs", None if rc in (0, 1) else f"status {rc}"))
+    rc, out = fsck(img, "-fn")
+    cases.append(("reuse_e2fsck_clean", None if rc == 0 else f"status {rc}: {out[-300:]}"))
+    cases.append(("reuse_y_after_repair", on_image(img, rec) if rec else "no record"))
+    return cases
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
@@ -178,7 +221,7 @@ def main():
     os.makedirs(os.path.join(build, "logs"), exist_ok=True)
     rng = random.Random()
     seeds = args.seed + [rng.randrange(1, 1 << 31) for _ in range(args.runs - len(args.seed))]
-    cases = []
+    cases = reuse_run(build)
     for n, seed in enumerate(seeds, 1):
         cases += one_run(n, seed, random.Random(seed ^ int(time.time())).uniform(0.3, 2.5), build)
     sys.exit(blk_image.report("ext2_powercut", cases))

@@ -9,6 +9,14 @@
  *                    PC prefix /log.bin LEN      its first LEN bytes are pattern 77
  *                    PC file /d/NAME LEN FNV     exactly LEN bytes, FNV-1a 32 as given
  *                  (a recorded file is never written again).
+ *   test_powercut reuse DEV       blocks one file frees, another takes (issue 18): on a
+ *                  full file system, /x (fsynced) is truncated to 0 and /w (fsynced)
+ *                  unlinked, neither fsynced again; /y then takes as many blocks as /x
+ *                  had, only freed ones exist, and is fsynced: "PC file /y LEN FNV",
+ *                  then "PC reuse done" (or "PC reuse failed STEP ERRNO"); it waits
+ *                  for the cut. Booted with ext2_flush_ms=0: nothing but the fsyncs
+ *                  writes. On the image neither /x's nor /w's inode may still point
+ *                  at a block of /y's (the host's check).
  *   test_powercut verify DEV      suite ext2_powercut_verify (the second boot, on the
  *                  image e2fsck repaired): mount, read every file of /d and /log.bin
  *                  whole, print "PC have /d/NAME LEN FNV" and "PC log LEN GOOD" (GOOD:
@@ -150,6 +158,99 @@ static int load(unsigned seed)
 	}
 }
 
+/* ---- reuse: another file's freed blocks ---- */
+
+#define REUSE_X		(256 * 1024)	/* /x and /y: direct and indirect blocks */
+#define REUSE_W		(64 * 1024)
+
+/* A new file path of len bytes of seed's random bytes (in data), fsynced: 0 or -errno. */
+static int reuse_file(const char *path, unsigned len, unsigned seed)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (unsigned off = 0; off < len && !err; off += MAX_FILE) {
+		unsigned n = len - off < MAX_FILE ? len - off : MAX_FILE;
+		rng_state = seed + off;
+		for (unsigned i = 0; i < n; i++)
+			data[i] = rnd(256);
+		if (write(fd, data, n) != (ssize_t)n)
+			err = -errno;
+	}
+	if (!err && fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* FNV-1a of what reuse_file(len, seed) wrote. */
+static unsigned reuse_fnv(unsigned len, unsigned seed)
+{
+	unsigned h = 2166136261u;
+
+	for (unsigned off = 0; off < len; off += MAX_FILE) {
+		unsigned n = len - off < MAX_FILE ? len - off : MAX_FILE;
+		rng_state = seed + off;
+		for (unsigned i = 0; i < n; i++)
+			h = (h ^ (unsigned char)rnd(256)) * 16777619u;
+	}
+	return h;
+}
+
+/* Write /fill until the file system is full, fsynced: 0 or -errno. */
+static int reuse_fill(void)
+{
+	int fd = open(MNT "/fill", O_WRONLY | O_CREAT | O_TRUNC, 0644), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	memset(piece, 0x5a, sizeof(piece));
+	while (write(fd, piece, 1024) == 1024)
+		;
+	if (errno != ENOSPC)
+		err = -errno;
+	if (!err && fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static void __attribute__((noreturn)) wait_cut(void)
+{
+	for (;;)
+		usleep(100000);
+}
+
+static int reuse_fail(const char *step, int err)
+{
+	printf("PC reuse failed %s %d\n", step, err);
+	fflush(stdout);
+	wait_cut();
+}
+
+static int reuse(void)
+{
+	int err;
+
+	if (do_mount())
+		return reuse_fail("mount", -errno);
+	printf("PC start reuse\n");
+	fflush(stdout);
+	if ((err = reuse_file(MNT "/x", REUSE_X, 11)) || (err = reuse_file(MNT "/w", REUSE_W, 12)))
+		return reuse_fail("files", err);
+	if ((err = reuse_fill()))
+		return reuse_fail("fill", err);
+	if (truncate(MNT "/x", 0) || unlink(MNT "/w"))
+		return reuse_fail("free", -errno);
+	/* only the blocks just freed are free: never a false ENOSPC */
+	if ((err = reuse_file(MNT "/y", REUSE_X, 13)))
+		return reuse_fail("y", err);
+	printf("PC file /y %u %08x\nPC reuse done\n", REUSE_X, reuse_fnv(REUSE_X, 13));
+	fflush(stdout);
+	wait_cut();			/* the host cuts */
+}
+
 /* ---- the second boot ---- */
 
 /* Read path whole into data (at most MAX_FILE bytes + 1): its length, or -1. */
@@ -231,10 +332,14 @@ int main(int argc, char **argv)
 		dev_path = argv[2];
 		return load(strtoul(argv[3], NULL, 10));
 	}
+	if (argc > 2 && !strcmp(argv[1], "reuse")) {
+		dev_path = argv[2];
+		return reuse();
+	}
 	if (argc > 2 && !strcmp(argv[1], "verify")) {
 		dev_path = argv[2];
 		return utest_main(1, args, "ext2_powercut_verify", verify_cases, 1);
 	}
-	printf("usage: test_powercut load DEV SEED | verify DEV\n");
+	printf("usage: test_powercut load DEV SEED | reuse DEV | verify DEV\n");
 	return 2;
 }

@@ -2,34 +2,43 @@
  * IOCB_CMD_PREAD/PWRITE/PREADV/PWRITEV/FSYNC/FDSYNC.
  *
  * What is asynchronous when: io_submit first tries a read or a write inside
- * the call with sb->lock taken only if free (mutex_trylock) and sb->nowait
- * set, so nothing waits on the disk: a read whose pages and block map are
+ * the call with the file's inode lock taken only if free (mutex_trylock) and
+ * ei->nowait set (sb->lock, for the block map, only if free too), so
+ * nothing waits on the disk: a read whose pages and block map are
  * cached, or a write whose map and bitmaps are cached, completes there (its
  * event is in the ring when io_submit returns). A read that misses pages
  * whose map is cached starts their device reads there and completes from
  * their interrupts (aread.c). Anything else that would wait (a
  * page or indirect block to read, a dirty page to write back for room,
- * sb->lock held by someone else), every fsync, fdatasync and RWF_DSYNC /
- * O_DSYNC write, and every append (O_APPEND, RWF_APPEND), is queued to the
- * "ext2aio" worker thread with the user's pages pinned; the worker first
- * reads the pages that the next EXT2_AIO_BATCH queued buffered reads miss,
- * all at once, with a read-ahead window behind sequential reads
- * (readahead.c; it waits for them without sb->lock), then runs each
- * request with the synchronous path and copies through the pinned pages (it
- * has no user address space), then completes it.
+ * the inode's lock or sb->lock held by someone else), every fsync,
+ * fdatasync and RWF_DSYNC / O_DSYNC write, and every append (O_APPEND,
+ * RWF_APPEND), is queued to an "ext2aioN" worker thread with the user's pages
+ * pinned. There is one worker per CPU (at least 2, at most EXT2_AIO_QUEUES),
+ * and each mount has a queue per worker: inode ino's requests go to queue
+ * ino % workers, so requests on different files run at once, and one
+ * file's run one at a time in the order they were queued (an fsync after
+ * every earlier request of its file that went to a worker; it also waits
+ * for the file's O_DIRECT writes in flight before its FLUSH, file.c). A
+ * worker first reads the pages that the next EXT2_AIO_BATCH buffered reads
+ * of its queue miss, all at once, with a read-ahead window behind
+ * sequential reads (readahead.c; each inode's under its lock, waited for
+ * without it), then runs each request with the synchronous path under the
+ * inode's lock and copies through the pinned pages (it has no user address
+ * space), then completes it.
  * A request still in the queue can be cancelled (io_cancel, io_destroy,
- * exit); one the worker has taken runs to its end (-EAGAIN to the cancel).
+ * exit); one a worker has taken runs to its end (-EAGAIN to the cancel).
  * On an O_DIRECT file io_submit sends a read straight to the device when its
  * block map is cached and it lies on one run of blocks (dio.c: completed by
  * the driver's interrupt); any other direct read or write goes to the
  * worker, which moves it zero-copy (dio.c). RWF_NOWAIT: -EAGAIN unless sent.
  *
- * Locking: sb->aio_lock (a spinlock, process context, irqsave) guards
- * sb->aio_queue, each request's queued flag and the kiocb's private pointer
- * to it; the worker takes sb->lock with no spinlock held, and drops it before
- * aio_complete (the completion may drop the last file reference: ext2_put
- * takes sb->lock). A retried write is idempotent: the try in io_submit may
- * have copied part of it before -EAGAIN; the worker writes all of it again.
+ * Locking: each queue's spinlock (ext2_aio_queue.lock, process context,
+ * irqsave) guards its list, each request's queued flag and the kiocb's
+ * private pointer to it; a worker takes the request's inode lock with no
+ * spinlock held, and drops it before aio_complete (the completion may drop
+ * the last file reference: ext2_put takes the inode's lock). A retried
+ * write is idempotent: the try in io_submit may have copied part of it
+ * before -EAGAIN; the worker writes all of it again.
  */
 #include "aio.h"
 #include "errno.h"
@@ -39,6 +48,7 @@
 #include "resource.h"
 #include "sched.h"
 #include "slab.h"
+#include "smp.h"
 #include "string.h"
 #include "workqueue.h"
 #include "ext2.h"
@@ -48,10 +58,10 @@
 
 enum ext2_aio_op { EXT2_AIO_READ, EXT2_AIO_WRITE, EXT2_AIO_FSYNC, EXT2_AIO_FDSYNC };
 
-/* A request for the worker (sb->aio_queue). */
+/* A request for a worker (an ext2_aio_queue of its file system). */
 struct ext2_aio {
-	struct list_head link;		/* sb->aio_queue while queued (aio_lock) */
-	bool queued;			/* aio_lock */
+	struct list_head link;		/* its queue's list while queued (its lock) */
+	bool queued;			/* the queue's lock */
 	enum ext2_aio_op op;
 	bool direct;			/* O_DIRECT read or write: dio.c */
 	struct kiocb *iocb;
@@ -61,8 +71,11 @@ struct ext2_aio {
 	struct page *room[EXT2_AIO_ROOM];
 };
 
-static struct workqueue_struct *ext2_aio_wq;
+static struct workqueue_struct *ext2_aio_wq[EXT2_AIO_QUEUES];	/* a thread each */
+static u32 ext2_aio_nr;			/* workers (and queues per mount) in use, >= 1 */
 atomic_t ext2_aio_queued = ATOMIC_INIT(0);	/* requests given to the worker, since boot */
+atomic_t ext2_try_locked = ATOMIC_INIT(0);	/* io_submit's tries: inode lock free (ext2.h) */
+atomic_t ext2_try_busy = ATOMIC_INIT(0);	/* ... taken: to the worker */
 
 static void ext2_aio_free(struct ext2_aio *ea)
 {
@@ -71,34 +84,40 @@ static void ext2_aio_free(struct ext2_aio *ea)
 	kfree(ea);
 }
 
+/* The queue of inode's requests: one inode's always go to the same one. */
+static struct ext2_aio_queue *ext2_aio_q(struct inode *inode)
+{
+	return &EXT2_SB(inode)->aioq[inode->ino % ext2_aio_nr];
+}
+
 /* The oldest queued request, taken off the queue (no cancel reaches it now). */
-static struct ext2_aio *ext2_aio_next(struct ext2_sb *sb)
+static struct ext2_aio *ext2_aio_next(struct ext2_aio_queue *q)
 {
 	struct ext2_aio *ea = NULL;
 	u32 flags;
 
-	spin_lock_irqsave(&sb->aio_lock, flags);
-	if (!list_empty(&sb->aio_queue)) {
-		ea = list_first_entry(&sb->aio_queue, struct ext2_aio, link);
+	spin_lock_irqsave(&q->lock, flags);
+	if (!list_empty(&q->list)) {
+		ea = list_first_entry(&q->list, struct ext2_aio, link);
 		list_del(&ea->link);
 		ea->queued = false;
 		kiocb_set_private(ea->iocb, NULL);
 	}
-	spin_unlock_irqrestore(&sb->aio_lock, flags);
+	spin_unlock_irqrestore(&q->lock, flags);
 	return ea;
 }
 
 /* Run ea with the synchronous path (the worker: may wait on the disk); a
  * direct read or overwrite that can go whole is sent and not waited for
  * (-EIOCBQUEUED). */
-static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
+static long ext2_aio_run(struct ext2_aio *ea)
 {
 	struct inode *inode = kiocb_file(ea->iocb)->f_inode;
 	struct ext2_xfer x = { NULL, 0, &ea->buf };
 	long ret;
 	int err;
 
-	mutex_lock(&sb->lock);
+	ext2_ilock(inode);
 	if (ea->op == EXT2_AIO_FSYNC || ea->op == EXT2_AIO_FDSYNC) {
 		ret = ext2_fsync_locked(kiocb_file(ea->iocb), ea->op == EXT2_AIO_FDSYNC);
 	} else if (ea->op == EXT2_AIO_READ) {
@@ -119,7 +138,7 @@ static long ext2_aio_run(struct ext2_sb *sb, struct ext2_aio *ea)
 		    (err = ext2_fsync_locked(kiocb_file(ea->iocb), 1)))
 			ret = err;		/* data, metadata and FLUSH before the event */
 	}
-	mutex_unlock(&sb->lock);
+	ext2_iunlock(inode);
 	return ret;
 }
 
@@ -138,14 +157,14 @@ struct ext2_aio_peek {
 /* The buffered reads among the first EXT2_AIO_BATCH queued requests, each
  * with a reference to its file (they stay queued: a cancel still withdraws
  * them); *seen: the requests looked at. */
-static u32 ext2_aio_peek(struct ext2_sb *sb, struct ext2_aio_peek *p, u32 *seen)
+static u32 ext2_aio_peek(struct ext2_aio_queue *q, struct ext2_aio_peek *p, u32 *seen)
 {
 	struct ext2_aio *ea;
 	u32 n = 0, flags;
 
 	*seen = 0;
-	spin_lock_irqsave(&sb->aio_lock, flags);
-	list_for_each_entry(ea, &sb->aio_queue, link) {
+	spin_lock_irqsave(&q->lock, flags);
+	list_for_each_entry(ea, &q->list, link) {
 		if (*seen == EXT2_AIO_BATCH)
 			break;
 		(*seen)++;
@@ -153,37 +172,38 @@ static u32 ext2_aio_peek(struct ext2_sb *sb, struct ext2_aio_peek *p, u32 *seen)
 			p[n++] = (struct ext2_aio_peek){ get_file(kiocb_file(ea->iocb)), ea->pos,
 							  ea->n };
 	}
-	spin_unlock_irqrestore(&sb->aio_lock, flags);
+	spin_unlock_irqrestore(&q->lock, flags);
 	return n;
 }
 
 /* Read the pages that the next queued buffered reads miss (and their
  * read-ahead) all at once, so that running them one by one finds them
  * cached (readahead.c). The number of queued requests this looked at. */
-static u32 ext2_aio_prefetch(struct ext2_sb *sb)
+static u32 ext2_aio_prefetch(struct ext2_aio_queue *q)
 {
 	struct ext2_aio_peek p[EXT2_AIO_BATCH];
 	struct ext2_fill *f;
-	u32 seen, n = ext2_aio_peek(sb, p, &seen);
+	u32 seen, n = ext2_aio_peek(q, p, &seen);
 
-	if (n && (f = ext2_fill_begin(sb))) {
-		mutex_lock(&sb->lock);
-		for (u32 i = 0; i < n; i++)
+	if (n && (f = ext2_fill_begin(q->sb))) {
+		for (u32 i = 0; i < n; i++) {
+			ext2_ilock(p[i].file->f_inode);
 			ext2_fill_read(f, p[i].file->f_inode, p[i].pos, p[i].n);
-		mutex_unlock(&sb->lock);
+			ext2_iunlock(p[i].file->f_inode);
+		}
 		ext2_fill_end(f);		/* the wait: io_submit's tries go on meanwhile */
 	}
 	for (u32 i = 0; i < n; i++)
-		fput(p[i].file);		/* sb->lock not held: may be the last */
+		fput(p[i].file);		/* no ext2 lock held: may be the last */
 	return seen;
 }
 
-/* The worker: every queued request of one file system, oldest first; before
- * each group of up to EXT2_AIO_BATCH, their buffered reads' pages are read
- * together. */
+/* A worker: every request of one queue of a file system, oldest first;
+ * before each group of up to EXT2_AIO_BATCH, their buffered reads' pages
+ * are read together. */
 static void ext2_aio_work(struct work_struct *w)
 {
-	struct ext2_sb *sb = container_of(w, struct ext2_sb, aio_work);
+	struct ext2_aio_queue *q = container_of(w, struct ext2_aio_queue, work);
 	struct ext2_aio *ea;
 	struct kiocb *iocb;
 	u32 covered = 0;
@@ -191,13 +211,13 @@ static void ext2_aio_work(struct work_struct *w)
 
 	for (;;) {
 		if (!covered)
-			covered = ext2_aio_prefetch(sb);
-		if (!(ea = ext2_aio_next(sb)))
+			covered = ext2_aio_prefetch(q);
+		if (!(ea = ext2_aio_next(q)))
 			break;
 		if (covered)
 			covered--;
 		iocb = ea->iocb;
-		res = ext2_aio_run(sb, ea);
+		res = ext2_aio_run(ea);
 		ext2_aio_free(ea);
 		if (res != -EIOCBQUEUED)	/* else the driver's interrupt completes it */
 			aio_complete(iocb, res, 0);
@@ -207,11 +227,11 @@ static void ext2_aio_work(struct work_struct *w)
 /* io_cancel / io_destroy: withdraw the request if the worker has not taken it. */
 static int ext2_aio_cancel(struct kiocb *iocb)
 {
-	struct ext2_sb *sb = EXT2_SB(kiocb_file(iocb)->f_inode);
+	struct ext2_aio_queue *q = ext2_aio_q(kiocb_file(iocb)->f_inode);
 	struct ext2_aio *ea;
 	u32 flags;
 
-	spin_lock_irqsave(&sb->aio_lock, flags);
+	spin_lock_irqsave(&q->lock, flags);
 	ea = kiocb_private(iocb);
 	if (ea && ea->queued) {
 		list_del(&ea->link);
@@ -220,7 +240,7 @@ static int ext2_aio_cancel(struct kiocb *iocb)
 	} else {
 		ea = NULL;
 	}
-	spin_unlock_irqrestore(&sb->aio_lock, flags);
+	spin_unlock_irqrestore(&q->lock, flags);
 	if (!ea)
 		return -EAGAIN;
 	ext2_aio_free(ea);
@@ -232,8 +252,8 @@ static int ext2_aio_cancel(struct kiocb *iocb)
 static ssize_t ext2_aio_queue(struct kiocb *iocb, enum ext2_aio_op op, const struct iovec *iov,
 			      u32 nr, size_t n, loff_t pos)
 {
-	struct ext2_sb *sb = EXT2_SB(kiocb_file(iocb)->f_inode);
-	struct ext2_aio *ea = ext2_aio_wq ? kmalloc(sizeof(*ea), GFP_KERNEL) : NULL;
+	struct ext2_aio_queue *q = ext2_aio_q(kiocb_file(iocb)->f_inode);
+	struct ext2_aio *ea = ext2_aio_wq[0] ? kmalloc(sizeof(*ea), GFP_KERNEL) : NULL;
 	bool fsync = op == EXT2_AIO_FSYNC || op == EXT2_AIO_FDSYNC;
 	u32 flags;
 	int err;
@@ -255,12 +275,12 @@ static ssize_t ext2_aio_queue(struct kiocb *iocb, enum ext2_aio_op op, const str
 	}
 	kiocb_set_private(iocb, ea);
 	kiocb_set_cancel_fn(iocb, ext2_aio_cancel);
-	spin_lock_irqsave(&sb->aio_lock, flags);
-	list_add_tail(&ea->link, &sb->aio_queue);
+	spin_lock_irqsave(&q->lock, flags);
+	list_add_tail(&ea->link, &q->list);
 	ea->queued = true;
-	spin_unlock_irqrestore(&sb->aio_lock, flags);
+	spin_unlock_irqrestore(&q->lock, flags);
 	atomic_inc(&ext2_aio_queued);
-	queue_work(ext2_aio_wq, &sb->aio_work);
+	queue_work(ext2_aio_wq[q->idx], &q->work);
 	return -EIOCBQUEUED;
 }
 
@@ -269,21 +289,18 @@ static ssize_t ext2_aio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr,
 			    loff_t pos, bool write)
 {
 	struct inode *inode = kiocb_file(iocb)->f_inode;
-	struct ext2_sb *sb = EXT2_SB(inode);
 	struct ext2_xfer x = { iov, nr, NULL };
 	ssize_t ret;
 
 	/* an append retried by the worker would go to the end the try moved */
 	if (write && (kiocb_dsync(iocb) || kiocb_is_append(iocb)))
 		return -EAGAIN;
-	if (!mutex_trylock(&sb->lock))
+	if (!ext2_itry_lock(inode))
 		return -EAGAIN;
-	sb->nowait = true;
 	ret = ext2_file_rw(inode, &x, n, pos, write);
 	if (ret == -EAGAIN && !write && !kiocb_nowait(iocb))
 		ret = ext2_aread_start(iocb, iov, nr, n, pos);	/* a miss: to the device */
-	sb->nowait = false;
-	mutex_unlock(&sb->lock);
+	ext2_itry_unlock(inode);
 	return ret;
 }
 
@@ -348,24 +365,41 @@ int ext2_aio_fsync(struct kiocb *iocb, int datasync)
 	return ext2_aio_queue(iocb, datasync ? EXT2_AIO_FDSYNC : EXT2_AIO_FSYNC, NULL, 0, 0, 0);
 }
 
+/* Boot: one worker thread per CPU, at least 2, at most EXT2_AIO_QUEUES
+ * (fewer without memory; none: file AIO is -ENOMEM). */
 void ext2_init(void)
 {
-	ext2_aio_wq = create_workqueue("ext2aio");
-	if (!ext2_aio_wq)
+	static const char *const names[EXT2_AIO_QUEUES] = {
+		"ext2aio0", "ext2aio1", "ext2aio2", "ext2aio3",
+		"ext2aio4", "ext2aio5", "ext2aio6", "ext2aio7",
+	};
+	u32 want = MIN(MAX(nr_cpus_online, 2u), (u32)EXT2_AIO_QUEUES);
+
+	while (ext2_aio_nr < want &&
+	       (ext2_aio_wq[ext2_aio_nr] = create_workqueue(names[ext2_aio_nr])))
+		ext2_aio_nr++;
+	if (!ext2_aio_nr) {
 		printk("ext2: no AIO worker: file AIO is -ENOMEM\n");
+		ext2_aio_nr = 1;		/* ext2_aio_q's modulus; nothing is queued */
+	}
 	ext2_flush_init();
 }
 
 int ext2_aio_init(struct ext2_sb *sb)
 {
-	spin_lock_init(&sb->aio_lock, "ext2_aio");
-	INIT_LIST_HEAD(&sb->aio_queue);
-	INIT_WORK(&sb->aio_work, ext2_aio_work);
+	for (u32 i = 0; i < EXT2_AIO_QUEUES; i++) {
+		struct ext2_aio_queue *q = &sb->aioq[i];
+		spin_lock_init(&q->lock, "ext2_aio");
+		INIT_LIST_HEAD(&q->list);
+		INIT_WORK(&q->work, ext2_aio_work);
+		q->sb = sb;
+		q->idx = i;
+	}
 	return 0;
 }
 
 void ext2_aio_exit(struct ext2_sb *sb)
 {
-	if (ext2_aio_wq)
-		cancel_work_sync(&sb->aio_work);	/* nothing queued: a run may be ending */
+	for (u32 i = 0; ext2_aio_wq[0] && i < ext2_aio_nr; i++)
+		cancel_work_sync(&sb->aioq[i].work);	/* nothing queued: a run may be ending */
 }

@@ -1,7 +1,7 @@
 /* aread.c: buffered AIO reads of ext2 files that miss the page cache, sent to
  * the device from io_submit and completed from the device's completions.
  *
- * io_submit's try (aio.c) holds sb->lock with sb->nowait set; when its read
+ * io_submit's try (aio.c) holds the inode's lock with its nowait set; when its read
  * misses, ext2_aread_start looks at every page the read covers: each must be
  * uptodate (a hit), busy (a fill in flight: the request joins it, no second
  * device read), or absent / not uptodate and clean with its blocks one mapped
@@ -19,10 +19,19 @@
  * last fill's completion, which copies the pages into the pinned user pages
  * (kmap_atomic, KM_BIO_SRC_IRQ / KM_BIO_DST_IRQ, interrupts off) and calls
  * aio_complete: -EIO if any fill failed (the page stays not uptodate; the next
- * reader reads it again). A fill in flight is never withdrawn: io_cancel
- * answers -EAGAIN and the request completes on its own (as a block-device
- * request the driver has started). No lock of the file system is taken at
- * completion.
+ * reader reads it again). No lock of the file system is taken at completion.
+ *
+ * io_cancel (ext2_aread_cancel, under the inode's lock, so nobody joins or starts a
+ * fill meanwhile) takes back from the driver's queue every fill the request
+ * alone waits for (readahead.c: ext2_fill_withdraw; its pages stay cached,
+ * not uptodate, for the next reader to fill) and stops waiting for the fills
+ * other readers share (they go on): 0, and the AIO core posts the event as
+ * -ECANCELED, as a block device's cancel. All or none: when one of its own
+ * fills is on the device already, the ones taken start again and io_cancel
+ * answers -EAGAIN; the request completes on its own (as a block-device
+ * request the driver has started). The request is found through the kiocb's
+ * private pointer, cleared under ext2_fill_lock before the request is freed;
+ * a cancel holds one of its pending references while it works.
  */
 #include "aio.h"
 #include "errno.h"
@@ -44,6 +53,7 @@ struct ext2_aread {
 	size_t n;
 	atomic_t pending;		/* fills waited for + the submitter's */
 	bool failed;			/* a fill failed (its completion) */
+	bool cancelled;			/* io_cancel took it back: no event of ours */
 	int err;			/* a fill could not be started (submit) */
 	u32 nr_pages;			/* the request's own pages */
 	u32 nr_waits;			/* waits in use */
@@ -109,14 +119,20 @@ static long ext2_aread_copy(struct ext2_aread *ar)
 static void ext2_aread_finish(struct ext2_aread *ar)
 {
 	struct kiocb *iocb = ar->iocb;
-	long res = ar->err ? ar->err : ar->failed ? -EIO : ext2_aread_copy(ar);
+	bool cancelled = ar->cancelled;
+	long res = cancelled ? 0 : ar->err ? ar->err : ar->failed ? -EIO : ext2_aread_copy(ar);
+	u32 flags;
 
+	spin_lock_irqsave(&ext2_fill_lock, flags);
+	kiocb_set_private(iocb, NULL);		/* no cancel finds it any more */
+	spin_unlock_irqrestore(&ext2_fill_lock, flags);
 	for (u32 i = 0; i < ar->nr_pages; i++)
 		if (ar->pages[i])
 			put_page(ar->pages[i]);
 	unpin_user_vec(&ar->buf);
 	kfree(ar);
-	aio_complete(iocb, res, 0);
+	if (!cancelled)				/* (else io_cancel posts -ECANCELED) */
+		aio_complete(iocb, res, 0);
 }
 
 static void ext2_aread_put(struct ext2_aread *ar)
@@ -211,6 +227,87 @@ static void ext2_aread_ahead(struct ext2_aread *ar, struct inode *inode, u32 fir
 	}
 }
 
+/* The request io_cancel names, with a reference (pending), or NULL when it
+ * is ending. */
+static struct ext2_aread *ext2_aread_get(struct kiocb *iocb)
+{
+	struct ext2_aread *ar;
+	u32 flags;
+
+	spin_lock_irqsave(&ext2_fill_lock, flags);
+	ar = kiocb_private(iocb);
+	if (ar && !atomic_inc_not_zero(&ar->pending))
+		ar = NULL;
+	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	return ar;
+}
+
+/* A cancel that could not take back every fill: the ones it took (gone[i])
+ * start again, waited for as before (a failed start fails the request). */
+static void ext2_aread_restart(struct ext2_aread *ar, struct ext2_page **gone)
+{
+	for (u32 i = 0; i < ar->nr_waits; i++) {
+		if (!gone[i])
+			continue;
+		atomic_inc(&ar->pending);
+		if (ext2_fill_restart(gone[i], &ar->waits[i]))
+			ar->waits[i].done(&ar->waits[i], false);
+	}
+}
+
+/* Take back the fills ar alone waits for, the last started first (deepest
+ * in the driver's queue); all or none: one already on the device and the
+ * rest start again (-EAGAIN). Then stop waiting for the fills other readers
+ * share (they go on). 0 when ar waits for nothing now and its event is the
+ * canceller's; -EAGAIN when it ends by itself. The inode's lock held, a reference. */
+static int ext2_aread_withdraw(struct ext2_aread *ar)
+{
+	struct ext2_page **gone = kmalloc(MAX(ar->nr_waits, 1u) * sizeof(*gone), GFP_KERNEL);
+	u32 taken = 0;
+	int err = 0;
+
+	if (!gone)
+		return -EAGAIN;
+	memset(gone, 0, MAX(ar->nr_waits, 1u) * sizeof(*gone));
+	for (u32 i = ar->nr_waits; i-- > 0 && err != -EAGAIN;) {
+		err = ext2_fill_withdraw(&ar->waits[i], &gone[i]);
+		if (!err) {
+			taken++;
+			atomic_dec(&ar->pending);	/* never the last: ours is held */
+		}
+	}
+	if (err == -EAGAIN) {
+		ext2_aread_restart(ar, gone);
+		kfree(gone);
+		return -EAGAIN;
+	}
+	kfree(gone);
+	for (u32 i = 0; i < ar->nr_waits; i++)
+		if (ext2_fill_detach(&ar->waits[i], false)) {
+			taken++;
+			atomic_dec(&ar->pending);
+		}
+	ar->cancelled = taken > 0;
+	return taken ? 0 : -EAGAIN;
+}
+
+/* io_cancel / io_destroy of a miss sent from io_submit: its fills still in
+ * the driver's queue withdrawn (ext2_aread_withdraw). Process context. */
+static int ext2_aread_cancel(struct kiocb *iocb)
+{
+	struct inode *inode = kiocb_file(iocb)->f_inode;
+	struct ext2_aread *ar = ext2_aread_get(iocb);
+	int err;
+
+	if (!ar)
+		return -EAGAIN;
+	ext2_ilock(inode);			/* nobody joins or refills its pages */
+	err = ext2_aread_withdraw(ar);
+	ext2_iunlock(inode);
+	ext2_aread_put(ar);			/* cancelled: no aio_complete */
+	return err;
+}
+
 /* A request for pages [first, last] with the user's segments pinned, or an
  * ERR_PTR (-EAGAIN when pinning faulted on a mapping of this file system). */
 static struct ext2_aread *ext2_aread_alloc(struct ext2_sb *sb, const struct iovec *iov, u32 nr,
@@ -230,8 +327,7 @@ static struct ext2_aread *ext2_aread_alloc(struct ext2_sb *sb, const struct iove
 	ar->waits = (struct ext2_fill_wait *)(ar->pages + np);
 	memset(ar->pages, 0, np * sizeof(struct page *));
 	err = pin_user_iov(current->mm, iov, nr, true, &ar->buf, ar->room, EXT2_AREAD_ROOM);
-	if (sb->fault_again) {		/* a mapping of ours: the worker pins unlocked */
-		sb->fault_again = false;
+	if (ext2_fault_taken_held()) {	/* a mapping of ours: the worker pins unlocked */
 		if (!err)
 			unpin_user_vec(&ar->buf);
 		err = -EAGAIN;
@@ -274,6 +370,8 @@ ssize_t ext2_aread_start(struct kiocb *iocb, const struct iovec *iov, u32 nr, si
 		ext2_aread_ahead(ar, inode, first, last);
 	ext2_accessed(inode);
 	atomic_inc(&ext2_aread_sent);
+	kiocb_set_private(iocb, ar);
+	kiocb_set_cancel_fn(iocb, ext2_aread_cancel);
 	ext2_aread_put(ar);			/* the submitter's: may be the last */
 	return -EIOCBQUEUED;
 }

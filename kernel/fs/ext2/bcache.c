@@ -8,8 +8,8 @@
  * A block whose write fails stays dirty (the cached copy is the truth: a
  * bitmap read back from the disk would hand out blocks twice) and bumps
  * sb->wb_seq, which fsync reports (file.c).
- * Everything here runs under sb->lock (ext2.h); with sb->nowait set, a miss
- * is -EAGAIN and nothing waits on the disk. */
+ * Everything here runs under sb->lock (ext2.h; but ext2_sync_fs, which takes
+ * it); with sb->nowait set, a miss is -EAGAIN and nothing waits on the disk. */
 #include "blk_file.h"
 #include "errno.h"
 #include "mm.h"
@@ -33,8 +33,7 @@ int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 off, u32 
 				    sb->dev_offset + pos);
 }
 
-/* Add ino to the owners of a dirty block or of the superblock. */
-static void ext2_owners_add(struct ext2_owners *o, u32 ino)
+void ext2_owners_add(struct ext2_owners *o, u32 ino)
 {
 	if (o->nr == EXT2_OWNERS_ALL)
 		return;
@@ -51,8 +50,7 @@ static void ext2_owners_add(struct ext2_owners *o, u32 ino)
 		o->ino[o->nr++] = ino;
 }
 
-/* Must the fsync of ino write what o describes? */
-static bool ext2_owners_has(const struct ext2_owners *o, u32 ino)
+bool ext2_owners_has(const struct ext2_owners *o, u32 ino)
 {
 	if (o->nr == EXT2_OWNERS_ALL)
 		return true;
@@ -60,6 +58,17 @@ static bool ext2_owners_has(const struct ext2_owners *o, u32 ino)
 		if (o->ino[i] == ino)
 			return true;
 	return false;
+}
+
+void ext2_owners_del(struct ext2_owners *o, u32 ino)
+{
+	if (o->nr == EXT2_OWNERS_ALL)
+		return;
+	for (u32 i = 0; i < o->nr; i++)
+		if (o->ino[i] == ino) {
+			o->ino[i] = o->ino[--o->nr];
+			return;
+		}
 }
 
 void ext2_bown(struct ext2_buf *b, u32 ino)
@@ -226,7 +235,8 @@ void ext2_bforget(struct ext2_sb *sb, u32 nr)
 }
 
 /* Superblock and descriptors when changed, then every dirty block, of
- * everyone (ino 0) or of what ino's fsync must write. */
+ * everyone (ino 0) or of what ino's fsync must write. When all of it was
+ * written, the blocks that waited for it may be handed out (alloc.c). */
 static int ext2_sync_meta_of(struct ext2_sb *sb, u32 ino)
 {
 	struct ext2_buf *b;
@@ -241,6 +251,8 @@ static int ext2_sync_meta_of(struct ext2_sb *sb, u32 ino)
 		if (b->dirty && (!ino || ext2_owners_has(&b->owners, ino)) &&
 		    (e = ext2_bwrite(sb, b)) && !err)
 			err = e;
+	if (!err)
+		ext2_pend_done(sb, ino);
 	return err;
 }
 
@@ -254,8 +266,20 @@ int ext2_sync_meta_inode(struct ext2_sb *sb, u32 ino)
 	return ext2_sync_meta_of(sb, ino);
 }
 
-/* Data first (the file pages), then the metadata blocks and the superblock,
- * then the device's FLUSH: what the metadata points at is on the disk before it. */
+int ext2_sync_meta_flush(struct ext2_sb *sb)
+{
+	int err, e;
+
+	if (sb->rdonly)
+		return 0;
+	err = ext2_sync_meta(sb);
+	e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0);
+	return err ? err : e;
+}
+
+/* Data first (the file pages, each inode under its lock), then the metadata
+ * blocks and the superblock under sb->lock, then the device's FLUSH: what
+ * the metadata points at is on the disk before it. */
 int ext2_sync_fs(struct ext2_sb *sb)
 {
 	int err, e;
@@ -263,9 +287,9 @@ int ext2_sync_fs(struct ext2_sb *sb)
 	if (sb->rdonly)
 		return 0;
 	err = ext2_pc_sync_all(sb);
-	if ((e = ext2_sync_meta(sb)) && !err)
-		err = e;
-	e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0);
+	mutex_lock(&sb->lock);
+	e = ext2_sync_meta_flush(sb);
+	mutex_unlock(&sb->lock);
 	return err ? err : e;
 }
 

@@ -98,7 +98,7 @@ static u32 ext2_goal(struct inode *inode, u32 prev)
 	return sb->first_data_block + (inode->ino - 1) / sb->ipg * sb->bpg;
 }
 
-long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh)
+static long ext2_bmap_locked(struct inode *inode, u32 lblk, bool create, bool *fresh)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	u32 offsets[EXT2_MAX_DEPTH], *slot, prev = 0;
@@ -143,6 +143,69 @@ long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh)
 		}
 	}
 	ext2_brelse(holder);
+	return nr;
+}
+
+/* The run around slot idx of the map block slots (lim slots): the first slot
+ * and the count of consecutive slots holding consecutive valid blocks. */
+static u32 ext2_bmap_span(const struct ext2_sb *sb, const u32 *slots, u32 idx, u32 lim,
+			  u32 *first)
+{
+	u32 lo = idx, hi = idx + 1;
+
+	while (lo > 0 && slots[lo - 1] == slots[idx] - (idx - lo + 1) &&
+	       ext2_block_ok(sb, slots[lo - 1]))
+		lo--;
+	while (hi < lim && slots[hi] == slots[idx] + (hi - idx) && ext2_block_ok(sb, slots[hi]))
+		hi++;
+	*first = lo;
+	return hi - lo;
+}
+
+/* ext2_bmap_run's walk, sb->lock held. */
+static long ext2_bmap_run_locked(struct inode *inode, u32 lblk, u32 *first, u32 *len)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u32 offsets[EXT2_MAX_DEPTH], *slots = EXT2_I(inode)->di.i_block, lim = EXT2_NDIR_BLOCKS;
+	int depth = ext2_bmap_path(sb, lblk, offsets);
+	struct ext2_buf *holder = NULL, *b;
+	u32 at;
+	long nr = depth;
+
+	for (int level = 0; level < depth; level++) {
+		nr = slots[offsets[level]];
+		if (nr && !ext2_block_ok(sb, nr))
+			nr = ext2_corrupt(sb, "block pointer", nr);
+		if (nr <= 0)
+			break;			/* a hole, or corrupt */
+		if (level == depth - 1) {
+			*len = ext2_bmap_span(sb, slots, offsets[level], lim, &at);
+			*first = lblk - (offsets[level] - at);
+			break;
+		}
+		b = ext2_bread(sb, nr);
+		ext2_brelse(holder);
+		holder = IS_ERR(b) ? NULL : b;
+		if (IS_ERR(b)) {
+			nr = PTR_ERR(b);
+			break;
+		}
+		slots = b->data;
+		lim = sb->addr_per_block;
+	}
+	ext2_brelse(holder);
+	return nr;
+}
+
+long ext2_bmap_run(struct inode *inode, u32 lblk, u32 *first, u32 *len)
+{
+	int taken = ext2_mlock(inode);	/* the block map is sb->lock's */
+	long nr;
+
+	if (taken < 0)
+		return taken;
+	nr = ext2_bmap_run_locked(inode, lblk, first, len);
+	ext2_munlock(inode, taken);
 	return nr;
 }
 
@@ -191,12 +254,14 @@ static int ext2_trunc_tree(struct inode *inode, u32 *slot, struct ext2_buf *hold
 	return 0;
 }
 
-int ext2_free_blocks_from(struct inode *inode, u32 keep)
+static int ext2_free_locked(struct inode *inode, u32 keep)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	u32 *blocks = EXT2_I(inode)->di.i_block;
 	u64 a = sb->addr_per_block, base = EXT2_NDIR_BLOCKS;
 	int err = 0;
+
+	ext2_runs_forget(EXT2_I(inode));	/* (dio.c) no cached run outlives a block */
 
 	for (u32 i = 0; i < EXT2_NDIR_BLOCKS && !err; i++)
 		err = ext2_trunc_tree(inode, &blocks[i], NULL, 0, i, keep);
@@ -209,4 +274,29 @@ int ext2_free_blocks_from(struct inode *inode, u32 keep)
 	if (!err)
 		err = ext2_trunc_tree(inode, &blocks[EXT2_TIND_BLOCK], NULL, 3, base, keep);
 	return err;
+}
+
+/* The block map is sb->lock's (ext2.h): taken here for a data path. */
+long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh)
+{
+	int taken = ext2_mlock(inode);
+	long nr;
+
+	if (taken < 0)
+		return taken;
+	nr = ext2_bmap_locked(inode, lblk, create, fresh);
+	ext2_munlock(inode, taken);
+	return nr;
+}
+
+int ext2_free_blocks_from(struct inode *inode, u32 keep)
+{
+	int taken = ext2_mlock(inode), err, e;
+
+	if (taken < 0)
+		return taken;
+	err = ext2_free_locked(inode, keep);
+	e = ext2_write_inode(inode);	/* sb->lock held: the map into its buffer */
+	ext2_munlock(inode, taken);
+	return err ? err : e;
 }

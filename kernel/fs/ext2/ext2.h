@@ -2,24 +2,101 @@
  * file system, its block cache and page cache, inodes in memory, block mapping and
  * allocation, file AIO (buffered and O_DIRECT).
  *
- * Locking: one mutex per mounted file system, sb->lock, is held by every
- * operation that reads or changes anything of it (the on-disk structures through
- * the block cache, file data through the page cache, the cached superblock and
- * group descriptors, the inodes' ext2 fields and size): operations on one file
- * system run one at a time and may sleep in the block device's I/O, except the
- * AIO try in io_submit, which takes it only when free and sets sb->nowait (a
- * cache miss is then -EAGAIN, never a wait), and page fills: started under
- * it, completed from the device's interrupt without it (readahead.c; a busy
- * page is waited for under it before anyone writes, refills or frees it).
+ * Locking, as built today (step 2 of issue 18's plan below): each inode has
+ * a mutex, ei->lock (ext2_ilock), held by every operation on a regular
+ * file's data: read, write, truncate, fsync, map_page, the AIO try in
+ * io_submit (ext2_itry_lock: only when free, with ei->nowait set: a cache
+ * miss is -EAGAIN, never a wait) and the AIO worker's run of a request. It
+ * guards the inode's size, its page-cache pages (hash, bits, bytes; busy is
+ * set only under it), read-ahead and fsync state, and the holder's nowait
+ * and fault_again. sb->lock, one per mounted file system, is taken inside
+ * an inode lock (ext2_mlock: only if free under ei->nowait, then with
+ * sb->nowait set) or alone, and guards everything shared: the block cache,
+ * bitmaps and counts, the freed blocks' waits (sb->pend: an allocation
+ * that finds only waiting blocks writes all metadata under it), the
+ * superblock and descriptors, every inode's block
+ * map and on-disk fields (di), the directories; namespace operations
+ * (create, unlink, rename, mkdir, rmdir, lookup, readdir) hold it alone and
+ * never take an inode lock. sb->pc_lock (a spinlock, inside both) guards
+ * the page cache's LRU; eviction takes another inode's lock with
+ * mutex_trylock only. Two inode locks are never waited for together.
+ * Page fills start under the inode's lock and complete from the device's
+ * interrupt without any (readahead.c; a busy page is waited for under it
+ * before anyone writes, refills or frees it).
  * ext2_fill_lock (readahead.c, an irq-safe leaf spinlock) guards the fills'
- * state. sb->aio_lock guards the AIO
- * worker's queue (aio.c). sb->icache_lock, a spinlock taken inside
+ * state. Each of sb->aioq's spinlocks guards one AIO worker's queue
+ * (aio.c). sb->icache_lock, a spinlock taken inside
  * the namespace lock and never around sb->lock, guards the inode cache list and
  * the transitions of an ext2 inode's reference count to and from zero.
- * ext2_flush_lock (flush.c), a mutex taken outside every sb->lock, guards
- * the periodic flusher's list of mounts (sb->flush_link).
- * Process context everywhere. No function here calls iput() with sb->lock held
- * (an inode's last reference may need it): they hand such inodes back.
+ * ext2_flush_lock (flush.c), a mutex taken outside every inode lock and
+ * sb->lock, guards the periodic flusher's list of mounts (sb->flush_link).
+ * Process context everywhere. No function here calls iput() with an ext2
+ * lock held (an inode's last reference may need them): they hand such
+ * inodes back.
+ * io_submit's tries count in ext2_try_locked / ext2_try_busy (ext2.h):
+ * the inode's lock was free, or taken (the request went to the worker).
+ *
+ * Locking, as designed (issue 18; docs/locking.md "ext2: finer locks" is the
+ * same plan with the reasons; built so far: the inode locks, the page
+ * cache's LRU lock, with sb->lock as the inner lock of everything shared,
+ * and the AIO workers' queues).
+ * Outermost first; a lock is taken only while holding locks above it:
+ *   1. sb->ns_lock (mutex, "ext2_ns"; today's sb->lock renamed): namespace
+ *      operations (lookup, create, mknod, symlink, link, unlink, rename,
+ *      mkdir, rmdir, readdir, readlink) and umount/sync's whole-fs passes:
+ *      every directory's entries and blocks, link counts, the parent
+ *      references used by ext2_is_ancestor. Never taken under an inode lock.
+ *   2. ei->lock (mutex, "ext2_inode"; ext2_ilock/ext2_iunlock): one inode's
+ *      size, block map (i_block and the contents of its indirect blocks),
+ *      di (times, i_blocks, flags), its page-cache pages (pc_hash, each
+ *      page's dirty/uptodate bits and bytes), read-ahead state, synced_*,
+ *      map_changed, atime_fresh*, and the nowait/fault_again flags of its
+ *      holder (they move from sb to ei). Read, write, the AIO try
+ *      (mutex_trylock), O_DIRECT, map_page, truncate, fsync, the last iput's
+ *      eviction take the one inode's lock alone. Two at once only under
+ *      sb->ns_lock (link, unlink, rename, mkdir, rmdir: a directory and a
+ *      victim, rename's up to four), taken in ascending inode number
+ *      (lockdep subclass = rank); nothing holding one inode lock waits for
+ *      another without ns_lock. A user copy under ei->lock that faults on any
+ *      ext2 mapping fails the fault (-EDEADLK, the holder's fault_again) and
+ *      is redone after faulting in without it, as today's copy under sb->lock.
+ *   3. sb->alloc_lock (mutex, "ext2_alloc"): block and inode bitmaps, group
+ *      descriptors, the superblock's counts and fields, super_dirty and
+ *      super_owners, the freed blocks' waits (sb->pend: alloc.c). Inside an inode lock (bmap allocating, freeing on
+ *      truncate) or ns_lock (a new inode); held across a bitmap block's
+ *      read (a miss) and nothing else of other inodes.
+ *   4. sb->pc_lock (spinlock, "ext2_pc"): the page cache's LRU (sb->pages,
+ *      nr_pages, each page's lru link). Eviction picks a victim under it,
+ *      takes the victim's inode lock with mutex_trylock only (a busy inode's
+ *      pages are skipped; so no order edge to any ei->lock), drops pc_lock,
+ *      then writes the page back under that inode lock.
+ *   5. sb->bcache_lock (spinlock, "ext2_bcache"): the block cache's list,
+ *      nr_bufs, each buffer's refs, dirty flag and owners (sb->meta_also
+ *      goes: dir.c passes its extra owner by argument; ext2_bread takes
+ *      the caller's nowait by argument). A buffer gets an uptodate
+ *      flag and a locked (I/O in flight) bit: a miss inserts a locked buffer
+ *      under the lock and reads it without, others wait for the bit
+ *      outside the lock; write-back clears dirty under the lock before the
+ *      write (a failure sets it again, wb_seq); eviction picks its victim
+ *      under the lock and writes it without, as pc_lock's. A buffer's bytes belong to
+ *      the lock of what it holds: bitmaps alloc_lock, directory blocks
+ *      ns_lock, indirect blocks their file's ei->lock, an inode-table block
+ *      each inode's 128 bytes its ei->lock (ext2_write_inode copies one
+ *      inode's bytes; a write-back in between takes a copy that the next
+ *      dirtying makes stale again, so none is lost).
+ *   6. the leaves as today: sb->icache_lock, sb->aio_lock (one per worker
+ *      queue), ext2_fill_lock (irq-safe).
+ * ext2_flush_lock stays outside all of them; the flusher takes each dirty
+ * inode's lock in turn (mutex_trylock first, skipping busy inodes until its
+ * last pass) and alloc_lock for the superblock and descriptors. fsync of
+ * one inode holds its ei->lock across its pages, its inode block, then
+ * alloc_lock for the owners' superblock/descriptor write, and the FLUSH; the
+ * owner sets stay as today, under bcache_lock (blocks) and alloc_lock (super).
+ * The AIO workers (several per mount, at least 2, one per CPU): request of
+ * inode ino goes to queue ino % nr; one queue runs in submission order, so
+ * an fsync/fdatasync runs after every earlier request of its file that
+ * went to the worker, and it waits for the file's O_DIRECT writes in flight
+ * (dio_writes) before its FLUSH; different files run at once.
  *
  * Errors: a structure that cannot be right (a block number outside the file
  * system, a directory entry that overruns its block, a bad inode) is -EUCLEAN;
@@ -34,6 +111,7 @@
 #include "fs.h"
 #include "list.h"
 #include "mutex.h"
+#include "sched.h"
 #include "spinlock.h"
 #include "wait.h"
 #include "workqueue.h"
@@ -54,7 +132,34 @@ struct ext2_owners {
 	u8 nr;				/* or EXT2_OWNERS_ALL */
 };
 
+/* ino joins o (ino 0, or one past EXT2_OWNERS: everyone); does o hold ino
+ * (or everyone)?; ino leaves o (not everyone). bcache.c. */
+void ext2_owners_add(struct ext2_owners *o, u32 ino);
+bool ext2_owners_has(const struct ext2_owners *o, u32 ino);
+void ext2_owners_del(struct ext2_owners *o, u32 ino);
+
+/* One group's blocks freed by inodes whose metadata saying so is not on
+ * the disk yet: none is handed out again until it is (alloc.c; sb->lock). */
+struct ext2_pend {
+	u8 *map;			/* a bit per block of the group (kmalloc), or NULL */
+	u32 nr;				/* bits set */
+	struct ext2_owners owners;	/* whose metadata write-back ends the wait */
+};
+
 struct ext2_sb;
+
+#define EXT2_AIO_QUEUES	8		/* AIO worker queues per file system, at most */
+
+/* One of a file system's AIO worker queues (aio.c): the requests of the
+ * inodes whose number is its index modulo the queues in use, oldest first,
+ * run by one worker thread in that order. */
+struct ext2_aio_queue {
+	spinlock_t lock;		/* list, the requests' queued flags (irqsave) */
+	struct list_head list;
+	struct work_struct work;	/* on its worker's workqueue */
+	struct ext2_sb *sb;
+	u32 idx;
+};
 
 /* One cached block (sb->lock). */
 struct ext2_buf {
@@ -103,30 +208,49 @@ struct ext2_sb {
 					 * the user range in without the lock and retries */
 	struct list_head bufs;		/* the block cache, LRU order */
 	u32 nr_bufs;
+	spinlock_t pc_lock;		/* pages, nr_pages, each page's lru link */
 	struct list_head pages;		/* the page cache (struct ext2_page), LRU order */
 	u32 nr_pages;
-	spinlock_t aio_lock;		/* aio_queue (aio.c) */
-	struct list_head aio_queue;	/* AIO requests for the worker, oldest first */
-	struct work_struct aio_work;	/* the worker's item for this file system */
+	struct ext2_aio_queue aioq[EXT2_AIO_QUEUES];	/* the AIO workers' (aio.c) */
 	spinlock_t icache_lock;		/* inodes, nr_inodes, inode counts reaching zero */
 	struct list_head inodes;	/* inodes in use (struct ext2_inode_info) */
 	u32 nr_inodes;			/* in use or being freed (ext2_put) */
 	struct inode *root;
 	u32 wb_seq;			/* metadata write-backs failed (and data of
 					 * inodes gone since): fsync reports (lock) */
+	struct ext2_pend *pend;		/* per group (kmalloc'd at the first free), or NULL */
+	u32 pend_nr;			/* blocks waiting, all groups (alloc.c, lock) */
+	bool pend_all;			/* no memory for a record: every free block
+					 * waits for the next write of all metadata */
 	struct list_head flush_link;	/* the flusher's list (flush.c), or empty */
 	wait_queue_head_t dio_wait;	/* an inode's direct I/O in flight reached
 					 * zero (dio.c: truncate, fills wait here) */
 };
 
+#define EXT2_RUNS	16		/* block runs an inode remembers (dio.c) */
+
+/* A run of the block map: file blocks [lblk, lblk + len) on device blocks
+ * [pblk, pblk + len), all inside one map block (the inode's direct slots or
+ * one indirect block). */
+struct ext2_run {
+	u32 lblk, pblk, len;
+};
+
 /* An ext2 inode in memory: inode->private. */
 struct ext2_inode_info {
+	struct mutex lock;		/* ext2_ilock: see the head comment */
+	bool nowait;			/* the holder of lock must not wait on the disk
+					 * (io_submit's try): a miss is -EAGAIN, and
+					 * sb->lock is taken only if free (ext2_mlock) */
+	bool fault_again;		/* the holder's user copy faulted on a mapping of
+					 * an ext2 file (map_page refused: -EDEADLK) */
 	struct ext2_inode di;		/* the on-disk inode's first 128 bytes (sb->lock) */
 	struct inode *inode;
 	struct list_head link;		/* sb->inodes (icache_lock) */
 	struct list_head pc_hash[EXT2_PC_HASH];	/* its cached pages by index (sb->lock) */
 	u32 nr_pages;
-	u32 ra_next, ra_win;		/* read-ahead (readahead.c, sb->lock) */
+	u32 ra_next, ra_win;		/* read-ahead (readahead.c, lock) */
+	u32 flush_pass;			/* the flusher's last pass over it (ext2_flush_lock) */
 	/* fsync's state (sb->lock): */
 	u32 wb_seq;			/* its data's write-backs failed: an open
 					 * file's f_wb_err samples wb_seq + sb->wb_seq */
@@ -142,6 +266,11 @@ struct ext2_inode_info {
 	 * a truncate waits for both to be 0, a read into the page cache for
 	 * dio_writes (Linux's i_dio_count and inode_dio_wait). */
 	atomic_t dio_reads, dio_writes;
+	/* The runs its map lookups found last (ext2_map_run; the inode's lock), one
+	 * per slot, a slot per map block modulo EXT2_RUNS: a lookup inside one
+	 * costs no walk of the map; forgotten whenever blocks of the file are
+	 * freed (ext2_free_blocks_from). len 0: unused. */
+	struct ext2_run runs[EXT2_RUNS];
 };
 
 /* A reader waiting for a page fill in flight (ext2_fill_start/ext2_fill_join):
@@ -150,6 +279,8 @@ struct ext2_inode_info {
  * by then: done must not need it. */
 struct ext2_fill_wait {
 	struct list_head link;		/* the page's waiters (ext2_fill_lock) */
+	struct ext2_page *ep;		/* the page while w is among its waiters;
+					 * NULL once called or detached (fill_lock) */
 	void (*done)(struct ext2_fill_wait *w, bool ok);
 	void *priv;
 };
@@ -196,8 +327,11 @@ void ext2_bown(struct ext2_buf *b, u32 ino);
 /* The superblock or a group descriptor changed for ino's metadata. */
 void ext2_super_dirty(struct ext2_sb *sb, u32 ino);
 /* Write every dirty page and block back (then the superblock and descriptors
- * when changed) and flush the device's cache: 0 or the first -EIO. */
+ * when changed) and flush the device's cache: 0 or the first -EIO. No ext2
+ * lock held: it takes each inode's, then sb->lock. */
 int ext2_sync_fs(struct ext2_sb *sb);
+/* Its metadata part and the FLUSH (sb->lock held). */
+int ext2_sync_meta_flush(struct ext2_sb *sb);
 /* The metadata part of that: superblock and descriptors when changed, then
  * every dirty block; no FLUSH. A failed block stays dirty (written again
  * later) and bumps sb->wb_seq. 0 or the first -EIO. */
@@ -235,13 +369,16 @@ int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask);
 void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len);
 /* The blocks of ep in bits are dirty (the page's stamp when it was clean). */
 void ext2_pc_mark(struct ext2_page *ep, u8 bits);
-/* Write back inode's dirty pages / every dirty page of sb / those of sb dirty
- * for at least age jiffies (0: all; *written counts them): 0 or the first
- * error. A page is clean afterwards either way; a failure bumps its inode's
- * wb_seq. */
+/* Write back inode's dirty pages (its lock held) / every dirty page of sb
+ * (each inode's lock taken in turn, with a reference: sync, umount, under
+ * mount_mutex) / those of sb dirty for at least age jiffies (the flusher's
+ * pass number pass, nonzero and new each time: inodes whose lock is taken
+ * are skipped; *written counts them): 0 or the first error. A page is clean
+ * afterwards either way; a failure bumps its inode's wb_seq. No ext2 lock
+ * held but inode's for the first. */
 int ext2_pc_sync_inode(struct inode *inode);
 int ext2_pc_sync_all(struct ext2_sb *sb);
-int ext2_pc_sync_older(struct ext2_sb *sb, unsigned long age, u32 *written);
+int ext2_pc_sync_older(struct ext2_sb *sb, unsigned long age, u32 pass, u32 *written);
 /* Forget inode's pages (its data is gone, or was written back). */
 void ext2_pc_drop(struct inode *inode);
 /* The file shrinks to size (before its blocks are freed): pages past it go,
@@ -289,6 +426,9 @@ void ext2_put(struct inode *inode);
  * free it in memory (the mount's failure path: nothing written). */
 void ext2_drop_inode(struct inode *inode);
 bool ext2_busy(struct inode *root);
+/* The inodes of sb that have cached pages, each with a reference (iput
+ * them), in a kmalloc'd array (*out, kfree it; NULL without memory): how many. */
+u32 ext2_inodes_with_pages(struct ext2_sb *sb, struct inode ***out);
 void ext2_getattr(struct inode *inode, struct kstat *k);
 /* Is di a symlink whose target lives in i_block (no data block)? */
 bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di);
@@ -298,16 +438,34 @@ bool ext2_fast_symlink(const struct ext2_sb *sb, const struct ext2_inode *di);
  * file's data block, which its page holds), or -EUCLEAN/-EIO/-ENOSPC/-EFBIG
  * (-EAGAIN under sb->nowait when an indirect block is not cached). */
 long ext2_bmap(struct inode *inode, u32 lblk, bool create, bool *fresh);
-/* Free every block past the first keep blocks of the file. */
+/* The same lookup without allocating (under sb->nowait -EAGAIN for an
+ * indirect block not cached), and the run around a mapped lblk: *first its
+ * first file block, *len its blocks (consecutive device blocks inside the
+ * same map block). 0 for a hole (first, len not set). */
+long ext2_bmap_run(struct inode *inode, u32 lblk, u32 *first, u32 *len);
+/* Free every block past the first keep blocks of the file, and write the
+ * inode into its buffer under the same hold of sb->lock: nothing writes the
+ * freeing half-done (the wait of the freed blocks ends with that buffer). */
 int ext2_free_blocks_from(struct inode *inode, u32 keep);
 /* Blocks a file may map (the indirect tree's reach). */
 u64 ext2_max_blocks(const struct ext2_sb *sb);
 
 /* alloc.c: bitmaps and counts. goal: a block number to start near; owner:
- * the inode the block is for (its fsync writes the bitmap and counts). */
+ * the inode the block is for (its fsync writes the bitmap and counts). A
+ * freed block waits until owner's metadata is written (see alloc.c); an
+ * allocation finding only such blocks writes all metadata first (under
+ * sb->nowait: -EAGAIN instead). */
 long ext2_alloc_block(struct ext2_sb *sb, u32 goal, u32 owner);
 int ext2_free_block(struct ext2_sb *sb, u32 nr, u32 owner);
 long ext2_alloc_ino(struct ext2_sb *sb, u32 group, bool dir);
+/* The metadata of ino (0: of everyone) is on the disk (a write-back that
+ * succeeded): the blocks it freed may be handed out again. */
+void ext2_pend_done(struct ext2_sb *sb, u32 ino);
+/* umount, or a failed mount: forget every wait, free the records. */
+void ext2_pend_exit(struct ext2_sb *sb);
+/* Blocks waiting on every mount; allocations that found only waiting
+ * blocks and wrote all metadata first (/proc/aiok/ext2). */
+extern atomic_t ext2_free_pending, ext2_free_waits;
 int ext2_free_ino(struct ext2_sb *sb, u32 ino, bool dir);
 
 /* dir.c: directories (sb->lock held). */
@@ -346,10 +504,10 @@ ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t 
 /* f_op->map_page of regular files (file.c). */
 int ext2_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep);
 int ext2_truncate_locked(struct inode *inode, loff_t size);
-/* fsync / fdatasync of open file f (sb->lock held, sb->nowait clear): its
+/* fsync / fdatasync of open file f (its inode's lock held, not a try): its
  * dirty pages, then (fsync; fdatasync when the size or the block map
- * changed) its inode and every dirty metadata block, then the device's
- * FLUSH. -EIO when a write failed, or once per file for a write-back of its
+ * changed) its inode and the dirty metadata blocks it owns, then (after
+ * its O_DIRECT writes in flight ended) the device's FLUSH. -EIO when a write failed, or once per file for a write-back of its
  * data or of metadata that failed since f's last fsync (f->f_wb_err). */
 int ext2_fsync_locked(struct file *f, int datasync);
 
@@ -370,11 +528,14 @@ extern atomic_t ext2_blocks_written;
 extern atomic_t ext2_aio_queued, ext2_dio_direct, ext2_dio_async, ext2_fill_pages, ext2_ra_pages;
 /* O_DIRECT writes sent to the device from io_submit (overwrites). */
 extern atomic_t ext2_dio_direct_writes;
+/* O_DIRECT requests io_submit sent in several device requests (several block
+ * runs), reads and writes. */
+extern atomic_t ext2_dio_multi;
 
 /* readahead.c: page fills (see its head comment). */
 #define EXT2_RA_MAX	64		/* the largest read-ahead window, pages */
 extern spinlock_t ext2_fill_lock;
-extern atomic_t ext2_fill_joined;
+extern atomic_t ext2_fill_joined, ext2_fill_withdrawn;
 /* Where page index of inode starts on the device when its blocks inside the
  * file are one mapped run (*len: their bytes); 0 when not (a hole, past the
  * end, an error, an indirect block not cached under sb->nowait). sb->lock. */
@@ -387,6 +548,19 @@ int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait
 /* Wait for ep's fill in flight through w: true when joined (w->done will
  * run), false when ep is not busy (any more). sb->lock held. */
 bool ext2_fill_join(struct ext2_page *ep, struct ext2_fill_wait *w);
+/* Stop waiting through w: its page (w is never called now), or NULL when w
+ * was called already, or (alone) when another reader waits for the same fill
+ * (w stays). sb->lock held. */
+struct ext2_page *ext2_fill_detach(struct ext2_fill_wait *w, bool alone);
+/* io_cancel's: take back the fill only w waits for while the driver still
+ * queues it: 0 and its page in *epp (not busy, not uptodate; w never
+ * called); -EBUSY when another reader waits for it too, -ENOENT when w was
+ * called already (w stays as it was), -EAGAIN when the device has it (w
+ * waits on, or was called with its outcome). sb->lock held. */
+int ext2_fill_withdraw(struct ext2_fill_wait *w, struct ext2_page **epp);
+/* Start a withdrawn page's fill again for w (a cancel that could not take
+ * back every fill of its request): 0, or -errno with w not called. sb->lock. */
+int ext2_fill_restart(struct ext2_page *ep, struct ext2_fill_wait *w);
 /* Sleep until ep is not busy (sb->lock held: the completion needs none). */
 void ext2_fill_wait_page(struct ext2_page *ep);
 /* dio.c: start every request sb's device has queued, whoever's io_submit
@@ -411,7 +585,8 @@ void ext2_fill_end(struct ext2_fill *f);
  * fills (and the read-ahead window's) are started and the request completes
  * from the last one's completion (copied through the pinned user pages):
  * -EIOCBQUEUED. -EAGAIN with nothing started otherwise (the worker's turn);
- * -EFAULT/-ENOMEM. A fill in flight is not cancelled (io_cancel: -EAGAIN). */
+ * -EFAULT/-ENOMEM. io_cancel withdraws its fills while the driver still
+ * queues them all (else -EAGAIN; aread.c). */
 ssize_t ext2_aread_start(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n,
 			 loff_t pos);
 extern atomic_t ext2_aread_sent;
@@ -447,6 +622,17 @@ long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t p
  * bytes or -errno (the caller completes iocb). */
 long ext2_dio_worker_send(struct inode *inode, struct kiocb *iocb, struct pinned_vec *buf,
 			  size_t n, loff_t pos, bool write);
+/* File block lblk's device block through ei's cached runs (else
+ * ext2_bmap_run, and the run found is cached), *len: the blocks of its run
+ * from lblk on (at least 1); 0 for a hole, or -errno as ext2_bmap. sb->lock
+ * held; under sb->nowait never waits. */
+long ext2_map_run(struct inode *inode, u32 lblk, u32 *len);
+/* The device block of file blocks [lblk, lblk + nb) when they are mapped on
+ * consecutive device blocks (through ext2_map_run); 0 when not (a hole, a
+ * split), or -errno. sb->lock held. */
+long ext2_map_span(struct inode *inode, u32 lblk, u32 nb);
+/* Forget ei's cached runs (its map lost blocks; a new inode). sb->lock. */
+void ext2_runs_forget(struct ext2_inode_info *ei);
 /* Wait until no direct request sent without waiting is in flight on inode
  * (a truncate, before it frees blocks). sb->lock held: nobody sends more. */
 void ext2_dio_wait_inode(struct inode *inode);
@@ -454,6 +640,72 @@ void ext2_dio_wait_inode(struct inode *inode);
  * writes in flight (the bytes read would be stale), or -EAGAIN under
  * sb->nowait. sb->lock held. 0. */
 int ext2_dio_wait_writes(struct inode *inode);
+/* io_submit's tries (aio.c, dio.c) that found their inode's lock free /
+ * taken (then the request went to the worker), since boot: /proc/aiok/ext2. */
+extern atomic_t ext2_try_locked, ext2_try_busy;
+
+/* An inode's lock (ext2_inode_info.lock), process context, no ext2 lock
+ * held (but another inode's through ext2_pc_evict's trylock). The task
+ * notes the inode it holds (fs_held) for map_page. */
+static inline void ext2_ilock(struct inode *inode)
+{
+	mutex_lock(&EXT2_I(inode)->lock);
+	current->fs_held = EXT2_I(inode);
+}
+
+static inline void ext2_iunlock(struct inode *inode)
+{
+	current->fs_held = NULL;
+	mutex_unlock(&EXT2_I(inode)->lock);
+}
+
+/* io_submit's try: the inode's lock if free (counted), with nowait set
+ * (undone by ext2_itry_unlock); else false. */
+static inline bool ext2_itry_lock(struct inode *inode)
+{
+	if (mutex_trylock(&EXT2_I(inode)->lock)) {
+		atomic_inc(&ext2_try_locked);
+		current->fs_held = EXT2_I(inode);
+		EXT2_I(inode)->nowait = true;
+		return true;
+	}
+	atomic_inc(&ext2_try_busy);
+	return false;
+}
+
+static inline void ext2_itry_unlock(struct inode *inode)
+{
+	EXT2_I(inode)->nowait = false;
+	ext2_iunlock(inode);
+}
+
+/* Did a user copy of the holder of inode's lock fault on an ext2 mapping
+ * since the last call? Clears the note. */
+static inline bool ext2_fault_taken(struct inode *inode)
+{
+	bool was = EXT2_I(inode)->fault_again;
+
+	EXT2_I(inode)->fault_again = false;
+	return was;
+}
+
+/* The same for the inode whose lock this task holds (ext2_ilock). */
+static inline bool ext2_fault_taken_held(void)
+{
+	struct ext2_inode_info *ei = current->fs_held;
+	bool was = ei && ei->fault_again;
+
+	if (ei)
+		ei->fault_again = false;
+	return was;
+}
+
+/* sb->lock for inode's holder (data paths: inside ext2_ilock), or nothing
+ * when this task holds it already (a namespace operation): 1 taken, 0
+ * already held, -EAGAIN when the holder must not wait (ei->nowait) and it is
+ * taken; sb->nowait follows ei->nowait while held. ext2_munlock(inode, r). */
+int ext2_mlock(struct inode *inode);
+void ext2_munlock(struct inode *inode, int taken);
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a

@@ -2,11 +2,13 @@
  * read as zeros; a write allocates the blocks it reaches), truncate, fsync,
  * getdents, fsync / fdatasync of one file and its write-back errors, and the
  * pages of mmap and exec (map_page). Data moves through the page cache
- * (pagecache.c) under sb->lock, copied to and from user memory or from pinned
- * pages (the AIO worker, aio.c). A user copy may fault on a mapping of a file
- * of this same file system: that fault must not take sb->lock again, so
- * map_page refuses it (sb->fault_again), the copy fails, and read/write fault
- * the user range in without the lock and try again. */
+ * (pagecache.c) under the inode's lock (ext2_ilock; sb->lock only inside it,
+ * around the block map and the inode's block), copied to and from user
+ * memory or from pinned pages (the AIO worker, aio.c). A user copy may fault
+ * on a mapping of an ext2 file: that fault must not take an inode lock while
+ * the copier holds one (two copiers could wait for each other), so map_page
+ * refuses it (the holder's fault_again), the copy fails, and read/write
+ * fault the user range in without the lock and try again. */
 #include "blk_file.h"
 #include "errno.h"
 #include "highmem.h"
@@ -154,13 +156,12 @@ ssize_t ext2_file_rw(struct inode *inode, struct ext2_xfer *x, size_t n, loff_t 
 	}
 	if (write && ext2_write_end(inode, pos, done, left) == -EAGAIN)
 		return -EAGAIN;
-	if (sb->fault_again) {			/* a copy faulted on our own mapping */
-		sb->fault_again = false;
-		if (!done || sb->nowait)
+	if (ext2_fault_taken(inode)) {		/* a copy faulted on an ext2 mapping */
+		if (!done || EXT2_I(inode)->nowait)
 			return -EAGAIN;		/* (the AIO try is redone whole) */
 	}
 	if (left == -EAGAIN)
-		return -EAGAIN;			/* sb->nowait: all of it again, later */
+		return -EAGAIN;			/* ei->nowait: all of it again, later */
 	if (done && !write)
 		ext2_accessed(inode);
 	if (done)
@@ -213,8 +214,8 @@ static int ext2_fault_in(const char *u, size_t n, bool to_user)
 #define EXT2_FAULT_TRIES	4	/* read/write attempts after faulting in */
 
 /* A read or write through the user buffer: retried after faulting it in when
- * a copy faulted on a mapping of this file system (-EAGAIN from
- * ext2_file_rw without sb->nowait). */
+ * a copy faulted on an ext2 mapping (-EAGAIN from ext2_file_rw without
+ * ei->nowait). */
 static ssize_t ext2_rw_user(struct file *f, char *ubuf, size_t n, loff_t *pos, bool write)
 {
 	struct inode *inode = f->f_inode;
@@ -224,7 +225,7 @@ static ssize_t ext2_rw_user(struct file *f, char *ubuf, size_t n, loff_t *pos, b
 	ssize_t ret;
 
 	for (int tries = 0;; tries++) {
-		mutex_lock(&sb->lock);
+		ext2_ilock(inode);
 		if (write && (f->f_flags & O_APPEND))
 			*pos = inode->size;
 		ret = write && sb->rdonly ? -EROFS : write ? rlimit_fsize_check(*pos, &n) : 0;
@@ -236,7 +237,7 @@ static ssize_t ext2_rw_user(struct file *f, char *ubuf, size_t n, loff_t *pos, b
 			if (err)
 				ret = err;
 		}
-		mutex_unlock(&sb->lock);
+		ext2_iunlock(inode);
 		if (ret != -EAGAIN)
 			break;
 		if (tries == EXT2_FAULT_TRIES || ext2_fault_in(ubuf, n, !write))
@@ -257,7 +258,7 @@ static ssize_t ext2_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 	return ext2_rw_user(f, (char *)ubuf, n, pos, true);
 }
 
-/* map_page under sb->lock: past the end -ENXIO; a write allocates the
+/* map_page under the inode's lock: past the end -ENXIO; a write allocates the
  * page's blocks in the file (the page, filled first, holds their bytes) and
  * changes the times, as a write(2) would. */
 static int ext2_map_page_locked(struct inode *inode, u32 idx, bool write, struct page **pagep)
@@ -294,16 +295,18 @@ static int ext2_map_page_locked(struct inode *inode, u32 idx, bool write, struct
 
 int ext2_map_page(struct inode *inode, u32 idx, bool write, struct page **pagep)
 {
-	struct ext2_sb *sb = EXT2_SB(inode);
+	struct ext2_inode_info *held = current->fs_held;
 	int err;
 
-	if (mutex_held_by_current(&sb->lock)) {
-		sb->fault_again = true;		/* our own user copy: see the head */
+	if (held) {
+		held->fault_again = true;	/* a copy under an inode lock: see the head */
 		return -EDEADLK;
 	}
-	mutex_lock(&sb->lock);
+	if (mutex_held_by_current(&EXT2_SB(inode)->lock))
+		return -EDEADLK;		/* a namespace operation's own copy */
+	ext2_ilock(inode);
 	err = ext2_map_page_locked(inode, idx, write, pagep);
-	mutex_unlock(&sb->lock);
+	ext2_iunlock(inode);
 	return err;
 }
 
@@ -329,10 +332,12 @@ static bool ext2_datasync_meta(struct inode *inode)
 static int ext2_fsync_meta(struct inode *inode)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
+	int taken = ext2_mlock(inode);
 	int err = ext2_write_inode(inode);
 
 	if (!err)
 		err = ext2_sync_meta_inode(EXT2_SB(inode), inode->ino);
+	ext2_munlock(inode, taken);
 	if (!err) {
 		ei->synced_size = inode->size;
 		ei->synced_blocks = ei->di.i_blocks;
@@ -354,6 +359,7 @@ int ext2_fsync_locked(struct file *f, int datasync)
 		err = ext2_pc_sync_inode(inode);
 	if ((!datasync || ext2_datasync_meta(inode)) && (e = ext2_fsync_meta(inode)) && !err)
 		err = e;
+	ext2_dio_wait_writes(inode);	/* direct writes sent before: on the device first */
 	if ((e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0)) && !err)
 		err = e;
 	seq = ext2_wb_seq(inode);
@@ -368,12 +374,11 @@ int ext2_fsync_locked(struct file *f, int datasync)
 /* fsync and fdatasync of one file (ext2_fsync_locked). */
 static int ext2_fsync(struct file *f, int datasync)
 {
-	struct ext2_sb *sb = EXT2_SB(f->f_inode);
 	int err;
 
-	mutex_lock(&sb->lock);
+	ext2_ilock(f->f_inode);
 	err = ext2_fsync_locked(f, datasync);
-	mutex_unlock(&sb->lock);
+	ext2_iunlock(f->f_inode);
 	return err;
 }
 

@@ -8,7 +8,7 @@
  * them (the inodes' and sb's wb_seq), for the next fsync to report.
  *
  * Locking: ext2_flush_lock (a mutex) guards the list of file systems and is
- * held across a pass; each file system's sb->lock is taken inside it. umount
+ * held across a pass; each inode lock, then sb->lock, is taken inside it. umount
  * takes a file system off the list (ext2_flusher_stop) with no sb->lock
  * held: after that the flusher never touches it. Process context.
  * /proc/aiok/ext2 shows the counters of the page cache, block cache and flusher,
@@ -30,6 +30,7 @@ static LIST_HEAD(ext2_flush_list);	/* writable mounts (ext2_flush_lock) */
 static u32 ext2_flush_ms;
 static struct task *ext2_flush_task;
 static atomic_t ext2_flush_passes = ATOMIC_INIT(0);	/* passes that wrote something */
+static u32 ext2_flush_pass_nr;		/* each file system's pass (ext2_flush_lock) */
 static atomic_t ext2_flush_pages = ATOMIC_INIT(0);	/* pages the flusher wrote */
 static atomic_t ext2_flush_blocks = ATOMIC_INIT(0);	/* metadata blocks it wrote */
 
@@ -38,9 +39,11 @@ static int ext2_flush_sb(struct ext2_sb *sb, unsigned long age)
 {
 	u32 pages = 0, blocks;
 
-	mutex_lock(&sb->lock);
 	blocks = atomic_read(&ext2_blocks_written);
-	ext2_pc_sync_older(sb, age, &pages);
+	if (!++ext2_flush_pass_nr)
+		ext2_flush_pass_nr = 1;		/* 0: an inode no pass has seen */
+	ext2_pc_sync_older(sb, age, ext2_flush_pass_nr, &pages);	/* each inode's, if free */
+	mutex_lock(&sb->lock);
 	ext2_sync_meta(sb);		/* errors: wb_seq, for fsync */
 	/* (exact while no other file system writes metadata meanwhile) */
 	blocks = atomic_read(&ext2_blocks_written) - blocks;
@@ -108,7 +111,8 @@ static int ext2_proc_show(char *buf, size_t size)
 			"blocks_written %u\nwb_errors %u\nflush_ms %u\nflush_passes %u\n"
 			"flush_pages %u\nflush_blocks %u\n"
 			"aio_queued %u\ndio_direct %u\ndio_async %u\nfill_pages %u\nra_pages %u\n"
-			"aread_sent %u\nfill_joined %u\ndio_direct_writes %u\n",
+			"aread_sent %u\nfill_joined %u\ndio_direct_writes %u\ndio_multi %u\nfill_withdrawn %u\n"
+			"try_locked %u\ntry_busy %u\nfree_pending %u\nfree_waits %u\n",
 			atomic_read(&ext2_cached_pages), atomic_read(&ext2_dirty_pages),
 			atomic_read(&ext2_cached_blocks), atomic_read(&ext2_pages_written),
 			atomic_read(&ext2_blocks_written), atomic_read(&ext2_wb_errors),
@@ -117,7 +121,10 @@ static int ext2_proc_show(char *buf, size_t size)
 			atomic_read(&ext2_aio_queued), atomic_read(&ext2_dio_direct),
 			atomic_read(&ext2_dio_async), atomic_read(&ext2_fill_pages),
 			atomic_read(&ext2_ra_pages), atomic_read(&ext2_aread_sent),
-			atomic_read(&ext2_fill_joined), atomic_read(&ext2_dio_direct_writes));
+			atomic_read(&ext2_fill_joined), atomic_read(&ext2_dio_direct_writes),
+			atomic_read(&ext2_dio_multi), atomic_read(&ext2_fill_withdrawn),
+			atomic_read(&ext2_try_locked), atomic_read(&ext2_try_busy),
+			atomic_read(&ext2_free_pending), atomic_read(&ext2_free_waits));
 }
 
 void ext2_flush_init(void)

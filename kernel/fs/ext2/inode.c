@@ -140,6 +140,9 @@ static struct inode *ext2_inode_make(struct ext2_sb *sb, u32 ino, const struct e
 		kfree(ei);
 		return ERR_PTR(-ENOMEM);
 	}
+	mutex_init(&ei->lock);
+	ei->nowait = ei->fault_again = false;
+	ei->flush_pass = 0;
 	ei->di = *di;
 	ei->inode = inode;
 	ext2_pc_init(ei);
@@ -150,6 +153,7 @@ static struct inode *ext2_inode_make(struct ext2_sb *sb, u32 ino, const struct e
 	ei->atime_fresh_until = jiffies;	/* not known fresh: read the clock */
 	atomic_set(&ei->dio_reads, 0);
 	atomic_set(&ei->dio_writes, 0);
+	ext2_runs_forget(ei);
 	inode->ino = ino;
 	inode->nlink = di->i_links_count;
 	inode->size = di->i_size;
@@ -208,7 +212,34 @@ struct inode *ext2_iget(struct ext2_sb *sb, u32 ino)
 	return ext2_inode_make(sb, ino, &di);
 }
 
-int ext2_write_inode(struct inode *inode)
+int ext2_mlock(struct inode *inode)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+
+	if (mutex_held_by_current(&sb->lock))
+		return 0;
+	if (!EXT2_I(inode)->nowait) {
+		mutex_lock(&sb->lock);
+		return 1;
+	}
+	if (!mutex_trylock(&sb->lock))
+		return -EAGAIN;
+	sb->nowait = true;
+	return 1;
+}
+
+void ext2_munlock(struct inode *inode, int taken)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+
+	if (taken <= 0)
+		return;
+	sb->nowait = false;
+	mutex_unlock(&sb->lock);
+}
+
+/* ext2_write_inode with sb->lock held. */
+static int ext2_write_inode_locked(struct inode *inode)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	struct ext2_inode *di = &EXT2_I(inode)->di;
@@ -232,6 +263,17 @@ int ext2_write_inode(struct inode *inode)
 	ext2_bdirty(b, inode->ino);
 	ext2_brelse(b);
 	return 0;
+}
+
+int ext2_write_inode(struct inode *inode)
+{
+	int taken = ext2_mlock(inode), err;
+
+	if (taken < 0)
+		return taken;
+	err = ext2_write_inode_locked(inode);
+	ext2_munlock(inode, taken);
+	return err;
 }
 
 /* Zero inode ino's whole record in its table (all inode_size bytes). */
@@ -354,17 +396,46 @@ void ext2_put(struct inode *inode)
 	list_del(&EXT2_I(inode)->link);
 	spin_unlock_irqrestore(&sb->icache_lock, flags);
 	if (!inode->nlink && !sb->rdonly) {
+		ext2_ilock(inode);		/* (an eviction's trylock may race) */
 		mutex_lock(&sb->lock);
 		ext2_evict(inode);
 		mutex_unlock(&sb->lock);
+		ext2_iunlock(inode);
 	} else if (EXT2_I(inode)->nr_pages) {
-		mutex_lock(&sb->lock);
-		if (ext2_pc_sync_inode(inode))	/* the inode's wb_seq goes with it */
+		ext2_ilock(inode);
+		if (ext2_pc_sync_inode(inode)) {	/* the inode's wb_seq goes with it */
+			mutex_lock(&sb->lock);
 			sb->wb_seq++;		/* so the next fsync says it */
+			mutex_unlock(&sb->lock);
+		}
 		ext2_pc_drop(inode);
-		mutex_unlock(&sb->lock);
+		ext2_iunlock(inode);
 	}
 	ext2_inode_free(inode);
+}
+
+u32 ext2_inodes_with_pages(struct ext2_sb *sb, struct inode ***out)
+{
+	struct ext2_inode_info *ei;
+	struct inode **v;
+	u32 n = 0, max, flags;
+
+	max = READ_ONCE(sb->nr_inodes) + 8;	/* those that come meanwhile: a later pass */
+	v = kmalloc(max * sizeof(*v), GFP_KERNEL);
+	*out = v;
+	if (!v)
+		return 0;
+	spin_lock_irqsave(&sb->icache_lock, flags);
+	list_for_each_entry(ei, &sb->inodes, link) {
+		if (n == max)
+			break;
+		if (READ_ONCE(ei->nr_pages)) {	/* listed: its count is not 0 */
+			atomic_inc(&ei->inode->count);
+			v[n++] = ei->inode;
+		}
+	}
+	spin_unlock_irqrestore(&sb->icache_lock, flags);
+	return n;
 }
 
 bool ext2_busy(struct inode *root)

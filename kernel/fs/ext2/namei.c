@@ -288,12 +288,11 @@ static int ext2_readlink(struct inode *inode, char *buf, size_t size)
 
 static int ext2_truncate(struct inode *inode, loff_t size)
 {
-	struct ext2_sb *sb = EXT2_SB(inode);
 	int err;
 
-	mutex_lock(&sb->lock);
+	ext2_ilock(inode);
 	err = ext2_truncate_locked(inode, size);
-	mutex_unlock(&sb->lock);
+	ext2_iunlock(inode);
 	return err;
 }
 

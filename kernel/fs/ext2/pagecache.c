@@ -19,9 +19,15 @@
  * counted (ext2_dirty_pages) and stamped with the jiffies they became dirty,
  * for the flusher (flush.c).
  *
- * Everything here runs under sb->lock (ext2.h). With sb->nowait set (an AIO
- * request tried inside io_submit), nothing here waits on the disk: a page
- * that must be read, or a dirty page in the way of a new one, is -EAGAIN.
+ * Locks (ext2.h): an inode's pages (its hash, each page's bits and bytes)
+ * are its lock's (ext2_ilock); the LRU list and the count are sb->pc_lock's
+ * (a spinlock, inside the inode lock). Eviction takes the victim's inode
+ * lock with mutex_trylock only (busy inodes' pages are skipped): two inode
+ * locks never wait for each other. The sync of every inode's pages
+ * (ext2_pc_sync_older) takes each inode's lock in turn, with no other ext2
+ * lock held. With ei->nowait set (an AIO request tried inside io_submit),
+ * nothing here waits on the disk: a page that must be read, or a dirty page
+ * in the way of a new one, is -EAGAIN.
  * A page whose fill is in flight (busy, readahead.c) is never evicted; a
  * lookup for its bytes (ext2_pc_get) and a free wait for the fill first.
  */
@@ -79,8 +85,10 @@ static struct ext2_page *ext2_pc_find(struct inode *inode, u32 index)
 
 	list_for_each_entry(ep, &EXT2_I(inode)->pc_hash[index % EXT2_PC_HASH], hash) {
 		if (ep->index == index) {
+			spin_lock(&sb->pc_lock);
 			list_del(&ep->lru);
 			list_add(&ep->lru, &sb->pages);	/* most recently used */
+			spin_unlock(&sb->pc_lock);
 			return ep;
 		}
 	}
@@ -99,9 +107,11 @@ static void ext2_pc_free(struct ext2_sb *sb, struct ext2_page *ep)
 	ext2_fill_wait_page(ep);
 	ext2_pc_clean(ep, 0);
 	list_del(&ep->hash);
+	spin_lock(&sb->pc_lock);
 	list_del(&ep->lru);
-	EXT2_I(ep->inode)->nr_pages--;
 	sb->nr_pages--;
+	spin_unlock(&sb->pc_lock);
+	EXT2_I(ep->inode)->nr_pages--;
 	put_page(ep->page);		/* a mapping may hold it a while longer */
 	kfree(ep);
 	atomic_dec(&ext2_cached_pages);
@@ -114,7 +124,7 @@ int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask)
 	u32 bpp = ext2_pc_blocks(sb), lblk = ep->index * bpp, bs = sb->block_size;
 	long nr[4];
 
-	if (sb->nowait)
+	if (EXT2_I(inode)->nowait)
 		return -EAGAIN;			/* it would wait on the disk */
 	if (!write)
 		ext2_dio_wait_writes(inode);	/* else the old bytes would be cached */
@@ -171,7 +181,7 @@ static void ext2_pc_fold_mapwrite(struct ext2_page *ep)
 		ep->mapwrite = false;
 }
 
-/* Write ep's dirty blocks back (sb->nowait must be clear); the page is
+/* Write ep's dirty blocks back (ei->nowait must be clear); the page is
  * clean afterwards either way: a failure is in the inode's wb_seq. */
 static int ext2_pc_writepage(struct ext2_page *ep)
 {
@@ -190,26 +200,48 @@ static int ext2_pc_writepage(struct ext2_page *ep)
 	return err;
 }
 
-/* Make room for one more page: write back and free the least recently used
- * one that no mapping holds (only a clean one under nowait); a write error
- * is the inode's wb_seq. */
-static void ext2_pc_evict(struct ext2_sb *sb)
+/* The least recently used page that can go, its inode locked (inode's own
+ * lock, held by the caller, or another's taken by mutex_trylock: *other),
+ * or NULL. Not busy, not mapped, not dirty under nowait. sb->pc_lock held. */
+static struct ext2_page *ext2_pc_victim(struct ext2_sb *sb, struct inode *inode, bool nowait,
+					bool *other)
 {
 	struct ext2_page *ep;
 
-	if (sb->nr_pages < EXT2_PC_MAX)
-		return;
 	for (struct list_head *e = sb->pages.prev; e != &sb->pages; e = e->prev) {
 		ep = list_entry(e, struct ext2_page, lru);
-		if (ep->busy || ext2_pc_mapped(ep))
-			continue;		/* a fill's read in flight (readahead.c); mapped */
-		ext2_pc_fold_mapwrite(ep);
-		if (ep->dirty && sb->nowait)
-			continue;
-		ext2_pc_writepage(ep);
-		ext2_pc_free(sb, ep);
-		return;
+		*other = ep->inode != inode;
+		if (*other && !mutex_trylock(&EXT2_I(ep->inode)->lock))
+			continue;		/* its inode is busy: its pages stay */
+		if (!ep->busy && !ext2_pc_mapped(ep) && !(nowait && (ep->dirty || ep->mapwrite)))
+			return ep;		/* busy: a fill's read in flight (readahead.c) */
+		if (*other)
+			mutex_unlock(&EXT2_I(ep->inode)->lock);
 	}
+	return NULL;
+}
+
+/* Make room for one more page of inode (its lock held): write back and free
+ * the least recently used one that no mapping holds (only a clean one under
+ * nowait); a write error is the page's inode's wb_seq. */
+static void ext2_pc_evict(struct inode *inode)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	struct ext2_inode_info *vi;
+	struct ext2_page *ep;
+	bool other = false;
+
+	spin_lock(&sb->pc_lock);
+	ep = sb->nr_pages < EXT2_PC_MAX ? NULL :
+		ext2_pc_victim(sb, inode, EXT2_I(inode)->nowait, &other);
+	spin_unlock(&sb->pc_lock);
+	if (!ep)
+		return;
+	vi = EXT2_I(ep->inode);
+	ext2_pc_writepage(ep);			/* (the victim's inode is locked) */
+	ext2_pc_free(sb, ep);
+	if (other)
+		mutex_unlock(&vi->lock);
 }
 
 static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
@@ -218,7 +250,7 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	struct ext2_inode_info *ei = EXT2_I(inode);
 	struct ext2_page *ep;
 
-	ext2_pc_evict(sb);
+	ext2_pc_evict(inode);
 	ep = kmalloc(sizeof(*ep), GFP_KERNEL);
 	if (!ep)
 		return ERR_PTR(-ENOMEM);
@@ -237,9 +269,11 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	ep->mapwrite = false;
 	ep->inode = inode;
 	list_add(&ep->hash, &ei->pc_hash[index % EXT2_PC_HASH]);
+	spin_lock(&sb->pc_lock);
 	list_add(&ep->lru, &sb->pages);
-	ei->nr_pages++;
 	sb->nr_pages++;
+	spin_unlock(&sb->pc_lock);
+	ei->nr_pages++;
 	atomic_inc(&ext2_cached_pages);
 	return ep;
 }
@@ -276,13 +310,13 @@ struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill)
 	int err;
 
 	if (ep && ep->busy) {			/* a fill in flight (readahead.c) */
-		if (sb->nowait)
+		if (EXT2_I(inode)->nowait)
 			return ERR_PTR(-EAGAIN);
 		ext2_fill_wait_page(ep);
 	}
 	if (ep && (ep->uptodate || !fill))
 		return ep;
-	if (fill && sb->nowait)
+	if (fill && EXT2_I(inode)->nowait)
 		return ERR_PTR(-EAGAIN);	/* a read from the disk */
 	if (!ep)
 		ep = ext2_pc_new(inode, index);
@@ -327,25 +361,79 @@ int ext2_pc_sync_inode(struct inode *inode)
 	return err;
 }
 
-int ext2_pc_sync_all(struct ext2_sb *sb)
+/* ext2_pc_sync_older's part for one inode (its lock held). */
+static int ext2_pc_sync_inode_older(struct inode *inode, unsigned long age, u32 *written)
 {
-	u32 n;
-
-	return ext2_pc_sync_older(sb, 0, &n);
-}
-
-int ext2_pc_sync_older(struct ext2_sb *sb, unsigned long age, u32 *written)
-{
+	struct ext2_inode_info *ei = EXT2_I(inode);
 	struct ext2_page *ep;
 	int err = 0, e;
 
-	list_for_each_entry(ep, &sb->pages, lru) {
-		ext2_pc_fold_mapwrite(ep);	/* a shared mapping may write it still */
-		if (!ep->dirty || (age && !time_after_eq(jiffies, ep->dirtied + age)))
-			continue;
-		(*written)++;
-		if ((e = ext2_pc_writepage(ep)) && !err)
+	for (u32 i = 0; i < EXT2_PC_HASH; i++) {
+		list_for_each_entry(ep, &ei->pc_hash[i], hash) {
+			ext2_pc_fold_mapwrite(ep);	/* a shared mapping may write it still */
+			if (!ep->dirty || (age && !time_after_eq(jiffies, ep->dirtied + age)))
+				continue;
+			(*written)++;
+			if ((e = ext2_pc_writepage(ep)) && !err)
+				err = e;
+		}
+	}
+	return err;
+}
+
+int ext2_pc_sync_all(struct ext2_sb *sb)
+{
+	struct inode **held;
+	int err = 0, e;
+	u32 n = ext2_inodes_with_pages(sb, &held), written = 0;
+
+	for (u32 i = 0; i < n; i++) {
+		ext2_ilock(held[i]);
+		if ((e = ext2_pc_sync_inode_older(held[i], 0, &written)) && !err)
 			err = e;
+		ext2_iunlock(held[i]);
+		iput(held[i]);
+	}
+	kfree(held);
+	return err;
+}
+
+#define EXT2_FLUSH_BATCH	8	/* inodes one sweep of the flusher locks */
+
+/* Up to EXT2_FLUSH_BATCH inodes of sb with pages, not yet seen by pass,
+ * each locked by mutex_trylock (a busy one waits for a later pass): the
+ * lock keeps the inode alive (ext2_put takes it before freeing an inode
+ * that has pages), and no reference is taken (a umount would find it busy). */
+static u32 ext2_pc_flush_sweep(struct ext2_sb *sb, u32 pass, struct ext2_inode_info **v)
+{
+	struct ext2_inode_info *ei;
+	u32 n = 0, flags;
+
+	spin_lock_irqsave(&sb->icache_lock, flags);
+	list_for_each_entry(ei, &sb->inodes, link) {
+		if (n == EXT2_FLUSH_BATCH)
+			break;
+		if (!ei->nr_pages || ei->flush_pass == pass || !mutex_trylock(&ei->lock))
+			continue;
+		ei->flush_pass = pass;
+		v[n++] = ei;
+	}
+	spin_unlock_irqrestore(&sb->icache_lock, flags);
+	return n;
+}
+
+int ext2_pc_sync_older(struct ext2_sb *sb, unsigned long age, u32 pass, u32 *written)
+{
+	struct ext2_inode_info *v[EXT2_FLUSH_BATCH];
+	int err = 0, e;
+	u32 n;
+
+	while ((n = ext2_pc_flush_sweep(sb, pass, v))) {
+		for (u32 i = 0; i < n; i++) {
+			if ((e = ext2_pc_sync_inode_older(v[i]->inode, age, written)) && !err)
+				err = e;
+			mutex_unlock(&v[i]->lock);
+		}
 	}
 	return err;
 }

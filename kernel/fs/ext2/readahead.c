@@ -28,6 +28,13 @@
  * that hit the cache never come here: the window advances when a read first
  * misses past it.
  *
+ * Withdrawal (io_cancel of a buffered read sent from io_submit, aread.c):
+ * under sb->lock, a fill that only one reader waits for and that is still in
+ * the driver's queue (not on the device) is taken back (ext2_fill_withdraw):
+ * its completion runs at once with -ECANCELED, the page stays cached, not
+ * uptodate and not busy (the next reader fills it again), and the reader is
+ * not called. sb->lock keeps anyone from joining it meanwhile.
+ *
  * Locks: ext2_fill_lock (a spinlock, irqsave, innermost) guards every page's
  * busy flag, the uptodate flag of a busy page and its waiters; busy is set
  * only under sb->lock, so a holder of sb->lock that reads it clear knows it
@@ -59,6 +66,8 @@ struct ext2_fill {
 atomic_t ext2_fill_pages = ATOMIC_INIT(0);	/* pages fills read, since boot */
 atomic_t ext2_ra_pages = ATOMIC_INIT(0);	/* ... of them read ahead (no request's own) */
 atomic_t ext2_fill_joined = ATOMIC_INIT(0);	/* readers that joined a fill in flight */
+atomic_t ext2_fill_withdrawn = ATOMIC_INIT(0);	/* fills taken back from the driver's
+						 * queue (io_cancel), never read */
 
 /* The read's completion (interrupts off, any context): the page is uptodate
  * when read whole, its tail past the file's end zeroed; wake and call its
@@ -80,6 +89,8 @@ static void ext2_fill_end_io(void *priv, long res)
 	spin_lock(&ext2_fill_lock);
 	ep->uptodate = ok;
 	ep->busy = false;
+	list_for_each_entry(w, &ep->waiters, link)
+		w->ep = NULL;			/* called now: no cancel detaches it */
 	list_splice_init(&ep->waiters, &done);
 	spin_unlock(&ext2_fill_lock);
 	local_irq_restore(flags);
@@ -99,15 +110,19 @@ int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait
 	ep->busy = true;
 	ep->fill_len = len;
 	ep->fill_eof = MIN(in_file, (u64)len);
-	if (w)
+	if (w) {
 		list_add_tail(&w->link, &ep->waiters);
+		w->ep = ep;
+	}
 	spin_unlock_irqrestore(&ext2_fill_lock, flags);
 	err = blk_file_kernel_async(sb->dev, BLK_READ, ep->page, 0, len,
 				    sb->dev_offset + ((u64)nr << sb->block_log), ext2_fill_end_io, ep);
 	if (err) {			/* nothing started: nobody else saw it busy */
 		spin_lock_irqsave(&ext2_fill_lock, flags);
-		if (w)
+		if (w) {
 			list_del(&w->link);
+			w->ep = NULL;
+		}
 		ep->busy = false;
 		spin_unlock_irqrestore(&ext2_fill_lock, flags);
 		return err;
@@ -116,19 +131,80 @@ int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait
 	return 0;
 }
 
-bool ext2_fill_join(struct ext2_page *ep, struct ext2_fill_wait *w)
+/* Add w to ep's waiters while its fill is in flight: true, else false. */
+static bool ext2_fill_add_waiter(struct ext2_page *ep, struct ext2_fill_wait *w)
 {
 	bool busy;
 	u32 flags;
 
 	spin_lock_irqsave(&ext2_fill_lock, flags);
 	busy = ep->busy;
-	if (busy)
+	if (busy) {
 		list_add_tail(&w->link, &ep->waiters);
+		w->ep = ep;
+	}
 	spin_unlock_irqrestore(&ext2_fill_lock, flags);
-	if (busy)
-		atomic_inc(&ext2_fill_joined);
 	return busy;
+}
+
+bool ext2_fill_join(struct ext2_page *ep, struct ext2_fill_wait *w)
+{
+	if (!ext2_fill_add_waiter(ep, w))
+		return false;
+	atomic_inc(&ext2_fill_joined);
+	return true;
+}
+
+struct ext2_page *ext2_fill_detach(struct ext2_fill_wait *w, bool alone)
+{
+	struct ext2_page *ep;
+	u32 flags;
+
+	spin_lock_irqsave(&ext2_fill_lock, flags);
+	ep = w->ep;
+	if (ep && alone && (ep->waiters.next != &w->link || ep->waiters.prev != &w->link))
+		ep = NULL;			/* another reader waits too */
+	if (ep) {
+		list_del(&w->link);
+		w->ep = NULL;
+	}
+	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	return ep;
+}
+
+/* Wait for ep again through w after a withdrawal failed: joined while the
+ * fill is in flight, else w->done runs now with its outcome. sb->lock held
+ * (ep stays cached). */
+static void ext2_fill_reattach(struct ext2_page *ep, struct ext2_fill_wait *w)
+{
+	if (!ext2_fill_add_waiter(ep, w))
+		w->done(w, ep->uptodate);
+}
+
+int ext2_fill_withdraw(struct ext2_fill_wait *w, struct ext2_page **epp)
+{
+	struct ext2_page *ep = READ_ONCE(w->ep);
+
+	if (!ep)
+		return -ENOENT;			/* called already */
+	if (!(ep = ext2_fill_detach(w, true)))
+		return READ_ONCE(w->ep) ? -EBUSY : -ENOENT;	/* joined; or ended now */
+	if (blk_file_cancel_async(EXT2_SB(ep->inode)->dev, ep)) {
+		ext2_fill_reattach(ep, w);	/* on the device: it goes on */
+		return -EAGAIN;
+	}
+	atomic_inc(&ext2_fill_withdrawn);	/* ext2_fill_end_io ran: not busy */
+	*epp = ep;
+	return 0;
+}
+
+int ext2_fill_restart(struct ext2_page *ep, struct ext2_fill_wait *w)
+{
+	u32 len, nr = ext2_fill_where(ep->inode, ep->index, &len);
+
+	if (ep->busy || ep->uptodate)		/* (sb->lock held: neither is possible) */
+		return -EAGAIN;
+	return nr ? ext2_fill_start(ep, nr, len, w) : -EIO;
 }
 
 static bool ext2_fill_busy(struct ext2_page *ep)
@@ -156,18 +232,15 @@ u32 ext2_fill_where(struct inode *inode, u32 index, u32 *len)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
 	u64 start = (u64)index << PAGE_SHIFT, size = inode->size;
-	u32 bpp = PAGE_SIZE >> sb->block_log, lblk = index * bpp, nb;
+	u32 bpp = PAGE_SIZE >> sb->block_log, nb;
 	long first;
 
 	if (start >= size)
 		return 0;
 	nb = MIN((u64)bpp, (size - start + sb->block_size - 1) >> sb->block_log);
-	first = ext2_bmap(inode, lblk, false, NULL);
+	first = ext2_map_span(inode, index * bpp, nb);
 	if (first <= 0)
-		return 0;			/* a hole, an error, a map not cached */
-	for (u32 i = 1; i < nb; i++)
-		if (ext2_bmap(inode, lblk + i, false, NULL) != first + (long)i)
-			return 0;
+		return 0;			/* a hole, an error, a map not cached, a split */
 	*len = nb << sb->block_log;
 	return first;
 }

@@ -175,6 +175,7 @@ static void ext2_sb_free(struct ext2_sb *sb)
 	ext2_aio_exit(sb);
 	ext2_pc_drop_all(sb);		/* none left: every inode is gone by now */
 	ext2_bcache_drop(sb);
+	ext2_pend_exit(sb);
 	if (sb->dev)
 		fput(sb->dev);
 	kfree(sb->gd);
@@ -207,6 +208,7 @@ static struct ext2_sb *ext2_sb_alloc(struct file *dev, u64 offset, u64 bytes, u3
 	mutex_init(&sb->lock);
 	spin_lock_init(&sb->icache_lock, "ext2_icache");
 	INIT_LIST_HEAD(&sb->bufs);
+	spin_lock_init(&sb->pc_lock, "ext2_pc");
 	INIT_LIST_HEAD(&sb->pages);
 	INIT_LIST_HEAD(&sb->inodes);
 	INIT_LIST_HEAD(&sb->flush_link);
@@ -238,7 +240,7 @@ static int ext2_mark_mounted(struct ext2_sb *sb)
 	sb->es->s_state &= ~EXT2_VALID_FS;
 	sb->es->s_mnt_count++;
 	sb->es->s_mtime = ext2_now();
-	return ext2_sync_fs(sb) ? -EIO : ext2_write_super(sb);
+	return ext2_sync_meta_flush(sb) ? -EIO : ext2_write_super(sb);	/* no pages yet */
 }
 
 /* Superblock, groups and root of sb (sb->lock held): the root with a reference. */
@@ -281,13 +283,7 @@ struct inode *ext2_mount(struct file *dev, u64 offset, u64 bytes, u32 flags)
 
 int ext2_sync_root(struct inode *root)
 {
-	struct ext2_sb *sb = EXT2_SB(root);
-	int err;
-
-	mutex_lock(&sb->lock);
-	err = ext2_sync_fs(sb);
-	mutex_unlock(&sb->lock);
-	return err;
+	return ext2_sync_fs(EXT2_SB(root));
 }
 
 int ext2_umount(struct inode *root)
@@ -296,11 +292,15 @@ int ext2_umount(struct inode *root)
 	int err;
 
 	ext2_flusher_stop(sb);		/* no pass touches sb after this */
+	err = sb->rdonly ? 0 : ext2_pc_sync_all(sb);	/* each inode under its lock */
 	mutex_lock(&sb->lock);
 	if (!sb->rdonly && sb->was_valid)
 		sb->es->s_state |= EXT2_VALID_FS;
 	ext2_super_dirty(sb, 0);
-	err = ext2_sync_fs(sb);
+	if (!err)
+		err = ext2_sync_meta_flush(sb);
+	else
+		ext2_sync_meta_flush(sb);
 	if (err && !sb->rdonly) {	/* something did not reach the disk: e2fsck */
 		sb->es->s_state = (sb->es->s_state & ~EXT2_VALID_FS) | EXT2_ERROR_FS;
 		ext2_write_super(sb);
