@@ -206,6 +206,7 @@ static void ext2_aio_work(struct work_struct *w)
 	struct ext2_aio_queue *q = container_of(w, struct ext2_aio_queue, work);
 	struct ext2_aio *ea;
 	struct kiocb *iocb;
+	struct file *file;
 	u32 covered = 0;
 	long res;
 
@@ -217,10 +218,15 @@ static void ext2_aio_work(struct work_struct *w)
 		if (covered)
 			covered--;
 		iocb = ea->iocb;
+		/* Our own reference: a request the run sends may complete
+		 * inside it (the device faster than the send's last put) while
+		 * the file's lock is held; its last fput must not come there. */
+		file = get_file(kiocb_file(iocb));
 		res = ext2_aio_run(ea);
 		ext2_aio_free(ea);
 		if (res != -EIOCBQUEUED)	/* else the driver's interrupt completes it */
 			aio_complete(iocb, res, 0);
+		fput(file);			/* no ext2 lock held: may be the last */
 	}
 }
 

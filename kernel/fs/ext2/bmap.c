@@ -5,7 +5,8 @@
  * The map is a tree of fixed depth (at most 3 indirect levels), so a block
  * that points back at itself or an ancestor ("a loop") is read again a
  * bounded number of times, never followed forever; freeing such a tree finds
- * the block free already and stops with -EUCLEAN. sb->lock held throughout.
+ * the block free already and stops with -EUCLEAN. sb->lock held throughout (the
+ * data paths take it through ext2_mlock, inside the inode's lock).
  *
  * For the next increment (file AIO): a lookup is ext2_bmap_path() (the slot
  * per level, computed without I/O) and then one block read per indirect

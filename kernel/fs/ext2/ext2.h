@@ -350,20 +350,20 @@ bool ext2_block_ok(const struct ext2_sb *sb, u32 nr);
 /* Byte I/O on the device at the file system's offset (the superblock). */
 int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 off, u32 len, u64 pos);
 
-/* pagecache.c: regular files' data (sb->lock held). */
+/* pagecache.c: regular files' data (the inode's lock held). */
 void ext2_pc_init(struct ext2_inode_info *ei);
 /* Page index of inode, cached: read from the disk when fill and not yet
- * uptodate (-EAGAIN instead under sb->nowait), else zeroed when new. A busy
- * page (a fill in flight) is waited for first (-EAGAIN under sb->nowait). */
+ * uptodate (-EAGAIN instead under nowait), else zeroed when new. A busy
+ * page (a fill in flight) is waited for first (-EAGAIN under nowait). */
 struct ext2_page *ext2_pc_get(struct inode *inode, u32 index, bool fill);
 /* Page index of inode as cached (busy or not), else NULL, or with create a
  * new page, not uptodate, its bytes undefined (a fill writes them all); or
- * ERR_PTR(-ENOMEM). Never waits on the disk under sb->nowait. */
+ * ERR_PTR(-ENOMEM). Never waits on the disk under nowait. */
 struct ext2_page *ext2_pc_lookup(struct inode *inode, u32 index, bool create);
 void ext2_pc_zero(struct ext2_page *ep, u32 off, u32 len);
 /* Move the blocks of ep whose bit is in mask from or to the device, runs of
  * consecutive device blocks at a time; a hole reads as zeros and is skipped
- * on a write. 0, -errno, -EAGAIN under sb->nowait. */
+ * on a write. 0, -errno, -EAGAIN under nowait. */
 int ext2_pc_io(struct ext2_page *ep, bool write, u32 mask);
 /* Bytes [off, off + len) of the page changed: their blocks are dirty. */
 void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len);
@@ -538,48 +538,48 @@ extern spinlock_t ext2_fill_lock;
 extern atomic_t ext2_fill_joined, ext2_fill_withdrawn;
 /* Where page index of inode starts on the device when its blocks inside the
  * file are one mapped run (*len: their bytes); 0 when not (a hole, past the
- * end, an error, an indirect block not cached under sb->nowait). sb->lock. */
+ * end, an error, an indirect block not cached under nowait). The inode's lock. */
 u32 ext2_fill_where(struct inode *inode, u32 index, u32 *len);
 /* Start reading len bytes from device block nr into ep (cached, not
- * uptodate, not dirty, not busy; sb->lock held): ep is busy until the read's
+ * uptodate, not dirty, not busy; the inode's lock held): ep is busy until the read's
  * completion, which calls w->done (w may be NULL). 0, or -errno with nothing
  * started (w not called). */
 int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait *w);
 /* Wait for ep's fill in flight through w: true when joined (w->done will
- * run), false when ep is not busy (any more). sb->lock held. */
+ * run), false when ep is not busy (any more). The inode's lock held. */
 bool ext2_fill_join(struct ext2_page *ep, struct ext2_fill_wait *w);
 /* Stop waiting through w: its page (w is never called now), or NULL when w
  * was called already, or (alone) when another reader waits for the same fill
- * (w stays). sb->lock held. */
+ * (w stays). The inode's lock held. */
 struct ext2_page *ext2_fill_detach(struct ext2_fill_wait *w, bool alone);
 /* io_cancel's: take back the fill only w waits for while the driver still
  * queues it: 0 and its page in *epp (not busy, not uptodate; w never
  * called); -EBUSY when another reader waits for it too, -ENOENT when w was
  * called already (w stays as it was), -EAGAIN when the device has it (w
- * waits on, or was called with its outcome). sb->lock held. */
+ * waits on, or was called with its outcome). The inode's lock held. */
 int ext2_fill_withdraw(struct ext2_fill_wait *w, struct ext2_page **epp);
 /* Start a withdrawn page's fill again for w (a cancel that could not take
- * back every fill of its request): 0, or -errno with w not called. sb->lock. */
+ * back every fill of its request): 0, or -errno with w not called. The inode's lock. */
 int ext2_fill_restart(struct ext2_page *ep, struct ext2_fill_wait *w);
-/* Sleep until ep is not busy (sb->lock held: the completion needs none). */
+/* Sleep until ep is not busy (the inode's lock held: the completion needs none). */
 void ext2_fill_wait_page(struct ext2_page *ep);
 /* dio.c: start every request sb's device has queued, whoever's io_submit
  * plug deferred its kick (before waiting for a fill or a direct request:
- * that submitter may be asleep on sb->lock). Any process context. */
+ * that submitter may be asleep on an ext2 lock). Any process context. */
 void ext2_dev_kick(struct ext2_sb *sb);
 /* The read-ahead window (pages) after pages [first, last] of a read that
- * missed; updates ei's state (sb->lock). */
+ * missed; updates ei's state (the inode's lock). */
 u32 ext2_ra_window(struct ext2_inode_info *ei, u32 first, u32 last);
 /* The AIO worker's batch: begin (NULL: no memory, nothing to fill), start
  * the fills of the pages [pos, pos + n) of inode needs and of its read-ahead
- * window (sb->lock held), then end: wait for them all (sb->lock held or not)
+ * window (the inode's lock held), then end: wait for them all (no lock needed)
  * and free f. A page this cannot fill is left to ext2_pc_get. */
 struct ext2_fill;
 struct ext2_fill *ext2_fill_begin(struct ext2_sb *sb);
 void ext2_fill_read(struct ext2_fill *f, struct inode *inode, loff_t pos, size_t n);
 void ext2_fill_end(struct ext2_fill *f);
 
-/* aread.c: io_submit's buffered read that misses (sb->lock held, sb->nowait
+/* aread.c: io_submit's buffered read that misses (the inode's lock held, nowait
  * set, after ext2_file_rw said -EAGAIN): when every page it needs is cached,
  * being filled, or one mapped run whose map is cached, the missing pages'
  * fills (and the read-ahead window's) are started and the request completes
@@ -599,11 +599,11 @@ ssize_t ext2_aio_write(struct kiocb *iocb, const char *ubuf, size_t n, loff_t po
 ssize_t ext2_aio_readv(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
 ssize_t ext2_aio_writev(struct kiocb *iocb, const struct iovec *iov, u32 nr, loff_t pos);
 int ext2_aio_fsync(struct kiocb *iocb, int datasync);
-/* dio.c: O_DIRECT (io_submit's try, else the worker with sb->lock held). Are offset and segments
+/* dio.c: O_DIRECT (io_submit's try, else a worker with the inode's lock held). Are offset and segments
  * 512-aligned? Move n bytes at pos between the file and the pinned pages,
  * zero-copy: bytes or -errno. */
 bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
-/* io_submit's try of an O_DIRECT request (sb->lock taken only if free): a
+/* io_submit's try of an O_DIRECT request (the inode's lock taken only if free): a
  * read or write inside the file on one run of allocated blocks whose map is
  * cached, with no dirty cached page over it (a write: no mapped one either,
  * the inode's block cached for its mtime, no RWF_DSYNC), is sent to the
@@ -611,11 +611,11 @@ bool ext2_dio_aligned(const struct iovec *iov, u32 nr, loff_t pos);
  * -EFAULT/-ENOMEM with nothing sent. A write drops the clean cached pages
  * over its range first. -EAGAIN for everything else (holes, appends, map
  * misses, the lock taken): the worker's ext2_dio_rw then. The user's pages
- * are pinned under sb->lock, as the buffered try copies under it. */
+ * are pinned under the inode's lock, as the buffered try copies under it. */
 ssize_t ext2_dio_try(struct kiocb *iocb, const struct iovec *iov, u32 nr, size_t n, loff_t pos,
 		     bool write);
 long ext2_dio_rw(struct inode *inode, struct pinned_vec *buf, size_t n, loff_t pos, bool write);
-/* The worker's direct read or write of the pinned buf (sb->lock held):
+/* The worker's direct read or write of the pinned buf (the inode's lock held):
  * sent on iocb without waiting when it can go whole (as ext2_dio_try's, the
  * map read as needed; an overwrite without RWF_DSYNC; buf is taken over):
  * -EIOCBQUEUED, the driver's interrupt completes iocb. Else ext2_dio_rw's
@@ -624,21 +624,21 @@ long ext2_dio_worker_send(struct inode *inode, struct kiocb *iocb, struct pinned
 			  size_t n, loff_t pos, bool write);
 /* File block lblk's device block through ei's cached runs (else
  * ext2_bmap_run, and the run found is cached), *len: the blocks of its run
- * from lblk on (at least 1); 0 for a hole, or -errno as ext2_bmap. sb->lock
- * held; under sb->nowait never waits. */
+ * from lblk on (at least 1); 0 for a hole, or -errno as ext2_bmap. The inode's
+ * lock held (it takes sb->lock for the walk); under nowait never waits. */
 long ext2_map_run(struct inode *inode, u32 lblk, u32 *len);
 /* The device block of file blocks [lblk, lblk + nb) when they are mapped on
  * consecutive device blocks (through ext2_map_run); 0 when not (a hole, a
- * split), or -errno. sb->lock held. */
+ * split), or -errno. The inode's lock held. */
 long ext2_map_span(struct inode *inode, u32 lblk, u32 nb);
-/* Forget ei's cached runs (its map lost blocks; a new inode). sb->lock. */
+/* Forget ei's cached runs (its map lost blocks; a new inode). The inode's lock. */
 void ext2_runs_forget(struct ext2_inode_info *ei);
 /* Wait until no direct request sent without waiting is in flight on inode
- * (a truncate, before it frees blocks). sb->lock held: nobody sends more. */
+ * (a truncate, before it frees blocks). The inode's lock held: nobody sends more. */
 void ext2_dio_wait_inode(struct inode *inode);
 /* Before a read from the disk into inode's page cache: wait for its direct
  * writes in flight (the bytes read would be stale), or -EAGAIN under
- * sb->nowait. sb->lock held. 0. */
+ * nowait. The inode's lock held. 0. */
 int ext2_dio_wait_writes(struct inode *inode);
 /* io_submit's tries (aio.c, dio.c) that found their inode's lock free /
  * taken (then the request went to the worker), since boot: /proc/aiok/ext2. */

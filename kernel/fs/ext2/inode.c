@@ -401,10 +401,13 @@ void ext2_put(struct inode *inode)
 		ext2_evict(inode);
 		mutex_unlock(&sb->lock);
 		ext2_iunlock(inode);
-	} else if (EXT2_I(inode)->nr_pages) {
+	} else {
+		/* Always through the lock: an eviction or the flusher may hold it
+		 * by trylock (found through a page or the inode list before we
+		 * unlinked it), even when no page is left now. */
 		ext2_ilock(inode);
-		if (ext2_pc_sync_inode(inode)) {	/* the inode's wb_seq goes with it */
-			mutex_lock(&sb->lock);
+		if (EXT2_I(inode)->nr_pages && ext2_pc_sync_inode(inode)) {
+			mutex_lock(&sb->lock);	/* the inode's wb_seq goes with it */
 			sb->wb_seq++;		/* so the next fsync says it */
 			mutex_unlock(&sb->lock);
 		}

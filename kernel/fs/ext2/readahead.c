@@ -3,7 +3,7 @@
  * uptodate after an error) and calls the readers that wait for it; the AIO
  * worker's batches of fills, and the read-ahead window behind sequential reads.
  *
- * A fill (ext2_fill_start) starts under sb->lock on a cached page that is not
+ * A fill (ext2_fill_start) starts under the inode's lock on a cached page that is not
  * uptodate, not dirty and not busy, whose blocks inside the file are one
  * mapped run (ext2_fill_where); its bytes past the file's end (as it was at
  * the start: a write to the page waits for the fill) are zeroed by the
@@ -11,11 +11,11 @@
  * (ext2_fill_join): one device read however many readers. A busy page is
  * never freed, written, or filled again: everything that would (a write, a
  * truncate, eviction, a synchronous fill) waits in ext2_fill_wait_page, with
- * sb->lock held: a completion takes no lock of the file system, so that
+ * the inode's lock held: a completion takes no lock of the file system, so that
  * wait always ends.
  *
  * The worker (aio.c) starts the fills of the pages that a batch of queued
- * buffered reads miss under sb->lock (ext2_fill_begin, ext2_fill_read) and
+ * buffered reads miss under each inode's lock (ext2_fill_begin, ext2_fill_read) and
  * waits for them without it (ext2_fill_end); any page a fill cannot read
  * (holes, partly written pages, split runs) is left to ext2_pc_get's
  * synchronous fill.
@@ -29,15 +29,15 @@
  * misses past it.
  *
  * Withdrawal (io_cancel of a buffered read sent from io_submit, aread.c):
- * under sb->lock, a fill that only one reader waits for and that is still in
+ * under the inode's lock, a fill that only one reader waits for and that is still in
  * the driver's queue (not on the device) is taken back (ext2_fill_withdraw):
  * its completion runs at once with -ECANCELED, the page stays cached, not
  * uptodate and not busy (the next reader fills it again), and the reader is
- * not called. sb->lock keeps anyone from joining it meanwhile.
+ * not called. The inode's lock keeps anyone from joining it meanwhile.
  *
  * Locks: ext2_fill_lock (a spinlock, irqsave, innermost) guards every page's
  * busy flag, the uptodate flag of a busy page and its waiters; busy is set
- * only under sb->lock, so a holder of sb->lock that reads it clear knows it
+ * only under the inode's lock, so a holder of that lock that reads it clear knows it
  * stays clear.
  */
 #include "aio.h"
@@ -173,7 +173,7 @@ struct ext2_page *ext2_fill_detach(struct ext2_fill_wait *w, bool alone)
 }
 
 /* Wait for ep again through w after a withdrawal failed: joined while the
- * fill is in flight, else w->done runs now with its outcome. sb->lock held
+ * fill is in flight, else w->done runs now with its outcome. The inode's lock held
  * (ep stays cached). */
 static void ext2_fill_reattach(struct ext2_page *ep, struct ext2_fill_wait *w)
 {
@@ -202,7 +202,7 @@ int ext2_fill_restart(struct ext2_page *ep, struct ext2_fill_wait *w)
 {
 	u32 len, nr = ext2_fill_where(ep->inode, ep->index, &len);
 
-	if (ep->busy || ep->uptodate)		/* (sb->lock held: neither is possible) */
+	if (ep->busy || ep->uptodate)		/* (the inode's lock held: neither is possible) */
 		return -EAGAIN;
 	return nr ? ext2_fill_start(ep, nr, len, w) : -EIO;
 }
@@ -223,7 +223,7 @@ void ext2_fill_wait_page(struct ext2_page *ep)
 	if (ep->busy) {
 		blk_flush_plug();	/* a fill this io_submit started may wait there */
 		ext2_dev_kick(EXT2_SB(ep->inode));	/* or another submitter's plug,
-							 * that submitter asleep on sb->lock */
+							 * that submitter asleep on an ext2 lock */
 		wait_event(ext2_fill_wq, !ext2_fill_busy(ep));
 	}
 }
@@ -278,7 +278,7 @@ static void ext2_fill_batch_done(struct ext2_fill_wait *w, bool ok)
 		wake_up_all(&ext2_fill_wq);
 }
 
-/* Wait for every fill of the batch (with or without sb->lock). */
+/* Wait for every fill of the batch (with or without the inode's lock). */
 static void ext2_fill_wait_all(struct ext2_fill *f)
 {
 	wait_event(ext2_fill_wq, atomic_read(&f->pending) == 0);
