@@ -416,16 +416,37 @@ static void lock_find_holder(struct inode *inode, struct file_lock *req)
 	spin_unlock(&file_lock_lock);
 }
 
-/* F_SETLK*: the file must be open for what the lock is (EBADF). */
-static int lock_setlk(struct file *f, struct file_lock *req, bool wait)
+/* Does fd still name f in the caller's table? */
+static bool lock_fd_is(int fd, struct file *f)
 {
+	struct file *now = fget(fd);
+
+	if (now)
+		fput(now);		/* never the last: f's caller holds one */
+	return now == f;
+}
+
+/* F_SETLK*: the file must be open for what the lock is (EBADF). A lock
+ * granted after another thread closed fd is undone: that close dropped the
+ * process's locks on the file, and none may outlive it (as Linux's). */
+static int lock_setlk(int fd, struct file *f, struct file_lock *req, bool wait)
+{
+	struct file_lock undo = *req;
+	int ret;
+
 	if ((req->type == F_RDLCK && !(f->f_mode & FMODE_READ)) ||
 	    (req->type == F_WRLCK && !(f->f_mode & FMODE_WRITE)))
 		return -EBADF;
-	return lock_set(f->f_inode, req, wait);
+	ret = lock_set(f->f_inode, req, wait);
+	if (!ret && undo.type != F_UNLCK && !lock_fd_is(fd, f)) {
+		undo.type = F_UNLCK;
+		if (lock_set(f->f_inode, &undo, false))	/* -ENOLCK: no spare for a split */
+			locks_remove_posix(current->files, f);	/* as the close did */
+	}
+	return ret;
 }
 
-static int fcntl_lock32(struct file *f, int cmd, struct kernel_flock *ufl)
+static int fcntl_lock32(int fd, struct file *f, int cmd, struct kernel_flock *ufl)
 {
 	struct kernel_flock kfl;
 	struct file_lock req;
@@ -437,7 +458,7 @@ static int fcntl_lock32(struct file *f, int cmd, struct kernel_flock *ufl)
 	if (ret)
 		return ret;
 	if (cmd != F_GETLK)
-		return lock_setlk(f, &req, cmd == F_SETLKW);
+		return lock_setlk(fd, f, &req, cmd == F_SETLKW);
 	if (req.type == F_UNLCK)
 		return -EINVAL;
 	lock_find_holder(f->f_inode, &req);
@@ -453,7 +474,7 @@ static int fcntl_lock32(struct file *f, int cmd, struct kernel_flock *ufl)
 	return copy_to_user(ufl, &kfl, sizeof(kfl)) ? -EFAULT : 0;
 }
 
-static int fcntl_lock64(struct file *f, int cmd, struct kernel_flock64 *ufl)
+static int fcntl_lock64(int fd, struct file *f, int cmd, struct kernel_flock64 *ufl)
 {
 	struct kernel_flock64 kfl;
 	struct file_lock req;
@@ -465,7 +486,7 @@ static int fcntl_lock64(struct file *f, int cmd, struct kernel_flock64 *ufl)
 	if (ret)
 		return ret;
 	if (cmd != F_GETLK64)
-		return lock_setlk(f, &req, cmd == F_SETLKW64);
+		return lock_setlk(fd, f, &req, cmd == F_SETLKW64);
 	if (req.type == F_UNLCK)
 		return -EINVAL;
 	lock_find_holder(f->f_inode, &req);
@@ -489,9 +510,9 @@ long fcntl_lock(int fd, int cmd, unsigned long arg)
 	if (!f->f_inode)
 		ret = -EINVAL;
 	else if (cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW)
-		ret = fcntl_lock32(f, cmd, (struct kernel_flock *)arg);
+		ret = fcntl_lock32(fd, f, cmd, (struct kernel_flock *)arg);
 	else
-		ret = fcntl_lock64(f, cmd, (struct kernel_flock64 *)arg);
+		ret = fcntl_lock64(fd, f, cmd, (struct kernel_flock64 *)arg);
 	fput(f);
 	return ret;
 }

@@ -2942,6 +2942,73 @@ static int setlkw_deadlock_eintr(void)
 	return 0;
 }
 
+/* ---- F_SETLKW granted after another thread closed the descriptor ---- */
+
+struct lk_closer {
+	int fd;
+	int ret;
+};
+
+static void *lk_close_waiter(void *arg)
+{
+	struct lk_closer *c = arg;
+
+	c->ret = lk_set(c->fd, F_SETLKW, F_WRLCK, SEEK_SET, 0, 0);
+	return NULL;
+}
+
+/* A thread waits in F_SETLKW while another thread of its process closes the
+ * descriptor: the close drops the process's locks on the file, so the lock
+ * the wait ends with must not outlive it (Linux undoes it: fcntl_setlk's
+ * look at the descriptor again). Without that the lock stays, owned by a
+ * process with no descriptor of the file: another process can never take
+ * it and /proc/locks lists it after its file is gone. */
+static int setlkw_close_race(void)
+{
+	char p[256], text[256], c;
+	struct lk_closer cl;
+	int fd, go[2], ready[2];
+	pthread_t t;
+	pid_t pid;
+
+	fd = open(path_in(p, sizeof(p), "lkclose.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0 && pipe(go) == 0 && pipe(ready) == 0);
+	pid = fork();
+	if (pid == 0) {			/* the holder: until the parent says go */
+		close(go[1]);
+		if (lk_set(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 0))
+			_exit(1);
+		write(ready[1], "r", 1);
+		read(go[0], &c, 1);
+		_exit(0);
+	}
+	close(go[0]);
+	CHECK_EQ(read(ready[0], &c, 1), 1);
+	cl.fd = fd;
+	cl.ret = -2;
+	CHECK_EQ(pthread_create(&t, NULL, lk_close_waiter, &cl), 0);
+	usleep(100000);			/* the thread sleeps in F_SETLKW */
+	CHECK_EQ(cl.ret, -2);
+	CHECK_EQ(close(fd), 0);		/* drops our locks on the file: none yet */
+	CHECK_EQ(write(go[1], "g", 1), 1);
+	CHECK(utest_child_ok(pid));	/* its exit releases the lock */
+	CHECK_EQ(pthread_join(t, NULL), 0);
+	CHECK_EQ(cl.ret, 0);		/* the wait ended granted (Linux too) */
+	CHECK_EQ(lk_proc(text, sizeof(text)), 0);	/* ... and undone: no lock left */
+	pid = fork();
+	if (pid == 0) {			/* another process takes the whole file */
+		int f2 = open(p, O_RDWR);
+
+		_exit(f2 >= 0 && lk_set(f2, F_SETLK, F_WRLCK, SEEK_SET, 0, 0) == 0 ? 0 : 1);
+	}
+	CHECK(utest_child_ok(pid));
+	close(go[1]);
+	close(ready[0]);
+	close(ready[1]);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
 /* ---- flock(2): one lock per open file description ---- */
 
 static int flock_on(const char *path)
@@ -3997,6 +4064,7 @@ static const struct utest_case cases[] = {
 	UTEST(big_stack_thread),
 	UTEST(record_locks),
 	UTEST(setlkw_deadlock_eintr),
+	UTEST(setlkw_close_race),
 	UTEST(flock_descriptions),
 	UTEST(df_statfs),
 	UTEST(cancellation_points),
