@@ -445,7 +445,9 @@ static int affinity_move_queued(struct task *t, struct run_queue *rq)
 
 	rq_unlock(rq);
 	double_rq_lock(src, dst);
-	if (t->cpu != src || !t->on_rq || dst == src) {	/* it moved, or ran */
+	if (t->cpu != src || !t->on_rq || dst == src ||	/* it moved, or ran, */
+	    !(t->cpus_allowed & sched_cpu_mask & (1u << dst)) ||	/* or the mask */
+	    (t->cpus_allowed & (1u << src))) {		/* changed meanwhile */
 		double_rq_unlock(src, dst);
 		return -1;
 	}

@@ -248,6 +248,8 @@ static bool unlist_pending(struct work_struct *w)
 		done = true;
 	}
 	spin_unlock_irqrestore(&cwq->lock, flags);
+	if (done)	/* a flusher may wait for the list to empty: it may be now */
+		wake_up_all(&cwq->work_done);
 	return done;
 }
 

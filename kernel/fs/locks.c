@@ -382,7 +382,8 @@ static int lock_range(struct file *f, int whence, s64 start, s64 len, struct fil
 		req->end = LOFF_MAX;
 	if (len < 0) {
 		req->end = start - 1;
-		start += len;
+		if (__builtin_add_overflow(start, len, &start))
+			return -EINVAL;
 	}
 	req->start = start;
 	return start < 0 ? -EINVAL : 0;
