@@ -380,6 +380,49 @@ void ext2_drop_inode(struct inode *inode)
 	ext2_inode_free(inode);
 }
 
+/* Drop a reference that may not be the last: true when it was not (the
+ * count went down, nothing else to do). icache_lock held. */
+static bool ext2_put_shared(struct inode *inode)
+{
+	if (atomic_read(&inode->count) > 1) {
+		atomic_dec(&inode->count);
+		return true;
+	}
+	return false;
+}
+
+/* The last reference of a file with a name: its dirty pages are written
+ * while it is still on the list, under its lock, so a lookup meanwhile finds
+ * this inode (never a second copy reading stale bytes from the disk); then,
+ * if nobody took a reference meanwhile, it leaves the list, clean. */
+static bool ext2_put_named(struct inode *inode)
+{
+	struct ext2_sb *sb = EXT2_SB(inode);
+	u32 flags;
+	bool last;
+
+	ext2_ilock(inode);	/* also waits out an eviction's or the flusher's trylock */
+	if (EXT2_I(inode)->nr_pages && ext2_pc_sync_inode(inode)) {
+		mutex_lock(&sb->lock);	/* the inode's wb_seq goes with it */
+		sb->wb_seq++;		/* so the next fsync says it */
+		mutex_unlock(&sb->lock);
+	}
+	spin_lock_irqsave(&sb->icache_lock, flags);
+	last = atomic_dec_and_test(&inode->count);
+	if (last)
+		list_del(&EXT2_I(inode)->link);
+	spin_unlock_irqrestore(&sb->icache_lock, flags);
+	if (last && !inode->nlink && !sb->rdonly) {	/* unlinked meanwhile */
+		mutex_lock(&sb->lock);
+		ext2_evict(inode);
+		mutex_unlock(&sb->lock);
+	} else if (last) {
+		ext2_pc_drop(inode);	/* clean: written above, nobody wrote since */
+	}
+	ext2_iunlock(inode);
+	return last;
+}
+
 /* The last reference takes the inode off the list (no lookup finds it), frees
  * it on disk when it has no name left, and frees it; it is counted in
  * nr_inodes until then, so a umount cannot free sb under the eviction. */
@@ -389,31 +432,24 @@ void ext2_put(struct inode *inode)
 	u32 flags;
 
 	spin_lock_irqsave(&sb->icache_lock, flags);
-	if (!atomic_dec_and_test(&inode->count)) {
+	if (ext2_put_shared(inode)) {
 		spin_unlock_irqrestore(&sb->icache_lock, flags);
 		return;
 	}
+	if (inode->nlink || sb->rdonly) {
+		spin_unlock_irqrestore(&sb->icache_lock, flags);
+		if (ext2_put_named(inode))
+			ext2_inode_free(inode);
+		return;
+	}
+	atomic_dec(&inode->count);		/* no name: no lookup can find it */
 	list_del(&EXT2_I(inode)->link);
 	spin_unlock_irqrestore(&sb->icache_lock, flags);
-	if (!inode->nlink && !sb->rdonly) {
-		ext2_ilock(inode);		/* (an eviction's trylock may race) */
-		mutex_lock(&sb->lock);
-		ext2_evict(inode);
-		mutex_unlock(&sb->lock);
-		ext2_iunlock(inode);
-	} else {
-		/* Always through the lock: an eviction or the flusher may hold it
-		 * by trylock (found through a page or the inode list before we
-		 * unlinked it), even when no page is left now. */
-		ext2_ilock(inode);
-		if (EXT2_I(inode)->nr_pages && ext2_pc_sync_inode(inode)) {
-			mutex_lock(&sb->lock);	/* the inode's wb_seq goes with it */
-			sb->wb_seq++;		/* so the next fsync says it */
-			mutex_unlock(&sb->lock);
-		}
-		ext2_pc_drop(inode);
-		ext2_iunlock(inode);
-	}
+	ext2_ilock(inode);		/* (an eviction's trylock may race) */
+	mutex_lock(&sb->lock);
+	ext2_evict(inode);
+	mutex_unlock(&sb->lock);
+	ext2_iunlock(inode);
 	ext2_inode_free(inode);
 }
 
