@@ -447,6 +447,30 @@ static int lock_setlk(int fd, struct file *f, struct file_lock *req, bool wait)
 	return ret;
 }
 
+/* The part of F_GETLK/F_SETLK(W) both struct layouts share: a set is done
+ * here (its result); a get fills *req with the first lock in the way
+ * (type F_UNLCK: none) and returns 1 for the caller to copy out. */
+static int fcntl_lock_common(int fd, struct file *f, int type, int whence, s64 start,
+			     s64 len, bool get, bool wait, struct file_lock *req)
+{
+	int ret = lock_from_user(f, type, whence, start, len, req);
+
+	if (ret)
+		return ret;
+	if (!get)
+		return lock_setlk(fd, f, req, wait);
+	if (req->type == F_UNLCK)
+		return -EINVAL;
+	lock_find_holder(f->f_inode, req);
+	return 1;
+}
+
+/* l_len of a found lock: 0 for one that runs to the end of the file. */
+static s64 lock_user_len(const struct file_lock *fl)
+{
+	return fl->end == LOFF_MAX ? 0 : fl->end - fl->start + 1;
+}
+
 static int fcntl_lock32(int fd, struct file *f, int cmd, struct kernel_flock *ufl)
 {
 	struct kernel_flock kfl;
@@ -455,21 +479,17 @@ static int fcntl_lock32(int fd, struct file *f, int cmd, struct kernel_flock *uf
 
 	if (copy_from_user(&kfl, ufl, sizeof(kfl)))
 		return -EFAULT;
-	ret = lock_from_user(f, kfl.l_type, kfl.l_whence, kfl.l_start, kfl.l_len, &req);
-	if (ret)
+	ret = fcntl_lock_common(fd, f, kfl.l_type, kfl.l_whence, kfl.l_start, kfl.l_len,
+				cmd == F_GETLK, cmd == F_SETLKW, &req);
+	if (ret <= 0)
 		return ret;
-	if (cmd != F_GETLK)
-		return lock_setlk(fd, f, &req, cmd == F_SETLKW);
-	if (req.type == F_UNLCK)
-		return -EINVAL;
-	lock_find_holder(f->f_inode, &req);
 	kfl.l_type = req.type;
 	if (req.type != F_UNLCK) {
 		if (req.start > 0x7fffffff || (req.end != LOFF_MAX && req.end > 0x7fffffff))
 			return -EOVERFLOW;
 		kfl.l_whence = SEEK_SET;
 		kfl.l_start = req.start;
-		kfl.l_len = req.end == LOFF_MAX ? 0 : req.end - req.start + 1;
+		kfl.l_len = lock_user_len(&req);
 		kfl.l_pid = req.pid;
 	}
 	return copy_to_user(ufl, &kfl, sizeof(kfl)) ? -EFAULT : 0;
@@ -483,19 +503,15 @@ static int fcntl_lock64(int fd, struct file *f, int cmd, struct kernel_flock64 *
 
 	if (copy_from_user(&kfl, ufl, sizeof(kfl)))
 		return -EFAULT;
-	ret = lock_from_user(f, kfl.l_type, kfl.l_whence, kfl.l_start, kfl.l_len, &req);
-	if (ret)
+	ret = fcntl_lock_common(fd, f, kfl.l_type, kfl.l_whence, kfl.l_start, kfl.l_len,
+				cmd == F_GETLK64, cmd == F_SETLKW64, &req);
+	if (ret <= 0)
 		return ret;
-	if (cmd != F_GETLK64)
-		return lock_setlk(fd, f, &req, cmd == F_SETLKW64);
-	if (req.type == F_UNLCK)
-		return -EINVAL;
-	lock_find_holder(f->f_inode, &req);
 	kfl.l_type = req.type;
 	if (req.type != F_UNLCK) {
 		kfl.l_whence = SEEK_SET;
 		kfl.l_start = req.start;
-		kfl.l_len = req.end == LOFF_MAX ? 0 : req.end - req.start + 1;
+		kfl.l_len = lock_user_len(&req);
 		kfl.l_pid = req.pid;
 	}
 	return copy_to_user(ufl, &kfl, sizeof(kfl)) ? -EFAULT : 0;
