@@ -162,6 +162,7 @@ static void virtio_blk_notify(struct virtqueue *vq)
 {
 	struct virtio_blk_queue *q = vq->priv;
 
+	irq_this_stat()->port_io++;
 	outw(q->vb->io + VIRTIO_PCI_QUEUE_NOTIFY, vq->index);
 }
 
@@ -292,6 +293,7 @@ static void virtio_blk_intr(int irq, void *data)
 	struct virtio_blk *vb = data;
 	u8 isr = virtio_legacy_isr(vb->io);
 
+	irq_this_stat()->port_io++;
 	vb->irqs.nr_isr_reads++;
 	if (!(isr & VIRTIO_PCI_ISR_QUEUE)) {
 		if (!isr)

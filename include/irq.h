@@ -36,6 +36,30 @@ void irq_dispatch(struct trap_frame *tf);
  * lines that were unmasked, the cascade excepted. Boot, interrupts off. */
 u16 irq_pic_disable(void);
 
+/* Per-CPU counts of what costs a guest exit under QEMU (an APIC register
+ * write, a port access) or wakes a CPU, for /proc/aiok/cpustat; row n is
+ * written by CPU n only (plain increments), read racily. */
+enum irq_ipi_kind { IPI_KIND_RESCHED, IPI_KIND_CALL, IPI_KIND_TLB, IPI_KIND_OTHER, NR_IPI_KINDS };
+struct irq_cpu_stat {
+	u32 eoi;			/* local APIC EOI writes */
+	u32 timer_writes;		/* local APIC timer register writes */
+	u32 ipi_sent[NR_IPI_KINDS];	/* ICR writes, by the IPI's vector */
+	u32 loc;			/* local APIC timer ticks taken */
+	u32 cal;			/* call-function IPIs taken */
+	u32 port_io;			/* driver port accesses (virtio kicks, ISR reads) */
+	u32 ioapic_writes;		/* I/O APIC register writes (routing, masking) */
+};
+extern struct irq_cpu_stat irq_cpu_stats[NR_CPUS];
+
+static inline struct irq_cpu_stat *irq_this_stat(void)
+{
+	return &irq_cpu_stats[smp_processor_id()];
+}
+
+/* /proc/aiok/cpustat: one row per counter of struct irq_cpu_stat, its value
+ * on each online CPU (the /proc/interrupts layout); the length written. */
+int irq_cpustat_show(char *buf, size_t size);
+
 extern u32 irq_count[NR_IRQS];		/* interrupts handled per IRQ, all CPUs */
 extern u32 irq_spurious_count;		/* spurious IRQ 7 / 15 seen */
 /* irq_nesting (> 0 while in an interrupt handler): thread_info.h */

@@ -65,6 +65,7 @@ static void apic_timer_rephase(struct cpu *c)
 	u32 counts;
 
 	if (rephased[c->id]) {
+		irq_this_stat()->timer_writes++;
 		lapic_write(LAPIC_TIMER_INIT, apic_timer_per_tick);
 		rephased[c->id] = false;
 		return;
@@ -73,6 +74,7 @@ static void apic_timer_rephase(struct cpu *c)
 		return;
 	counts = apic_timer_phase_counts();
 	if (counts) {
+		irq_this_stat()->timer_writes++;
 		lapic_write(LAPIC_TIMER_INIT, counts);	/* periodic: reloads this */
 		rephased[c->id] = true;
 	}
@@ -108,6 +110,7 @@ static void apic_timer_interrupt(struct trap_frame *tf)
 	irq_nesting++;
 	c->irq_regs = tf;
 	c->ticks++;
+	irq_cpu_stats[c->id].loc++;
 	scheduler_tick(trap_from_user(tf));
 	apic_timer_rephase(c);
 	run_local_timers();			/* this AP's timer wheel */

@@ -39,6 +39,7 @@ static u32 ioapic_read(u32 reg)
 
 static void ioapic_write(u32 reg, u32 v)
 {
+	irq_this_stat()->ioapic_writes++;
 	ioapic_regs[IOAPIC_REGSEL / 4] = reg;
 	ioapic_regs[IOAPIC_WINDOW / 4] = v;
 }

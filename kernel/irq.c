@@ -45,6 +45,7 @@ static u64 msi_taken;			/* under msi_lock: bit n is IRQ_MSI_BASE + n */
 u32 irq_count[NR_IRQS];
 u32 irq_spurious_count;
 static u32 irq_count_cpu[NR_CPUS][NR_IRQS];	/* row n written by CPU n only */
+struct irq_cpu_stat irq_cpu_stats[NR_CPUS];
 
 static void pic_write_mask(void)
 {
@@ -249,6 +250,72 @@ static void irq_show_one(char *buf, size_t size, int *n, int irq)
 	irq_printf(buf, size, n, "\n");
 }
 
+/* One row of per-CPU figures: "NAME: n0 n1 ...  what". */
+static void irq_show_row(char *buf, size_t size, int *n, const char *name,
+			 u32 (*get)(u32 cpu, u32 arg), u32 arg, const char *what)
+{
+	irq_printf(buf, size, n, "%s:", name);
+	for (u32 c = 0; c < nr_cpus_online; c++)
+		irq_printf(buf, size, n, " %10u", get(c, arg));
+	irq_printf(buf, size, n, "  %s\n", what);
+}
+
+/* A u32 field of CPU cpu's struct irq_cpu_stat, arg its byte offset. */
+static u32 irq_stat_field(u32 cpu, u32 arg)
+{
+	return READ_ONCE(*(u32 *)((u8 *)&irq_cpu_stats[cpu] + arg));
+}
+
+static u32 irq_resched_taken(u32 cpu, u32 arg)
+{
+	return READ_ONCE(cpus[cpu].resched_ipis);
+}
+
+static u32 irq_tlb_taken(u32 cpu, u32 arg)
+{
+	return tlb_shootdowns_taken_on(cpu);
+}
+
+static u32 irq_cpu_field(u32 cpu, u32 arg)
+{
+	return READ_ONCE(*(u32 *)((u8 *)&cpus[cpu] + arg));
+}
+
+#define IRQ_STAT(f)	irq_stat_field, offsetof(struct irq_cpu_stat, f)
+
+int irq_cpustat_show(char *buf, size_t size)
+{
+	int n = 0;
+
+	irq_printf(buf, size, &n, "    ");
+	for (u32 c = 0; c < nr_cpus_online; c++)
+		irq_printf(buf, size, &n, "       CPU%u", c);
+	irq_printf(buf, size, &n, "\n");
+	irq_show_row(buf, size, &n, "EOI", IRQ_STAT(eoi), "local APIC EOI writes");
+	irq_show_row(buf, size, &n, "LTW", IRQ_STAT(timer_writes), "local APIC timer writes");
+	irq_show_row(buf, size, &n, "LOC", IRQ_STAT(loc), "local APIC timer ticks taken");
+	irq_show_row(buf, size, &n, "RSS", IRQ_STAT(ipi_sent[IPI_KIND_RESCHED]),
+		     "reschedule IPIs sent");
+	irq_show_row(buf, size, &n, "CAS", IRQ_STAT(ipi_sent[IPI_KIND_CALL]),
+		     "call-function IPIs sent");
+	irq_show_row(buf, size, &n, "TLS", IRQ_STAT(ipi_sent[IPI_KIND_TLB]),
+		     "TLB shootdown IPIs sent");
+	irq_show_row(buf, size, &n, "OTS", IRQ_STAT(ipi_sent[IPI_KIND_OTHER]),
+		     "other IPIs sent (INIT, start-up, stop)");
+	irq_show_row(buf, size, &n, "RES", irq_resched_taken, 0, "reschedule IPIs taken");
+	irq_show_row(buf, size, &n, "CAL", IRQ_STAT(cal), "call-function IPIs taken");
+	irq_show_row(buf, size, &n, "TLB", irq_tlb_taken, 0, "TLB shootdown IPIs taken");
+	irq_show_row(buf, size, &n, "SAV", irq_cpu_field, offsetof(struct cpu, resched_ipis_saved),
+		     "wake-ups of a polling CPU without an IPI");
+	irq_show_row(buf, size, &n, "HLT", irq_cpu_field, offsetof(struct cpu, idle_halts),
+		     "idle halts ended (wake-ups from hlt)");
+	irq_show_row(buf, size, &n, "SWT", irq_cpu_field, offsetof(struct cpu, nr_switches),
+		     "context switches");
+	irq_show_row(buf, size, &n, "PIO", IRQ_STAT(port_io), "driver port accesses (virtio kicks, ISR reads)");
+	irq_show_row(buf, size, &n, "IOW", IRQ_STAT(ioapic_writes), "I/O APIC register writes");
+	return n;
+}
+
 int irq_show(char *buf, size_t size)
 {
 	int n = 0;
@@ -260,10 +327,10 @@ int irq_show(char *buf, size_t size)
 	for (int irq = 0; irq < NR_IRQS; irq++)
 		if (actions[irq][0].fn || READ_ONCE(irq_count[irq]))
 			irq_show_one(buf, size, &n, irq);
-	irq_printf(buf, size, &n, "TLB:");
-	for (u32 c = 0; c < nr_cpus_online; c++)
-		irq_printf(buf, size, &n, " %10u", tlb_shootdowns_taken_on(c));
-	irq_printf(buf, size, &n, "  TLB shootdowns\n");
+	irq_show_row(buf, size, &n, "LOC", IRQ_STAT(loc), "Local timer interrupts");
+	irq_show_row(buf, size, &n, "RES", irq_resched_taken, 0, "Rescheduling interrupts");
+	irq_show_row(buf, size, &n, "CAL", IRQ_STAT(cal), "Function call interrupts");
+	irq_show_row(buf, size, &n, "TLB", irq_tlb_taken, 0, "TLB shootdowns");
 	irq_printf(buf, size, &n, "SPU: %10u  8259 IRQ 7/15 spurious\n", irq_spurious_count);
 	return n;
 }

@@ -1,5 +1,5 @@
 /* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, vmstat (oom_kill), locks (kernel/fs/locks.c), self/maps (the caller's regions),
- * aiok/blk (the block-file counters), aiok/lockdep (the lock-order checker) and aiok/sched (run-queue lock, IPIs, halts), files whose text is made at each read.
+ * aiok/blk (the block-file counters), aiok/lockdep (the lock-order checker), aiok/sched (run-queue lock, IPIs, halts) and aiok/cpustat (APIC writes, IPIs, port I/O per CPU), files whose text is made at each read.
  * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c). */
 #include "blk_file.h"
 #include "errno.h"
@@ -148,4 +148,5 @@ void procfs_init(void)
 	proc_create("/proc/aiok/blk", blk_show);
 	proc_create("/proc/aiok/lockdep", lockdep_show);
 	proc_create("/proc/aiok/sched", sched_stats_show);
+	proc_create("/proc/aiok/cpustat", irq_cpustat_show);
 }
