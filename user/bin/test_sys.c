@@ -1,4 +1,4 @@
-/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), spinners sharing the CPUs fairly (and one per CPU), a pinned task staying put, an idle CPU pulling work, wake-ups and kills of tasks on other CPUs, getrandom, posix_fadvise/fallocate, sync. */
+/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), spinners sharing the CPUs fairly (and one per CPU), a pinned task staying put, an idle CPU pulling work, wake-ups and kills of tasks on other CPUs, getrandom, posix_fadvise/fallocate, sync, /proc/irq/N/smp_affinity. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -1122,6 +1122,77 @@ static int woken_task_stays_put(void)
 	return 0;
 }
 
+/* /proc/irq/IRQ/FILE as a number (hex), or -1. */
+static long irq_file_read(int irq, const char *file)
+{
+	char path[64], buf[32];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/irq/%d/%s", irq, file);
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || buf[n - 1] != '\n')
+		return -1;
+	buf[n] = 0;
+	return strtol(buf, NULL, 16);
+}
+
+/* Write text to /proc/irq/IRQ/smp_affinity: write's result (-1, errno). */
+static long irq_affinity_write(int irq, const char *text)
+{
+	char path[64];
+	long r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity", irq);
+	if ((fd = open(path, O_WRONLY)) < 0)
+		return -1;
+	r = write(fd, text, strlen(text));
+	if (r < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return r;
+}
+
+/* /proc/irq/N/smp_affinity in Linux's hex format: COM1's line (IRQ 4) on CPU
+ * 0 at boot; a mask of no online CPU (0, or only the first CPU past the
+ * last: CPU 1 at -smp 1), text that is no mask, a line without a handler
+ * (COM2) are EINVAL; the PIT (IRQ 0) stays on CPU 0 (EIO); with 2+ CPUs
+ * COM1 moves to CPU 1 and back, and a mask of every CPU delivers to CPU 0. */
+static int irq_smp_affinity_file(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char text[16];
+
+	CHECK_EQ(irq_file_read(4, "smp_affinity"), 1);
+	CHECK_EQ(irq_file_read(4, "effective_affinity"), 1);
+	snprintf(text, sizeof(text), "%lx\n", 1L << ncpu);
+	CHECK_ERR(irq_affinity_write(4, text), EINVAL);
+	CHECK_ERR(irq_affinity_write(4, "0\n"), EINVAL);
+	CHECK_ERR(irq_affinity_write(4, "zz"), EINVAL);
+	CHECK_ERR(irq_affinity_write(3, "1"), EINVAL);
+	CHECK_EQ(irq_file_read(4, "smp_affinity"), 1);
+	if (ncpu == 1)
+		return 0;
+	CHECK_ERR(irq_affinity_write(0, "2"), EIO);
+	CHECK_EQ(irq_affinity_write(4, "2\n"), 2);
+	CHECK_EQ(irq_file_read(4, "smp_affinity"), 2);
+	CHECK_EQ(irq_file_read(4, "effective_affinity"), 2);
+	snprintf(text, sizeof(text), "%lx", (1L << ncpu) - 1);
+	CHECK_EQ(irq_affinity_write(4, text), (long)strlen(text));
+	CHECK_EQ(irq_file_read(4, "smp_affinity"), (1L << ncpu) - 1);
+	CHECK_EQ(irq_file_read(4, "effective_affinity"), 1);
+	CHECK_EQ(irq_affinity_write(4, "1"), 1);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(user_time_counted),
 	UTEST(system_time_counted),
@@ -1146,6 +1217,7 @@ static const struct utest_case cases[] = {
 	UTEST(idle_cpu_pulls),
 	UTEST(wake_pinned_elsewhere),
 	UTEST(kill_running_elsewhere),
+	UTEST(irq_smp_affinity_file),
 	UTEST(woken_task_stays_put),
 };
 
