@@ -653,17 +653,20 @@ static void cnt_row(struct cnt_snap *s, const char *file, char *line)
 	}
 }
 
-/* "cpuN key value key value ...". */
+/* "cpuN key value key value ...", or "rq_lock key value ..." (the run-queue
+ * locks summed: shown as CPU 0's). */
 static void cnt_pairs(struct cnt_snap *s, char *line)
 {
 	char key[24], name[24];
 	long long v;
-	int cpu, used;
+	int cpu = 0, used = 0, rq = !strncmp(line, "rq_lock", 7);
 
-	if (sscanf(line, "cpu%d%n", &cpu, &used) != 1)
+	if (rq)
+		used = 7;
+	else if (sscanf(line, "cpu%d%n", &cpu, &used) != 1)
 		return;
 	for (line += used; sscanf(line, " %23s %lld%n", key, &v, &used) == 2; line += used) {
-		snprintf(name, sizeof(name), "sched.%s", key);
+		snprintf(name, sizeof(name), "sched.%s%s", rq ? "rq_" : "", key);
 		cnt_slot_add(s, name, cpu, v);
 	}
 }
