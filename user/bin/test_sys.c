@@ -1081,7 +1081,7 @@ static void *pinger(void *arg)
  * moves it, and an I/O waiter with it to another queue and interrupt): the
  * caller, allowed on every CPU but the pinger's, is woken PINGS times by a
  * pipe write from the pinger pinned on the last CPU; no pull happens and it
- * never changes CPUs. Without the fix, at -smp 4: 141 pulls and 108 CPU
+ * never changes CPUs (0 of each seen; at most 3 allowed for other tasks). Without the fix, at -smp 4: 141 pulls and 108 CPU
  * changes in 3,000 round trips. */
 static int woken_task_stays_put(void)
 {
@@ -1117,8 +1117,8 @@ static int woken_task_stays_put(void)
 	CPU_SET(ncpu - 1, &set);
 	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
 	utest_log("%d round trips: %ld pulls, %ld CPU changes", PINGS, sched_pulls() - pulls0, moves);
-	CHECK_EQ(sched_pulls() - pulls0, 0);
-	CHECK_EQ(moves, 0);
+	CHECK(sched_pulls() - pulls0 <= 3);	/* 0 seen; a kworker's pull or a wake-up */
+	CHECK(moves <= 3);			/* placed off a briefly busy CPU may move it */
 	return 0;
 }
 
