@@ -9,6 +9,7 @@
  * irq; the idle loop's and the push with no queue lock held).
  */
 #include "sched_internal.h"
+#include "apic_timer.h"
 
 #define SCHED_BALANCE_TICKS	4	/* a busy CPU's periodic pull: every 16 ms at HZ=250 */
 
@@ -141,6 +142,18 @@ bool sched_pull(u32 cpu, u32 min_imbalance)
 	return t != NULL;
 }
 
+/* Tasks wait on cpu's queue: wake one idle CPU whose tick is stopped, so
+ * that its idle loop pulls (its tick would have). Hard irq. */
+static void sched_kick_tickless(u32 cpu)
+{
+	for (u32 i = 0; i < nr_cpus_online; i++) {
+		if (i != cpu && apic_timer_tick_stopped(i) && sched_cpu_idle(i)) {
+			smp_send_reschedule(i);
+			return;
+		}
+	}
+}
+
 /* An idle CPU pulls at every tick (it may have halted while work queued
  * elsewhere); a busy one every SCHED_BALANCE_TICKS, when another has at
  * least two tasks more. Nothing is locked when no queue has a task waiting. */
@@ -156,6 +169,8 @@ void sched_balance_tick(u32 cpu, bool idle)
 		return;
 	rq->balance_tick = 0;
 	sched_pull(cpu, 2);
+	if (READ_ONCE(rq->nr_queued))
+		sched_kick_tickless(cpu);
 }
 
 void sched_push_task(struct task *t)

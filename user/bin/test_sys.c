@@ -1,4 +1,4 @@
-/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), spinners sharing the CPUs fairly (and one per CPU), a pinned task staying put, an idle CPU pulling work, wake-ups and kills of tasks on other CPUs, getrandom, posix_fadvise/fallocate, sync, /proc/irq/N/smp_affinity. */
+/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), spinners sharing the CPUs fairly (and one per CPU), a pinned task staying put, an idle CPU pulling work, wake-ups and kills of tasks on other CPUs, getrandom, posix_fadvise/fallocate, sync, /proc/irq/N/smp_affinity, idle APs' stopped ticks. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -1122,6 +1122,71 @@ static int woken_task_stays_put(void)
 	return 0;
 }
 
+/* CPU cpu's local timer ticks (/proc/interrupts' LOC line: the APs'), or -1. */
+static long loc_ticks(int cpu)
+{
+	return utest_read_field("/proc/interrupts", "\nLOC:", cpu);
+}
+
+static volatile int tick_spin_stop;
+
+static void *tick_spinner(void *arg)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET((long)arg, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return (void *)1;
+	while (!tick_spin_stop)
+		;
+	return 0;
+}
+
+/* An idle AP stops its tick: while everything sleeps 400 ms (the caller on
+ * CPU 0: a timer on an AP's wheel keeps its tick), each AP takes at most 8
+ * ticks (it ticked 100 at HZ 250 before); a spinner pinned to CPU 1
+ * for 200 ms gets CPU 1's tick back (>= 10 ticks: its time slices need it). */
+static int idle_cpus_stop_ticking(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), before[8], after;
+	struct timespec ms400 = { 0, 400 * 1000000 }, ms200 = { 0, 200 * 1000000 };
+	pthread_t t;
+	void *rv;
+
+	cpu_set_t set;
+
+	if (ncpu < 2) {
+		utest_log("1 CPU: no AP");
+		return 0;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);			/* our sleeps' timers on CPU 0's wheel */
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	nanosleep(&ms200, 0);			/* the previous case's tasks gone */
+	for (int c = 1; c < ncpu && c < 8; c++)
+		CHECK((before[c] = loc_ticks(c)) >= 0);
+	nanosleep(&ms400, 0);
+	for (int c = 1; c < ncpu && c < 8; c++) {
+		after = loc_ticks(c);
+		utest_log("CPU %d: %ld ticks in 400 ms idle", c, after - before[c]);
+		CHECK(after - before[c] <= 8);
+	}
+	before[1] = loc_ticks(1);
+	tick_spin_stop = 0;
+	CHECK_EQ(pthread_create(&t, 0, tick_spinner, (void *)1L), 0);
+	nanosleep(&ms200, 0);
+	tick_spin_stop = 1;
+	CHECK_EQ(pthread_join(t, &rv), 0);
+	CHECK_EQ((long)rv, 0);
+	utest_log("CPU 1: %ld ticks in 200 ms spinning", loc_ticks(1) - before[1]);
+	CHECK(loc_ticks(1) - before[1] >= 10);
+	for (int c = 1; c < ncpu; c++)
+		CPU_SET(c, &set);
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	return 0;
+}
+
 /* /proc/irq/IRQ/FILE as a number (hex), or -1. */
 static long irq_file_read(int irq, const char *file)
 {
@@ -1219,6 +1284,7 @@ static const struct utest_case cases[] = {
 	UTEST(kill_running_elsewhere),
 	UTEST(irq_smp_affinity_file),
 	UTEST(woken_task_stays_put),
+	UTEST(idle_cpus_stop_ticking),
 };
 
 int main(int argc, char **argv)
