@@ -110,6 +110,7 @@
 #include "ext2_mount.h"
 #include "fs.h"
 #include "list.h"
+#include "lock_stat.h"
 #include "mutex.h"
 #include "sched.h"
 #include "spinlock.h"
@@ -706,6 +707,23 @@ static inline bool ext2_fault_taken_held(void)
  * taken; sb->nowait follows ei->nowait while held. ext2_munlock(inode, r). */
 int ext2_mlock(struct inode *inode);
 void ext2_munlock(struct inode *inode, int taken);
+/* stats.c: the lock classes' statistics (lock_stat.h: every mount's
+ * sb->lock, every inode's lock, pc_lock, the fill lock, the worker queues'
+ * locks), the workers' busy time and the spans of the requests they run,
+ * in /proc/aiok/ext2_locks. Any context. */
+extern struct lock_stat ext2_ls_sb, ext2_ls_inode, ext2_ls_pc, ext2_ls_fill, ext2_ls_aioq;
+#define EXT2_SPANS	4	/* queued -> taken -> inode lock held -> released -> completed */
+#define EXT2_RQ_KINDS	5	/* buffered read, buffered write, fsync/fdatasync, O_DIRECT,
+				 * and the parts of every fsync (ext2_fsync_locked: start ->
+				 * pages written -> metadata -> direct writes ended -> FLUSH) */
+#define EXT2_RQ_FSYNC_PARTS	4
+/* One worker run of worker idx: its cycles, of them prefetching, its requests. */
+void ext2_stat_worker(u32 idx, u64 busy, u64 prefetch, u32 reqs);
+/* One request of kind done: stamp[0..EXT2_SPANS], TSC, in the order above. */
+void ext2_stat_request(u32 kind, const u64 *stamp);
+/* Boot: the /proc file. */
+void ext2_stats_init(void);
+
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a

@@ -141,6 +141,7 @@ static struct inode *ext2_inode_make(struct ext2_sb *sb, u32 ino, const struct e
 		return ERR_PTR(-ENOMEM);
 	}
 	mutex_init(&ei->lock);
+	mutex_set_stat(&ei->lock, &ext2_ls_inode);
 	ei->nowait = ei->fault_again = false;
 	ei->flush_pass = 0;
 	ei->di = *di;

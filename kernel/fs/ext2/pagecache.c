@@ -85,10 +85,10 @@ static struct ext2_page *ext2_pc_find(struct inode *inode, u32 index)
 
 	list_for_each_entry(ep, &EXT2_I(inode)->pc_hash[index % EXT2_PC_HASH], hash) {
 		if (ep->index == index) {
-			spin_lock(&sb->pc_lock);
+			lock_stat_spin_lock(&sb->pc_lock, &ext2_ls_pc);
 			list_del(&ep->lru);
 			list_add(&ep->lru, &sb->pages);	/* most recently used */
-			spin_unlock(&sb->pc_lock);
+			lock_stat_spin_unlock(&sb->pc_lock, &ext2_ls_pc);
 			return ep;
 		}
 	}
@@ -107,10 +107,10 @@ static void ext2_pc_free(struct ext2_sb *sb, struct ext2_page *ep)
 	ext2_fill_wait_page(ep);
 	ext2_pc_clean(ep, 0);
 	list_del(&ep->hash);
-	spin_lock(&sb->pc_lock);
+	lock_stat_spin_lock(&sb->pc_lock, &ext2_ls_pc);
 	list_del(&ep->lru);
 	sb->nr_pages--;
-	spin_unlock(&sb->pc_lock);
+	lock_stat_spin_unlock(&sb->pc_lock, &ext2_ls_pc);
 	EXT2_I(ep->inode)->nr_pages--;
 	put_page(ep->page);		/* a mapping may hold it a while longer */
 	kfree(ep);
@@ -231,10 +231,10 @@ static void ext2_pc_evict(struct inode *inode)
 	struct ext2_page *ep;
 	bool other = false;
 
-	spin_lock(&sb->pc_lock);
+	lock_stat_spin_lock(&sb->pc_lock, &ext2_ls_pc);
 	ep = sb->nr_pages < EXT2_PC_MAX ? NULL :
 		ext2_pc_victim(sb, inode, EXT2_I(inode)->nowait, &other);
-	spin_unlock(&sb->pc_lock);
+	lock_stat_spin_unlock(&sb->pc_lock, &ext2_ls_pc);
 	if (!ep)
 		return;
 	vi = EXT2_I(ep->inode);
@@ -269,10 +269,10 @@ static struct ext2_page *ext2_pc_new(struct inode *inode, u32 index)
 	ep->mapwrite = false;
 	ep->inode = inode;
 	list_add(&ep->hash, &ei->pc_hash[index % EXT2_PC_HASH]);
-	spin_lock(&sb->pc_lock);
+	lock_stat_spin_lock(&sb->pc_lock, &ext2_ls_pc);
 	list_add(&ep->lru, &sb->pages);
 	sb->nr_pages++;
-	spin_unlock(&sb->pc_lock);
+	lock_stat_spin_unlock(&sb->pc_lock, &ext2_ls_pc);
 	ei->nr_pages++;
 	atomic_inc(&ext2_cached_pages);
 	return ep;
