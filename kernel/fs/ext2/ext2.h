@@ -120,6 +120,7 @@
 #define EXT2_CACHE_MAX	256		/* cached blocks per file system (a page each) */
 #define EXT2_PC_MAX	1024		/* page-cache pages per file system (4 MiB) */
 #define EXT2_PC_HASH	16		/* hash buckets of an inode's pages */
+#define EXT2_MLOCK_SPIN_US	50	/* ext2_mlock spins this long before it sleeps */
 #define EXT2_LINK_MAX	32000		/* links of an inode (a directory's subdirectories + 2) */
 
 #define EXT2_OWNERS	4		/* inodes a dirty block remembers */
