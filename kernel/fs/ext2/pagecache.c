@@ -371,7 +371,9 @@ void ext2_pc_dirty(struct ext2_page *ep, u32 off, u32 len)
 struct ext2_wb;
 struct ext2_wb_page {
 	struct ext2_page *ep;
-	int err;			/* -EIO when a write of it failed (completion) */
+	int err;			/* a map lookup's or a send's error */
+	u32 sent;			/* bytes of its writes started */
+	atomic_t moved;			/* bytes their completions reported */
 	struct ext2_wb *wb;
 };
 
@@ -390,8 +392,8 @@ static void ext2_wb_end_io(void *priv, long res)
 	struct ext2_wb_page *pg = priv;
 	struct ext2_wb *wb = pg->wb;
 
-	if (res < 0)
-		WRITE_ONCE(pg->err, -EIO);
+	if (res > 0)
+		atomic_add(&pg->moved, res);	/* short or -EIO: the sum falls short */
 	if (atomic_dec_and_test(&wb->pending))
 		complete(&wb->done);
 }
@@ -415,10 +417,13 @@ static int ext2_wb_send(struct ext2_wb_page *pg)
 		if ((u64)nr[i] * bs + run * bs > sb->dev_bytes)
 			return -EIO;		/* past the device (as ext2_dev_rw) */
 		atomic_inc(&pg->wb->pending);
+		pg->sent += run * bs;
 		err = blk_file_kernel_async(sb->dev, BLK_WRITE, ep->page, i * bs, run * bs,
 					    sb->dev_offset + (u64)nr[i] * bs, ext2_wb_end_io, pg);
-		if (err)
+		if (err) {
 			atomic_dec(&pg->wb->pending);	/* not started: done not called */
+			pg->sent -= run * bs;
+		}
 	}
 	return err;
 }
@@ -433,14 +438,17 @@ static int ext2_wb_run(struct ext2_wb *wb)
 	atomic_set(&wb->pending, 1);
 	init_completion(&wb->done);
 	for (u32 i = 0; i < wb->nr; i++)
-		wb->pg[i].err = ext2_wb_send(&wb->pg[i]);
+		wb->pg[i].err = ext2_wb_send(&wb->pg[i]);	/* its sent bytes stand */
 	if (!atomic_dec_and_test(&wb->pending)) {
 		ext2_dev_kick(EXT2_SB(wb->pg[0].ep->inode));	/* a plug may hold them */
 		wait_for_completion(&wb->done);
 	}
 	for (u32 i = 0; i < wb->nr; i++) {
 		struct ext2_page *ep = wb->pg[i].ep;
-		int e = READ_ONCE(wb->pg[i].err);
+		int e = wb->pg[i].err;
+
+		if (!e && (u32)atomic_read(&wb->pg[i].moved) != wb->pg[i].sent)
+			e = -EIO;			/* a write failed, or moved less */
 
 		ext2_pc_clean(ep, 0);
 		atomic_inc(&ext2_pages_written);
@@ -474,7 +482,7 @@ int ext2_pc_sync_inode(struct inode *inode)
 					err = e;
 				continue;
 			}
-			wb->pg[wb->nr++] = (struct ext2_wb_page){ ep, 0, wb };
+			wb->pg[wb->nr++] = (struct ext2_wb_page){ ep, 0, 0, ATOMIC_INIT(0), wb };
 			if (wb->nr == EXT2_WB_BATCH && (e = ext2_wb_run(wb)) && !err)
 				err = e;
 		}
