@@ -6,7 +6,9 @@
  *                              FDSYNC, round after round (every byte checked
  *                              against the process's own model of its file;
  *                              the ops per second and io_submit's try counters
- *                              logged); four processes creating, renaming over,
+ *                              logged, and the lock statistics); an fsync of
+ *                              16 dirty pages waiting for the device a few
+ *                              times, not per page; four processes creating, renaming over,
  *                              unlinking and making directories in one shared
  *                              directory (each name's content checked); umount
  *                              (the host then runs e2fsck -fn on the image).
@@ -267,6 +269,47 @@ static int two_procs(void)
 	return 0;
 }
 
+/* fsync of a file with FB_PAGES dirty pages waits for the device a few
+ * times (the batch of their writes, the inode's block), not once per page:
+ * dev_waits in /proc/aiok/ext2; every page written (pages_written), and
+ * the bytes on the disk (read back with O_DIRECT). */
+#define FB_PAGES	16
+static int fsync_batch(void)
+{
+	static unsigned char data[FB_PAGES * TP_BLK], back[FB_PAGES * TP_BLK]
+		__attribute__((aligned(4096)));
+	int fd = open(MNT "/fb.bin", O_RDWR | O_CREAT | O_TRUNC, 0644), fdd;
+	long w0, p0, waits, pages;
+
+	CHECK(fd >= 0);
+	for (unsigned o = 0; o < sizeof(data); o++)
+		data[o] = tp_byte(5, 1, o);
+	CHECK_EQ(write(fd, data, sizeof(data)), (ssize_t)sizeof(data));
+	CHECK_EQ(fsync(fd), 0);			/* its blocks allocated, all clean */
+	for (unsigned o = 0; o < sizeof(data); o++)
+		data[o] = tp_byte(5, 2, o);
+	CHECK_EQ(pwrite(fd, data, sizeof(data), 0), (ssize_t)sizeof(data));
+	w0 = ext2_stat("dev_waits");
+	p0 = ext2_stat("pages_written");
+	CHECK(w0 >= 0 && p0 >= 0);
+	CHECK_EQ(fsync(fd), 0);
+	waits = ext2_stat("dev_waits") - w0;
+	pages = ext2_stat("pages_written") - p0;
+	utest_log("fsync of %d dirty pages: %ld pages written, %ld device waits", FB_PAGES, pages,
+		  waits);
+	CHECK(pages >= FB_PAGES);
+	CHECK(waits >= 1 && waits <= 8);	/* one per page: >= 16 (a flusher pass
+						 * may add a metadata block or two) */
+	fdd = open(MNT "/fb.bin", O_RDONLY | O_DIRECT);
+	CHECK(fdd >= 0);
+	CHECK_EQ(pread(fdd, back, sizeof(back), 0), (ssize_t)sizeof(back));
+	CHECK(!memcmp(back, data, sizeof(data)));
+	CHECK_EQ(close(fdd), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(MNT "/fb.bin"), 0);
+	return 0;
+}
+
 /* The name storm's process p: create, rename over, unlink, mkdir, rmdir in
  * the shared directory; each file holds "p k" of the iteration that wrote
  * it. Exits 0 or the failing iteration + 1. */
@@ -359,6 +402,7 @@ static int umount_case(void)
 static const struct utest_case cases[] = {
 	UTEST(mount_case),
 	UTEST(two_procs),
+	UTEST(fsync_batch),
 	UTEST(name_storm),
 	UTEST(umount_case),
 };

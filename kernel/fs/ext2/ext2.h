@@ -528,6 +528,10 @@ void ext2_flush_init(void);
 /* Counters (/proc/aiok/ext2). */
 extern atomic_t ext2_cached_blocks, ext2_dirty_pages, ext2_pages_written, ext2_wb_errors;
 extern atomic_t ext2_blocks_written;
+/* Device round trips the file system waited for: each ext2_dev_rw (a block
+ * or page read or written synchronously) and each wait of a write-back
+ * batch (pagecache.c: up to 16 pages' writes); FLUSHes are not counted. */
+extern atomic_t ext2_dev_waits;
 /* File AIO's: requests given to the ext2aio worker, O_DIRECT reads sent to the
  * device from io_submit and by the worker without waiting, pages fills read
  * (the worker's and io_submit's) and, of them, pages read ahead. */

@@ -441,6 +441,7 @@ static int ext2_wb_run(struct ext2_wb *wb)
 		wb->pg[i].err = ext2_wb_send(&wb->pg[i]);	/* its sent bytes stand */
 	if (!atomic_dec_and_test(&wb->pending)) {
 		ext2_dev_kick(EXT2_SB(wb->pg[0].ep->inode));	/* a plug may hold them */
+		atomic_inc(&ext2_dev_waits);
 		wait_for_completion(&wb->done);
 	}
 	for (u32 i = 0; i < wb->nr; i++) {
