@@ -6,7 +6,9 @@
  * lock (ext2_fill), every worker queue's lock (ext2_aioq). A worker's run
  * (one call of ext2_aio_work) counts its cycles and requests per worker. A
  * request a worker runs is stamped when queued, taken off its queue, when
- * its inode lock is held, when released, and after its completion: the
+ * its inode lock is held, when released, and after its completion (an
+ * O_DIRECT one sent without waiting: after the send; the driver's
+ * interrupt completes it later, not counted here): the
  * four spans are summed per kind of request (buffered read, buffered write,
  * fsync or fdatasync, O_DIRECT); and every fsync's parts (its pages,
  * its metadata, the wait for its direct writes, the FLUSH). Everything is added with atomic
