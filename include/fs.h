@@ -145,6 +145,7 @@ struct file {
 	struct file *private_data_next;	/* the deferred-fput chain */
 	u32 f_wb_err;			/* a disk file system's write-back error
 					 * sequence as this file's fsync last saw it */
+	struct list_head f_ep_links;	/* the epoll items watching it (kernel/fs/epoll.c) */
 };
 
 /*
