@@ -14,6 +14,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/select.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "utest.h"
@@ -474,25 +475,178 @@ static int eventfd_threads(void)
 	return 0;
 }
 
-/* The event loop libaio programs write: AIO completions signal an eventfd
- * (IOCB_FLAG_RESFD) watched by epoll beside a pipe. */
-static int aio_eventfd_loop(void)
+/* --- timerfd --- */
+
+static struct itimerspec its_ms(long value_ms, long interval_ms)
+{
+	struct itimerspec its = {
+		.it_interval = { interval_ms / 1000, (interval_ms % 1000) * 1000000L },
+		.it_value = { value_ms / 1000, (value_ms % 1000) * 1000000L },
+	};
+	return its;
+}
+
+static long long ts_ms(const struct timespec *ts)
+{
+	return (long long)ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
+}
+
+static int timerfd_create_errors(void)
+{
+	int t = timerfd_create(CLOCK_MONOTONIC, 0), tc = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC);
+	int tn = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK), p[2];
+	struct itimerspec its = its_ms(0, 0);
+	uint64_t v;
+
+	CHECK(t >= 0 && tc >= 0 && tn >= 0);
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(fcntl(t, F_GETFD), 0);
+	CHECK_EQ(fcntl(tc, F_GETFD), FD_CLOEXEC);
+	CHECK_ERR(timerfd_create(CLOCK_MONOTONIC, 0x40), EINVAL);
+	CHECK_ERR(timerfd_create(CLOCK_PROCESS_CPUTIME_ID, 0), EINVAL);
+	CHECK_ERR(read(tn, &v, sizeof(v)), EAGAIN);	/* disarmed, nothing expired */
+	CHECK_ERR(read(t, &v, 7), EINVAL);		/* before any wait */
+	CHECK_ERR(timerfd_settime(t, 0x10, &its, NULL), EINVAL);
+	its.it_value.tv_nsec = 1000000000;
+	CHECK_ERR(timerfd_settime(t, 0, &its, NULL), EINVAL);
+	its = its_ms(10, 0);
+	its.it_interval.tv_nsec = -1;
+	CHECK_ERR(timerfd_settime(t, 0, &its, NULL), EINVAL);
+	its = its_ms(10, 0);
+	CHECK_ERR(timerfd_settime(p[0], 0, &its, NULL), EINVAL);	/* not a timerfd */
+	CHECK_ERR(timerfd_settime(63, 0, &its, NULL), EBADF);
+	CHECK_ERR(timerfd_gettime(p[0], &its), EINVAL);
+	return 0;
+}
+
+/* A relative one-shot timer: read waits for it and says 1; gettime counts
+ * down, then reads 0 (disarmed). */
+static int timerfd_oneshot(void)
+{
+	int t = timerfd_create(CLOCK_MONOTONIC, 0);
+	struct itimerspec its = its_ms(60, 0), cur;
+	long long t0 = utest_now_ns();
+	uint64_t v = 0;
+
+	CHECK(t >= 0);
+	CHECK_EQ(timerfd_settime(t, 0, &its, NULL), 0);
+	CHECK_EQ(timerfd_gettime(t, &cur), 0);
+	CHECK(ts_ms(&cur.it_value) > 0 && ts_ms(&cur.it_value) <= 60);
+	CHECK_EQ(ts_ms(&cur.it_interval), 0);
+	CHECK_EQ(read(t, &v, sizeof(v)), 8);
+	CHECK(ms_since(t0) >= 59);
+	CHECK_EQ(v, 1);
+	CHECK_EQ(timerfd_gettime(t, &cur), 0);
+	CHECK(cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec == 0);
+	return 0;
+}
+
+/* A periodic timer counts every expiry between reads. */
+static int timerfd_periodic(void)
+{
+	int t = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
+	struct itimerspec its = its_ms(20, 20), cur;
+	uint64_t v = 0;
+
+	CHECK(t >= 0);
+	CHECK_EQ(timerfd_settime(t, 0, &its, NULL), 0);
+	usleep(130000);
+	CHECK_EQ(read(t, &v, sizeof(v)), 8);
+	CHECK(v >= 5 && v <= 7);		/* 20, 40, ... 120 ms (a late tick may add one) */
+	CHECK_ERR(read(t, &v, sizeof(v)), EAGAIN);
+	CHECK_EQ(timerfd_gettime(t, &cur), 0);
+	CHECK_EQ(ts_ms(&cur.it_interval), 20);
+	CHECK(ts_ms(&cur.it_value) <= 20);
+	return 0;
+}
+
+/* TFD_TIMER_ABSTIME on both clocks; a time already past expires at once;
+ * settime returns the old setting and a zero it_value disarms. */
+static int timerfd_abstime_and_old(void)
+{
+	int tr = timerfd_create(CLOCK_REALTIME, 0), tm = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
+	struct itimerspec its = its_ms(0, 0), old;
+	struct timespec now;
+	long long t0 = utest_now_ns();
+	uint64_t v = 0;
+
+	CHECK(tr >= 0 && tm >= 0);
+	CHECK_EQ(clock_gettime(CLOCK_REALTIME, &now), 0);
+	its.it_value = now;
+	its.it_value.tv_nsec += 50000000;
+	if (its.it_value.tv_nsec >= 1000000000) {
+		its.it_value.tv_sec++;
+		its.it_value.tv_nsec -= 1000000000;
+	}
+	CHECK_EQ(timerfd_settime(tr, TFD_TIMER_ABSTIME, &its, NULL), 0);
+	CHECK_EQ(read(tr, &v, sizeof(v)), 8);
+	CHECK_EQ(v, 1);
+	CHECK(ms_since(t0) >= 45);
+	CHECK_EQ(clock_gettime(CLOCK_MONOTONIC, &now), 0);
+	its = its_ms(0, 0);
+	its.it_value = now;
+	its.it_value.tv_sec -= 1;			/* a second ago */
+	CHECK_EQ(timerfd_settime(tm, TFD_TIMER_ABSTIME, &its, NULL), 0);
+	CHECK_EQ(read(tm, &v, sizeof(v)), 8);		/* at once */
+	CHECK_EQ(v, 1);
+	its = its_ms(5000, 100);
+	CHECK_EQ(timerfd_settime(tm, 0, &its, NULL), 0);
+	its = its_ms(0, 0);				/* disarm */
+	CHECK_EQ(timerfd_settime(tm, 0, &its, &old), 0);
+	CHECK(ts_ms(&old.it_value) > 4000 && ts_ms(&old.it_value) <= 5000);
+	CHECK_EQ(ts_ms(&old.it_interval), 100);
+	CHECK_ERR(read(tm, &v, sizeof(v)), EAGAIN);
+	return 0;
+}
+
+/* A timerfd in epoll (woken from the timer softirq, on any CPU). */
+static int timerfd_in_epoll(void)
+{
+	int ep = epoll_create1(0), t = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
+	struct itimerspec its = its_ms(30, 0);
+	struct epoll_event ev;
+	long long t0 = utest_now_ns();
+	uint64_t v;
+
+	CHECK(ep >= 0 && t >= 0);
+	CHECK_EQ(ep_add(ep, t, EPOLLIN, 9), 0);
+	CHECK_EQ(ep_one(ep, &ev, 0), 0);
+	CHECK_EQ(timerfd_settime(t, 0, &its, NULL), 0);
+	CHECK_EQ(ep_one(ep, &ev, 5000), 1);
+	CHECK(ms_since(t0) >= 29);
+	CHECK_EQ(ev.events, EPOLLIN);
+	CHECK_EQ(ev.data.u64, 9);
+	CHECK_EQ(read(t, &v, sizeof(v)), 8);
+	CHECK_EQ(ep_one(ep, &ev, 0), 0);
+	return 0;
+}
+
+/* The event loop libaio programs write: one epoll over an eventfd that AIO
+ * completions signal (IOCB_FLAG_RESFD), a periodic timerfd and a pipe. The
+ * reads are of a pipe that each timer expiry feeds two bytes, so the loop
+ * turns timer events into AIO completions until all are in. */
+static int aio_event_loop(void)
 {
 	enum { N = 8 };
 	io_context_t ctx = 0;
 	int ep = epoll_create1(EPOLL_CLOEXEC), efd = eventfd(0, EFD_NONBLOCK), p[2], q[2];
+	int t = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC), st;
+	struct itimerspec its = its_ms(10, 10);
 	struct iocb cb[N], *cbs[N];
 	struct io_event evs[N];
 	struct epoll_event ev[4];
-	char buf[N][4];
-	int done = 0, pipe_seen = 0;
-	uint64_t v;
+	char buf[N][4], sum = 0;
+	int done = 0, fed = 0, pipe_seen = 0;
+	uint64_t v, ticks = 0;
+	pid_t pid;
 
+	CHECK(ep >= 0 && efd >= 0 && t >= 0);
 	CHECK_EQ(pipe(p), 0);
 	CHECK_EQ(pipe(q), 0);
 	CHECK_EQ(io_setup(N, &ctx), 0);
 	CHECK_EQ(ep_add(ep, efd, EPOLLIN, 100), 0);
 	CHECK_EQ(ep_add(ep, q[0], EPOLLIN, 200), 0);
+	CHECK_EQ(ep_add(ep, t, EPOLLIN, 300), 0);
 	for (int i = 0; i < N; i++) {		/* reads of a pipe: done as data comes */
 		io_prep_pread(&cb[i], p[0], buf[i], 1, 0);
 		io_set_eventfd(&cb[i], efd);
@@ -500,30 +654,46 @@ static int aio_eventfd_loop(void)
 	}
 	CHECK_EQ(io_submit(ctx, N, cbs), N);
 	CHECK_EQ(epoll_wait(ep, ev, 4, 0), 0);
-	CHECK_EQ(write(q[1], "q", 1), 1);
-	CHECK_EQ(write(p[1], "abcdefgh", N), N);
+	CHECK_EQ(timerfd_settime(t, 0, &its, NULL), 0);
+	pid = write_later(q[1], 30);
 	while (done < N || !pipe_seen) {
 		int n = epoll_wait(ep, ev, 4, 5000);
 
 		CHECK(n > 0);
 		for (int i = 0; i < n; i++) {
-			if (ev[i].data.u64 == 200) {
+			if (ev[i].data.u64 == 300) {		/* the timer: feed the pipe */
+				int k;
+				CHECK_EQ(read(t, &v, sizeof(v)), 8);
+				ticks += v;
+				k = (int)(2 * v < (uint64_t)(N - fed) ? 2 * v : (uint64_t)(N - fed));
+				CHECK_EQ(write(p[1], "\1\1\1\1\1\1\1\1", k), k);
+				fed += k;
+				its = its_ms(0, 0);
+				if (fed == N)
+					CHECK_EQ(timerfd_settime(t, 0, &its, NULL), 0);
+			} else if (ev[i].data.u64 == 200) {	/* the pipe */
 				char c;
 				CHECK_EQ(read(q[0], &c, 1), 1);
 				pipe_seen++;
-				continue;
+			} else {				/* AIO completions */
+				CHECK_EQ(ev[i].data.u64, 100);
+				CHECK_EQ(eventfd_read(efd, &v), 0);
+				CHECK_EQ(io_getevents(ctx, v, N, evs, NULL), (long)v);
+				for (uint64_t k = 0; k < v; k++) {
+					CHECK_EQ(evs[k].res, 1);
+					sum += *(char *)((struct iocb *)evs[k].obj)->u.c.buf;
+				}
+				done += v;
 			}
-			CHECK_EQ(ev[i].data.u64, 100);
-			CHECK_EQ(eventfd_read(efd, &v), 0);
-			CHECK_EQ(io_getevents(ctx, v, N, evs, NULL), (long)v);
-			for (uint64_t k = 0; k < v; k++)
-				CHECK_EQ(evs[k].res, 1);
-			done += v;
 		}
 	}
 	CHECK_EQ(done, N);
+	CHECK_EQ(sum, N);
+	CHECK_EQ(fed, N);
+	CHECK(ticks >= N / 2);
 	CHECK_EQ(pipe_seen, 1);
-	CHECK_EQ(epoll_wait(ep, ev, 4, 0), 0);
+	CHECK_EQ(epoll_wait(ep, ev, 4, 20), 0);		/* the timer is disarmed */
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(io_destroy(ctx), 0);
 	return 0;
 }
@@ -545,7 +715,12 @@ static const struct utest_case cases[] = {
 	UTEST(nested_and_pollable),
 	UTEST(loops_and_depth),
 	UTEST(eventfd_threads),
-	UTEST(aio_eventfd_loop),
+	UTEST(timerfd_create_errors),
+	UTEST(timerfd_oneshot),
+	UTEST(timerfd_periodic),
+	UTEST(timerfd_abstime_and_old),
+	UTEST(timerfd_in_epoll),
+	UTEST(aio_event_loop),
 };
 
 int main(int argc, char **argv)

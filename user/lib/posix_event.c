@@ -1,8 +1,10 @@
-/* posix_event.c: the event-loop descriptors on the kernel's calls: epoll_create/epoll_create1/epoll_ctl/epoll_wait/epoll_pwait. */
+/* posix_event.c: the event-loop descriptors on the kernel's calls: epoll_create/epoll_create1/epoll_ctl/epoll_wait/epoll_pwait, timerfd_create/settime/gettime. */
 #include <errno.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/timerfd.h>
 #include "glue.h"
+#include "uapi/timerfd.h"
 #include "pthread/tcb.h"
 #include "signal_glue.h"
 
@@ -37,4 +39,64 @@ int epoll_pwait(int epfd, struct epoll_event *events, int maxevents, int timeout
 	return glue_ret(__PTHREAD_CANCELLABLE(__sys_epoll_pwait(epfd, events, maxevents, timeout,
 								 sigmask ? &kset : NULL,
 								 sizeof(kset))));
+}
+
+/* The kernel's itimerspec <-> newlib's (64-bit tv_sec): -1 when it cannot hold it. */
+static int its_to_kernel(const struct itimerspec *its, struct kernel_itimerspec *k)
+{
+	return glue_ts_to_kernel(&its->it_interval, &k->it_interval) < 0 ||
+	       glue_ts_to_kernel(&its->it_value, &k->it_value) < 0 ? -1 : 0;
+}
+
+static void its_from_kernel(const struct kernel_itimerspec *k, struct itimerspec *its)
+{
+	glue_ts_from_kernel(&k->it_interval, &its->it_interval);
+	glue_ts_from_kernel(&k->it_value, &its->it_value);
+}
+
+/* TFD_* are the kernel's values already (sys/timerfd.h); the clock is newlib's. */
+int timerfd_create(int clockid, int flags)
+{
+	int k = abi_clock_to_kernel(clockid);
+
+	if (k < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return glue_ret(__sys_timerfd_create(k, flags));
+}
+
+int timerfd_settime(int fd, int flags, const struct itimerspec *new_value,
+		    struct itimerspec *old_value)
+{
+	struct kernel_itimerspec knew, kold;
+	long r;
+
+	if (!new_value) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (its_to_kernel(new_value, &knew) < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	r = __sys_timerfd_settime(fd, flags, &knew, old_value ? &kold : NULL);
+	if (r == 0 && old_value)
+		its_from_kernel(&kold, old_value);
+	return glue_ret(r);
+}
+
+int timerfd_gettime(int fd, struct itimerspec *curr_value)
+{
+	struct kernel_itimerspec k;
+	long r;
+
+	if (!curr_value) {
+		errno = EFAULT;
+		return -1;
+	}
+	r = __sys_timerfd_gettime(fd, &k);
+	if (r == 0)
+		its_from_kernel(&k, curr_value);
+	return glue_ret(r);
 }
