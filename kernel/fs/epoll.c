@@ -522,7 +522,6 @@ static struct eventpoll *ep_alloc(void)
 long sys_epoll_create1(int flags)
 {
 	struct eventpoll *ep;
-	struct inode *inode;
 	struct file *f;
 	int fd;
 
@@ -530,15 +529,11 @@ long sys_epoll_create1(int flags)
 		return -EINVAL;
 	if (!(ep = ep_alloc()))
 		return -ENOMEM;
-	inode = inode_alloc(0600, &eventpoll_ops);
-	f = inode ? file_alloc(inode, FMODE_READ | FMODE_WRITE, O_RDWR) : NULL;
-	if (inode)
-		iput(inode);		/* the file holds it now (or it goes) */
+	f = anon_file_alloc(&eventpoll_ops, ep, FMODE_READ | FMODE_WRITE, O_RDWR);
 	if (!f) {
 		kfree(ep);
 		return -ENOMEM;
 	}
-	f->private_data = ep;
 	ep->file = f;
 	fd = fd_install_from(current->files, f, 0, flags & EPOLL_CLOEXEC);
 	if (fd < 0)

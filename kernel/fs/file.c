@@ -33,6 +33,19 @@ struct file *file_alloc(struct inode *inode, u32 mode, u32 flags)
 	return f;
 }
 
+struct file *anon_file_alloc(const struct file_operations *fops, void *private, u32 mode,
+			     u32 flags)
+{
+	struct inode *inode = inode_alloc(0600, fops);
+	struct file *f = inode ? file_alloc(inode, mode, flags) : NULL;
+
+	if (inode)
+		iput(inode);		/* the file holds it now (or it goes) */
+	if (f)
+		f->private_data = private;
+	return f;
+}
+
 bool file_pos_lock(struct file *f)
 {
 	if (!f->f_inode || !(S_ISREG(f->f_inode->mode) || S_ISDIR(f->f_inode->mode)))

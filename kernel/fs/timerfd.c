@@ -169,7 +169,6 @@ static const struct file_operations timerfd_ops = {
 long sys_timerfd_create(int clockid, int flags)
 {
 	struct timerfd_ctx *ctx;
-	struct inode *inode;
 	struct file *f;
 	int fd;
 
@@ -185,15 +184,11 @@ long sys_timerfd_create(int clockid, int flags)
 	setup_timer(&ctx->timer, timerfd_fire, (unsigned long)ctx);
 	init_waitqueue_head(&ctx->wait);
 	ctx->clockid = clockid;
-	inode = inode_alloc(0600, &timerfd_ops);
-	f = inode ? file_alloc(inode, FMODE_READ, O_RDONLY | (flags & O_NONBLOCK)) : NULL;
-	if (inode)
-		iput(inode);		/* the file holds it now (or it goes) */
+	f = anon_file_alloc(&timerfd_ops, ctx, FMODE_READ, O_RDONLY | (flags & O_NONBLOCK));
 	if (!f) {
 		kfree(ctx);
 		return -ENOMEM;
 	}
-	f->private_data = ctx;
 	fd = fd_install_from(current->files, f, 0, flags & TFD_CLOEXEC);
 	if (fd < 0)
 		fput(f);

@@ -8,12 +8,15 @@
 #include <libaio.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/select.h>
+#include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -619,6 +622,143 @@ static int timerfd_in_epoll(void)
 	return 0;
 }
 
+/* --- signalfd --- */
+
+static int block_signals(int a, int b)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, a);
+	if (b)
+		sigaddset(&s, b);
+	return sigprocmask(SIG_BLOCK, &s, NULL);
+}
+
+static int signalfd_of(int fd, int sig, int flags)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	return signalfd(fd, &s, flags);
+}
+
+/* A blocked signal of the mask is read as a record (this library's signal
+ * numbers); one outside it stays pending; a second call changes the mask. */
+static int signalfd_read_and_update(void)
+{
+	struct signalfd_siginfo si[2];
+	sigset_t pend;
+	int s;
+
+	CHECK_EQ(sizeof(struct signalfd_siginfo), 128);
+	CHECK_EQ(block_signals(SIGUSR1, SIGUSR2), 0);
+	s = signalfd_of(-1, SIGUSR1, SFD_NONBLOCK);
+	CHECK(s >= 0);
+	CHECK_ERR(read(s, si, sizeof(si)), EAGAIN);
+	CHECK_EQ(kill(getpid(), SIGUSR1), 0);
+	CHECK_EQ(kill(getpid(), SIGUSR2), 0);
+	CHECK_EQ(read(s, si, sizeof(si)), 128);		/* only SIGUSR1 is in the mask */
+	CHECK_EQ(si[0].ssi_signo, SIGUSR1);
+	CHECK_EQ(si[0].ssi_code, SI_USER);
+	CHECK_EQ(si[0].ssi_pid, getpid());
+	CHECK_ERR(read(s, si, sizeof(si)), EAGAIN);
+	CHECK_EQ(sigpending(&pend), 0);
+	CHECK(!sigismember(&pend, SIGUSR1) && sigismember(&pend, SIGUSR2));
+	CHECK_EQ(signalfd_of(s, SIGUSR2, 0), s);	/* the same fd, a new mask */
+	CHECK_EQ(read(s, si, sizeof(si)), 128);
+	CHECK_EQ(si[0].ssi_signo, SIGUSR2);
+	CHECK_EQ(sigpending(&pend), 0);
+	CHECK(!sigismember(&pend, SIGUSR2));
+	return 0;
+}
+
+static int signalfd_errors(void)
+{
+	int s = signalfd_of(-1, SIGUSR1, SFD_CLOEXEC), p[2];
+	struct signalfd_siginfo si;
+	sigset_t m;
+
+	CHECK(s >= 0);
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(fcntl(s, F_GETFD), FD_CLOEXEC);
+	CHECK_ERR(read(s, &si, 127), EINVAL);
+	CHECK_ERR(signalfd_of(-1, SIGUSR1, 0x10), EINVAL);
+	CHECK_ERR(signalfd_of(p[0], SIGUSR1, 0), EINVAL);	/* not a signalfd */
+	CHECK_ERR(signalfd_of(63, SIGUSR1, 0), EBADF);
+	sigemptyset(&m);
+	CHECK_ERR(signalfd(-1, NULL, 0), EFAULT);
+	CHECK(signalfd(-1, &m, 0) >= 0);			/* an empty mask is fine */
+	return 0;
+}
+
+/* Several records in one read; SIGCHLD carries the child's pid and status. */
+static int signalfd_sigchld_and_many(void)
+{
+	struct signalfd_siginfo si[4];
+	sigset_t m;
+	pid_t pid;
+	int s, st;
+
+	sigemptyset(&m);
+	sigaddset(&m, SIGCHLD);
+	sigaddset(&m, SIGUSR1);
+	sigaddset(&m, SIGUSR2);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &m, NULL), 0);
+	s = signalfd(-1, &m, 0);
+	CHECK(s >= 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(7);
+	CHECK_EQ(read(s, si, sizeof(si)), 128);		/* waits for the child's exit */
+	CHECK_EQ(si[0].ssi_signo, SIGCHLD);
+	CHECK_EQ(si[0].ssi_code, CLD_EXITED);
+	CHECK_EQ(si[0].ssi_pid, pid);
+	CHECK_EQ(si[0].ssi_status, 7);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(kill(getpid(), SIGUSR1), 0);
+	CHECK_EQ(kill(getpid(), SIGUSR2), 0);
+	CHECK_EQ(read(s, si, sizeof(si)), 256);
+	CHECK(si[0].ssi_signo != si[1].ssi_signo);
+	CHECK(si[0].ssi_signo == SIGUSR1 || si[0].ssi_signo == SIGUSR2);
+	CHECK(si[1].ssi_signo == SIGUSR1 || si[1].ssi_signo == SIGUSR2);
+	return 0;
+}
+
+/* A signalfd polls: poll() and epoll see it readable while a signal of its
+ * mask is pending, and a wait is woken when one is sent. */
+static int signalfd_in_epoll(void)
+{
+	int ep = epoll_create1(0), s, st;
+	struct signalfd_siginfo si;
+	struct epoll_event ev;
+	struct pollfd pfd;
+	pid_t parent = getpid(), pid;
+
+	CHECK_EQ(block_signals(SIGUSR1, 0), 0);
+	s = signalfd_of(-1, SIGUSR1, 0);
+	CHECK(s >= 0);
+	pfd = (struct pollfd){ .fd = s, .events = POLLIN };
+	CHECK_EQ(poll(&pfd, 1, 0), 0);
+	CHECK_EQ(ep_add(ep, s, EPOLLIN, 77), 0);
+	CHECK_EQ(ep_one(ep, &ev, 0), 0);
+	pid = fork();
+	if (pid == 0) {
+		usleep(50000);
+		_exit(kill(parent, SIGUSR1) ? 1 : 0);
+	}
+	CHECK_EQ(ep_one(ep, &ev, 5000), 1);
+	CHECK_EQ(ev.data.u64, 77);
+	CHECK_EQ(poll(&pfd, 1, 0), 1);
+	CHECK_EQ(read(s, &si, sizeof(si)), 128);
+	CHECK_EQ(si.ssi_signo, SIGUSR1);
+	CHECK_EQ(si.ssi_pid, pid);
+	CHECK_EQ(ep_one(ep, &ev, 0), 0);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	return 0;
+}
+
 /* The event loop libaio programs write: one epoll over an eventfd that AIO
  * completions signal (IOCB_FLAG_RESFD), a periodic timerfd and a pipe. The
  * reads are of a pipe that each timer expiry feeds two bytes, so the loop
@@ -696,6 +836,81 @@ static int aio_event_loop(void)
 	return 0;
 }
 
+/* Pin the calling thread to cpu when there is more than one CPU. */
+static int pin_to(int cpu)
+{
+	cpu_set_t one;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return 0;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one);
+}
+
+struct disk_submitter {
+	io_context_t ctx;
+	int fd, efd;
+	char *buf;
+	struct iocb cb[32];
+};
+
+static void *submit_disk_reads(void *arg)
+{
+	struct disk_submitter *d = arg;
+
+	if (pin_to(1))
+		return (void *)1;
+	for (int i = 0; i < 32; i++) {
+		struct iocb *cbp = &d->cb[i];
+
+		io_prep_pread(cbp, d->fd, d->buf + i * 4096, 4096, (long long)i * 4096);
+		io_set_eventfd(cbp, d->efd);
+		if (io_submit(d->ctx, 1, &cbp) != 1)
+			return (void *)1;
+		usleep(500);
+	}
+	return NULL;
+}
+
+/* Completions from a disk's interrupt handler (the entry's /dev/vda, QEMU's
+ * null-co with 1 ms latency) of reads a thread submits on CPU 1 wake an
+ * epoll wait on CPU 0 through the eventfd (-smp 1: one CPU does all). */
+static int aio_disk_interrupt(void)
+{
+	static struct disk_submitter d;
+	int ep = epoll_create1(0), done = 0;
+	struct epoll_event ev;
+	struct io_event evs[32];
+	pthread_t t;
+	void *ret;
+	uint64_t v;
+
+	d.fd = open("/dev/vda", O_RDONLY);
+	CHECK(d.fd >= 0);			/* the entry gives the disk */
+	d.efd = eventfd(0, EFD_NONBLOCK);
+	CHECK(ep >= 0 && d.efd >= 0);
+	CHECK_EQ(posix_memalign((void **)&d.buf, 4096, 32 * 4096), 0);
+	CHECK_EQ(io_setup(32, &d.ctx), 0);
+	CHECK_EQ(ep_add(ep, d.efd, EPOLLIN | EPOLLET, 1), 0);
+	CHECK_EQ(pin_to(0), 0);
+	CHECK_EQ(pthread_create(&t, NULL, submit_disk_reads, &d), 0);
+	while (done < 32) {
+		CHECK_EQ(ep_one(ep, &ev, 5000), 1);
+		while (eventfd_read(d.efd, &v) == 0) {
+			CHECK_EQ(io_getevents(d.ctx, v, v, evs, NULL), (long)v);
+			for (uint64_t k = 0; k < v; k++)
+				CHECK_EQ(evs[k].res, 4096);
+			done += v;
+		}
+	}
+	CHECK_EQ(pthread_join(t, &ret), 0);
+	CHECK(ret == NULL);
+	CHECK_EQ(done, 32);
+	CHECK_EQ(io_destroy(d.ctx), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(struct_layout),
 	UTEST(create_and_flags),
@@ -718,7 +933,12 @@ static const struct utest_case cases[] = {
 	UTEST(timerfd_periodic),
 	UTEST(timerfd_abstime_and_old),
 	UTEST(timerfd_in_epoll),
+	UTEST(signalfd_read_and_update),
+	UTEST(signalfd_errors),
+	UTEST(signalfd_sigchld_and_many),
+	UTEST(signalfd_in_epoll),
 	UTEST(aio_event_loop),
+	UTEST(aio_disk_interrupt),
 };
 
 int main(int argc, char **argv)

@@ -1,7 +1,8 @@
-/* posix_event.c: the event-loop descriptors on the kernel's calls: epoll_create/epoll_create1/epoll_ctl/epoll_wait/epoll_pwait, timerfd_create/settime/gettime. */
+/* posix_event.c: the event-loop descriptors on the kernel's calls: epoll_create/epoll_create1/epoll_ctl/epoll_wait/epoll_pwait, timerfd_create/settime/gettime, signalfd (whose reads give this library's signal numbers). */
 #include <errno.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include "glue.h"
 #include "uapi/timerfd.h"
@@ -99,4 +100,35 @@ int timerfd_gettime(int fd, struct itimerspec *curr_value)
 	if (r == 0)
 		its_from_kernel(&k, curr_value);
 	return glue_ret(r);
+}
+
+/* Descriptors signalfd returned (bit fd % 32 of word fd / 32): their reads get
+ * ssi_signo turned into newlib's numbers (syscalls.c's _read); close forgets. */
+unsigned __signalfd_fds[NR_SIGNALFD_WORDS];
+
+int signalfd(int fd, const sigset_t *mask, int flags)
+{
+	struct kernel_sigset kset;
+	long r;
+
+	if (!mask) {
+		errno = EFAULT;
+		return -1;
+	}
+	__sigset_to_kernel(mask, &kset);
+	r = __sys_signalfd4(fd, &kset, sizeof(kset), flags);
+	if (r >= 0 && r < NR_SIGNALFD_WORDS * 32)
+		__atomic_fetch_or(&__signalfd_fds[r / 32], 1u << (r % 32), __ATOMIC_RELAXED);
+	return glue_ret(r);
+}
+
+void __signalfd_fixup(void *buf, long n)
+{
+	struct signalfd_siginfo *s = buf;
+
+	for (long i = 0; i < n / (long)sizeof(*s); i++) {
+		s[i].ssi_signo = __sig_from_kernel(s[i].ssi_signo);
+		if (s[i].ssi_signo == SIGCHLD && s[i].ssi_code != CLD_EXITED)
+			s[i].ssi_status = __sig_from_kernel(s[i].ssi_status);	/* a signal */
+	}
 }
