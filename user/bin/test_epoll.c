@@ -245,7 +245,7 @@ static int timeouts(void)
 	CHECK_EQ(ep_add(ep, p[0], EPOLLIN, 3), 0);
 	t0 = utest_now_ns();
 	CHECK_EQ(ep_one(ep, &ev, 0), 0);
-	CHECK(ms_since(t0) < 50);
+	CHECK(ms_since(t0) < 500);			/* no wait (a loaded host may delay it) */
 	t0 = utest_now_ns();
 	CHECK_EQ(ep_one(ep, &ev, 60), 0);
 	CHECK(ms_since(t0) >= 59);
@@ -527,17 +527,18 @@ static int timerfd_create_errors(void)
 static int timerfd_oneshot(void)
 {
 	int t = timerfd_create(CLOCK_MONOTONIC, 0);
-	struct itimerspec its = its_ms(60, 0), cur;
+	struct itimerspec its = its_ms(150, 0), cur;
 	long long t0 = utest_now_ns();
 	uint64_t v = 0;
 
 	CHECK(t >= 0);
 	CHECK_EQ(timerfd_settime(t, 0, &its, NULL), 0);
 	CHECK_EQ(timerfd_gettime(t, &cur), 0);
-	CHECK(ts_ms(&cur.it_value) > 0 && ts_ms(&cur.it_value) <= 60);
+	CHECK(ts_ms(&cur.it_value) <= 150);		/* counting down (0 only once it fired) */
+	CHECK(cur.it_value.tv_sec || cur.it_value.tv_nsec || ms_since(t0) >= 149);
 	CHECK_EQ(ts_ms(&cur.it_interval), 0);
 	CHECK_EQ(read(t, &v, sizeof(v)), 8);
-	CHECK(ms_since(t0) >= 59);
+	CHECK(ms_since(t0) >= 149);
 	CHECK_EQ(v, 1);
 	CHECK_EQ(timerfd_gettime(t, &cur), 0);
 	CHECK(cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec == 0);
@@ -549,17 +550,24 @@ static int timerfd_periodic(void)
 {
 	int t = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
 	struct itimerspec its = its_ms(20, 20), cur;
+	long long t0 = utest_now_ns(), lo, hi;
 	uint64_t v = 0;
 
 	CHECK(t >= 0);
 	CHECK_EQ(timerfd_settime(t, 0, &its, NULL), 0);
 	usleep(130000);
-	CHECK_EQ(read(t, &v, sizeof(v)), 8);
-	CHECK(v >= 5 && v <= 7);		/* 20, 40, ... 120 ms (a late tick may add one) */
-	CHECK_ERR(read(t, &v, sizeof(v)), EAGAIN);
 	CHECK_EQ(timerfd_gettime(t, &cur), 0);
 	CHECK_EQ(ts_ms(&cur.it_interval), 20);
 	CHECK(ts_ms(&cur.it_value) <= 20);
+	lo = ms_since(t0) / 20 - 2;		/* a late tick may leave the last one or two */
+	CHECK_EQ(read(t, &v, sizeof(v)), 8);
+	hi = ms_since(t0) / 20;			/* every 20 ms from the start, no more */
+	if (v < 5 || (long long)v < lo || (long long)v > hi)
+		utest_log("%llu expiries, expected %lld..%lld", (unsigned long long)v, lo, hi);
+	CHECK(v >= 5 && (long long)v >= lo && (long long)v <= hi);
+	its = its_ms(0, 0);
+	CHECK_EQ(timerfd_settime(t, 0, &its, NULL), 0);	/* disarmed: none left */
+	CHECK_ERR(read(t, &v, sizeof(v)), EAGAIN);
 	return 0;
 }
 
