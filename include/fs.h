@@ -145,6 +145,7 @@ struct file {
 	struct file *private_data_next;	/* the deferred-fput chain */
 	u32 f_wb_err;			/* a disk file system's write-back error
 					 * sequence as this file's fsync last saw it */
+	struct list_head f_ep_links;	/* the epoll items watching it (kernel/fs/epoll.c) */
 };
 
 /*
@@ -226,6 +227,11 @@ struct files_struct {
 
 /* Files */
 struct file *file_alloc(struct inode *inode, u32 mode, u32 flags);
+/* A file on a fresh inode (mode 0600, fops) with private_data private, for
+ * an in-kernel object (epoll, timer and signal files); NULL without memory
+ * (private is the caller's then; afterwards ->release frees it). */
+struct file *anon_file_alloc(const struct file_operations *fops, void *private, u32 mode,
+			     u32 flags);
 static inline struct file *get_file(struct file *f) { atomic_inc(&f->f_count); return f; }
 /* Drop a reference; the last one releases the file (process context only). */
 void fput(struct file *f);

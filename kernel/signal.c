@@ -18,6 +18,7 @@
 #include "sched.h"
 #include "rusage.h"
 #include "signal.h"
+#include "signalfd.h"
 #include "signal_internal.h"
 #include "slab.h"
 #include "string.h"
@@ -365,6 +366,7 @@ static int __send_signal(int sig, const struct kernel_siginfo *info, struct task
 		return -EAGAIN;
 	}
 	*set |= SIGBIT(sig);
+	signalfd_notify();		/* signal files' readers and pollers look again */
 	complete_signal(sig, t, group);
 	return 0;
 }

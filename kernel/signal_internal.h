@@ -1,4 +1,4 @@
-/* signal_internal.h: what kernel/signal.c and kernel/signal_calls.c share: the signal sets by default action, and the queue helpers (all with sighand->lock held). */
+/* signal_internal.h: what kernel/signal.c and kernel/signal_calls.c share (kernel/fs/signalfd.c too: dequeue_signal): the signal sets by default action, and the queue helpers (all with sighand->lock held). */
 #ifndef SIGNAL_INTERNAL_H
 #define SIGNAL_INTERNAL_H
 

@@ -37,7 +37,7 @@ USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
-GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_vfs.o posix_mm.o posix_sys.o err.o getopt.o dirent.o \
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_event.o posix_vfs.o posix_mm.o posix_sys.o err.o getopt.o dirent.o \
 	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
 # Threads and signals in every program: thread 0's TLS and newlib's __getreent,
@@ -50,7 +50,7 @@ USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*
 USER_HOST_PROGS := $(USER_OUT)/host/hello $(USER_OUT)/host/init
 # Programs that use threads (user/bin and user/test): linked with -lpthread; the
 # user/bin ones run on the host too.
-PTHREAD_PROGS := test_programs test_pthread test_signal test_thread test_futex test_posix_aio test_aio test_vm test_libaio stress_smp test_pipe
+PTHREAD_PROGS := test_programs test_pthread test_signal test_thread test_futex test_posix_aio test_aio test_vm test_libaio stress_smp test_pipe test_epoll
 PTHREAD_TESTS := ulib_pthread ulib_signal
 USER_HOST_PROGS += $(PTHREAD_PROGS:%=$(USER_OUT)/host/%)
 # Helpers linked into every host-side test (the mock kernel's AIO calls, ...).

@@ -1,4 +1,5 @@
 /* file.c: struct file reference counting and per-process descriptor tables (with close-on-exec, the working directory and the umask). */
+#include "epoll.h"
 #include "errno.h"
 #include "file_lock.h"
 #include "fs.h"
@@ -21,6 +22,7 @@ struct file *file_alloc(struct inode *inode, u32 mode, u32 flags)
 	memset(f, 0, sizeof(*f));
 	atomic_set(&f->f_count, 1);
 	mutex_init(&f->f_pos_lock);
+	INIT_LIST_HEAD(&f->f_ep_links);
 	f->f_mode = mode;
 	f->f_flags = flags;
 	f->f_inode = inode;
@@ -28,6 +30,19 @@ struct file *file_alloc(struct inode *inode, u32 mode, u32 flags)
 	if (inode)
 		iget(inode);
 	atomic_inc(&nr_files);
+	return f;
+}
+
+struct file *anon_file_alloc(const struct file_operations *fops, void *private, u32 mode,
+			     u32 flags)
+{
+	struct inode *inode = inode_alloc(0600, fops);
+	struct file *f = inode ? file_alloc(inode, mode, flags) : NULL;
+
+	if (inode)
+		iput(inode);		/* the file holds it now (or it goes) */
+	if (f)
+		f->private_data = private;
 	return f;
 }
 
@@ -50,6 +65,7 @@ void fput(struct file *f)
 	if (!atomic_dec_and_test(&f->f_count))
 		return;
 	BUG_ON(in_interrupt());		/* the AIO core defers these */
+	epoll_file_release(f);
 	locks_remove_flock(f);
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);

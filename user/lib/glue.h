@@ -39,6 +39,35 @@ struct io_event;
 int __io_getevents_nocancel(struct io_context *ctx, long min_nr, long nr, struct io_event *events,
 			    struct timespec *timeout);
 
+/* Descriptors signalfd returned (posix_event.c), one bit each: _read turns the
+ * kernel's signal numbers in their records into newlib's (__signalfd_fixup);
+ * _close forgets one, dup/dup2/dup3 copy the mark (F_DUPFD does not: such
+ * a copy reads the kernel's numbers). */
+#define NR_SIGNALFD_WORDS	2	/* the kernel's NR_OPEN (64) descriptors */
+extern unsigned __signalfd_fds[NR_SIGNALFD_WORDS];
+void __signalfd_fixup(void *buf, long n);
+static inline int glue_is_signalfd(int fd)
+{
+	return fd >= 0 && fd < NR_SIGNALFD_WORDS * 32 &&
+	       (__atomic_load_n(&__signalfd_fds[fd / 32], __ATOMIC_RELAXED) >> (fd % 32) & 1);
+}
+/* fd is closed (close). */
+static inline void glue_forget_signalfd(int fd)
+{
+	if (glue_is_signalfd(fd))
+		__atomic_fetch_and(&__signalfd_fds[fd / 32], ~(1u << (fd % 32)), __ATOMIC_RELAXED);
+}
+/* newfd now names oldfd's file (dup, dup2, dup3 succeeded): so is it a signalfd. */
+static inline void glue_dup_signalfd(int oldfd, int newfd)
+{
+	if (oldfd == newfd || newfd < 0 || newfd >= NR_SIGNALFD_WORDS * 32)
+		return;
+	if (glue_is_signalfd(oldfd))
+		__atomic_fetch_or(&__signalfd_fds[newfd / 32], 1u << (newfd % 32), __ATOMIC_RELAXED);
+	else
+		glue_forget_signalfd(newfd);
+}
+
 /* abi_xlate.c */
 int abi_errno_from_kernel(int kerr);
 int abi_errno_to_kernel(int err);

@@ -38,12 +38,18 @@ int pipe(int fds[2])
 
 int dup(int fd)
 {
-	return glue_ret(__sys_dup(fd));
+	long r = __sys_dup(fd);
+
+	glue_dup_signalfd(fd, (int)r);
+	return glue_ret(r);
 }
 
 int dup2(int oldfd, int newfd)
 {
-	return glue_ret(__sys_dup2(oldfd, newfd));
+	long r = __sys_dup2(oldfd, newfd);
+
+	glue_dup_signalfd(oldfd, (int)r);
+	return glue_ret(r);
 }
 
 /* off_t is 32 bits in this newlib: the high word is its sign. */

@@ -168,12 +168,15 @@ int pipe2(int fds[2], int flags)
 int dup3(int oldfd, int newfd, int flags)
 {
 	int k = abi_oflags_to_kernel(flags);
+	long r;
 
 	if (k < 0 || (flags & O_ACCMODE)) {
 		errno = EINVAL;
 		return -1;
 	}
-	return glue_ret(__sys_dup3(oldfd, newfd, k));
+	r = __sys_dup3(oldfd, newfd, k);
+	glue_dup_signalfd(oldfd, (int)r);
+	return glue_ret(r);
 }
 
 /* EFD_* are the kernel's values already (sys/eventfd.h): passed as they are. */

@@ -41,7 +41,11 @@ long glue_neg_errno(long r)
  * cancellation points; read and write, the program's, are (pthread(3)). */
 _READ_WRITE_RETURN_TYPE _read(int fd, void *buf, size_t n)
 {
-	return glue_ret(__sys_read(fd, buf, n));
+	long r = __sys_read(fd, buf, n);
+
+	if (r > 0 && glue_is_signalfd(fd))
+		__signalfd_fixup(buf, r);
+	return glue_ret(r);
 }
 
 __attribute__((weak)) ssize_t read(int fd, void *buf, size_t n)
@@ -86,6 +90,7 @@ GLUE_ALIAS(open, _open);
 
 int _close(int fd)
 {
+	glue_forget_signalfd(fd);
 	return glue_ret(__sys_close(fd));
 }
 GLUE_ALIAS(close, _close);
