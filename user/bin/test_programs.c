@@ -15,6 +15,7 @@
  * Linux (glibc, libaio 0.3.113) gives; where aiokern differs on purpose the comment says so.
  * Run at -smp 1 and -smp 4 (testplan entries progs, progs_smp).
  */
+#define _GNU_SOURCE		/* execvpe, as glibc asks */
 #include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -4029,6 +4030,77 @@ static int event_loop_resfd(void)
 	return 0;
 }
 
+/* A child that runs fn(arg) (an exec that must not return) and exits 99 if it
+ * returns: the child's exit status, or -1. */
+static int exec_child_status(int (*fn)(const char *), const char *arg)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn(arg);
+		_exit(99);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static int ex_execl(const char *a) { return execl("/bin/helper", "helper", "exit", a, (char *)0); }
+static int ex_execlp(const char *a) { return execlp("helper", "helper", "args", "a", "bb", a, (char *)0); }
+static int ex_execv(const char *a) { char *v[] = { "helper", "exit", (char *)a, 0 }; return execv("/bin/helper", v); }
+static int ex_execvp(const char *a) { char *v[] = { "helper", "exit", (char *)a, 0 }; return execvp("helper", v); }
+static int ex_execle(const char *a)
+{
+	char *env[] = { (char *)a, 0 };
+
+	return execle("/bin/helper", "helper", "env", (char *)0, env);
+}
+static int ex_execvpe(const char *a)
+{
+	char *v[] = { "helper", "env", 0 }, *env[] = { (char *)a, 0 };
+
+	return execvpe("helper", v, env);
+}
+
+/* The exec family as a shell-less program uses it (exec(3)): execl/execv run a
+ * path, execlp/execvp search PATH (an entry without the file, or with a file
+ * that may not run, is passed over: glibc's rule), execle/execvpe hand over an
+ * environment. Errors: ENOENT for a name found nowhere and for "", EACCES when
+ * the only candidate may not run. */
+static int exec_family(void)
+{
+	char *v[] = { "x", 0 }, p[256], path[300];
+	int fd;
+
+	CHECK_EQ(exec_child_status(ex_execl, "7"), 7);
+	CHECK_EQ(exec_child_status(ex_execv, "8"), 8);
+	CHECK_EQ(exec_child_status(ex_execle, "HELPER_ENV=yes"), 0);
+	CHECK_EQ(exec_child_status(ex_execle, "HELPER_ENV=no"), 1);
+	/* a directory of PATH holding a "helper" without the x bit, then /bin */
+	fd = open(path_in(p, sizeof(p), "helper"), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	CHECK(fd >= 0 && write(fd, "#!x\n", 4) == 4 && close(fd) == 0);
+	snprintf(path, sizeof(path), "/no/such/dir:%s:/bin", dir);
+	CHECK_EQ(setenv("PATH", path, 1), 0);
+	CHECK_EQ(exec_child_status(ex_execlp, "ccc"), 0);
+	CHECK_EQ(exec_child_status(ex_execvp, "9"), 9);
+	CHECK_EQ(exec_child_status(ex_execvpe, "HELPER_ENV=yes"), 0);
+	errno = 0;
+	CHECK_EQ(execvp("no_such_program_here", v), -1);
+	CHECK_EQ(errno, ENOENT);
+	errno = 0;
+	CHECK_EQ(execvp("", v), -1);
+	CHECK_EQ(errno, ENOENT);
+	CHECK_EQ(setenv("PATH", dir, 1), 0);	/* only the one that may not run */
+	errno = 0;
+	CHECK_EQ(execvp("helper", v), -1);
+	CHECK_EQ(errno, EACCES);
+	CHECK_EQ(unsetenv("PATH"), 0);		/* glibc's default: /bin:/usr/bin */
+	CHECK_EQ(exec_child_status(ex_execvp, "10"), 10);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -4091,6 +4163,7 @@ static const struct utest_case cases[] = {
 	UTEST(aio_error_polling),
 	UTEST(lio_wait_failed_member),
 	UTEST(event_loop_resfd),
+	UTEST(exec_family),
 };
 
 int main(int argc, char **argv)
