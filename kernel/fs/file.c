@@ -50,7 +50,7 @@ void fput(struct file *f)
 	if (!atomic_dec_and_test(&f->f_count))
 		return;
 	BUG_ON(in_interrupt());		/* the AIO core defers these */
-	locks_remove_flock(f);
+	locks_remove_file(f);
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	if (f->f_inode)

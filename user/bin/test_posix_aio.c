@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "utest.h"
 
-#define BIG	40000		/* more than a pipe holds */
+#define BIG	100000		/* more than a pipe holds (64 KiB) */
 
 static void prep(struct aiocb *cb, int fd, volatile void *buf, size_t n, off_t off)
 {

@@ -1,6 +1,7 @@
 /* posix.c: POSIX calls newlib leaves to the system (pipe, dup, pread, mmap, nanosleep, ids, sysconf, uname, ...) and aiokern's own. */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <malloc.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
+#include <sys/syscall.h>
 #include "aiokern.h"
 #include "glue.h"
 #include "pthread/tcb.h"
@@ -316,4 +318,21 @@ void poweroff(int status)
 {
 	__sys_poweroff(status);
 	_exit(status);		/* a kernel without poweroff: at least end the process */
+}
+
+/* syscall(2): the call numbered nr (<sys/syscall.h>) with up to six long
+ * arguments, passed as they are: flags, signal numbers and structures are the
+ * kernel's (Linux i386's), not newlib's. The result, or -1 with errno (newlib's
+ * numbering). Six arguments are always read, as glibc's does: the missing ones
+ * are whatever the caller's stack holds, which the call ignores. */
+long syscall(long nr, ...)
+{
+	long a[6];
+	va_list ap;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	return glue_ret(__syscall_raw(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
 }
