@@ -1,4 +1,5 @@
 /* posix.c: POSIX calls newlib leaves to the system (pipe, dup, pread, mmap, nanosleep, ids, sysconf, uname, ...) and aiokern's own. */
+#include <aio.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -265,7 +266,7 @@ long sysconf(int name)
 	case _SC_TIMERS:		return 200809L;
 	case _SC_AIO_LISTIO_MAX:	return 256;	/* posix_aio's ring */
 	case _SC_AIO_MAX:		return 65536;	/* aio-max-nr's default */
-	case _SC_AIO_PRIO_DELTA_MAX:	return 0;
+	case _SC_AIO_PRIO_DELTA_MAX:	return AIO_PRIO_DELTA_MAX;	/* accepted, no effect */
 	case _SC_CHILD_MAX:
 	case _SC_THREADS:		return -1;
 	}
