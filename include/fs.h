@@ -379,6 +379,9 @@ int dev_register(const char *name, u32 type, const struct file_operations *fops,
 
 /* Pipes (kernel/fs/pipe.c) */
 int pipe_create(struct file **rd, struct file **wr);
+/* fcntl F_GETPIPE_SZ / F_SETPIPE_SZ on f (kernel/fs/pipe.c): the capacity in
+ * bytes, or -EBADF (no pipe), -EINVAL, -EPERM, -EBUSY, -ENOMEM. Process context. */
+long pipe_fcntl(struct file *f, int cmd, unsigned long arg);
 
 /* Initramfs: unpack a cpio newc archive into the root (kernel/fs/cpio.c). */
 int cpio_unpack(const void *data, size_t size);

@@ -188,7 +188,22 @@ def user_header(calls):
     out += common_decls(calls, False)
     out += ["", "/* Each enters the kernel and returns the raw result: -errno (kernel numbers) on error. */"]
     out += [f"long __sys_{c.name}({c.params()});" for c in calls]
+    out += ["", "/* Any call by number, six arguments (syscall(2) in user/lib/posix.c). */",
+            "long __syscall_raw(long nr, long a, long b, long c, long d, long e, long f);"]
     out += ["", "#endif", ""]
+    return "\n".join(out)
+
+
+def numbers_header(calls):
+    """<sys/syscall.h> for programs: SYS_name and __NR_name, as glibc's names them."""
+    out = [f"/* sys/syscall.h: SYS_name and __NR_name of every aiokern system call, for syscall(2): "
+           f"Linux i386's numbers, the AIO calls as aiokern numbers them (244-248, README), 500+ "
+           f"aiokern's own; {HEAD}. */",
+           "#ifndef _SYS_SYSCALL_H", "#define _SYS_SYSCALL_H", ""]
+    for c in calls:
+        out += [f"#define __NR_{c.name}\t{c.nr}", f"#define SYS_{c.name}\t__NR_{c.name}"]
+    out += ["", "#ifdef __cplusplus", 'extern "C" {', "#endif",
+            "long syscall(long number, ...);", "#ifdef __cplusplus", "}", "#endif", "", "#endif", ""]
     return "\n".join(out)
 
 
@@ -220,11 +235,26 @@ def stub_asm(call, entry):
     return out
 
 
+def raw_stub_asm(entry):
+    """__syscall_raw(nr, a..f): any number, six arguments (the callee-saved four kept)."""
+    regs = ["ebx", "ecx", "edx", "esi", "edi", "ebp"]
+    saved = ["ebp", "edi", "esi", "ebx"]
+    out = ["\t.weak\t__syscall_raw", "\t.type\t__syscall_raw, @function", "__syscall_raw:"]
+    out += [f"\tpushl\t%{r}" for r in saved]
+    out += ["\tmovl\t20(%esp), %eax"]
+    out += [f"\tmovl\t{24 + 4 * i}(%esp), %{r}" for i, r in enumerate(regs)]
+    out += ["\t" + ENTRIES[entry]]
+    out += [f"\tpopl\t%{r}" for r in reversed(saved)]
+    out += ["\tret", "\t.size\t__syscall_raw, . - __syscall_raw", ""]
+    return out
+
+
 def user_asm(calls, entry):
     how = "calls to the vsyscall page" if entry == "vsyscall" else "int $0x80"
     name = "syscalls.S" if entry == "vsyscall" else "syscalls_int80.S"
     out = [f"/* {name}: stubs by {how}, eax = number, args in ebx ecx edx esi edi ebp; {HEAD}. */",
            "\t.text", ""]
+    out += raw_stub_asm(entry)
     for c in calls:
         out += stub_asm(c, entry)
     out += ['\t.section .note.GNU-stack,"",@progbits', ""]
@@ -264,6 +294,8 @@ def main():
     write_if_changed(os.path.join(opts.outdir, "user", "syscalls.h"), user_header(calls))
     write_if_changed(os.path.join(opts.outdir, "user", "syscalls.S"), user_asm(calls, "vsyscall"))
     write_if_changed(os.path.join(opts.outdir, "user", "syscalls_int80.S"), user_asm(calls, "int80"))
+    write_if_changed(os.path.join(opts.outdir, "user", "include", "sys", "syscall.h"),
+                     numbers_header(calls))
     return 0
 
 

@@ -20,12 +20,14 @@ USER_SYSROOT = $(eval USER_SYSROOT := $(shell tools/newlib.sh --print-sysroot))$
 USER_POSIX  := -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L -D_POSIX_CPUTIME=1 -D_POSIX_THREAD_CPUTIME=1 -D_POSIX_CLOCK_SELECTION=200112L
 USER_CFLAGS = -std=gnu11 -g -O2 -Wall -Wextra -Werror -fno-omit-frame-pointer $(USER_POSIX) \
 	-isystem $(USER_SYSROOT)/include -Iuser/include -I$(USER_OUT)/uapi-root -I$(GEN) \
+	-I$(GEN)/user/include \
 	-MD -MP
 USER_LDFLAGS = -static -nostdlib -no-pie -Wl,-T,user/user.ld -Wl,-z,noexecstack \
 	-Wl,--build-id=none
 
 GEN_KERNEL  := $(GEN)/syscall_table.h $(GEN)/syscall_table.c
-GEN_USER    := $(GEN)/user/syscalls.h $(GEN)/user/syscalls.S $(GEN)/user/syscalls_int80.S
+GEN_USER    := $(GEN)/user/syscalls.h $(GEN)/user/syscalls.S $(GEN)/user/syscalls_int80.S \
+	$(GEN)/user/include/sys/syscall.h
 
 USER_CRT0   := $(USER_OUT)/lib/crt0.o
 USER_GLUE   := $(USER_OUT)/libc-glue.a
@@ -37,7 +39,7 @@ USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
-GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_event.o posix_vfs.o posix_mm.o posix_sys.o err.o getopt.o dirent.o \
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_event.o posix_vfs.o posix_mm.o posix_sys.o err.o getopt.o dirent.o exec.o passwd.o \
 	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
 # Threads and signals in every program: thread 0's TLS and newlib's __getreent,

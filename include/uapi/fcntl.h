@@ -19,7 +19,7 @@
 #define O_DIRECT	00040000	/* no caching; block devices need sector alignment */
 #define O_LARGEFILE	00100000	/* accepted: offsets are 64-bit anyway */
 #define O_DIRECTORY	00200000	/* fail with ENOTDIR unless a directory */
-#define O_NOFOLLOW	00400000	/* accepted: there are no symbolic links */
+#define O_NOFOLLOW	00400000	/* a symbolic link as the last component: -ELOOP */
 #define O_CLOEXEC	02000000	/* close the descriptor at execve */
 #define O_SYNC		04010000	/* O_DSYNC plus metadata */
 
@@ -39,7 +39,12 @@
 #define F_GETLK64	12		/* the same with struct kernel_flock64 (fcntl64 only) */
 #define F_SETLK64	13
 #define F_SETLKW64	14
+#define F_OFD_GETLK	36		/* record locks of the open file description (struct kernel_flock; */
+#define F_OFD_SETLK	37		/* kernel_flock64 through fcntl64): l_pid 0 in, -1 out for an */
+#define F_OFD_SETLKW	38		/* OFD holder; dropped at the description's last close */
 #define F_DUPFD_CLOEXEC	1030
+#define F_SETPIPE_SZ	1031		/* a pipe's capacity: rounded up to a power of two pages */
+#define F_GETPIPE_SZ	1032
 #define FD_CLOEXEC	1
 
 /* l_type of a record lock */

@@ -133,6 +133,18 @@ static long fcntl_flags(int fd, int cmd, unsigned long arg)
 	return ret;
 }
 
+static long fcntl_pipe(int fd, int cmd, unsigned long arg)
+{
+	struct file *f = fget(fd);
+	long ret;
+
+	if (!f)
+		return -EBADF;
+	ret = pipe_fcntl(f, cmd, arg);
+	fput(f);
+	return ret;
+}
+
 long sys_fcntl(int fd, int cmd, unsigned long arg)
 {
 	switch (cmd) {
@@ -149,7 +161,13 @@ long sys_fcntl(int fd, int cmd, unsigned long arg)
 	case F_GETLK:
 	case F_SETLK:
 	case F_SETLKW:
-		return fcntl_lock(fd, cmd, arg);
+	case F_OFD_GETLK:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
+		return fcntl_lock(fd, cmd, arg, false);
+	case F_SETPIPE_SZ:
+	case F_GETPIPE_SZ:
+		return fcntl_pipe(fd, cmd, arg);
 	}
 	return fd_get_cloexec(current->files, fd) < 0 ? -EBADF : -EINVAL;
 }
@@ -158,8 +176,9 @@ long sys_fcntl(int fd, int cmd, unsigned long arg)
  * locks (struct kernel_flock64): fcntl refuses those, as Linux's does. */
 long sys_fcntl64(int fd, int cmd, unsigned long arg)
 {
-	if (cmd == F_GETLK64 || cmd == F_SETLK64 || cmd == F_SETLKW64)
-		return fcntl_lock(fd, cmd, arg);
+	if (cmd == F_GETLK64 || cmd == F_SETLK64 || cmd == F_SETLKW64 ||
+	    cmd == F_OFD_GETLK || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW)
+		return fcntl_lock(fd, cmd, arg, true);
 	return sys_fcntl(fd, cmd, arg);
 }
 

@@ -66,7 +66,7 @@ void fput(struct file *f)
 		return;
 	BUG_ON(in_interrupt());		/* the AIO core defers these */
 	epoll_file_release(f);
-	locks_remove_flock(f);
+	locks_remove_file(f);
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	if (f->f_inode)

@@ -64,13 +64,15 @@ static u32 open_fmode(int flags)
 
 /* The inode open names, made first with O_CREAT. Another process may make
  * the name between our look-up and our create: without O_EXCL that file is
- * opened (-EEXIST only with O_EXCL), as Linux's atomic open does. */
+ * opened (-EEXIST only with O_EXCL), as Linux's atomic open does. With
+ * O_NOFOLLOW a symbolic link as the last component is not followed
+ * (open_check refuses it). */
 static struct inode *open_lookup(struct inode *base, const char *path, int flags, unsigned mode)
 {
 	struct inode *inode;
 
 	for (int tries = 0;; tries++) {
-		inode = namei_at(base, path);
+		inode = (flags & O_NOFOLLOW) ? namei_at_nofollow(base, path) : namei_at(base, path);
 		if (!IS_ERR(inode) && (flags & O_CREAT) && (flags & O_EXCL)) {
 			iput(inode);
 			return ERR_PTR(-EEXIST);
@@ -87,6 +89,8 @@ static struct inode *open_lookup(struct inode *base, const char *path, int flags
 /* Checks of an open on what the path named; 0 or -errno. */
 static int open_check(struct inode *inode, int flags, u32 fmode)
 {
+	if ((flags & O_NOFOLLOW) && S_ISLNK(inode->mode))
+		return -ELOOP;		/* Linux's answer for O_NOFOLLOW on a link */
 	if (S_ISDIR(inode->mode) && (fmode & FMODE_WRITE))
 		return -EISDIR;
 	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))

@@ -1,4 +1,4 @@
-/* locks.c: advisory file locks: POSIX record locks (fcntl F_GETLK/F_SETLK/F_SETLKW and the *64 forms) and flock(2). */
+/* locks.c: advisory file locks: POSIX record locks (fcntl F_GETLK/F_SETLK/F_SETLKW and the *64 forms), open file description locks (F_OFD_*) and flock(2). */
 #include "errno.h"
 #include "panic.h"
 #include "printk.h"
@@ -17,6 +17,7 @@
 
 #define FL_POSIX	1		/* owner: the process's files_struct */
 #define FL_FLOCK	2		/* owner: the open file description */
+#define FL_OFD		3		/* a record lock owned by the open file description */
 #define DEADLOCK_STEPS	64		/* waits-for chain followed at most this far */
 
 struct file_lock {
@@ -24,8 +25,8 @@ struct file_lock {
 	struct list_head all;		/* file_locks: every lock in a chain */
 	struct inode *inode;		/* whose chain (/proc/locks) */
 	void *owner;			/* files_struct (FL_POSIX) or struct file (FL_FLOCK) */
-	int pid;			/* the taker's process id: F_GETLK's l_pid */
-	u8 kind;			/* FL_POSIX or FL_FLOCK */
+	int pid;			/* F_GETLK's l_pid: the taker's process id, -1 (FL_OFD) */
+	u8 kind;			/* FL_POSIX, FL_FLOCK or FL_OFD */
 	u8 type;			/* F_RDLCK or F_WRLCK (F_UNLCK only in a request) */
 	loff_t start, end;		/* bytes start..end, inclusive; LOFF_MAX: no end */
 };
@@ -119,9 +120,16 @@ static bool ranges_touch(const struct file_lock *a, const struct file_lock *b)
 	       (b->end != LOFF_MAX && b->end + 1 == a->start);
 }
 
+/* Record locks (POSIX and OFD) conflict with each other, flock locks with
+ * flock locks only (Linux's rule). */
+static bool lock_same_family(const struct file_lock *a, const struct file_lock *b)
+{
+	return (a->kind == FL_FLOCK) == (b->kind == FL_FLOCK);
+}
+
 static bool locks_conflict(const struct file_lock *held, const struct file_lock *req)
 {
-	return held->kind == req->kind && held->owner != req->owner &&
+	return lock_same_family(held, req) && held->owner != req->owner &&
 	       (held->type == F_WRLCK || req->type == F_WRLCK) && ranges_overlap(held, req);
 }
 
@@ -203,7 +211,7 @@ static void posix_apply(struct inode *inode, struct file_lock *req, struct lock_
 	struct file_lock **pp = &inode->i_flock, *fl;
 
 	while ((fl = *pp)) {
-		if (fl->kind != FL_POSIX || fl->owner != req->owner) {
+		if (fl->kind != req->kind || fl->owner != req->owner) {
 			pp = &fl->next;
 		} else if (fl->type == req->type && ranges_touch(fl, req)) {
 			req->start = MIN(req->start, fl->start);
@@ -243,7 +251,7 @@ static struct file_lock *lock_try(struct inode *inode, struct file_lock *req,
 		flock_drop(inode, req->owner, sp);
 	if (req->type != F_UNLCK && (blocker = lock_find_conflict(inode, req)))
 		return blocker;
-	if (req->kind == FL_POSIX)
+	if (req->kind != FL_FLOCK)
 		posix_apply(inode, req, sp);
 	else if (req->type != F_UNLCK)
 		lock_insert(inode, req, sp);
@@ -286,7 +294,7 @@ static int lock_set(struct inode *inode, struct file_lock *req, bool wait)
 			ret = -EDEADLK;
 		else if (signal_pending(current))
 			ret = -ERESTARTSYS;
-		else
+		else if (req->kind != FL_OFD)	/* no deadlock walk through OFD locks (Linux's) */
 			lock_wait_for(&w, blocker);
 		spin_unlock(&file_lock_lock);
 		if (!ret)
@@ -325,9 +333,10 @@ void locks_remove_posix(struct files_struct *files, struct file *f)
 	locks_remove(f->f_inode, FL_POSIX, files);
 }
 
-void locks_remove_flock(struct file *f)
+void locks_remove_file(struct file *f)
 {
 	locks_remove(f->f_inode, FL_FLOCK, f);
+	locks_remove(f->f_inode, FL_OFD, f);
 }
 
 /* One /proc/locks line for lock n (file_lock_lock held). */
@@ -337,8 +346,11 @@ static int lock_proc_line(char *buf, size_t size, int n, const struct file_lock 
 
 	if (fl->end != LOFF_MAX)
 		snprintf(end, sizeof(end), "%lld", (long long)fl->end);
-	return snprintf(buf, size, "%d: %s  ADVISORY  %s %d 00:00:%u %lld %s\n", n,
-			fl->kind == FL_POSIX ? "POSIX" : "FLOCK",
+	static const char *const kinds[] = { [FL_POSIX] = "POSIX", [FL_FLOCK] = "FLOCK",
+					      [FL_OFD] = "OFDLCK" };
+
+	return snprintf(buf, size, "%d: %-6s ADVISORY  %s %d 00:00:%u %lld %s\n", n,
+			kinds[fl->kind],
 			fl->type == F_WRLCK ? "WRITE" : "READ ", fl->pid, fl->inode->ino,
 			(long long)fl->start, end);
 }
@@ -389,17 +401,26 @@ static int lock_range(struct file *f, int whence, s64 start, s64 len, struct fil
 	return start < 0 ? -EINVAL : 0;
 }
 
-/* A request from the user's l_type/l_whence/l_start/l_len. */
-static int lock_from_user(struct file *f, int type, int whence, s64 start, s64 len,
-			  struct file_lock *req)
+/* What a fcntl lock command asks: get (F_GETLK*), wait (F_SETLKW*), ofd
+ * (F_OFD_*: owned by the open file description). */
+struct lock_cmd {
+	bool get, wait, ofd;
+};
+
+/* A request from the user's l_type/l_whence/l_start/l_len/l_pid (an OFD
+ * command's l_pid must be 0). */
+static int lock_from_user(struct file *f, const struct lock_cmd *c, int type, int whence,
+			  s64 start, s64 len, int pid, struct file_lock *req)
 {
 	memset(req, 0, sizeof(*req));
 	if (type != F_RDLCK && type != F_WRLCK && type != F_UNLCK)
 		return -EINVAL;
-	req->kind = FL_POSIX;
+	if (c->ofd && pid != 0)
+		return -EINVAL;
+	req->kind = c->ofd ? FL_OFD : FL_POSIX;
 	req->type = type;
-	req->owner = current->files;
-	req->pid = current->tgid;
+	req->owner = c->ofd ? (void *)f : (void *)current->files;
+	req->pid = c->ofd ? -1 : current->tgid;
 	return lock_range(f, whence, start, len, req);
 }
 
@@ -427,9 +448,10 @@ static bool lock_fd_is(int fd, struct file *f)
 	return now == f;
 }
 
-/* F_SETLK*: the file must be open for what the lock is (EBADF). A lock
- * granted after another thread closed fd is undone: that close dropped the
- * process's locks on the file, and none may outlive it (as Linux's). */
+/* F_SETLK*, F_OFD_SETLK*: the file must be open for what the lock is (EBADF).
+ * A POSIX lock granted after another thread closed fd is undone: that close
+ * dropped the process's locks on the file, and none may outlive it (as
+ * Linux's); an OFD lock lives on with the description. */
 static int lock_setlk(int fd, struct file *f, struct file_lock *req, bool wait)
 {
 	struct file_lock undo = *req;
@@ -439,7 +461,7 @@ static int lock_setlk(int fd, struct file *f, struct file_lock *req, bool wait)
 	    (req->type == F_WRLCK && !(f->f_mode & FMODE_WRITE)))
 		return -EBADF;
 	ret = lock_set(f->f_inode, req, wait);
-	if (!ret && undo.type != F_UNLCK && !lock_fd_is(fd, f)) {
+	if (!ret && req->kind == FL_POSIX && undo.type != F_UNLCK && !lock_fd_is(fd, f)) {
 		undo.type = F_UNLCK;
 		if (lock_set(f->f_inode, &undo, false))	/* -ENOLCK: no spare for a split */
 			locks_remove_posix(current->files, f);	/* as the close did */
@@ -450,15 +472,15 @@ static int lock_setlk(int fd, struct file *f, struct file_lock *req, bool wait)
 /* The part of F_GETLK/F_SETLK(W) both struct layouts share: a set is done
  * here (its result); a get fills *req with the first lock in the way
  * (type F_UNLCK: none) and returns 1 for the caller to copy out. */
-static int fcntl_lock_common(int fd, struct file *f, int type, int whence, s64 start,
-			     s64 len, bool get, bool wait, struct file_lock *req)
+static int fcntl_lock_common(int fd, struct file *f, const struct lock_cmd *c, int type,
+			     int whence, s64 start, s64 len, int pid, struct file_lock *req)
 {
-	int ret = lock_from_user(f, type, whence, start, len, req);
+	int ret = lock_from_user(f, c, type, whence, start, len, pid, req);
 
 	if (ret)
 		return ret;
-	if (!get)
-		return lock_setlk(fd, f, req, wait);
+	if (!c->get)
+		return lock_setlk(fd, f, req, c->wait);
 	if (req->type == F_UNLCK)
 		return -EINVAL;
 	lock_find_holder(f->f_inode, req);
@@ -471,7 +493,8 @@ static s64 lock_user_len(const struct file_lock *fl)
 	return fl->end == LOFF_MAX ? 0 : fl->end - fl->start + 1;
 }
 
-static int fcntl_lock32(int fd, struct file *f, int cmd, struct kernel_flock *ufl)
+static int fcntl_lock32(int fd, struct file *f, const struct lock_cmd *c,
+			struct kernel_flock *ufl)
 {
 	struct kernel_flock kfl;
 	struct file_lock req;
@@ -479,8 +502,8 @@ static int fcntl_lock32(int fd, struct file *f, int cmd, struct kernel_flock *uf
 
 	if (copy_from_user(&kfl, ufl, sizeof(kfl)))
 		return -EFAULT;
-	ret = fcntl_lock_common(fd, f, kfl.l_type, kfl.l_whence, kfl.l_start, kfl.l_len,
-				cmd == F_GETLK, cmd == F_SETLKW, &req);
+	ret = fcntl_lock_common(fd, f, c, kfl.l_type, kfl.l_whence, kfl.l_start, kfl.l_len,
+				kfl.l_pid, &req);
 	if (ret <= 0)
 		return ret;
 	kfl.l_type = req.type;
@@ -495,7 +518,8 @@ static int fcntl_lock32(int fd, struct file *f, int cmd, struct kernel_flock *uf
 	return copy_to_user(ufl, &kfl, sizeof(kfl)) ? -EFAULT : 0;
 }
 
-static int fcntl_lock64(int fd, struct file *f, int cmd, struct kernel_flock64 *ufl)
+static int fcntl_lock64(int fd, struct file *f, const struct lock_cmd *c,
+			struct kernel_flock64 *ufl)
 {
 	struct kernel_flock64 kfl;
 	struct file_lock req;
@@ -503,8 +527,8 @@ static int fcntl_lock64(int fd, struct file *f, int cmd, struct kernel_flock64 *
 
 	if (copy_from_user(&kfl, ufl, sizeof(kfl)))
 		return -EFAULT;
-	ret = fcntl_lock_common(fd, f, kfl.l_type, kfl.l_whence, kfl.l_start, kfl.l_len,
-				cmd == F_GETLK64, cmd == F_SETLKW64, &req);
+	ret = fcntl_lock_common(fd, f, c, kfl.l_type, kfl.l_whence, kfl.l_start, kfl.l_len,
+				kfl.l_pid, &req);
 	if (ret <= 0)
 		return ret;
 	kfl.l_type = req.type;
@@ -517,8 +541,13 @@ static int fcntl_lock64(int fd, struct file *f, int cmd, struct kernel_flock64 *
 	return copy_to_user(ufl, &kfl, sizeof(kfl)) ? -EFAULT : 0;
 }
 
-long fcntl_lock(int fd, int cmd, unsigned long arg)
+long fcntl_lock(int fd, int cmd, unsigned long arg, bool wide)
 {
+	struct lock_cmd c = {
+		.get = cmd == F_GETLK || cmd == F_GETLK64 || cmd == F_OFD_GETLK,
+		.wait = cmd == F_SETLKW || cmd == F_SETLKW64 || cmd == F_OFD_SETLKW,
+		.ofd = cmd == F_OFD_GETLK || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW,
+	};
 	struct file *f = fget(fd);
 	long ret;
 
@@ -526,10 +555,10 @@ long fcntl_lock(int fd, int cmd, unsigned long arg)
 		return -EBADF;
 	if (!f->f_inode)
 		ret = -EINVAL;
-	else if (cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW)
-		ret = fcntl_lock32(fd, f, cmd, (struct kernel_flock *)arg);
+	else if (!wide)
+		ret = fcntl_lock32(fd, f, &c, (struct kernel_flock *)arg);
 	else
-		ret = fcntl_lock64(fd, f, cmd, (struct kernel_flock64 *)arg);
+		ret = fcntl_lock64(fd, f, &c, (struct kernel_flock64 *)arg);
 	fput(f);
 	return ret;
 }

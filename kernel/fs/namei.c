@@ -889,6 +889,7 @@ void fs_init(void)
 	root->nlink = 1;
 	vfs_mkdir("/bin");
 	vfs_mkdir("/dev");
+	vfs_mkdir_at(NULL, "/dev/shm", 01777);	/* shm_open's files (ramfs, as Linux's tmpfs) */
 	vfs_mkdir("/tmp");
 	devices_init();
 	procfs_init();

@@ -1,5 +1,5 @@
-/* pipe.c: pipes: a ring buffer with blocking reads and writes, EOF and EPIPE, and
- * queued (cancellable, vectored) AIO reads and writes. */
+/* pipe.c: pipes: a ring buffer (64 KiB as Linux's, F_SETPIPE_SZ resizes it) with blocking
+ * reads and writes, EOF and EPIPE, and queued (cancellable, vectored) AIO reads and writes. */
 #include "aio.h"
 #include "errno.h"
 #include "signal.h"
@@ -16,7 +16,8 @@
 #include "uapi/ioctl.h"
 #include "wait.h"
 
-#define PIPE_SIZE	16384		/* bytes buffered */
+#define PIPE_DEF_SIZE	65536		/* bytes buffered, Linux's 16 pages */
+#define PIPE_MAX_SIZE	1048576		/* Linux's /proc/sys/fs/pipe-max-size */
 #define PIPE_BUF	4096		/* writes up to this size are atomic */
 
 /* Locks: mutex guards the bytes and the open ends, and is held across the
@@ -27,7 +28,8 @@
 struct pipe {
 	struct mutex mutex;
 	spinlock_t lock;
-	char *buf;			/* PIPE_SIZE bytes (mutex) */
+	char *buf;			/* size bytes (mutex) */
+	u32 size;			/* capacity: a power of two, PAGE_SIZE.. (mutex) */
 	u32 head;			/* next byte to read (mutex) */
 	u32 len;			/* bytes buffered (mutex) */
 	int readers, writers;		/* open ends (mutex) */
@@ -58,11 +60,11 @@ static ssize_t pipe_copy_out(struct pipe *p, char *ubuf, size_t n)
 	size_t first, total = MIN(n, p->len);
 
 	mutex_assert_held(&p->mutex);
-	first = MIN(total, PIPE_SIZE - p->head);
+	first = MIN(total, p->size - p->head);
 	if (copy_to_user(ubuf, p->buf + p->head, first) ||
 	    copy_to_user(ubuf + first, p->buf, total - first))
 		return -EFAULT;
-	p->head = (p->head + total) % PIPE_SIZE;
+	p->head = (p->head + total) % p->size;
 	p->len -= total;
 	return total;
 }
@@ -70,11 +72,11 @@ static ssize_t pipe_copy_out(struct pipe *p, char *ubuf, size_t n)
 /* Copy up to n bytes from user space into the room (mutex held, no spinlock). */
 static ssize_t pipe_copy_in(struct pipe *p, const char *ubuf, size_t n)
 {
-	u32 tail = (p->head + p->len) % PIPE_SIZE;
-	size_t first, total = MIN(n, PIPE_SIZE - p->len);
+	u32 tail = (p->head + p->len) % p->size;
+	size_t first, total = MIN(n, p->size - p->len);
 
 	mutex_assert_held(&p->mutex);
-	first = MIN(total, PIPE_SIZE - tail);
+	first = MIN(total, p->size - tail);
 	if (copy_from_user(p->buf + tail, ubuf, first) ||
 	    copy_from_user(p->buf, ubuf + first, total - first))
 		return -EFAULT;
@@ -118,10 +120,10 @@ static void serve_aio_readers(struct pipe *p, struct list_head *done)
 {
 	while (!list_empty(&p->aio_readers) && (p->len || !p->writers)) {
 		struct pipe_aio *pa = list_first_entry(&p->aio_readers, struct pipe_aio, list);
-		size_t n = MIN(pa->buf.len, p->len), first = MIN(n, PIPE_SIZE - p->head);
+		size_t n = MIN(pa->buf.len, p->len), first = MIN(n, p->size - p->head);
 		pinned_vec_copy_to(&pa->buf, 0, p->buf + p->head, first, KM_USER0);
 		pinned_vec_copy_to(&pa->buf, first, p->buf, n - first, KM_USER0);
-		p->head = (p->head + n) % PIPE_SIZE;
+		p->head = (p->head + n) % p->size;
 		p->len -= n;
 		pa->res = n;			/* 0 at EOF */
 		kiocb_set_private(pa->req, NULL);	/* no longer cancellable */
@@ -132,11 +134,11 @@ static void serve_aio_readers(struct pipe *p, struct list_head *done)
 /* Move queued AIO writers' bytes into free room (mutex and lock held). */
 static void serve_aio_writers(struct pipe *p, struct list_head *done)
 {
-	while (!list_empty(&p->aio_writers) && (p->len < PIPE_SIZE || !p->readers)) {
+	while (!list_empty(&p->aio_writers) && (p->len < p->size || !p->readers)) {
 		struct pipe_aio *pa = list_first_entry(&p->aio_writers, struct pipe_aio, list);
-		u32 tail = (p->head + p->len) % PIPE_SIZE;
-		size_t n = MIN(pa->buf.len - pa->done, PIPE_SIZE - p->len);
-		size_t first = MIN(n, PIPE_SIZE - tail);
+		u32 tail = (p->head + p->len) % p->size;
+		size_t n = MIN(pa->buf.len - pa->done, p->size - p->len);
+		size_t first = MIN(n, p->size - tail);
 		if (!p->readers) {
 			pa->res = pa->done ? (long)pa->done : -EPIPE;
 			kiocb_set_private(pa->req, NULL);
@@ -334,7 +336,7 @@ static ssize_t pipe_aio_writev(struct kiocb *req, const struct iovec *iov, u32 n
 		mutex_unlock(&p->mutex);
 		return -EPIPE;
 	}
-	if (pipe_queue_empty(p, &p->aio_writers) && PIPE_SIZE - p->len >= iov_total(iov, nr)) {
+	if (pipe_queue_empty(p, &p->aio_writers) && p->size - p->len >= iov_total(iov, nr)) {
 		ret = pipe_copy_in_vec(p, iov, nr);
 		mutex_unlock(&p->mutex);
 		pipe_kick(p);			/* data for queued readers */
@@ -386,7 +388,7 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 /* Room to write `want` more bytes now? Small writes wait for room for all. */
 static bool pipe_writable(struct pipe *p, size_t want)
 {
-	size_t room = PIPE_SIZE - p->len;
+	size_t room = p->size - p->len;
 
 	return !p->readers || (want <= PIPE_BUF ? room >= want : room > 0);
 }
@@ -468,7 +470,7 @@ static unsigned pipe_poll(struct file *f, struct poll_table *pt)
 		mask |= POLLIN | POLLRDNORM;
 	if ((f->f_mode & FMODE_READ) && !p->writers)
 		mask |= POLLHUP;
-	if ((f->f_mode & FMODE_WRITE) && PIPE_SIZE - p->len >= PIPE_BUF)
+	if ((f->f_mode & FMODE_WRITE) && p->size - p->len >= PIPE_BUF)
 		mask |= POLLOUT | POLLWRNORM;
 	if ((f->f_mode & FMODE_WRITE) && !p->readers)
 		mask |= POLLERR;
@@ -496,6 +498,73 @@ static const struct file_operations pipe_ops = {
 	.ioctl = pipe_ioctl,
 };
 
+/* F_SETPIPE_SZ's size: arg rounded up to a power of two of at least a page,
+ * as Linux rounds it; 0 for one past 2^31 (-EINVAL there). */
+static u32 pipe_round_size(unsigned long arg)
+{
+	u32 size = PAGE_SIZE;
+
+	if (arg > (1ul << 31))
+		return 0;
+	while (size < arg)
+		size <<= 1;
+	return size;
+}
+
+/* Move the buffered bytes into a new buffer of size bytes, from its start
+ * (mutex held). -EBUSY when more than that is buffered, -ENOMEM. */
+static long pipe_resize(struct pipe *p, u32 size)
+{
+	char *buf;
+	size_t first;
+
+	mutex_assert_held(&p->mutex);
+	if (p->len > size)
+		return -EBUSY;
+	if (size == p->size)
+		return size;
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	first = MIN(p->len, p->size - p->head);
+	memcpy(buf, p->buf + p->head, first);
+	memcpy(buf + first, p->buf, p->len - first);
+	kfree(p->buf);
+	p->buf = buf;
+	p->head = 0;
+	p->size = size;
+	return size;
+}
+
+/* F_SETPIPE_SZ: the capacity now (arg rounded up), or -EINVAL, -EPERM above
+ * PIPE_MAX_SIZE (every process is root here, but the buffer is one contiguous
+ * allocation: the limit Linux puts on unprivileged processes holds for all),
+ * -EBUSY, -ENOMEM. F_GETPIPE_SZ: the capacity. -EBADF on a file that is no
+ * pipe, as Linux's. Process context (takes the mutex). */
+long pipe_fcntl(struct file *f, int cmd, unsigned long arg)
+{
+	struct pipe *p;
+	u32 size;
+	long ret;
+
+	if (f->f_op != &pipe_ops)
+		return -EBADF;
+	p = file_pipe(f);
+	if (cmd == F_GETPIPE_SZ)
+		return READ_ONCE(p->size);
+	size = pipe_round_size(arg);
+	if (!size)
+		return -EINVAL;
+	if (size > PIPE_MAX_SIZE)
+		return -EPERM;
+	if (mutex_lock_killable(&p->mutex))
+		return -EINTR;
+	ret = pipe_resize(p, size);
+	mutex_unlock(&p->mutex);
+	pipe_kick(p);			/* more room: queued and blocked writers */
+	return ret;
+}
+
 static struct pipe *pipe_alloc(void)
 {
 	struct pipe *p = kmalloc(sizeof(*p), GFP_KERNEL);
@@ -503,7 +572,8 @@ static struct pipe *pipe_alloc(void)
 	if (!p)
 		return NULL;
 	memset(p, 0, sizeof(*p));
-	p->buf = kmalloc(PIPE_SIZE, GFP_KERNEL);
+	p->size = PIPE_DEF_SIZE;
+	p->buf = kmalloc(p->size, GFP_KERNEL);
 	if (!p->buf) {
 		kfree(p);
 		return NULL;

@@ -687,7 +687,7 @@ static int ramfs_read_write(void)
 
 static int pipe_write_waits_for_room(void)
 {
-	enum { BIG = 40000 };
+	enum { BIG = 100000 };	/* more than the pipe's 64 KiB */
 	static char out[BIG], in[BIG];
 	aio_context_t ctx = 0;
 	struct iocb cb;
@@ -775,7 +775,7 @@ static int offsets_at_the_top(void)
  * with -ENOMEM: pinning no pages found no room for their list). */
 static int zero_length_pipe_aio(void)
 {
-	enum { BIG = 40000 };
+	enum { BIG = 100000 };	/* more than the pipe's 64 KiB */
 	static char big[BIG];
 	aio_context_t ctx = 0;
 	struct iocb rd, wr, *list[1] = { &rd };
@@ -880,7 +880,7 @@ static int wait_within(pid_t pid, int ms)
  * must not wait for it: teardown completes it with what it moved. */
 static int teardown_of_partial_pipe_write(void)
 {
-	enum { BIG = 40000 };
+	enum { BIG = 100000 };	/* more than the pipe's 64 KiB */
 	static char out[BIG];
 	int mode, st;
 
@@ -899,7 +899,7 @@ static int teardown_of_partial_pipe_write(void)
 				_exit(10);
 			prep(&cb, IOCB_CMD_PWRITE, fds[1], out, BIG, 0);
 			if (raw_submit1(ctx, &cb) != 1 || raw_getevents_now(ctx, 1, &ev) != 0)
-				_exit(11);		/* it moved 16 KiB and waits */
+				_exit(11);		/* it moved 64 KiB and waits */
 			if (mode == 0)
 				_exit(raw_io_destroy(ctx) == 0 ? 0 : 12);
 			if (mode == 1)

@@ -373,7 +373,8 @@ static int rwf_nowait_pipe(void)
 {
 	aio_context_t ctx = 0;
 	struct iocb cb;
-	char buf[8], big[20000];
+	static char big[70000];		/* more than the pipe's 64 KiB */
+	char buf[8];
 	int fds[2];
 
 	CHECK_EQ(pipe(fds), 0);

@@ -1,5 +1,5 @@
 /* test_pipe.c: the "pipe" suite: blocking, EOF, EPIPE and SIGPIPE, a 1 MiB transfer,
- * O_NONBLOCK with threads racing for the bytes. */
+ * O_NONBLOCK with threads racing for the bytes, Linux's 64 KiB capacity and F_SETPIPE_SZ. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -116,7 +116,7 @@ static int transfer_1mib(void)
 
 static int writer_blocks_when_full(void)
 {
-	static char chunk[65536];
+	static char chunk[65536 + 4096];	/* one page more than the pipe holds */
 	int fds[2], st;
 	pid_t pid;
 
@@ -219,6 +219,65 @@ static int nonblocking_read_races_never_sleep(void)
 	return 0;
 }
 
+/* Read n bytes back and compare them with buf. */
+static int pipe_read_back(int fd, const char *buf, size_t n)
+{
+	static char got[131072];
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = read(fd, got + done, n - done);
+
+		CHECK(r > 0);
+		done += r;
+	}
+	CHECK(memcmp(got, buf, n) == 0);
+	return 0;
+}
+
+/* Linux's capacity (pipe(7)): 64 KiB at first, so a writer of 64 KiB with no
+ * reader yet returns and one byte more would wait; F_GETPIPE_SZ on either
+ * end; F_SETPIPE_SZ rounds up to a power of two pages (0: one page), keeps
+ * the bytes buffered, -EBUSY below them, -EINVAL past 2^31; above 1 MiB
+ * (pipe-max-size) -EPERM (on purpose: Linux lets root past it, here the
+ * buffer is one contiguous allocation); -EBADF on what is no pipe. A write
+ * of PIPE_BUF bytes or less stays all or nothing in a one-page pipe. */
+static int capacity_and_setpipe_sz(void)
+{
+	static char buf[65536 + 8192];
+	int fds[2], nul = open("/dev/null", O_RDWR);
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)(i * 7 + i / 251);
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(fcntl(fds[0], F_GETPIPE_SZ), 65536);
+	CHECK_EQ(fcntl(fds[1], F_GETPIPE_SZ), 65536);
+	CHECK_EQ(write(fds[1], buf, 65536), 65536);	/* nobody reads: it still returns */
+	CHECK_EQ(fcntl(fds[1], F_SETFL, O_NONBLOCK), 0);
+	CHECK_ERR(write(fds[1], buf, 1), EAGAIN);
+	CHECK_ERR(fcntl(fds[1], F_SETPIPE_SZ, 4096), EBUSY);
+	CHECK_EQ(fcntl(fds[1], F_SETPIPE_SZ, 100000), 131072);
+	CHECK_EQ(fcntl(fds[0], F_GETPIPE_SZ), 131072);
+	CHECK_EQ(write(fds[1], buf + 65536, 8192), 8192);
+	CHECK_EQ(pipe_read_back(fds[0], buf, sizeof(buf)), 0);	/* the bytes moved intact */
+	CHECK_EQ(fcntl(fds[0], F_SETPIPE_SZ, 0), 4096);
+	CHECK_ERR(fcntl(fds[0], F_SETPIPE_SZ, 2 * 1048576), EPERM);
+	CHECK_ERR(fcntl(fds[0], F_SETPIPE_SZ, -1), EINVAL);
+	CHECK_EQ(fcntl(fds[0], F_GETPIPE_SZ), 4096);
+	CHECK_EQ(write(fds[1], "x", 1), 1);
+	CHECK_ERR(write(fds[1], buf, 4096), EAGAIN);	/* PIPE_BUF: all or nothing */
+	CHECK_EQ(write(fds[1], buf, 5000), 4095);	/* more than PIPE_BUF: what fits */
+	CHECK_EQ(pipe_read_back(fds[0], "x", 1), 0);
+	CHECK_EQ(pipe_read_back(fds[0], buf, 4095), 0);
+	CHECK(nul >= 0);
+	CHECK_ERR(fcntl(nul, F_GETPIPE_SZ), EBADF);
+	CHECK_ERR(fcntl(nul, F_SETPIPE_SZ, 4096), EBADF);
+	close(nul);
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(read_blocks_for_writer),
 	UTEST(eof_when_writers_close),
@@ -227,6 +286,7 @@ static const struct utest_case cases[] = {
 	UTEST(writer_blocks_when_full),
 	UTEST(not_seekable),
 	UTEST(nonblocking_read_races_never_sleep),
+	UTEST(capacity_and_setpipe_sz),
 };
 
 int main(int argc, char **argv)

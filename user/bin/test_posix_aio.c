@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "utest.h"
 
-#define BIG	40000		/* more than a pipe holds */
+#define BIG	100000		/* more than a pipe holds (64 KiB) */
 
 static void prep(struct aiocb *cb, int fd, volatile void *buf, size_t n, off_t off)
 {
@@ -607,6 +607,42 @@ static int child_reuses_parents_inflight_aiocb(void)
 	return 0;
 }
 
+/* aio_reqprio (aio(7), glibc): 0..AIO_PRIO_DELTA_MAX, what sysconf says; a
+ * request outside it is refused with EINVAL by aio_read/aio_write/aio_fsync,
+ * and lio_listio fails the entry (EINVAL in it, -1 EIO from the call) while
+ * the others complete. Inside it the priority is accepted and changes nothing. */
+static int reqprio_range(void)
+{
+	struct aiocb a, b, *list[2] = { &a, &b };
+	char buf[64] = "priority";
+	int fd = open("prio.dat", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(sysconf(_SC_AIO_PRIO_DELTA_MAX), AIO_PRIO_DELTA_MAX);
+	prep(&a, fd, buf, sizeof(buf), 0);
+	a.aio_reqprio = -1;
+	CHECK_ERR(aio_write(&a), EINVAL);
+	CHECK_ERR(aio_read(&a), EINVAL);
+	CHECK_ERR(aio_fsync(O_SYNC, &a), EINVAL);
+	a.aio_reqprio = AIO_PRIO_DELTA_MAX + 1;
+	CHECK_ERR(aio_write(&a), EINVAL);
+	a.aio_reqprio = AIO_PRIO_DELTA_MAX;
+	CHECK_EQ(aio_write(&a), 0);
+	CHECK_EQ(wait_one(&a), sizeof(buf));
+	prep(&a, fd, buf, sizeof(buf), 0);
+	prep(&b, fd, buf, sizeof(buf), 64);
+	a.aio_lio_opcode = b.aio_lio_opcode = LIO_WRITE;
+	b.aio_reqprio = -5;
+	CHECK_ERR(lio_listio(LIO_WAIT, list, 2, NULL), EIO);
+	CHECK_EQ(aio_error(&a), 0);
+	CHECK_EQ(aio_return(&a), sizeof(buf));
+	CHECK_EQ(aio_error(&b), EINVAL);
+	CHECK_EQ(aio_return(&b), -1);
+	close(fd);
+	unlink("prio.dat");
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(ramfs_write_then_read),
 	UTEST(pipe_read_in_progress_then_done),
@@ -627,6 +663,7 @@ static const struct utest_case cases[] = {
 	UTEST(suspend_interrupted_by_signal),
 	UTEST(child_after_fork_has_its_own_context),
 	UTEST(child_reuses_parents_inflight_aiocb),
+	UTEST(reqprio_range),
 };
 
 int main(int argc, char **argv)

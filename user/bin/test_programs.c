@@ -15,6 +15,7 @@
  * Linux (glibc, libaio 0.3.113) gives; where aiokern differs on purpose the comment says so.
  * Run at -smp 1 and -smp 4 (testplan entries progs, progs_smp).
  */
+#define _GNU_SOURCE		/* execvpe, as glibc asks */
 #include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/eventfd.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
@@ -39,6 +42,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include "lx_syscall.h"
 #include "utest.h"
 
@@ -3061,6 +3065,75 @@ static int flock_descriptions(void)
 	return 0;
 }
 
+/* ---- open file description locks: fcntl(F_OFD_*) as fcntl(2) describes them ---- */
+
+static int ofd_set(int fd, int cmd, short type, off_t start, off_t len)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+
+	return fcntl(fd, cmd, &fl);		/* l_pid 0, as F_OFD_* require */
+}
+
+/* A child that shares a's description takes the lock as its owner, closes
+ * its descriptors of it and waits on another description of its own. */
+static void ofd_child(const char *p, int a, int d)
+{
+	int c = open(p, O_RDWR);
+
+	_exit(c >= 0 && ofd_set(a, F_OFD_SETLK, F_WRLCK, 0, 100) == 0 && close(a) == 0 &&
+	      close(d) == 0 && ofd_set(c, F_OFD_SETLKW, F_WRLCK, 0, 1) == 0 ? 0 : 1);
+}
+
+/* An OFD lock belongs to the open file description: another description of
+ * the same process conflicts with it, and so does the process's own POSIX
+ * lock; F_OFD_GETLK and F_GETLK report it with l_pid -1; an l_pid other than
+ * 0 is EINVAL; a close of another descriptor of the file leaves it (a POSIX
+ * lock would go), dup and fork share it, the description's last close drops
+ * it and wakes an F_OFD_SETLKW waiter; /proc/locks says OFDLCK, pid -1. */
+static int ofd_locks(void)
+{
+	char p[256], text[512];
+	struct flock fl;
+	int a, b, c, d;
+	pid_t pid;
+
+	a = open(path_in(p, sizeof(p), "ofd.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	b = open(p, O_RDWR);
+	CHECK(a >= 0 && b >= 0);
+	CHECK_EQ(ofd_set(a, F_OFD_SETLK, F_WRLCK, 0, 100), 0);
+	CHECK_ERR(ofd_set(b, F_OFD_SETLK, F_RDLCK, 50, 10), EAGAIN);
+	CHECK_EQ(ofd_set(b, F_OFD_SETLK, F_WRLCK, 100, 10), 0);	/* just past it */
+	fl = (struct flock){ .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 10, .l_len = 5 };
+	CHECK_EQ(fcntl(b, F_OFD_GETLK, &fl), 0);
+	CHECK(fl.l_type == F_WRLCK && fl.l_start == 0 && fl.l_len == 100 && fl.l_pid == -1);
+	CHECK_ERR(lk_set(b, F_SETLK, F_RDLCK, SEEK_SET, 0, 1), EAGAIN);	/* our POSIX lock too */
+	CHECK_EQ(lk_get(b, 5, 1, &fl), 0);
+	CHECK(fl.l_type == F_WRLCK && fl.l_pid == -1);
+	fl = (struct flock){ .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 200, .l_len = 1,
+			     .l_pid = getpid() };
+	CHECK_ERR(fcntl(a, F_OFD_SETLK, &fl), EINVAL);
+	CHECK(lk_proc(text, sizeof(text)) > 0);
+	CHECK(strstr(text, ": OFDLCK ADVISORY  WRITE -1 00:00:") && strstr(text, " 0 99\n"));
+	c = open(p, O_RDONLY);
+	CHECK(c >= 0 && close(c) == 0);		/* a POSIX lock would go with this close */
+	CHECK_ERR(ofd_set(b, F_OFD_SETLK, F_WRLCK, 0, 1), EAGAIN);
+	d = dup(a);
+	pid = fork();
+	if (pid == 0)
+		ofd_child(p, a, d);
+	usleep(50000);			/* the child waits on its own description */
+	CHECK_EQ(close(a), 0);		/* d still holds the description */
+	CHECK_ERR(ofd_set(b, F_OFD_SETLK, F_WRLCK, 0, 1), EAGAIN);
+	CHECK_EQ(close(d), 0);		/* its last reference: the lock goes */
+	CHECK(utest_child_ok(pid));	/* the child's wait ended; its exit dropped its lock */
+	CHECK_EQ(ofd_set(b, F_OFD_SETLK, F_WRLCK, 0, 1), 0);
+	CHECK_EQ(ofd_set(b, F_OFD_SETLKW, F_UNLCK, 0, 0), 0);
+	CHECK_EQ(close(b), 0);
+	CHECK_EQ(lk_proc(text, sizeof(text)), 0);	/* nothing left */
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
 /* ---- df: statfs/fstatfs/statvfs as df(1) uses them ---- */
 
 /* f_blocks Linux (6.x, a loop mount) reports of the fresh `mke2fs -t ext2`
@@ -4029,6 +4102,208 @@ static int event_loop_resfd(void)
 	return 0;
 }
 
+/* A child that runs fn(arg) (an exec that must not return) and exits 99 if it
+ * returns: the child's exit status, or -1. */
+static int exec_child_status(int (*fn)(const char *), const char *arg)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn(arg);
+		_exit(99);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static int ex_execl(const char *a) { return execl("/bin/helper", "helper", "exit", a, (char *)0); }
+static int ex_execlp(const char *a) { return execlp("helper", "helper", "args", "a", "bb", a, (char *)0); }
+static int ex_execv(const char *a) { char *v[] = { "helper", "exit", (char *)a, 0 }; return execv("/bin/helper", v); }
+static int ex_execvp(const char *a) { char *v[] = { "helper", "exit", (char *)a, 0 }; return execvp("helper", v); }
+static int ex_execle(const char *a)
+{
+	char *env[] = { (char *)a, 0 };
+
+	return execle("/bin/helper", "helper", "env", (char *)0, env);
+}
+static int ex_execvpe(const char *a)
+{
+	char *v[] = { "helper", "env", 0 }, *env[] = { (char *)a, 0 };
+
+	return execvpe("helper", v, env);
+}
+
+/* The exec family as a shell-less program uses it (exec(3)): execl/execv run a
+ * path, execlp/execvp search PATH (an entry without the file, or with a file
+ * that may not run, is passed over: glibc's rule), execle/execvpe hand over an
+ * environment. Errors: ENOENT for a name found nowhere and for "", EACCES when
+ * the only candidate may not run. */
+static int exec_family(void)
+{
+	char *v[] = { "x", 0 }, p[256], path[300];
+	int fd;
+
+	CHECK_EQ(exec_child_status(ex_execl, "7"), 7);
+	CHECK_EQ(exec_child_status(ex_execv, "8"), 8);
+	CHECK_EQ(exec_child_status(ex_execle, "HELPER_ENV=yes"), 0);
+	CHECK_EQ(exec_child_status(ex_execle, "HELPER_ENV=no"), 1);
+	/* a directory of PATH holding a "helper" without the x bit, then /bin */
+	fd = open(path_in(p, sizeof(p), "helper"), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	CHECK(fd >= 0 && write(fd, "#!x\n", 4) == 4 && close(fd) == 0);
+	snprintf(path, sizeof(path), "/no/such/dir:%s:/bin", dir);
+	CHECK_EQ(setenv("PATH", path, 1), 0);
+	CHECK_EQ(exec_child_status(ex_execlp, "ccc"), 0);
+	CHECK_EQ(exec_child_status(ex_execvp, "9"), 9);
+	CHECK_EQ(exec_child_status(ex_execvpe, "HELPER_ENV=yes"), 0);
+	errno = 0;
+	CHECK_EQ(execvp("no_such_program_here", v), -1);
+	CHECK_EQ(errno, ENOENT);
+	errno = 0;
+	CHECK_EQ(execvp("", v), -1);
+	CHECK_EQ(errno, ENOENT);
+	CHECK_EQ(setenv("PATH", dir, 1), 0);	/* only the one that may not run */
+	errno = 0;
+	CHECK_EQ(execvp("helper", v), -1);
+	CHECK_EQ(errno, EACCES);
+	CHECK_EQ(unsetenv("PATH"), 0);		/* glibc's default: /bin:/usr/bin */
+	CHECK_EQ(exec_child_status(ex_execvp, "10"), 10);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* syscall(2) with <sys/syscall.h>, as programs call what libc does not wrap
+ * (libaio's harness: syscall(SYS_eventfd, 0)): the result, or -1 with errno;
+ * an unknown number is ENOSYS. */
+static int raw_syscall(void)
+{
+	char p[256], got[8];
+	long fd, efd;
+	uint64_t one = 1, v = 0;
+
+	CHECK_EQ(syscall(SYS_getpid), getpid());
+	CHECK_EQ(syscall(SYS_gettid), getpid());	/* the main thread */
+	efd = syscall(SYS_eventfd, 0);
+	CHECK(efd >= 0);
+	CHECK_EQ(write(efd, &one, sizeof(one)), 8);
+	CHECK_EQ(syscall(SYS_read, efd, &v, 8), 8);
+	CHECK_EQ(v, 1);
+	CHECK_EQ(syscall(SYS_close, efd), 0);
+	fd = open(path_in(p, sizeof(p), "sys.dat"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	CHECK_EQ(syscall(SYS_pwrite64, fd, "abcdef", 6, 10, 0), 6);	/* offset: low, high */
+	CHECK_EQ(pread(fd, got, 6, 10), 6);
+	CHECK(!memcmp(got, "abcdef", 6));
+	CHECK_ERR(syscall(SYS_close, 1000), EBADF);
+	CHECK_ERR(syscall(9999, 1, 2, 3), ENOSYS);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* A process-shared semaphore in POSIX shared memory, as sem_init(3) and
+ * shm_open(3) describe it: the child opens the object by name, maps it and
+ * posts; the parent's wait ends. shm_open adds FD_CLOEXEC; names with an
+ * inner '/' or none are EINVAL; O_EXCL on an existing object EEXIST;
+ * shm_unlink removes the name (then ENOENT). open(2)'s O_NOFOLLOW: ELOOP on a
+ * symbolic link as the last component; symlink(2), readlink(2) and link(2)
+ * on ext2 (link answered ENOSYS before). */
+static int shm_semaphore_nofollow(void)
+{
+	char p[256], lnk[256], buf[64];
+	struct stat st;
+	struct timespec ts;
+	sem_t *sem;
+	int fd, f2;
+	pid_t pid;
+
+	shm_unlink("/progs_shm");
+	fd = shm_open("/progs_shm", O_CREAT | O_EXCL | O_RDWR, 0600);
+	CHECK(fd >= 0);
+	CHECK_EQ(fcntl(fd, F_GETFD), FD_CLOEXEC);
+	CHECK_EQ(ftruncate(fd, 4096), 0);
+	sem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(sem != MAP_FAILED);
+	CHECK_EQ(sem_init(sem, 1, 0), 0);
+	pid = fork();
+	if (pid == 0) {
+		int c = shm_open("progs_shm", O_RDWR, 0);
+		sem_t *s = c < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+						     MAP_SHARED, c, 0);
+
+		_exit(s != MAP_FAILED && sem_post(s) == 0 ? 0 : 1);
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 10;
+	CHECK_EQ(sem_timedwait(sem, &ts), 0);
+	CHECK(utest_child_ok(pid));
+	CHECK_ERR(shm_open("/progs_shm", O_CREAT | O_EXCL | O_RDWR, 0600), EEXIST);
+	CHECK_ERR(shm_open("/a/b", O_CREAT | O_RDWR, 0600), EINVAL);
+	CHECK_ERR(shm_open("/", O_CREAT | O_RDWR, 0600), EINVAL);
+	CHECK_EQ(sem_destroy(sem), 0);
+	CHECK_EQ(munmap(sem, 4096), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(shm_unlink("/progs_shm"), 0);
+	CHECK_ERR(shm_unlink("/progs_shm"), ENOENT);
+	CHECK_ERR(shm_open("/progs_shm", O_RDWR, 0), ENOENT);
+	/* O_NOFOLLOW on ext2: the link itself refuses, the file it names opens */
+	fd = open(path_in(p, sizeof(p), "nofollow.dat"), O_CREAT | O_RDWR | O_NOFOLLOW, 0644);
+	CHECK(fd >= 0 && close(fd) == 0);
+	CHECK_EQ(symlink("nofollow.dat", path_in(lnk, sizeof(lnk), "nofollow.lnk")), 0);
+	CHECK_ERR(open(lnk, O_RDONLY | O_NOFOLLOW), ELOOP);
+	f2 = open(lnk, O_RDONLY);
+	CHECK(f2 >= 0 && close(f2) == 0);
+	CHECK_EQ(readlink(lnk, buf, sizeof(buf)), 12);	/* no NUL added */
+	CHECK(!memcmp(buf, "nofollow.dat", 12));
+	CHECK_ERR(readlink(p, buf, sizeof(buf)), EINVAL);	/* no link */
+	CHECK_EQ(unlink(lnk), 0);
+	CHECK_EQ(link(p, lnk), 0);			/* a hard link: the same file */
+	CHECK(stat(p, &st) == 0 && st.st_nlink == 2);
+	CHECK_EQ(unlink(lnk), 0);
+	CHECK_EQ(unlink(p), 0);
+	return 0;
+}
+
+/* The user database as a program asks it (getpwuid(3), getgrgid(3)): with
+ * no /etc/passwd the system's one user, root (uid 0, home /root, shell
+ * /bin/sh, group root), as Linux's base files say; the _r forms report
+ * ERANGE for a small buffer and leave *result NULL for an unknown user;
+ * getpwent walks, setpwent rewinds. setuid to root's own id is 0; to another
+ * uid EPERM (on purpose: Linux lets root become anyone, here there is no one
+ * else); no supplementary groups. */
+static int user_database(void)
+{
+	struct passwd pw, *r = NULL, *e;
+	struct group *g;
+	char small[8], buf[256];
+
+	CHECK((e = getpwuid(getuid())) != NULL);
+	CHECK(!strcmp(e->pw_name, "root") && e->pw_uid == 0 && e->pw_gid == 0);
+	CHECK(!strcmp(e->pw_dir, "/root") && !strcmp(e->pw_shell, "/bin/sh"));
+	CHECK((e = getpwnam("root")) != NULL && e->pw_uid == 0);
+	CHECK(getpwnam("no-such-user") == NULL);
+	CHECK_EQ(getpwuid_r(0, &pw, buf, sizeof(buf), &r), 0);
+	CHECK(r == &pw && !strcmp(pw.pw_name, "root"));
+	CHECK_EQ(getpwuid_r(0, &pw, small, sizeof(small), &r), ERANGE);
+	CHECK_EQ(getpwnam_r("no-such-user", &pw, buf, sizeof(buf), &r), 0);
+	CHECK(r == NULL);
+	setpwent();
+	CHECK((e = getpwent()) != NULL && e->pw_uid == 0);
+	CHECK(getpwent() == NULL);
+	setpwent();
+	CHECK(getpwent() != NULL);
+	endpwent();
+	CHECK((g = getgrgid(0)) != NULL && !strcmp(g->gr_name, "root") && g->gr_mem[0] == NULL);
+	CHECK((g = getgrnam("root")) != NULL && g->gr_gid == 0);
+	CHECK_EQ(setuid(0), 0);
+	CHECK_EQ(seteuid(0), 0);
+	CHECK_ERR(setuid(1000), EPERM);
+	CHECK_ERR(setgid(1000), EPERM);
+	CHECK_EQ(getgroups(0, NULL), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -4082,6 +4357,7 @@ static const struct utest_case cases[] = {
 	UTEST(setlkw_deadlock_eintr),
 	UTEST(setlkw_close_race),
 	UTEST(flock_descriptions),
+	UTEST(ofd_locks),
 	UTEST(df_statfs),
 	UTEST(cancellation_points),
 	UTEST(sqlite_journal),
@@ -4091,6 +4367,10 @@ static const struct utest_case cases[] = {
 	UTEST(aio_error_polling),
 	UTEST(lio_wait_failed_member),
 	UTEST(event_loop_resfd),
+	UTEST(exec_family),
+	UTEST(raw_syscall),
+	UTEST(shm_semaphore_nofollow),
+	UTEST(user_database),
 };
 
 int main(int argc, char **argv)

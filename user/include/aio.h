@@ -7,6 +7,10 @@
 #include <time.h>
 #include <aiokern.h>		/* O_DSYNC for aio_fsync */
 
+#ifndef AIO_PRIO_DELTA_MAX
+#define AIO_PRIO_DELTA_MAX	20	/* aio_reqprio 0..20 (glibc's <limits.h> value): no effect */
+#endif
+
 /* aio_cancel results */
 #define AIO_CANCELED	0	/* all requests named were cancelled */
 #define AIO_NOTCANCELED	1	/* at least one was still in progress and not cancelled */

@@ -1,6 +1,8 @@
 /* posix.c: POSIX calls newlib leaves to the system (pipe, dup, pread, mmap, nanosleep, ids, sysconf, uname, ...) and aiokern's own. */
+#include <aio.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <malloc.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
+#include <sys/syscall.h>
 #include "aiokern.h"
 #include "glue.h"
 #include "pthread/tcb.h"
@@ -269,7 +272,7 @@ long sysconf(int name)
 	case _SC_TIMERS:		return 200809L;
 	case _SC_AIO_LISTIO_MAX:	return 256;	/* posix_aio's ring */
 	case _SC_AIO_MAX:		return 65536;	/* aio-max-nr's default */
-	case _SC_AIO_PRIO_DELTA_MAX:	return 0;
+	case _SC_AIO_PRIO_DELTA_MAX:	return AIO_PRIO_DELTA_MAX;	/* accepted, no effect */
 	case _SC_CHILD_MAX:
 	case _SC_THREADS:		return -1;
 	}
@@ -322,4 +325,21 @@ void poweroff(int status)
 {
 	__sys_poweroff(status);
 	_exit(status);		/* a kernel without poweroff: at least end the process */
+}
+
+/* syscall(2): the call numbered nr (<sys/syscall.h>) with up to six long
+ * arguments, passed as they are: flags, signal numbers and structures are the
+ * kernel's (Linux i386's), not newlib's. The result, or -1 with errno (newlib's
+ * numbering). Six arguments are always read, as glibc's does: the missing ones
+ * are whatever the caller's stack holds, which the call ignores. */
+long syscall(long nr, ...)
+{
+	long a[6];
+	va_list ap;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	return glue_ret(__syscall_raw(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
 }

@@ -345,19 +345,23 @@ static int pa_prep(struct aiocb *cb, int opcode)
 	default:
 		return -1;
 	}
-	io->aio_reqprio = (short)cb->aio_reqprio;
+	io->aio_reqprio = (short)cb->aio_reqprio;	/* 0..AIO_PRIO_DELTA_MAX: no effect */
 	io->data = cb;
 	return 0;
 }
 
-/* Check and prepare cb for opcode and put it in flight (not yet submitted); 0 or errno. */
+/* Check and prepare cb for opcode and put it in flight (not yet submitted); 0 or
+ * errno: EINVAL for a bad sigevent, a request still in flight, a negative
+ * offset, an aio_reqprio outside 0..AIO_PRIO_DELTA_MAX (glibc's check; the
+ * priority is accepted and has no effect), an unknown opcode. */
 static int pa_arm(struct aiocb *cb, int opcode)
 {
 	int r;
 
 	pa_forget_if_forked();		/* before the in-flight check: the parent's cb is reusable */
 	if (!cb || !pa_check_sigevent(&cb->aio_sigevent) || cb->__state == PA_INFLIGHT ||
-	    cb->aio_offset < 0 || pa_prep(cb, opcode) < 0)
+	    cb->aio_offset < 0 || cb->aio_reqprio < 0 || cb->aio_reqprio > AIO_PRIO_DELTA_MAX ||
+	    pa_prep(cb, opcode) < 0)
 		return EINVAL;
 	r = pa_context();
 	if (r < 0)

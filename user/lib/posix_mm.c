@@ -1,8 +1,13 @@
 /* posix_mm.c: memory and resource calls on the kernel's: mremap, mprotect,
- * madvise, msync, getrlimit/setrlimit/prlimit, truncate/ftruncate, getppid. */
+ * madvise, msync, getrlimit/setrlimit/prlimit, truncate/ftruncate, getppid,
+ * shm_open/shm_unlink (files in /dev/shm, as glibc's). */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -79,4 +84,48 @@ int ftruncate(int fd, off_t length)
 pid_t getppid(void)
 {
 	return (pid_t)__sys_getppid();
+}
+
+#define SHM_DIR		"/dev/shm/"
+
+/* "/name" (leading slashes skipped) -> SHM_DIR "name" in buf: 0, or -1 with
+ * errno: EINVAL for an empty name, one with another '/', "." or "..";
+ * ENAMETOOLONG past NAME_MAX (glibc's rules). */
+static int shm_path(const char *name, char *buf, size_t size)
+{
+	size_t n;
+
+	while (*name == '/')
+		name++;
+	n = strlen(name);
+	if (!n || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (n > NAME_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	snprintf(buf, size, SHM_DIR "%s", name);
+	return 0;
+}
+
+/* A POSIX shared memory object: a file in /dev/shm (ramfs: mmap MAP_SHARED
+ * shares its pages), opened close-on-exec and not through a symbolic link. */
+int shm_open(const char *name, int oflag, mode_t mode)
+{
+	char path[sizeof(SHM_DIR) + NAME_MAX + 1];
+
+	if (shm_path(name, path, sizeof(path)))
+		return -1;
+	return open(path, oflag | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
+int shm_unlink(const char *name)
+{
+	char path[sizeof(SHM_DIR) + NAME_MAX + 1];
+
+	if (shm_path(name, path, sizeof(path)))
+		return -1;
+	return unlink(path);
 }

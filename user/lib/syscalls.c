@@ -1,5 +1,6 @@
 /* syscalls.c: newlib's system-call layer (_read, _write, ...) and their POSIX names, on the int $0x80 stubs. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -251,14 +252,24 @@ int rmdir(const char *path)
 	return glue_ret(__sys_rmdir(path));
 }
 
+/* Hard links: ext2 (EPERM on ramfs, EXDEV across file systems, as the kernel says). */
 int _link(const char *old, const char *new)
 {
-	(void)old;
-	(void)new;
-	errno = ENOSYS;		/* no hard links in the ABI */
-	return -1;
+	return glue_ret(__sys_link(old, new));
 }
 GLUE_ALIAS(link, _link);
+
+/* Symbolic links: ext2 directories (EPERM on ramfs). */
+int symlink(const char *target, const char *linkpath)
+{
+	return glue_ret(__sys_symlink(target, linkpath));
+}
+
+/* The link's target, no NUL added: its length, or -1 (EINVAL: no link). */
+ssize_t readlink(const char *path, char *buf, size_t size)
+{
+	return glue_ret(__sys_readlink(path, buf, size > INT_MAX ? INT_MAX : (int)size));
+}
 
 /* newlib's commands and flags -> the kernel's (F_DUPFD .. F_SETFL and
  * FD_CLOEXEC have the same values, the O_* bits differ; F_DUPFD_CLOEXEC,
@@ -284,9 +295,10 @@ int _fcntl(int fd, int cmd, ...)
 		}
 		return glue_ret(__sys_fcntl(fd, F_SETFL, r));
 	case F_DUPFD: case F_GETFD: case F_SETFD: case F_DUPFD_CLOEXEC:
-	case F_GETLK: case F_SETLK:
+	case F_GETLK: case F_SETLK: case F_OFD_GETLK: case F_OFD_SETLK:
+	case F_SETPIPE_SZ: case F_GETPIPE_SZ:
 		return glue_ret(__sys_fcntl(fd, cmd, arg));
-	case F_SETLKW:			/* a cancellation point, as glibc's */
+	case F_SETLKW: case F_OFD_SETLKW:	/* cancellation points, as glibc's */
 		return glue_ret(__PTHREAD_CANCELLABLE(__sys_fcntl(fd, cmd, arg)));
 	case F_GETLK64: case F_SETLK64:
 		return glue_ret(__sys_fcntl64(fd, cmd, arg));

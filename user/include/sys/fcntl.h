@@ -1,4 +1,4 @@
-/* sys/fcntl.h: newlib's <sys/fcntl.h> with Linux i386's F_DUPFD_CLOEXEC, record locks (F_GETLK 5 .. F_SETLKW64 14, F_RDLCK 0, struct flock, struct flock64) and flock(2). */
+/* sys/fcntl.h: newlib's <sys/fcntl.h> with Linux i386's F_DUPFD_CLOEXEC, record locks (F_GETLK 5 .. F_SETLKW64 14, F_OFD_GETLK 36 .. F_OFD_SETLKW 38, F_RDLCK 0, struct flock, struct flock64), F_SETPIPE_SZ/F_GETPIPE_SZ and flock(2). */
 #ifndef USER_SYS_FCNTL_H
 #define USER_SYS_FCNTL_H
 
@@ -24,6 +24,11 @@
 #define F_GETLK64	12	/* with struct flock64 */
 #define F_SETLK64	13
 #define F_SETLKW64	14
+#define F_OFD_GETLK	36	/* locks of the open file description: l_pid 0 in, -1 out */
+#define F_OFD_SETLK	37	/* for a holder that is one; gone at the description's */
+#define F_OFD_SETLKW	38	/* last close, never at another descriptor's close */
+#define F_SETPIPE_SZ	1031	/* a pipe's capacity (64 KiB at first), rounded up */
+#define F_GETPIPE_SZ	1032
 
 #define F_RDLCK		0
 #define F_WRLCK		1

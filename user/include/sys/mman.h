@@ -31,4 +31,10 @@ int madvise(void *addr, size_t len, int advice);
 int posix_madvise(void *addr, size_t len, int advice);
 int msync(void *addr, size_t len, int flags);
 
+/* POSIX shared memory: "/name" is the file /dev/shm/name (a ramfs directory),
+ * opened with O_CLOEXEC | O_NOFOLLOW added; size it with ftruncate, map it
+ * MAP_SHARED. -1 and errno (EINVAL for a name with an inner '/'). */
+int shm_open(const char *name, int oflag, mode_t mode);
+int shm_unlink(const char *name);
+
 #endif
