@@ -274,8 +274,10 @@ static int fsync_sync_and_dsync(void)
 	CHECK_ERR(aio_fsync(O_RDWR, &s), EINVAL);
 	close(fd);
 	unlink("paio.sync");
-	prep(&s, fd, NULL, 0, 0);			/* closed: the kernel says EBADF */
-	CHECK_ERR(aio_fsync(O_SYNC, &s), EBADF);
+	prep(&s, fd, NULL, 0, 0);			/* closed: the request fails, as glibc's */
+	CHECK_EQ(aio_fsync(O_SYNC, &s), 0);
+	CHECK_EQ(aio_error(&s), EBADF);
+	CHECK_ERR(aio_return(&s), EBADF);
 	return 0;
 }
 
@@ -470,6 +472,42 @@ static int sigev_thread_on_completion(void)
 	return 0;
 }
 
+/* A request the kernel refuses (a write on a read-only descriptor, a read of
+ * fd -1) is accepted and ends with EBADF, as glibc's: aio_error and aio_return
+ * report it, aio_suspend returns, its notification runs. */
+static int refused_request_ends_with_its_error(void)
+{
+	const struct aiocb *list[1];
+	struct aiocb w, r;
+	char buf[8] = "ro";
+	int fd = open("paio.ro", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	close(fd);
+	fd = open("paio.ro", O_RDONLY);
+	CHECK(fd >= 0);
+	note_hits = 0;
+	prep(&w, fd, buf, sizeof(buf), 0);
+	w.aio_sigevent.sigev_notify = SIGEV_THREAD;
+	w.aio_sigevent.sigev_notify_function = thread_note;
+	w.aio_sigevent.sigev_value.sival_int = 91;
+	CHECK_EQ(aio_write(&w), 0);
+	list[0] = &w;
+	CHECK_EQ(aio_suspend(list, 1, NULL), 0);
+	CHECK_EQ(aio_error(&w), EBADF);
+	CHECK(wait_flag(&note_hits, 1, 3000));
+	CHECK_EQ(note_value, 91);
+	CHECK_ERR(aio_return(&w), EBADF);
+	prep(&r, -1, buf, sizeof(buf), 0);
+	CHECK_EQ(aio_read(&r), 0);
+	CHECK_EQ(aio_error(&r), EBADF);
+	CHECK_ERR(aio_return(&r), EBADF);
+	CHECK_ERR(aio_return(&r), EINVAL);		/* returned once already */
+	close(fd);
+	unlink("paio.ro");
+	return 0;
+}
+
 /* lio_listio(LIO_NOWAIT) with a sigevent: one signal, once every listed
  * request is done. */
 static int lio_nowait_signal_for_the_list(void)
@@ -653,6 +691,7 @@ static const struct utest_case cases[] = {
 	UTEST(cancel_partial_write_not_canceled),
 	UTEST(cancel_all_for_fd),
 	UTEST(fsync_sync_and_dsync),
+	UTEST(refused_request_ends_with_its_error),
 	UTEST(lio_listio_wait),
 	UTEST(lio_listio_nowait),
 	UTEST(lio_listio_reports_failure),

@@ -388,6 +388,23 @@ static void pa_disarm(struct aiocb *cb)
 	pa_list_unlock();
 }
 
+/* End a request the kernel refused at submission with its error (-errno), as
+ * glibc's requests end whose error its worker thread meets: aio_error reports
+ * it, the waiters wake and the notification is sent. */
+static void pa_refused(struct aiocb *cb, long err)
+{
+	struct pa_notes notes;
+
+	notes.n = 0;
+	pa_list_lock();
+	pa_finish(cb, err, &notes);
+	pa_list_unlock();
+	__atomic_add_fetch(&pa_done_gen, 1, __ATOMIC_RELEASE);
+	__futex_wake(&pa_done_gen, 0x7fffffff, 0);
+	for (int i = 0; i < notes.n; i++)
+		pa_notify(&notes.ev[i]);
+}
+
 static int pa_submit_one(struct aiocb *cb, int opcode)
 {
 	struct iocb *io;
@@ -399,8 +416,12 @@ static int pa_submit_one(struct aiocb *cb, int opcode)
 	r = io_submit(pa_ctx, 1, &io);
 	if (r == 1)
 		return 0;
-	pa_disarm(cb);
-	return pa_fail(r < 0 ? -r : EAGAIN);
+	if (r == 0 || r == -EAGAIN) {	/* no room: the call fails, as glibc's */
+		pa_disarm(cb);
+		return pa_fail(EAGAIN);
+	}
+	pa_refused(cb, r);	/* EBADF, EINVAL, ...: the request's own error */
+	return 0;
 }
 
 int aio_read(struct aiocb *cb)
@@ -607,7 +628,6 @@ static int pa_lio_arm(struct aiocb *const list[], int n, struct iocb **ios,
 /* Submit ios[0..count) in batches; a request the kernel refuses completes with that error. */
 static void pa_lio_submit(struct iocb **ios, struct aiocb **cbs, int count, int *failed)
 {
-	struct pa_notes notes;
 	int done = 0, r;
 
 	while (done < count) {
@@ -616,12 +636,7 @@ static void pa_lio_submit(struct iocb **ios, struct aiocb **cbs, int count, int 
 			done += r;
 			continue;
 		}
-		notes.n = 0;
-		pa_list_lock();
-		pa_finish(cbs[done], r < 0 ? r : -EAGAIN, &notes);
-		pa_list_unlock();
-		for (int i = 0; i < notes.n; i++)
-			pa_notify(&notes.ev[i]);
+		pa_refused(cbs[done], r < 0 ? r : -EAGAIN);
 		*failed = 1;
 		done++;
 	}
