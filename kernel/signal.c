@@ -50,7 +50,7 @@ struct signal_struct *signal_alloc(void)
 	atomic_set(&s->count, 1);
 	INIT_LIST_HEAD(&s->threads);
 	INIT_LIST_HEAD(&s->shared_q);
-	init_timer(&s->alarm);
+	itimers_init(s);
 	atomic_inc(&nr_signal_structs);
 	return s;
 }
@@ -138,7 +138,7 @@ int signal_thread_exit(struct task *t, int status)
 	}
 	spin_unlock_irqrestore(&sh->lock, flags);
 	if (final >= 0)
-		signal_alarm_cancel(s);
+		itimers_exit(s);
 	return final;
 }
 

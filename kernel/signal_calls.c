@@ -1,4 +1,4 @@
-/* signal_calls.c: the signal system calls: rt_sigaction and sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause, rt_sigtimedwait, kill, tgkill, tkill, rt_sigqueueinfo, alarm (sending and delivery are kernel/signal.c). */
+/* signal_calls.c: the signal system calls: rt_sigaction and sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause, rt_sigtimedwait, kill, tgkill, tkill, rt_sigqueueinfo (alarm is kernel/itimer.c; sending and delivery are kernel/signal.c). */
 #include "errno.h"
 #include "clock.h"
 #include "proc.h"
@@ -338,45 +338,3 @@ long sys_rt_sigqueueinfo(int tgid, int sig, void *uinfo)
 	info.si_signo = sig;
 	return kill_one(tgid, sig, &info, true, 0);
 }
-
-/* ---------------------------------------------------------------- alarm */
-
-static void alarm_fire(unsigned long data)
-{
-	struct signal_struct *s = (struct signal_struct *)data;
-	struct kernel_siginfo info;
-
-	s->alarm_expires = 0;
-	memset(&info, 0, sizeof(info));
-	info.si_signo = SIGALRM;
-	info.si_code = SI_KERNEL;
-	send_signal(SIGALRM, &info, s->leader, true);
-}
-
-void signal_alarm_cancel(struct signal_struct *s)
-{
-	del_timer_sync(&s->alarm);
-	s->alarm_expires = 0;
-}
-
-long sys_alarm(unsigned seconds)
-{
-	struct signal_struct *s = current->signal;
-	unsigned long now = jiffies, left = 0;
-
-	del_timer_sync(&s->alarm);
-	if (s->alarm_expires && time_after(s->alarm_expires, now))
-		left = (s->alarm_expires - now + HZ - 1) / HZ;
-	else if (s->alarm_expires)
-		left = 1;
-	s->alarm_expires = 0;
-	if (seconds) {
-		if (seconds > MAX_SCHEDULE_TIMEOUT / HZ)
-			seconds = MAX_SCHEDULE_TIMEOUT / HZ;
-		setup_timer(&s->alarm, alarm_fire, (unsigned long)s);
-		s->alarm_expires = now + seconds * HZ;
-		mod_timer(&s->alarm, s->alarm_expires);
-	}
-	return (long)left;
-}
-
