@@ -183,13 +183,13 @@ static void itimer_set(int which, const struct kernel_itimerval *v, struct kerne
 	spin_lock_irqsave(&pt->lock, flags);
 	itimer_get_locked(pt, which, now, old);
 	if (which == ITIMER_REAL) {
-		pt->real.interval_ns = interval;
+		pt->real.interval_ns = value ? interval : 0;	/* as Linux */
 		pt->real.expires_ns = value ? now + value : 0;
 		if (value)
 			mono_timer_arm(&pt->real);
 		else
 			del_timer(&pt->real.tl);	/* a running callback sees 0 */
-	} else {
+	} else {				/* the interval stays, as Linux's */
 		pt->cpu[which - ITIMER_CPU_FIRST].value_ns = value;
 		pt->cpu[which - ITIMER_CPU_FIRST].interval_ns = interval;
 	}

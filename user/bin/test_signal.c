@@ -17,6 +17,7 @@
 #include "user/syscalls.h"
 
 extern char **environ;
+static const char *self_path;	/* argv[0], for the cases that exec this program again */
 
 /* Each case runs in a child of its own (utest); alarm() ends a hung one. */
 #define WATCHDOG()	alarm(60)
@@ -387,7 +388,8 @@ static int set_itimer_us(int which, long long value_us, long long interval_us)
 }
 
 /* ITIMER_REAL with an interval: SIGALRM again and again, getitimer between;
- * it_value 0 disarms (and reads 0 afterwards, the interval kept). */
+ * it_value 0 disarms (and reads 0 afterwards, its interval too, as on
+ * Linux; a CPU timer keeps its interval). */
 static int itimer_real_reload(void)
 {
 	struct itimerval now, old;
@@ -409,6 +411,10 @@ static int itimer_real_reload(void)
 	memset(&old, 0, sizeof(old));
 	CHECK_EQ(set_itimer_us(ITIMER_REAL, 0, 30000), 0);
 	CHECK_EQ(getitimer(ITIMER_REAL, &now), 0);
+	CHECK_EQ(tv_us(now.it_value), 0);
+	CHECK_EQ(tv_us(now.it_interval), 0);
+	CHECK_EQ(set_itimer_us(ITIMER_PROF, 0, 30000), 0);
+	CHECK_EQ(getitimer(ITIMER_PROF, &now), 0);
 	CHECK_EQ(tv_us(now.it_value), 0);
 	CHECK_EQ(tv_us(now.it_interval), 30000);
 	hits = 0;
@@ -501,10 +507,11 @@ static int itimer_virtual_prof(void)
 }
 
 /* The child of fork has no timers; exec keeps them (setitimer(2)): a child
- * that execs a spinning program with ITIMER_REAL armed dies of SIGALRM. */
+ * that execs a spinning program (this one, "--spin": on the host too) with
+ * ITIMER_REAL armed dies of SIGALRM. */
 static int itimer_fork_exec(void)
 {
-	char *argv[] = { "/bin/helper", "spin", NULL };
+	char *argv[] = { (char *)self_path, "--spin", NULL };
 	struct itimerval now;
 	long long t0;
 	pid_t pid;
@@ -823,5 +830,9 @@ static const struct utest_case cases[] = {
 
 int main(int argc, char **argv)
 {
+	self_path = argv[0];
+	if (argc > 1 && !strcmp(argv[1], "--spin"))
+		for (;;)
+			;		/* an exec target that only a signal ends */
 	return utest_main(argc, argv, "signal", cases, sizeof(cases) / sizeof(cases[0]));
 }
