@@ -55,9 +55,11 @@ void itimer_tick(struct task *p, bool user);
 
 /* Arm mt (expires_ns set, lock held) at the tick that follows it. */
 void mono_timer_arm(struct mono_timer *mt);
-/* After an expiry at now: the next one of a periodic timer (expires_ns moved
- * past now) and the expiries it skipped, or 0 and disarmed. Lock held. */
-u32 mono_timer_forward(struct mono_timer *mt, u64 now);
+/* mt's kernel timer ran (softirq): true when its deadline has passed, with a
+ * periodic timer moved on past now (*skipped: the expiries it jumped) and
+ * armed again, a one-shot one disarmed. A timer re-set meanwhile is read
+ * under lock (the timers' lock): a deadline not reached yet is armed again. */
+bool mono_timer_expire(struct mono_timer *mt, spinlock_t *lock, u32 *skipped);
 
 /* POSIX timers (kernel/posix_timer.c). */
 void posix_timers_init(struct signal_struct *s);

@@ -52,7 +52,9 @@ void mono_timer_arm(struct mono_timer *mt)
 	mod_timer(&mt->tl, ktime_mono_to_jiffies(MIN(mt->expires_ns, limit)));
 }
 
-u32 mono_timer_forward(struct mono_timer *mt, u64 now)
+/* After an expiry at now: a periodic timer's next one moved past now, and
+ * the expiries skipped (capped at INT_MAX); else disarmed. Lock held. */
+static u32 mono_timer_forward(struct mono_timer *mt, u64 now)
 {
 	u64 skipped;
 
@@ -65,6 +67,24 @@ u32 mono_timer_forward(struct mono_timer *mt, u64 now)
 	return skipped > 0x7fffffff ? 0x7fffffff : (u32)skipped;
 }
 
+bool mono_timer_expire(struct mono_timer *mt, spinlock_t *lock, u32 *skipped)
+{
+	u64 now = ktime_get_ns();
+	bool fire = false;
+	u32 flags;
+
+	*skipped = 0;
+	spin_lock_irqsave(lock, flags);
+	if (mt->expires_ns && now >= mt->expires_ns) {
+		fire = true;
+		*skipped = mono_timer_forward(mt, now);
+	}
+	if (mt->expires_ns)
+		mono_timer_arm(mt);
+	spin_unlock_irqrestore(lock, flags);
+	return fire;
+}
+
 static void send_group(struct signal_struct *s, int sig)
 {
 	struct kernel_siginfo info;
@@ -75,25 +95,13 @@ static void send_group(struct signal_struct *s, int sig)
 	send_signal(sig, &info, s->leader, true);
 }
 
-/* ITIMER_REAL's kernel timer: softirq. A timer re-set meanwhile is read
- * again under the lock: a deadline not reached yet is armed again. */
+/* ITIMER_REAL's kernel timer: softirq. */
 static void itimer_real_fire(unsigned long data)
 {
 	struct signal_struct *s = (struct signal_struct *)data;
-	struct proc_timers *pt = &s->timers;
-	u64 now = ktime_get_ns();
-	bool fire = false;
-	u32 flags;
+	u32 skipped;
 
-	spin_lock_irqsave(&pt->lock, flags);
-	if (pt->real.expires_ns && now >= pt->real.expires_ns) {
-		fire = true;
-		mono_timer_forward(&pt->real, now);
-	}
-	if (pt->real.expires_ns)
-		mono_timer_arm(&pt->real);
-	spin_unlock_irqrestore(&pt->lock, flags);
-	if (fire)
+	if (mono_timer_expire(&s->timers.real, &s->timers.lock, &skipped))
 		send_group(s, SIGALRM);
 }
 
@@ -104,6 +112,7 @@ void itimers_init(struct signal_struct *s)
 	memset(pt, 0, sizeof(*pt));
 	spin_lock_init(&pt->lock, "itimers");
 	setup_timer(&pt->real.tl, itimer_real_fire, (unsigned long)s);
+	posix_timers_init(s);
 }
 
 void itimers_exit(struct signal_struct *s)
@@ -116,6 +125,7 @@ void itimers_exit(struct signal_struct *s)
 	pt->cpu[0].value_ns = pt->cpu[1].value_ns = 0;
 	spin_unlock_irqrestore(&pt->lock, flags);
 	del_timer_sync(&pt->real.tl);
+	posix_timers_exit(s);
 }
 
 /* A CPU timer charged ns: true when it expired (reloaded from its interval). */

@@ -453,6 +453,8 @@ static void collect_signal(int sig, u64 *set, struct list_head *q, struct signal
 		*set &= ~SIGBIT(sig);
 	if (first) {
 		*info = first->info;
+		if (info->si_code == SI_TIMER)
+			posix_timer_delivered(s, info);	/* timer_getoverrun's answer */
 		list_del(&first->list);
 		s->nr_queued--;
 		sigqueue_free(first);

@@ -99,7 +99,7 @@ USER_INT80 := $(USER_OUT)/gen/syscalls_int80.o
 
 $(USER_GLUE): $(GLUE_OBJ)
 $(USER_LIBAIO): $(USER_OUT)/lib/libaio.o
-$(USER_PAIO): $(USER_OUT)/lib/posix_aio.o
+$(USER_PAIO): $(USER_OUT)/lib/posix_aio.o $(USER_OUT)/lib/posix_timer.o
 $(USER_UTEST): $(USER_OUT)/lib/utest.o $(USER_OUT)/lib/utest_helpers.o
 $(USER_LIBS):
 	@mkdir -p $(@D)
