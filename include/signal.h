@@ -66,6 +66,8 @@ struct signal_struct {
 	int stop_sig;			/* the signal that stopped the group */
 	int group_status;		/* the status wait4 reports when the group is gone */
 	struct proc_timers timers;	/* setitimer, alarm, POSIX timers (include/itimer.h) */
+	int pgrp, session;		/* process group and session: written under */
+	bool did_exec;			/* family_lock (kernel/pgrp.c) */
 	u64 utime, stime;		/* ns of its exited threads (rusage.c) */
 	u64 cutime, cstime;		/* ... of its reaped children's groups */
 };

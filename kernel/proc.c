@@ -164,7 +164,7 @@ static int child_report(struct task *c, int options)
 	return -1;
 }
 
-/* A child matching pid (-1: any) with something to report, or NULL; *any
+/* A child matching pid (pgrp_child_matches) with something to report, or NULL; *any
  * tells whether one matches at all (family_lock held). */
 static struct task *find_report(int pid, int options, bool *any, int *status)
 {
@@ -172,7 +172,7 @@ static struct task *find_report(int pid, int options, bool *any, int *status)
 
 	*any = false;
 	list_for_each_entry(c, &current->group_leader->children, sibling) {
-		if (pid != -1 && c->pid != pid)
+		if (!pgrp_child_matches(c, pid))
 			continue;
 		*any = true;
 		*status = child_report(c, options);
@@ -205,7 +205,9 @@ static long reap(struct task *c, int status, int *ustatus, struct kernel_rusage 
 	return pid;
 }
 
-/* rusage: the child's times and its reaped children's (kernel/rusage.c). */
+/* pid: > 0 that child, -1 any, 0 any in the caller's process group, < -1
+ * any in group -pid. rusage: the child's times and its reaped children's
+ * (kernel/rusage.c). */
 long sys_wait4(int pid, int *ustatus, int options, struct kernel_rusage *rusage)
 {
 	struct task *c;
@@ -213,8 +215,10 @@ long sys_wait4(int pid, int *ustatus, int options, struct kernel_rusage *rusage)
 	u32 flags;
 	int status;
 
-	if (pid < -1 || pid == 0 || (options & ~(WNOHANG | WUNTRACED | WCONTINUED | WALL_FLAGS)))
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | WALL_FLAGS))
 		return -EINVAL;
+	if (pid == (int)0x80000000)
+		return -ESRCH;			/* -INT_MIN is no group (Linux) */
 	if ((ustatus && !access_ok(ustatus, sizeof(int))) ||
 	    (rusage && !access_ok(rusage, sizeof(*rusage))))
 		return -EFAULT;
@@ -272,7 +276,7 @@ bool child_has_exited(struct task *t, int pid)
 
 	spin_lock_irqsave(&family_lock, flags);
 	list_for_each_entry(c, &t->group_leader->children, sibling)
-		if ((pid == -1 || c->pid == pid) &&
+		if (pgrp_child_matches(c, pid) &&
 		    ((c->state == TASK_ZOMBIE && c->signal->nr_threads == 0) ||
 		     (c->signal->flags & (SIGNAL_REPORT_STOP | SIGNAL_REPORT_CONT))))
 			found = true;

@@ -802,6 +802,8 @@ int signal_task_init(struct task *t, struct task *parent, u32 clone_flags)
 			return -ENOMEM;
 		}
 		t->signal->leader = t;
+		t->signal->pgrp = parent ? parent->signal->pgrp : t->pid;	/* fork: the */
+		t->signal->session = parent ? parent->signal->session : t->pid;	/* parent's */
 	}
 	t->blocked = parent ? parent->blocked : 0;
 	spin_lock_irqsave(&t->sighand->lock, flags);

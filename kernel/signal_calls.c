@@ -295,6 +295,8 @@ static long kill_one(int pid, int sig, const struct kernel_siginfo *info, bool g
 	return pid > 0 ? task_call(pid, kill_task, &k) : -ESRCH;
 }
 
+/* pid > 0: that process; 0: the caller's process group; -1: every process
+ * but init and the caller; below: process group -pid (kernel/pgrp.c). */
 long sys_kill(int pid, int sig)
 {
 	struct kernel_siginfo info;
@@ -302,7 +304,13 @@ long sys_kill(int pid, int sig)
 	if (sig < 0 || sig > KNSIG)
 		return -EINVAL;
 	fill_user_info(&info, sig, SI_USER);
-	return kill_one(pid, sig, &info, true, 0);
+	if (pid > 0)
+		return kill_one(pid, sig, &info, true, 0);
+	if (pid == -1)
+		return pgrp_kill(0, sig, &info);
+	if (pid == (int)0x80000000)
+		return -ESRCH;			/* -INT_MIN is no group (Linux) */
+	return pgrp_kill(pid ? -pid : current->signal->pgrp, sig, &info);
 }
 
 long sys_tgkill(int tgid, int tid, int sig)

@@ -37,7 +37,7 @@ USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
-GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_vfs.o posix_mm.o posix_sys.o timers.o err.o getopt.o dirent.o \
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_vfs.o posix_mm.o posix_sys.o timers.o pgrp.o err.o getopt.o dirent.o \
 	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
 # Threads and signals in every program: thread 0's TLS and newlib's __getreent,
