@@ -5,6 +5,7 @@
 #include "sched.h"
 #include "signal.h"
 #include "syscall_table.h"
+#include "uapi/wait.h"
 
 /*
  * A process's group and session are its signal_struct's pgrp and session
@@ -64,13 +65,11 @@ long pgrp_kill(int pgid, int sig, const struct kernel_siginfo *info)
 	return k.sent ? 0 : k.err;
 }
 
-bool pgrp_child_matches(const struct task *c, int pid)
+bool pgrp_child_matches(const struct task *c, int type, int id)
 {
-	if (pid > 0)
-		return c->pid == pid;
-	if (pid == -1)
-		return true;
-	return c->signal->pgrp == (pid ? -pid : current->signal->pgrp);
+	if (type == P_PID)
+		return c->pid == id;
+	return type != P_PGID || c->signal->pgrp == id;
 }
 
 struct pgrp_find {

@@ -1,4 +1,4 @@
-/* test_proc.c: the "proc" suite: fork, exec, wait, exit codes, kill, faults, sleep, process groups and sessions. */
+/* test_proc.c: the "proc" suite: fork, exec, wait, exit codes, kill, faults, sleep, process groups and sessions, waitid. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -519,6 +519,167 @@ static int pgrp_wait(void)
 	return 0;
 }
 
+/* ---- waitid(2) ---- */
+
+static pid_t child_exits(int code)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(code);
+	return pid;
+}
+
+static pid_t child_pauses(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		for (;;)
+			pause();
+	return pid;
+}
+
+/* siginfo as the man page says: SIGCHLD, si_pid, si_uid, si_code
+ * CLD_EXITED/KILLED/DUMPED with the exit code or the signal in si_status. */
+static int waitid_reports_ends(void)
+{
+	siginfo_t si;
+	pid_t pid;
+
+	pid = child_exits(7);
+	memset(&si, 0xff, sizeof(si));
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED), 0);
+	CHECK_EQ(si.si_signo, SIGCHLD);
+	CHECK_EQ(si.si_code, CLD_EXITED);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(si.si_uid, 0);
+	CHECK_EQ(si.si_status, 7);
+	CHECK_ERR(waitid(P_PID, pid, &si, WEXITED), ECHILD);	/* reaped */
+	pid = child_pauses();
+	CHECK_EQ(kill(pid, SIGTERM), 0);
+	CHECK_EQ(waitid(P_ALL, 0, &si, WEXITED), 0);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(si.si_code, CLD_KILLED);
+	CHECK_EQ(si.si_status, SIGTERM);	/* newlib's number */
+	pid = fork();
+	if (pid == 0)
+		abort();
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED), 0);
+	CHECK_EQ(si.si_code, CLD_DUMPED);	/* SIGABRT's default: core */
+	CHECK_EQ(si.si_status, SIGABRT);
+	return 0;
+}
+
+/* WNOHANG with nothing ready: 0 and si_pid 0; WNOWAIT reports and leaves the
+ * child waitable (a second waitid and then waitpid see it again). */
+static int waitid_nohang_nowait(void)
+{
+	siginfo_t si;
+	pid_t pid = child_pauses();
+	int st;
+
+	memset(&si, 0xff, sizeof(si));
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED | WNOHANG), 0);
+	CHECK_EQ(si.si_pid, 0);
+	CHECK_EQ(si.si_signo, 0);
+	CHECK_EQ(kill(pid, SIGKILL), 0);
+	CHECK_EQ(waitid(P_ALL, 0, &si, WEXITED | WNOWAIT), 0);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(si.si_code, CLD_KILLED);
+	memset(&si, 0, sizeof(si));
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED | WNOWAIT | WNOHANG), 0);
+	CHECK_EQ(si.si_pid, pid);		/* still there */
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK_ERR(waitid(P_ALL, 0, &si, WEXITED | WNOHANG), ECHILD);
+	return 0;
+}
+
+/* WSTOPPED and WCONTINUED report stops and continues (CLD_STOPPED with the
+ * stop signal, CLD_CONTINUED with SIGCONT), once each unless WNOWAIT; a
+ * waitid for ends only does not take them. */
+static int waitid_stop_continue(void)
+{
+	siginfo_t si;
+	pid_t pid = child_pauses();
+
+	CHECK_EQ(kill(pid, SIGSTOP), 0);
+	CHECK_EQ(waitid(P_PID, pid, &si, WSTOPPED | WNOWAIT), 0);
+	CHECK_EQ(si.si_code, CLD_STOPPED);
+	CHECK_EQ(si.si_status, SIGSTOP);
+	memset(&si, 0xff, sizeof(si));
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED | WNOHANG), 0);
+	CHECK_EQ(si.si_pid, 0);			/* a stop is no end */
+	CHECK_EQ(waitid(P_PID, pid, &si, WSTOPPED), 0);	/* kept by WNOWAIT */
+	CHECK_EQ(si.si_code, CLD_STOPPED);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(waitid(P_PID, pid, &si, WSTOPPED | WNOHANG), 0);
+	CHECK_EQ(si.si_pid, 0);			/* taken */
+	CHECK_EQ(kill(pid, SIGCONT), 0);
+	CHECK_EQ(waitid(P_PID, pid, &si, WCONTINUED), 0);
+	CHECK_EQ(si.si_code, CLD_CONTINUED);
+	CHECK_EQ(si.si_status, SIGCONT);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(kill(pid, SIGKILL), 0);
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED), 0);
+	CHECK_EQ(si.si_code, CLD_KILLED);
+	return 0;
+}
+
+/* P_PGID (0: the caller's group), the errors, and the rusage argument of the
+ * raw call (the child's CPU time). */
+static int waitid_groups_errors_rusage(void)
+{
+	struct kernel_siginfo_raw { int signo, err, code, pid, uid, status, pad[26]; } ki;
+	long ru[18];				/* the kernel's struct rusage */
+	siginfo_t si;
+	pid_t a, b;
+
+	b = child_exits(5);			/* our group, done first */
+	fflush(stdout);
+	a = fork();
+	if (a == 0) {
+		setpgid(0, 0);
+		nanosleep(&(struct timespec){ 0, 50000000 }, 0);
+		_exit(6);
+	}
+	setpgid(a, a);
+	CHECK_EQ(waitid(P_PGID, a, &si, WEXITED), 0);
+	CHECK_EQ(si.si_pid, a);
+	CHECK_EQ(si.si_status, 6);
+	CHECK_EQ(waitid(P_PGID, 0, &si, WEXITED), 0);
+	CHECK_EQ(si.si_pid, b);
+	CHECK_ERR(waitid(P_ALL, 0, &si, WEXITED), ECHILD);
+	CHECK_ERR(waitid(P_ALL, 0, &si, 0), EINVAL);		/* nothing to wait for */
+	CHECK_ERR(waitid(P_ALL, 0, &si, WEXITED | 0x100), EINVAL);
+	CHECK_ERR(waitid((idtype_t)7, 0, &si, WEXITED), EINVAL);
+	CHECK_ERR(waitid(P_PID, 0, &si, WEXITED), EINVAL);
+	CHECK_ERR(waitid(P_PGID, -1, &si, WEXITED), EINVAL);
+	fflush(stdout);
+	a = fork();
+	if (a == 0) {				/* 200 ms of CPU time */
+		struct timespec t0, t;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 200);
+		_exit(0);
+	}
+	CHECK_EQ(__sys_waitid(P_PID, a, (void *)16, WEXITED | WNOWAIT, 0), -EFAULT);
+	CHECK_EQ(__sys_waitid(P_PID, a, (void *)&ki, WEXITED | WNOWAIT, (void *)16), -EFAULT);
+	memset(ru, 0, sizeof(ru));
+	CHECK_EQ(__sys_waitid(P_PID, a, (void *)&ki, WEXITED, (void *)ru), 0);
+	CHECK_EQ(ki.pid, a);
+	CHECK_EQ(ki.code, CLD_EXITED);
+	CHECK((ru[0] + ru[2]) * 1000 + (ru[1] + ru[3]) / 1000 >= 50);	/* user + system ms */
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(fork_exit_code),
 	UTEST(fork_pids_differ),
@@ -543,6 +704,10 @@ static const struct utest_case cases[] = {
 	UTEST(pgrp_setpgid_after_exec),
 	UTEST(pgrp_kill),
 	UTEST(pgrp_wait),
+	UTEST(waitid_reports_ends),
+	UTEST(waitid_nohang_nowait),
+	UTEST(waitid_stop_continue),
+	UTEST(waitid_groups_errors_rusage),
 };
 
 int main(int argc, char **argv)
