@@ -163,7 +163,7 @@ void itimer_tick(struct task *p, bool user)
 		send_group(s, SIGPROF);
 }
 
-/* The timer which now (lock held). */
+/* Timer which as it stands at now: time left and interval (lock held). */
 static void itimer_get_locked(struct proc_timers *pt, int which, u64 now,
 			      struct kernel_itimerval *v)
 {

@@ -138,7 +138,7 @@ void posix_timer_delivered(struct signal_struct *s, const struct kernel_siginfo 
 	spin_unlock_irqrestore(&ts->lock, flags);
 }
 
-/* Off both lists' locks' view, stopped, freed. posix_lock held. */
+/* Unlinked (under the timers' lock too), stopped, freed. posix_lock held. */
 static void timer_destroy(struct proc_timers *ts, struct posix_timer *pt)
 {
 	u32 flags;
