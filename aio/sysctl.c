@@ -3,6 +3,7 @@
 #include "errno.h"
 #include "fs.h"
 #include "printk.h"
+#include "procfs.h"
 #include "string.h"
 #include "uaccess.h"
 
@@ -10,15 +11,8 @@
 static ssize_t read_number(u32 value, char *ubuf, size_t n, loff_t *pos)
 {
 	char text[16];
-	int len = snprintf(text, sizeof(text), "%u\n", value);
 
-	if (*pos >= len)
-		return 0;
-	n = MIN(n, (size_t)(len - *pos));
-	if (copy_to_user(ubuf, text + *pos, n))
-		return -EFAULT;
-	*pos += n;
-	return n;
+	return proc_read_text(text, snprintf(text, sizeof(text), "%u\n", value), ubuf, n, pos);
 }
 
 static ssize_t aio_nr_read(struct file *f, char *ubuf, size_t n, loff_t *pos)

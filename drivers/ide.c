@@ -613,6 +613,8 @@ static int ide_channel_init(struct ide_channel *ch, int index, struct pci_dev *p
 				&ch->prd_phys);				/* no 64 KiB crossing */
 	if (!ch->prd || irq_register(ch->irq, ide_intr, ch))
 		return 0;
+	if (index && !(p->prog_if & PCI_IDE_NATIVE(index)))	/* its own line: spread */
+		irq_set_affinity(ch->irq, 1u << (index % nr_cpus_online));	/* 8259: stays */
 	if (ch->bm)
 		outb(ch->bm + BMISTA, BMISTA_INTR | BMISTA_ERR |
 		     (ch->drive[0].present ? BMISTA_DRV0_DMA : 0) |

@@ -8,7 +8,9 @@
  * when the device has it: entry 0 for config changes, entry 1 + n for queue
  * n, each its own MSI IRQ whose message names queue n's CPU (n), so each
  * queue's handler runs where its requests were submitted and knows the
- * interrupt is its own (no ISR read); virtio_blk_set_queue_cpu() moves one.
+ * interrupt is its own (no ISR read); virtio_blk_set_queue_cpu() or
+ * /proc/irq/N/smp_affinity moves one (irq_set_affinity calls
+ * virtio_blk_irq_move).
  * With nomsi (or no MSI-X) the shared INTx line to the boot CPU, whose
  * handler reads the ISR to acknowledge it and services every queue.
  *
@@ -162,6 +164,7 @@ static void virtio_blk_notify(struct virtqueue *vq)
 {
 	struct virtio_blk_queue *q = vq->priv;
 
+	irq_this_stat()->port_io++;
 	outw(q->vb->io + VIRTIO_PCI_QUEUE_NOTIFY, vq->index);
 }
 
@@ -292,6 +295,7 @@ static void virtio_blk_intr(int irq, void *data)
 	struct virtio_blk *vb = data;
 	u8 isr = virtio_legacy_isr(vb->io);
 
+	irq_this_stat()->port_io++;
 	vb->irqs.nr_isr_reads++;
 	if (!(isr & VIRTIO_PCI_ISR_QUEUE)) {
 		if (!isr)
@@ -445,6 +449,18 @@ static int virtio_blk_msix_vector(struct virtio_blk *vb, u16 entry, u32 cpu,
 	return irq;
 }
 
+/* irq_set_affinity's hook for queue q's MSI: its entry aimed at cpu. */
+static int virtio_blk_irq_move(int irq, u32 cpu, void *data)
+{
+	struct virtio_blk_queue *q = data;
+	struct virtio_blk *vb = q->vb;
+	u16 i = q - vb->q;
+
+	vb->irqs.q[i].cpu = cpu;
+	return pci_msix_set_entry(&vb->irqs.msix, VIRTIO_BLK_MSIX_QUEUE0 + i, cpus[cpu].apic_id,
+				  T_IRQ_BASE + irq);
+}
+
 /* The config entry and one per queue (queue n's aimed at CPU n), then the
  * device told which entry is which (it may refuse one). 0 or -errno. */
 static int virtio_blk_msix_vectors(struct virtio_blk *vb)
@@ -463,6 +479,7 @@ static int virtio_blk_msix_vectors(struct virtio_blk *vb)
 						      virtio_blk_vq_intr, &vb->q[i]);
 		if (qi->q[i].irq < 0)
 			return qi->q[i].irq;
+		irq_set_affinity_hook(qi->q[i].irq, virtio_blk_irq_move, &vb->q[i], i);
 		if (virtio_legacy_set_queue_vector(vb->io, i, VIRTIO_BLK_MSIX_QUEUE0 + i))
 			return -EBUSY;
 	}
@@ -576,9 +593,7 @@ int virtio_blk_set_queue_cpu(struct blkdev *dev, u16 queue, u32 cpu)
 	if (!vb->irqs.msix_on)
 		return -EOPNOTSUPP;
 	qi = &vb->irqs.q[queue];
-	qi->cpu = cpu;
-	return pci_msix_set_entry(&vb->irqs.msix, VIRTIO_BLK_MSIX_QUEUE0 + queue,
-				  cpus[cpu].apic_id, T_IRQ_BASE + qi->irq);
+	return irq_set_affinity(qi->irq, 1u << cpu);	/* virtio_blk_irq_move */
 }
 
 static const struct pci_device_id virtio_blk_ids[] = {

@@ -16,4 +16,11 @@ int apic_timer_calibrate(void);
  * An AP, interrupts off, once its local APIC is enabled. */
 void apic_timer_start(void);
 
+/* CPU cpu is an idle AP whose tick is stopped (a hint, any context). */
+bool apic_timer_tick_stopped(u32 cpu);
+/* Interrupts off: start the running CPU's stopped tick again when it leaves
+ * idle (leaving: __schedule switching from the idle task) or a timer is now
+ * on its wheel (the idle loop, after each wake-up). */
+void apic_timer_idle_check(bool leaving);
+
 #endif

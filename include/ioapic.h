@@ -17,7 +17,8 @@
 
 /* Take over from the 8259 when the firmware listed an I/O APIC, the local
  * APIC is mapped and the command line does not say noapic: every pin
- * masked, the lines that already have handlers routed to the boot CPU, the
+ * masked, the lines that already have handlers routed to the boot CPU (until
+ * ioapic_set_dest moves one), the
  * 8259 masked and the boot CPU's LINT0 (its ExtINT input) masked. The boot
  * CPU's local APIC is software-enabled either way (MSI goes to it). Boot,
  * after smp_init, interrupts off. */
@@ -37,6 +38,13 @@ void ioapic_set_pci_line(int irq);
 int ioapic_irq_pin(int irq);
 /* A redirection entry as the I/O APIC holds it (tests, /proc). */
 u64 ioapic_read_rte(u32 pin);
+/* Deliver ISA IRQ irq to CPU cpu (online) from now on: its entry rewritten
+ * with that CPU's APIC id, the mask bit kept. 0, -EINVAL for a bad IRQ or
+ * CPU, -EIO when the I/O APIC is not in use (the 8259 reaches CPU 0 only).
+ * Any context but an interrupt handler of that line; takes ioapic_lock. */
+int ioapic_set_dest(int irq, u32 cpu);
+/* The CPU ISA IRQ irq is delivered to (0 without the I/O APIC). */
+u32 ioapic_dest(int irq);
 /* Number of redirection entries (0 when there is no I/O APIC in use). */
 u32 ioapic_nr_pins(void);
 

@@ -44,11 +44,21 @@ struct mutex {
 	const char *name;
 	u32 owner_pc;			/* where the holder took it, for reports */
 	u16 dep_class;			/* lockdep.h: its class, 0 until first taken */
+	struct lock_stat *stat;		/* lock_stat.h: its class's statistics, or NULL */
+	u64 stat_at;			/* with stat: when the holder took it, or when
+					 * an unlock handed it to a sleeper (wait.lock) */
 };
 
-#define __MUTEX_INITIALIZER(m)	{ 0, __WAIT_QUEUE_HEAD_INITIALIZER((m).wait), #m, 0, 0 }
+#define __MUTEX_INITIALIZER(m)	{ 0, __WAIT_QUEUE_HEAD_INITIALIZER((m).wait), #m, 0, 0, NULL, 0 }
 #define DEFINE_MUTEX(m)		struct mutex m = __MUTEX_INITIALIZER(m)
 #define mutex_init(m)		__mutex_init((m), #m)
+struct lock_stat;
+/* Count m's acquisitions, waits, holds and hand-offs in s from now on
+ * (lock_stat.h); set while nobody holds or waits for m (its init). */
+static inline void mutex_set_stat(struct mutex *m, struct lock_stat *s)
+{
+	m->stat = s;
+}
 
 /* Reports of broken mutex rules so far (tests reset it after provoking one). */
 extern u32 mutex_bugs;

@@ -13,4 +13,8 @@ typedef int (*proc_show_t)(char *buf, size_t size);
  * each read. Process context; nothing when it cannot be made. */
 void proc_create(const char *path, proc_show_t show);
 
+/* Copy the part of text (len bytes) from *pos to ubuf, at most n bytes;
+ * *pos moves on. The count, 0 at the end, or -EFAULT. Process context. */
+ssize_t proc_read_text(const char *text, int len, char *ubuf, size_t n, loff_t *pos);
+
 #endif

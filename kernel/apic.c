@@ -3,6 +3,8 @@
 #include "apic.h"
 #include "clock.h"
 #include "errno.h"
+#include "irq.h"
+#include "trap.h"
 #include "paging.h"
 #include "x86.h"
 
@@ -57,11 +59,24 @@ void lapic_enable_ap(void)
 
 void lapic_eoi(void)
 {
+	irq_this_stat()->eoi++;
 	lapic_write(LAPIC_EOI, 0);
+}
+
+/* Which counter an ICR value's IPI goes to. */
+static enum irq_ipi_kind lapic_ipi_kind(u32 icr)
+{
+	switch (icr & 0x7FF) {		/* vector and delivery mode */
+	case T_IPI_RESCHED: return IPI_KIND_RESCHED;
+	case T_IPI_CALL: return IPI_KIND_CALL;
+	case T_IPI_TLB: return IPI_KIND_TLB;
+	default: return IPI_KIND_OTHER;
+	}
 }
 
 int lapic_send_ipi(u32 dest, u32 icr)
 {
+	irq_this_stat()->ipi_sent[lapic_ipi_kind(icr)]++;
 	lapic_write(LAPIC_ICR_HI, dest << 24);
 	lapic_write(LAPIC_ICR_LO, icr);
 	for (u32 us = 0; us < IPI_TIMEOUT_US; us++) {

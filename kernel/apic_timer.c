@@ -10,6 +10,15 @@
  * its own timer wheel (kernel/timer.c; jiffies stays CPU 0's). The timer counts
  * the APIC bus clock; its rate is measured against the TSC, whose rate was
  * measured against the PIT (time.c), so an AP's tick is the PIT's HZ.
+ *
+ * An idle AP stops its tick (the timer masked) at a tick that finds it idle
+ * for the second time in a row with nothing queued and no timer on its
+ * wheel: an idle vCPU then sleeps on its host instead of waking HZ times a
+ * second. __schedule starts it again when the AP leaves idle, its idle loop
+ * when an interrupt armed a timer on it (apic_timer_idle_check); a busy CPU whose
+ * queue holds waiting tasks wakes one such CPU to pull them
+ * (sched_balance_tick), as its own tick would have. tick_stopped and
+ * idle_ticks are the AP's own, touched with its interrupts off.
  */
 #include "apic.h"
 #include "apic_timer.h"
@@ -17,6 +26,7 @@
 #include "errno.h"
 #include "irq.h"
 #include "printk.h"
+#include "sched_internal.h"
 #include "sched.h"
 #include "smp.h"
 #include "softirq.h"
@@ -36,6 +46,8 @@
 
 u32 apic_timer_per_tick;
 static bool rephased[NR_CPUS];		/* this AP's current period was shortened */
+static bool tick_stopped[NR_CPUS];	/* this idle AP's timer is masked */
+static u8 idle_ticks[NR_CPUS];		/* its ticks in a row that found it idle */
 
 /* Counts until the next time that lies PHASE_NS past a point of the tick grid
  * (jiffies_to_ktime: where CPU 0's PIT ticks are due); 0 when the tick is
@@ -65,6 +77,7 @@ static void apic_timer_rephase(struct cpu *c)
 	u32 counts;
 
 	if (rephased[c->id]) {
+		irq_this_stat()->timer_writes++;
 		lapic_write(LAPIC_TIMER_INIT, apic_timer_per_tick);
 		rephased[c->id] = false;
 		return;
@@ -73,6 +86,7 @@ static void apic_timer_rephase(struct cpu *c)
 		return;
 	counts = apic_timer_phase_counts();
 	if (counts) {
+		irq_this_stat()->timer_writes++;
 		lapic_write(LAPIC_TIMER_INIT, counts);	/* periodic: reloads this */
 		rephased[c->id] = true;
 	}
@@ -99,6 +113,47 @@ static u64 apic_timer_window(void)
 	return (u64)(c0 - c1) * tsc_khz * 1000 / (t1 - t0);
 }
 
+static void apic_timer_program(void);
+
+/* No timer on CPU cpu's wheel. */
+static bool apic_timer_wheel_empty(u32 cpu)
+{
+	struct timer_stats st;
+
+	return !timer_cpu_stats(cpu, &st) && !st.pending;
+}
+
+/* At the tick: mask the timer of an AP idle since its last tick with
+ * nothing to run or time. Hard irq. */
+static void apic_timer_maybe_stop(struct cpu *c)
+{
+	if (!sched_cpu_idle(c->id)) {
+		idle_ticks[c->id] = 0;
+		return;
+	}
+	if (++idle_ticks[c->id] < 2 || !apic_timer_wheel_empty(c->id))
+		return;
+	irq_this_stat()->timer_writes++;
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | T_APIC_TIMER);
+	tick_stopped[c->id] = true;
+}
+
+bool apic_timer_tick_stopped(u32 cpu)
+{
+	return cpu < NR_CPUS && READ_ONCE(tick_stopped[cpu]);
+}
+
+void apic_timer_idle_check(bool leaving)
+{
+	u32 cpu = smp_processor_id();
+
+	if (!tick_stopped[cpu] || (!leaving && apic_timer_wheel_empty(cpu)))
+		return;
+	tick_stopped[cpu] = false;
+	idle_ticks[cpu] = 0;
+	apic_timer_program();
+}
+
 /* The tick of an AP: hard interrupt context, as an IRQ handler. */
 static void apic_timer_interrupt(struct trap_frame *tf)
 {
@@ -108,9 +163,11 @@ static void apic_timer_interrupt(struct trap_frame *tf)
 	irq_nesting++;
 	c->irq_regs = tf;
 	c->ticks++;
+	irq_cpu_stats[c->id].loc++;
 	scheduler_tick(trap_from_user(tf));
 	apic_timer_rephase(c);
 	run_local_timers();			/* this AP's timer wheel */
+	apic_timer_maybe_stop(c);
 	c->irq_regs = outer;
 	irq_nesting--;
 	lapic_eoi();
@@ -143,16 +200,22 @@ int apic_timer_calibrate(void)
 	return 0;
 }
 
-void apic_timer_start(void)
+/* Periodic from now on, the first tick at its phase. Interrupts off. */
+static void apic_timer_program(void)
 {
-	u32 counts;
+	u32 counts = apic_timer_phase_counts();
 
-	if (!apic_timer_per_tick)
-		return;
-	counts = apic_timer_phase_counts();	/* first tick at its phase */
-	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	irq_this_stat()->timer_writes += 2;
 	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | T_APIC_TIMER);
 	lapic_write(LAPIC_TIMER_INIT, counts ? counts : apic_timer_per_tick);
 	rephased[smp_processor_id()] = counts != 0;
+}
+
+void apic_timer_start(void)
+{
+	if (!apic_timer_per_tick)
+		return;
+	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	apic_timer_program();
 	timer_cpu_start();			/* its timers on its own wheel */
 }

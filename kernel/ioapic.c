@@ -3,15 +3,19 @@
  *
  * ISA IRQ n keeps vector T_IRQ_BASE + n, so irq.c dispatches the same way
  * through either controller; only masking and EOI differ (the local APIC's
- * EOI here; a level-triggered entry's remote IRR clears with it). Every
- * line goes to the boot CPU in physical destination mode. ioapic_lock
- * guards the register window (select, then data) and the line state; it is
- * taken with interrupts off, from any context.
+ * EOI here; a level-triggered entry's remote IRR clears with it). Each
+ * line goes to one CPU in physical destination mode: the boot CPU until
+ * ioapic_set_dest names another (/proc/irq/N/smp_affinity, irq.c). ioapic_lock
+ * guards the register window (select, then data) and the line state
+ * (ioapic_pci_lines, ioapic_dest_cpu); it is taken with interrupts off, from
+ * any context.
  */
 #include "ioapic.h"
 #include "acpi.h"
+#include "atomic.h"
 #include "apic.h"
 #include "cmdline.h"
+#include "errno.h"
 #include "irq.h"
 #include "paging.h"
 #include "printk.h"
@@ -30,6 +34,7 @@ static volatile u32 *ioapic_regs;
 static bool ioapic_on;
 static u32 ioapic_pins;
 static u16 ioapic_pci_lines;		/* ISA IRQs that carry PCI INTx */
+static u8 ioapic_dest_cpu[NR_ISA_IRQS];	/* the CPU each line goes to */
 
 static u32 ioapic_read(u32 reg)
 {
@@ -39,6 +44,7 @@ static u32 ioapic_read(u32 reg)
 
 static void ioapic_write(u32 reg, u32 v)
 {
+	irq_this_stat()->ioapic_writes++;
 	ioapic_regs[IOAPIC_REGSEL / 4] = reg;
 	ioapic_regs[IOAPIC_WINDOW / 4] = v;
 }
@@ -76,7 +82,7 @@ int ioapic_irq_pin(int irq)
 	       (int)(gsi - t->ioapic_gsi_base) : -1;
 }
 
-/* The entry for ISA IRQ irq: its vector, the boot CPU, the trigger and
+/* The entry for ISA IRQ irq: its vector, its CPU, the trigger and
  * polarity the firmware gave (ISA's edge, active high by default; PCI
  * lines level, active low unless the MADT says otherwise). */
 static u64 ioapic_rte_for(int irq, bool masked)
@@ -84,7 +90,8 @@ static u64 ioapic_rte_for(int irq, bool masked)
 	const struct isa_irq_route *r = &cpu_topology.isa_irq[irq];
 	bool pci = ioapic_pci_lines & (1u << irq);
 	u16 pol = r->flags & INTI_POLARITY_MASK, trig = r->flags & INTI_TRIGGER_MASK;
-	u64 rte = (T_IRQ_BASE + irq) | (u64)cpus[0].apic_id << IOAPIC_RTE_DEST_SHIFT;
+	u64 rte = (T_IRQ_BASE + irq) |
+		  (u64)cpus[ioapic_dest_cpu[irq]].apic_id << IOAPIC_RTE_DEST_SHIFT;
 
 	if (pol == INTI_POLARITY_LOW || (!pol && pci))
 		rte |= IOAPIC_RTE_ACTIVE_LOW;
@@ -118,6 +125,28 @@ void ioapic_set_pci_line(int irq)
 		ioapic_write_rte(pin, ioapic_rte_for(irq, ioapic_read(IOAPIC_REG_RTE + 2 * pin) &
 						      IOAPIC_RTE_MASKED));
 	spin_unlock_irqrestore(&ioapic_lock, flags);
+}
+
+int ioapic_set_dest(int irq, u32 cpu)
+{
+	int pin = ioapic_irq_pin(irq);
+	u32 flags;
+
+	if (irq < 0 || irq >= NR_ISA_IRQS || cpu >= nr_cpus_online)
+		return -EINVAL;
+	if (!ioapic_on || pin < 0)
+		return -EIO;
+	spin_lock_irqsave(&ioapic_lock, flags);
+	ioapic_dest_cpu[irq] = cpu;		/* keep the mask bit, change the rest */
+	ioapic_write_rte(pin, ioapic_rte_for(irq, ioapic_read(IOAPIC_REG_RTE + 2 * pin) &
+					      IOAPIC_RTE_MASKED));
+	spin_unlock_irqrestore(&ioapic_lock, flags);
+	return 0;
+}
+
+u32 ioapic_dest(int irq)
+{
+	return ioapic_on && irq >= 0 && irq < NR_ISA_IRQS ? READ_ONCE(ioapic_dest_cpu[irq]) : 0;
 }
 
 /* An interrupt the 8259 raised before it was masked may still be latched

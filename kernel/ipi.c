@@ -10,6 +10,7 @@
  */
 #include "apic.h"
 #include "clock.h"
+#include "irq.h"
 #include "panic.h"
 #include "sched.h"
 #include "smp.h"
@@ -31,6 +32,7 @@ static u32 cpus_stopped;	/* CPUs that took the stop IPI; atomic */
 
 static void ipi_call_interrupt(struct trap_frame *tf)
 {
+	irq_this_stat()->cal++;
 	call_slot.fn(call_slot.arg);
 	__atomic_fetch_add(&call_slot.done, 1, __ATOMIC_RELEASE);
 	lapic_eoi();

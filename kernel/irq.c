@@ -2,8 +2,9 @@
  * and EOI through the I/O APIC instead once it has taken over (ioapic.c);
  * message-signalled IRQs (MSI-X) allocated and dispatched the same way.
  *
- * A line IRQ (0..15) reaches the boot CPU only; an MSI may reach any CPU (its
- * message names it). irq_nesting (thread_info.h) and the saved frame are per
+ * A line IRQ (0..15) reaches one CPU: the boot CPU through the 8259, any
+ * CPU through the I/O APIC (irq_set_affinity); an MSI may reach any CPU
+ * (its message names it; its driver's hook moves it). irq_nesting (thread_info.h) and the saved frame are per
  * CPU; the counts are atomic. An interrupt ends with the softirqs and a
  * preemption check on whichever CPU took it.
  */
@@ -45,6 +46,17 @@ static u64 msi_taken;			/* under msi_lock: bit n is IRQ_MSI_BASE + n */
 u32 irq_count[NR_IRQS];
 u32 irq_spurious_count;
 static u32 irq_count_cpu[NR_CPUS][NR_IRQS];	/* row n written by CPU n only */
+struct irq_cpu_stat irq_cpu_stats[NR_CPUS];
+
+/* Affinity, under affinity_lock (writers; readers read racily): the mask
+ * last set (0: never), the CPU the IRQ goes to, an MSI's mover. */
+static DEFINE_SPINLOCK(affinity_lock);
+static u32 irq_aff_mask[NR_IRQS];
+static u8 irq_aff_cpu[NR_IRQS];
+static struct {
+	irq_affinity_fn fn;
+	void *data;
+} irq_aff_hook[NR_IRQS];
 
 static void pic_write_mask(void)
 {
@@ -158,6 +170,71 @@ void irq_free_msi(int irq)
 	spin_unlock_irqrestore(&msi_lock, flags);
 }
 
+bool irq_has_handler(int irq)
+{
+	return irq >= 0 && irq < NR_IRQS && READ_ONCE(actions[irq][0].fn);
+}
+
+void irq_set_affinity_hook(int irq, irq_affinity_fn fn, void *data, u32 cpu)
+{
+	u32 flags;
+
+	if (irq < IRQ_MSI_BASE || irq >= NR_IRQS)
+		return;
+	spin_lock_irqsave(&affinity_lock, flags);
+	irq_aff_hook[irq].fn = fn;
+	irq_aff_hook[irq].data = data;
+	irq_aff_cpu[irq] = cpu;
+	irq_aff_mask[irq] = 0;
+	spin_unlock_irqrestore(&affinity_lock, flags);
+}
+
+u32 irq_effective_cpu(int irq)
+{
+	if (irq < 0 || irq >= NR_IRQS)
+		return 0;
+	return irq < NR_LINE_IRQS ? ioapic_dest(irq) : READ_ONCE(irq_aff_cpu[irq]);
+}
+
+u32 irq_get_affinity(int irq)
+{
+	u32 mask = irq >= 0 && irq < NR_IRQS ? READ_ONCE(irq_aff_mask[irq]) : 0;
+
+	return mask ? mask : 1u << irq_effective_cpu(irq);
+}
+
+/* Point irq at cpu: the I/O APIC's entry or the MSI driver's hook.
+ * affinity_lock held. */
+static int irq_move(int irq, u32 cpu)
+{
+	int err;
+
+	if (irq < NR_LINE_IRQS)
+		return irq == 0 && cpu ? -EIO : ioapic_set_dest(irq, cpu);
+	if (!irq_aff_hook[irq].fn)
+		return -EIO;
+	err = irq_aff_hook[irq].fn(irq, cpu, irq_aff_hook[irq].data);
+	if (!err)
+		irq_aff_cpu[irq] = cpu;
+	return err;
+}
+
+int irq_set_affinity(int irq, u32 mask)
+{
+	u32 online = nr_cpus_online >= 32 ? ~0u : (1u << nr_cpus_online) - 1;
+	u32 flags;
+	int err;
+
+	if (!irq_has_handler(irq) || !(mask & online))
+		return -EINVAL;
+	spin_lock_irqsave(&affinity_lock, flags);
+	err = irq_move(irq, __builtin_ctz(mask & online));
+	if (!err)
+		irq_aff_mask[irq] = mask;
+	spin_unlock_irqrestore(&affinity_lock, flags);
+	return err;
+}
+
 /* IRQ 7 and 15 may be spurious: the PIC raised them but no line is in service. */
 static bool irq_is_spurious(int irq)
 {
@@ -249,21 +326,90 @@ static void irq_show_one(char *buf, size_t size, int *n, int irq)
 	irq_printf(buf, size, n, "\n");
 }
 
+/* The head line: a column per online CPU. */
+static void irq_show_head(char *buf, size_t size, int *n)
+{
+	irq_printf(buf, size, n, "    ");
+	for (u32 c = 0; c < nr_cpus_online; c++)
+		irq_printf(buf, size, n, "       CPU%u", c);
+	irq_printf(buf, size, n, "\n");
+}
+
+/* One row of per-CPU figures: "NAME: n0 n1 ...  what". */
+static void irq_show_row(char *buf, size_t size, int *n, const char *name,
+			 u32 (*get)(u32 cpu, u32 arg), u32 arg, const char *what)
+{
+	irq_printf(buf, size, n, "%s:", name);
+	for (u32 c = 0; c < nr_cpus_online; c++)
+		irq_printf(buf, size, n, " %10u", get(c, arg));
+	irq_printf(buf, size, n, "  %s\n", what);
+}
+
+/* A u32 field of CPU cpu's struct irq_cpu_stat, arg its byte offset. */
+static u32 irq_stat_field(u32 cpu, u32 arg)
+{
+	return READ_ONCE(*(u32 *)((u8 *)&irq_cpu_stats[cpu] + arg));
+}
+
+static u32 irq_resched_taken(u32 cpu, u32 arg)
+{
+	return READ_ONCE(cpus[cpu].resched_ipis);
+}
+
+static u32 irq_tlb_taken(u32 cpu, u32 arg)
+{
+	return tlb_shootdowns_taken_on(cpu);
+}
+
+static u32 irq_cpu_field(u32 cpu, u32 arg)
+{
+	return READ_ONCE(*(u32 *)((u8 *)&cpus[cpu] + arg));
+}
+
+#define IRQ_STAT(f)	irq_stat_field, offsetof(struct irq_cpu_stat, f)
+
+int irq_cpustat_show(char *buf, size_t size)
+{
+	int n = 0;
+
+	irq_show_head(buf, size, &n);
+	irq_show_row(buf, size, &n, "EOI", IRQ_STAT(eoi), "local APIC EOI writes");
+	irq_show_row(buf, size, &n, "LTW", IRQ_STAT(timer_writes), "local APIC timer writes");
+	irq_show_row(buf, size, &n, "LOC", IRQ_STAT(loc), "local APIC timer ticks taken");
+	irq_show_row(buf, size, &n, "RSS", IRQ_STAT(ipi_sent[IPI_KIND_RESCHED]),
+		     "reschedule IPIs sent");
+	irq_show_row(buf, size, &n, "CAS", IRQ_STAT(ipi_sent[IPI_KIND_CALL]),
+		     "call-function IPIs sent");
+	irq_show_row(buf, size, &n, "TLS", IRQ_STAT(ipi_sent[IPI_KIND_TLB]),
+		     "TLB shootdown IPIs sent");
+	irq_show_row(buf, size, &n, "OTS", IRQ_STAT(ipi_sent[IPI_KIND_OTHER]),
+		     "other IPIs sent (INIT, start-up, stop)");
+	irq_show_row(buf, size, &n, "RES", irq_resched_taken, 0, "reschedule IPIs taken");
+	irq_show_row(buf, size, &n, "CAL", IRQ_STAT(cal), "call-function IPIs taken");
+	irq_show_row(buf, size, &n, "TLB", irq_tlb_taken, 0, "TLB shootdown IPIs taken");
+	irq_show_row(buf, size, &n, "SAV", irq_cpu_field, offsetof(struct cpu, resched_ipis_saved),
+		     "wake-ups of a polling CPU without an IPI");
+	irq_show_row(buf, size, &n, "HLT", irq_cpu_field, offsetof(struct cpu, idle_halts),
+		     "idle halts ended (wake-ups from hlt)");
+	irq_show_row(buf, size, &n, "SWT", irq_cpu_field, offsetof(struct cpu, nr_switches),
+		     "context switches");
+	irq_show_row(buf, size, &n, "PIO", IRQ_STAT(port_io), "driver port accesses (virtio kicks, ISR reads)");
+	irq_show_row(buf, size, &n, "IOW", IRQ_STAT(ioapic_writes), "I/O APIC register writes");
+	return n;
+}
+
 int irq_show(char *buf, size_t size)
 {
 	int n = 0;
 
-	irq_printf(buf, size, &n, "    ");
-	for (u32 c = 0; c < nr_cpus_online; c++)
-		irq_printf(buf, size, &n, "       CPU%u", c);
-	irq_printf(buf, size, &n, "\n");
+	irq_show_head(buf, size, &n);
 	for (int irq = 0; irq < NR_IRQS; irq++)
 		if (actions[irq][0].fn || READ_ONCE(irq_count[irq]))
 			irq_show_one(buf, size, &n, irq);
-	irq_printf(buf, size, &n, "TLB:");
-	for (u32 c = 0; c < nr_cpus_online; c++)
-		irq_printf(buf, size, &n, " %10u", tlb_shootdowns_taken_on(c));
-	irq_printf(buf, size, &n, "  TLB shootdowns\n");
+	irq_show_row(buf, size, &n, "LOC", IRQ_STAT(loc), "Local timer interrupts");
+	irq_show_row(buf, size, &n, "RES", irq_resched_taken, 0, "Rescheduling interrupts");
+	irq_show_row(buf, size, &n, "CAL", IRQ_STAT(cal), "Function call interrupts");
+	irq_show_row(buf, size, &n, "TLB", irq_tlb_taken, 0, "TLB shootdowns");
 	irq_printf(buf, size, &n, "SPU: %10u  8259 IRQ 7/15 spurious\n", irq_spurious_count);
 	return n;
 }

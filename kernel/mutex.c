@@ -11,8 +11,12 @@
  * only tests "am I the owner?", so a wake-up can neither be lost nor stolen.
  * While the flag is set, the owner word changes only under the lock.
  * Lock order: m->wait.lock, then a scheduler run-queue lock.
+ * A mutex with a lock_stat (mutex_set_stat) counts its acquisitions, waits
+ * (from the failed fast path to ownership), holds, its waiters' sleeps and
+ * its hand-offs with their latency (the wake-up until the new owner runs).
  */
 #include "irq.h"
+#include "lock_stat.h"
 #include "mm.h"
 #include "mutex.h"
 #include "panic.h"
@@ -32,6 +36,8 @@ void __mutex_init(struct mutex *m, const char *name)
 	m->name = name;
 	m->owner_pc = 0;
 	m->dep_class = 0;
+	m->stat = NULL;
+	m->stat_at = 0;
 }
 
 static void mutex_report(const struct mutex *m, u32 caller, const char *what)
@@ -67,9 +73,16 @@ static bool mutex_lock_allowed(struct mutex *m, u32 caller)
 	return true;
 }
 
-/* m is now the caller's: the bookkeeping. */
-static void mutex_acquired(struct mutex *m, u32 caller)
+/* m is now the caller's: the bookkeeping; asked: when its wait began
+ * (0: it took m without waiting). */
+static void mutex_acquired(struct mutex *m, u32 caller, u64 asked)
 {
+	if (unlikely(m->stat)) {
+		u64 now = rdtsc();
+
+		lock_stat_acquired(m->stat, asked != 0, asked ? now - asked : 0);
+		m->stat_at = now;
+	}
 	m->owner_pc = caller;
 	current->mutexes_held++;
 	if (unlikely(lockdep_on))
@@ -92,6 +105,19 @@ static bool mutex_take_or_flag(struct mutex *m)
 	}
 }
 
+/* wait.lock held, the caller was just handed m after a sleep: one sleep
+ * and the hand-off's latency (m->stat_at: when the unlock woke it). */
+static void mutex_stat_handed(struct mutex *m)
+{
+	u64 d;
+
+	if (likely(!m->stat))
+		return;
+	d = rdtsc() - m->stat_at;
+	lock_stat_add(&m->stat->handoff_cycles, d);
+	lock_stat_max(&m->stat->handoff_max, d);
+}
+
 /* wait.lock held, m flagged: queue at the tail and sleep until the owner hands
  * m over (0), or a signal comes first in TASK_INTERRUPTIBLE, a fatal one in
  * TASK_KILLABLE (-EINTR, unqueued).
@@ -106,11 +132,15 @@ static int mutex_wait(struct mutex *m, long state, u32 *flags)
 	for (;;) {
 		set_current_state(state);
 		current->wait_channel = m;
+		if (unlikely(m->stat))
+			__atomic_fetch_add(&m->stat->sleeps, 1, __ATOMIC_RELAXED);
 		spin_unlock_irqrestore(&m->wait.lock, *flags);
 		schedule();
 		spin_lock_irqsave(&m->wait.lock, *flags);
-		if (mutex_owner(m) == current)
+		if (mutex_owner(m) == current) {
+			mutex_stat_handed(m);
 			break;			/* handed over: already unqueued */
+		}
 		if (signal_pending_state(state, current)) {
 			list_del_init(&w.entry);
 			if (list_empty(&m->wait.head))
@@ -126,6 +156,7 @@ static int mutex_wait(struct mutex *m, long state, u32 *flags)
 
 static int __mutex_lock(struct mutex *m, long state, u32 caller)
 {
+	u64 asked = 0;
 	u32 flags;
 	int ret = 0;
 
@@ -134,13 +165,14 @@ static int __mutex_lock(struct mutex *m, long state, u32 caller)
 	if (unlikely(lockdep_on))	/* before sleeping: told, not hung on */
 		lockdep_check(m, &m->dep_class, m->name, LOCKDEP_MUTEX, caller);
 	if (owner_cmpxchg(m, 0, (unsigned long)current)) {
+		asked = unlikely(m->stat) ? rdtsc() : 0;
 		spin_lock_irqsave(&m->wait.lock, flags);
 		if (!mutex_take_or_flag(m))
 			ret = mutex_wait(m, state, &flags);
 		spin_unlock_irqrestore(&m->wait.lock, flags);
 	}
 	if (!ret)
-		mutex_acquired(m, caller);
+		mutex_acquired(m, caller, asked);
 	return ret;
 }
 
@@ -165,9 +197,12 @@ int mutex_trylock(struct mutex *m)
 		mutex_report(m, CALLER(), "trylock in an interrupt (no task to own it)");
 		return 0;
 	}
-	if (owner_cmpxchg(m, 0, (unsigned long)current))
+	if (owner_cmpxchg(m, 0, (unsigned long)current)) {
+		if (unlikely(m->stat))
+			__atomic_fetch_add(&m->stat->try_failed, 1, __ATOMIC_RELAXED);
 		return 0;
-	mutex_acquired(m, CALLER());
+	}
+	mutex_acquired(m, CALLER(), 0);
 	return 1;
 }
 
@@ -185,6 +220,10 @@ static void mutex_hand_off(struct mutex *m)
 	}
 	next = list_first_entry(&m->wait.head, wait_queue_entry_t, entry);
 	list_del_init(&next->entry);
+	if (unlikely(m->stat)) {
+		__atomic_fetch_add(&m->stat->handoffs, 1, __ATOMIC_RELAXED);
+		m->stat_at = rdtsc();		/* mutex_stat_handed's start */
+	}
 	WRITE_ONCE(m->owner, (unsigned long)next->task |
 		   (list_empty(&m->wait.head) ? 0 : MUTEX_FLAG_WAITERS));
 	wake_up_process(next->task);
@@ -203,6 +242,8 @@ void mutex_unlock(struct mutex *m)
 	current->mutexes_held--;
 	if (unlikely(lockdep_on))
 		lockdep_release(m, LOCKDEP_MUTEX);
+	if (unlikely(m->stat))
+		lock_stat_released(m->stat, rdtsc() - m->stat_at);
 	if (owner_cmpxchg(m, me, 0) == me)
 		return;				/* nobody waits */
 	spin_lock_irqsave(&m->wait.lock, flags);

@@ -14,6 +14,7 @@
  * locks lower CPU first.
  */
 #include "sched_internal.h"
+#include "apic_timer.h"
 #include "errno.h"
 #include "clock.h"
 #include "cmdline.h"
@@ -248,6 +249,8 @@ static void __schedule(bool preempt)
 	}
 	next = pick_next(c, rq);
 	prev->need_resched = 0;
+	if (prev == c->idle && next != prev)
+		apic_timer_idle_check(true);	/* an AP's stopped tick back: slices */
 	if (next != prev)
 		context_switch(c, prev, next);	/* c and rq are stale after it: prev may move */
 	rq_unlock(cpu_rq(smp_processor_id()));
@@ -698,6 +701,7 @@ static int idle_loop(void *unused)
 			idle_poll(idle);
 		}
 		cli();
+		apic_timer_idle_check(false);	/* a timer armed here: its tick back */
 		if (idle->need_resched) {
 			schedule();
 		} else {

@@ -21,6 +21,7 @@
 #include "mm.h"
 #include "mutex.h"
 #include "printk.h"
+#include "procfs.h"
 #include "sched.h"
 #include "spinlock.h"
 #include "string.h"
@@ -314,13 +315,7 @@ static ssize_t trace_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	char text[256];
 	int len = MIN(trace_show(text, sizeof(text)), (int)sizeof(text) - 1);
 
-	if (*pos >= len)
-		return 0;
-	n = MIN(n, (size_t)(len - *pos));
-	if (copy_to_user(ubuf, text + *pos, n))
-		return -EFAULT;
-	*pos += n;
-	return n;
+	return proc_read_text(text, len, ubuf, n, pos);
 }
 
 /* Write a category list, "all" or "off". */

@@ -18,6 +18,8 @@
 #                         direct and buffered, and the raw device in the same boot), copied
 #                         afresh from $(BENCH_EXT2_PRISTINE) before each boot
 #   BENCH_WARM_ONLY=1     of the ext2 disk's phases, only the warm-cache buffered reads
+#   BENCH_QD32_ONLY=1     only one thread's QD32, with the kernel's per-CPU counters per 1,000
+#                         requests ("COUNT" lines: /proc/interrupts, /proc/aiok/cpustat, sched)
 #   make bench-plot       the SVG pictures again from the logs (tools/benchplot.py)
 #
 # QEMU differs on purpose: aiokern is i386 (qemu-system-i386); Debian's kernel is amd64
@@ -48,12 +50,13 @@ bench_quick  = $(if $(BENCH_QUICK),$(bench_comma)--quick)
 # $(1) device, $(2) disk label.
 BENCH_AIOK_APPEND  = lowmem=128M run=bench:$(1):$(2)$(if $(BENCH_QUICK),:--quick)$(if \
 	$(BENCH_NULL_$(2)),:--no-verify)$(if $(BENCH_AIOK_DEV2_$(2)),:--second=$(BENCH_AIOK_DEV2_$(2)))$(if \
-	$(BENCH_EXT2_$(2)),:--ext2)$(if $(BENCH_WARM_ONLY),:--warm-only)
+	$(BENCH_EXT2_$(2)),:--ext2)$(if $(BENCH_WARM_ONLY),:--warm-only)$(if $(BENCH_QD32_ONLY),:--qd32-only)
 # Debian's kernel hands bench=... to our /init (user/linux/init.c) as an environment variable.
 BENCH_LINUX_APPEND = console=ttyS0 quiet panic=-1 bench=$(1),$(2)$(bench_quick)$(if \
 	$(BENCH_NULL_$(2)),$(bench_comma)--no-verify)$(if \
 	$(BENCH_LINUX_DEV2_$(2)),$(bench_comma)--second=$(BENCH_LINUX_DEV2_$(2)))$(if \
-	$(BENCH_EXT2_$(2)),$(bench_comma)--ext2)$(if $(BENCH_WARM_ONLY),$(bench_comma)--warm-only)
+	$(BENCH_EXT2_$(2)),$(bench_comma)--ext2)$(if $(BENCH_WARM_ONLY),$(bench_comma)--warm-only)$(if \
+	$(BENCH_QD32_ONLY),$(bench_comma)--qd32-only)
 
 # The same disk on both kernels; the device name each kernel gives it.
 BENCH_DISK_virtio  = -drive file=$(BENCH_IMG),format=raw,if=none,id=bd0 -device virtio-blk-pci,drive=bd0

@@ -1,11 +1,12 @@
 /* procfs.c: a small /proc: cpuinfo, interrupts, meminfo, vmstat (oom_kill), locks (kernel/fs/locks.c), self/maps (the caller's regions),
- * aiok/blk (the block-file counters), aiok/lockdep (the lock-order checker) and aiok/sched (run-queue lock, IPIs, halts), files whose text is made at each read.
- * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c). */
+ * aiok/blk (the block-file counters), aiok/lockdep (the lock-order checker), aiok/sched (run-queue lock, IPIs, halts) and aiok/cpustat (APIC writes, IPIs, port I/O per CPU), files whose text is made at each read.
+ * /proc/sys/fs/aio-nr and aio-max-nr live with the AIO core (aio/sysctl.c), /proc/irq/N/ with irq_proc.c. */
 #include "blk_file.h"
 #include "errno.h"
 #include "file_lock.h"
 #include "fs.h"
 #include "irq.h"
+#include "irq_proc.h"
 #include "lockdep.h"
 #include "mm.h"
 #include "oom.h"
@@ -91,23 +92,29 @@ static int blk_show(char *buf, size_t size)
 			atomic_read(&blk_io_live));
 }
 
+ssize_t proc_read_text(const char *text, int len, char *ubuf, size_t n, loff_t *pos)
+{
+	if (*pos >= len)
+		return 0;
+	n = MIN(n, (size_t)(len - *pos));
+	if (copy_to_user(ubuf, text + *pos, n))
+		return -EFAULT;
+	*pos += n;
+	return n;
+}
+
 /* Read: make the text, hand out the part from *pos. */
 static ssize_t proc_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
 	proc_show_t show = f->f_inode->private;
 	char *text = kmalloc(PROC_BUF, GFP_KERNEL);
-	ssize_t ret = 0;
+	ssize_t ret;
 	int len;
 
 	if (!text)
 		return -ENOMEM;
 	len = MIN(show(text, PROC_BUF), PROC_BUF - 1);
-	if (*pos < len) {
-		n = MIN(n, (size_t)(len - *pos));
-		ret = copy_to_user(ubuf, text + *pos, n) ? -EFAULT : (ssize_t)n;
-		if (ret > 0)
-			*pos += ret;
-	}
+	ret = proc_read_text(text, len, ubuf, n, pos);
 	kfree(text);
 	return ret;
 }
@@ -148,4 +155,6 @@ void procfs_init(void)
 	proc_create("/proc/aiok/blk", blk_show);
 	proc_create("/proc/aiok/lockdep", lockdep_show);
 	proc_create("/proc/aiok/sched", sched_stats_show);
+	proc_create("/proc/aiok/cpustat", irq_cpustat_show);
+	irq_proc_init();
 }

@@ -1,7 +1,8 @@
 /* ioapic_test.c: the "ioapic" suite: interrupt routing as booted, checked
  * against irq_expect=ioapic (the I/O APIC took over, the 8259 is masked) or
  * irq_expect=8259 (noapic, or no I/O APIC): the redirection entries as
- * programmed, and the timer, serial, IDE and virtio interrupts arriving.
+ * programmed, and the timer, serial, IDE and virtio interrupts arriving;
+ * IRQ 14 moved to CPU 1 (irq_set_affinity) and its completions arriving there.
  * Run only when named: it needs hda and vda (the ioapic plan entries). */
 #include "blktest.h"
 #include "clock.h"
@@ -9,6 +10,7 @@
 #include "errno.h"
 #include "ioapic.h"
 #include "irq.h"
+#include "irq_proc.h"
 #include "pci.h"
 #include "printk.h"
 #include "serial.h"
@@ -213,6 +215,88 @@ static void proc_interrupts_names_each_line(struct ktest *t)
 	kfree(text);
 }
 
+/* IRQ irq's count on CPU cpu, from /proc/interrupts' text; -1 if absent. */
+static long proc_count(int irq, u32 cpu)
+{
+	char *text = kmalloc(8192, GFP_KERNEL);
+	const char *p;
+	long v = -1;
+
+	if (!text)
+		return -1;
+	irq_show(text, 8192);
+	p = proc_line(text, irq);
+	if (p && (p = strchr(p, ':'))) {
+		const char *end;
+
+		p++;
+		for (u32 c = 0; c <= cpu; c++, p = end) {
+			while (*p == ' ')
+				p++;
+			v = (long)simple_strtoull(p, &end);
+			if (end == p) {
+				v = -1;
+				break;
+			}
+		}
+	}
+	kfree(text);
+	return v;
+}
+
+/* IDE reads with IRQ 14 aimed at cpu: their interrupts counted on that CPU
+ * in /proc/interrupts, none on the other (want: CPU other's column stays). */
+static void ide_reads_land_on(struct ktest *t, u32 cpu, u32 other)
+{
+	long on0 = proc_count(IDE_IRQ, cpu), off0 = proc_count(IDE_IRQ, other);
+
+	EXPECT_TRUE(t, blktest_roundtrip(t, hda, 300, 8));
+	EXPECT_TRUE(t, blktest_roundtrip(t, hda, 400, 8));
+	ktest_log("IRQ 14 on CPU %u: %ld -> %ld; CPU %u: %ld -> %ld", cpu, on0,
+		  proc_count(IDE_IRQ, cpu), other, off0, proc_count(IDE_IRQ, other));
+	EXPECT_GE(t, proc_count(IDE_IRQ, cpu) - on0, 4);
+	EXPECT_EQ(t, proc_count(IDE_IRQ, other), off0);
+}
+
+/* /proc/irq/N/smp_affinity's rules: a mask naming no online CPU is -EINVAL
+ * (at -smp 1: CPU 1 alone); the 8259 cannot move a line (-EIO); with the I/O
+ * APIC and 2+ CPUs, IRQ 14 moved to CPU 1 delivers the IDE completions there
+ * (its entry names CPU 1's APIC id), and back on CPU 0 there again. */
+static void affinity_moves_ide_line(struct ktest *t)
+{
+	u32 mask;
+
+	EXPECT_EQ(t, irq_proc_parse_mask("2\n", &mask), 0);
+	EXPECT_EQ(t, mask, 2);
+	EXPECT_EQ(t, irq_proc_parse_mask("00000000,00000003", &mask), 0);
+	EXPECT_EQ(t, mask, 3);
+	EXPECT_EQ(t, irq_proc_parse_mask("", &mask), -EINVAL);
+	EXPECT_EQ(t, irq_proc_parse_mask("1x", &mask), -EINVAL);
+	EXPECT_EQ(t, irq_proc_parse_mask("1,00000000", &mask), -EINVAL);
+	EXPECT_EQ(t, irq_set_affinity(IDE_IRQ, 0), -EINVAL);
+	EXPECT_EQ(t, irq_set_affinity(3, 1), -EINVAL);		/* COM2: no handler */
+	EXPECT_EQ(t, irq_set_affinity(IDE_IRQ, 1u << nr_cpus_online), -EINVAL);
+	if (!want_ioapic) {
+		EXPECT_EQ(t, irq_set_affinity(IDE_IRQ, 1), -EIO);
+		return;
+	}
+	EXPECT_EQ(t, irq_get_affinity(IDE_IRQ), 1);
+	if (nr_cpus_online == 1) {
+		EXPECT_EQ(t, irq_set_affinity(IDE_IRQ, 2), -EINVAL);
+		EXPECT_EQ(t, irq_effective_cpu(IDE_IRQ), 0);
+		return;
+	}
+	EXPECT_EQ(t, irq_set_affinity(0, 2), -EIO);		/* the PIT stays on CPU 0 */
+	ASSERT_EQ(t, irq_set_affinity(IDE_IRQ, 2), 0);
+	EXPECT_EQ(t, irq_effective_cpu(IDE_IRQ), 1);
+	EXPECT_EQ(t, ioapic_read_rte(ioapic_irq_pin(IDE_IRQ)) >> IOAPIC_RTE_DEST_SHIFT,
+		  cpus[1].apic_id);
+	ide_reads_land_on(t, 1, 0);
+	EXPECT_EQ(t, irq_set_affinity(IDE_IRQ, 1), 0);
+	EXPECT_EQ(t, irq_get_affinity(IDE_IRQ), 1);
+	ide_reads_land_on(t, 0, 1);
+}
+
 static const struct ktest_case ioapic_cases[] = {
 	KTEST_CASE(controller_as_expected),
 	KTEST_CASE(redirection_entries_as_programmed),
@@ -222,6 +306,7 @@ static const struct ktest_case ioapic_cases[] = {
 	KTEST_CASE(ide_interrupt_arrives),
 	KTEST_CASE(virtio_interrupt_arrives),
 	KTEST_CASE(proc_interrupts_names_each_line),
+	KTEST_CASE(affinity_moves_ide_line),
 };
 KTEST_SUITE(ioapic_suite, "ioapic", ioapic_cases, .init = ioapic_suite_init,
 	    .explicit_only = true);

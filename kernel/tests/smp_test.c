@@ -101,8 +101,10 @@ static void every_cpu_reported_in(struct ktest *t)
 /* Each AP halts between its local APIC timer's ticks: over 200 ms its tick
  * count moves, never faster than HZ (a bad calibration that ran it fast
  * would), not far slower (at least a tenth: a loaded host delays vCPU
- * threads), and its idle loop turns once per interrupt (a loop that spun
- * instead of halting would count thousands). */
+ * threads) unless the idle AP stopped its tick (apic_timer.c; test_sys
+ * idle_cpus_stop_ticking checks a busy AP's rate), and its idle loop turns
+ * once per interrupt (a loop that spun instead of halting would count
+ * thousands). */
 static void aps_tick_and_halt(struct ktest *t)
 {
 	u32 ticks[NR_CPUS], halts[NR_CPUS];
@@ -122,7 +124,7 @@ static void aps_tick_and_halt(struct ktest *t)
 
 		ktest_log("CPU %u: %u ticks, %u halts in %llu ms (HZ: %u)", i, dt, dh,
 			  ns / 1000000, want);
-		EXPECT_GE(t, dt, want / 10);
+		EXPECT_TRUE(t, dt >= want / 10 || apic_timer_tick_stopped(i));
 		EXPECT_LE(t, dt, want + 2);
 		EXPECT_LE(t, dh, dt + 4);
 	}

@@ -15,9 +15,11 @@
 
 /*
  * Usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] [--ext2]
- *              [--warm-only] DEVICE LABEL
+ *              [--warm-only] [--qd32-only] DEVICE LABEL
  *        e.g.  bench /dev/vda virtio
- * Prints "RESULT LABEL METRIC VALUE" lines, and "HIST LABEL METRIC LO:COUNT ..." lines
+ * Prints "RESULT LABEL METRIC VALUE" lines, "COUNT LABEL qd32 FILE.ROW CPU N" lines (what
+ * the kernel counted per CPU during one thread's QD32, per 1,000 requests: /proc/interrupts,
+ * aiokern's /proc/aiok/cpustat and /proc/aiok/sched), and "HIST LABEL METRIC LO:COUNT ..." lines
  * (the QD1 latency histogram, tools/benchplot.py); exit status 0 when every read
  * completed and matched the image's pattern (tools/mkbenchimg.py).  --quick: few
  * operations (a smoke test), every word of every read checked; --verify-all: that
@@ -63,6 +65,7 @@
 #define PAT_MUL_K	0x85EBCA77u
 #define RNG_SEED	0x5EED0A10C0DEULL
 #define KERR_EBADF	9		/* the same on aiokern and Linux */
+#define NR_MOUNT	21		/* the same on aiokern and Linux i386 */
 #define VERIFY_SAMPLE	64		/* QD loops check every word of one read in 64 */
 
 /* ---------------- the target layer ---------------- */
@@ -177,6 +180,7 @@ struct bench {
 	int			no_verify;	/* check only the lengths (null-co) */
 	int			ext2;		/* --ext2: file AIO on the mounted image */
 	int			warm_only;	/* --warm-only: of --ext2, the warm phase alone */
+	int			qd32_only;	/* --qd32-only: one thread's QD32 alone, with counters */
 	const char		*prefix;	/* before every metric's name ("raw_", ...), or NULL */
 	unsigned long		io_errors, verify_errors;
 };
@@ -595,11 +599,147 @@ static long long qd_run(struct bench *b, const struct qd_job *job, long long dis
 	return qd_run_in(&q, b, job, disk_bytes, 0);
 }
 
+/* ---------------- per-request counters (QD32) ---------------- */
+
+/* What the kernel counts per CPU, read before and after a phase: the rows of
+ * /proc/interrupts and aiokern's /proc/aiok/cpustat ("NAME: n0 n1 ... what")
+ * and the "cpuN key value ..." lines of /proc/aiok/sched.  Linux has only the
+ * first; bench mounts /proc there itself (its /init does not). */
+#define CNT_MAX		160
+#define CNT_CPUS	8
+
+struct cnt_snap {
+	int	n;
+	char	name[CNT_MAX][24];
+	long long v[CNT_MAX][CNT_CPUS];
+};
+
+static long long cnt_slot_add(struct cnt_snap *s, const char *name, int cpu, long long v)
+{
+	int i;
+
+	for (i = 0; i < s->n && strcmp(s->name[i], name); i++)
+		;
+	if (i == s->n) {
+		if (s->n == CNT_MAX)
+			return 0;
+		snprintf(s->name[s->n++], sizeof(s->name[0]), "%s", name);
+	}
+	if (cpu >= 0 && cpu < CNT_CPUS)
+		s->v[i][cpu] = v;
+	return v;
+}
+
+/* "NAME: n0 n1 ... text": the numbers up to the first word that is none. */
+static void cnt_row(struct cnt_snap *s, const char *file, char *line)
+{
+	char *colon = strchr(line, ':'), *p, name[24];
+	int cpu = 0;
+
+	if (!colon)
+		return;
+	*colon = '\0';
+	for (p = line; *p == ' '; p++)
+		;
+	snprintf(name, sizeof(name), "%s.%s", file, p);
+	for (p = colon + 1; ; cpu++) {
+		char *end;
+		long long v = strtoll(p, &end, 10);
+
+		if (end == p || (*end && *end != ' ' && *end != '\n'))
+			break;
+		cnt_slot_add(s, name, cpu, v);
+		p = end;
+	}
+}
+
+/* "cpuN key value key value ...", or "rq_lock key value ..." (the run-queue
+ * locks summed: shown as CPU 0's). */
+static void cnt_pairs(struct cnt_snap *s, char *line)
+{
+	char key[24], name[24];
+	long long v;
+	int cpu = 0, used = 0, rq = !strncmp(line, "rq_lock", 7);
+
+	if (rq)
+		used = 7;
+	else if (sscanf(line, "cpu%d%n", &cpu, &used) != 1)
+		return;
+	for (line += used; sscanf(line, " %23s %lld%n", key, &v, &used) == 2; line += used) {
+		snprintf(name, sizeof(name), "sched.%s%s", rq ? "rq_" : "", key);
+		cnt_slot_add(s, name, cpu, v);
+	}
+}
+
+static void cnt_read(struct cnt_snap *s, const char *path, const char *file, int pairs)
+{
+	static char text[8192];
+	int fd = open(path, O_RDONLY);
+	long n = fd < 0 ? 0 : read(fd, text, sizeof(text) - 1);
+	char *line, *next;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	for (line = text; line && *line; line = next) {
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		if (pairs)
+			cnt_pairs(s, line);
+		else
+			cnt_row(s, file, line);
+	}
+}
+
+static void cnt_snapshot(struct cnt_snap *s)
+{
+	s->n = 0;
+	memset(s->v, 0, sizeof(s->v));
+#ifdef TARGET_LINUX
+	if (access("/proc/interrupts", R_OK)) {
+		mkdir("/proc", 0555);
+		lx_syscall(NR_MOUNT, (long)"proc", (long)"/proc", (long)"proc", 0, 0);
+	}
+#endif
+	cnt_read(s, "/proc/interrupts", "irq", 0);
+	cnt_read(s, "/proc/aiok/cpustat", "cpu", 0);
+	cnt_read(s, "/proc/aiok/sched", "sched", 1);
+}
+
+/* "COUNT LABEL PHASE NAME CPU PER_1000" for each counter that moved, per
+ * 1,000 requests (reqs done between the snapshots). */
+static void cnt_report(const struct bench *b, const char *phase, const struct cnt_snap *a,
+		       const struct cnt_snap *z, long reqs)
+{
+	for (int i = 0; i < z->n && reqs > 0; i++) {
+		int j;
+
+		for (j = 0; j < a->n && strcmp(a->name[j], z->name[i]); j++)
+			;
+		for (int c = 0; c < CNT_CPUS; c++) {
+			long long d = z->v[i][c] - (j < a->n ? a->v[j][c] : 0);
+
+			if (d > 0)
+				outf("COUNT %s %s %s cpu%d %lld.%03lld\n", b->label, phase, z->name[i], c,
+				     d * 1000 / reqs, d * 1000000 / reqs % 1000);
+		}
+	}
+}
+
 static void run_qd32(struct bench *b, long long disk_bytes)
 {
 	const struct qd_job job = { "qd32_iops", QD32_DEPTH, BLOCK, 0, b->lim->qd32, 0, 0 };
+	static struct cnt_snap before, after;
+	static struct qd_run q;
+	long long rate;
 
-	result_milli(b, job.metric, qd_run(b, &job, disk_bytes));
+	cnt_snapshot(&before);
+	rate = qd_run_in(&q, b, &job, disk_bytes, 0);
+	cnt_snapshot(&after);
+	result_milli(b, job.metric, rate);
+	cnt_report(b, "qd32", &before, &after, q.done);
 }
 
 /* Random 4 KiB reads from nthreads submitting threads at once, each with its own
@@ -995,7 +1135,6 @@ static long long disk_size(int fd)
 
 /* ---------------- file AIO on ext2 (--ext2) ---------------- */
 
-#define NR_MOUNT	21		/* the same on aiokern and Linux i386 */
 #define NR_UMOUNT2	52
 #define KERR_ENODEV	19
 #define EXT2_MNT	"/mnt/bench"
@@ -1442,6 +1581,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			b->no_verify = 1;
 		else if (!strcmp(argv[i], "--ext2"))
 			b->ext2 = 1;
+		else if (!strcmp(argv[i], "--qd32-only"))
+			b->qd32_only = 1;
 		else if (!strcmp(argv[i], "--warm-only"))
 			b->ext2 = b->warm_only = 1;
 		else if (!strncmp(argv[i], "--second=", 9) && argv[i][9])
@@ -1466,6 +1607,10 @@ static void run_all(struct bench *b)
 		run_ext2(b);
 		return;
 	}
+	if (b->qd32_only) {
+		run_qd32(b, disk_bytes);
+		return;
+	}
 	run_qd1(b);
 	run_qd32(b, disk_bytes);
 	run_qd32_threads(b, disk_bytes);
@@ -1483,7 +1628,7 @@ int main(int argc, char **argv)
 
 	if (parse_args(&b, argc, argv) < 0) {
 		outf("usage: bench [--quick] [--verify-all] [--no-verify] [--second=DEVICE2] [--ext2] "
-		     "[--warm-only] DEVICE LABEL\n");
+		     "[--warm-only] [--qd32-only] DEVICE LABEL\n");
 		return 2;
 	}
 	pattern_init();

@@ -6,7 +6,9 @@
  *                              FDSYNC, round after round (every byte checked
  *                              against the process's own model of its file;
  *                              the ops per second and io_submit's try counters
- *                              logged); four processes creating, renaming over,
+ *                              logged, and the lock statistics); an fsync of
+ *                              16 dirty pages waiting for the device a few
+ *                              times, not per page; four processes creating, renaming over,
  *                              unlinking and making directories in one shared
  *                              directory (each name's content checked); umount
  *                              (the host then runs e2fsck -fn on the image).
@@ -39,6 +41,81 @@
 #define ST_NAMES	8		/* r<proc>_<0..7> each process renames over */
 
 static const char *dev_path;
+
+/* One row of /proc/aiok/ext2_locks (kernel/fs/ext2/stats.c): a lock class's
+ * acq contended tryfail wait_us wmax_us hold_us hmax_us sleeps handoffs
+ * hoff_us homax_us. */
+#define LS_COLS		11
+#define LS_CLASSES	5
+struct ls_row {
+	char name[16];
+	unsigned long long v[LS_COLS];
+};
+
+/* The lock classes' rows into rows (LS_CLASSES): how many were read. */
+static int ls_read(struct ls_row *rows)
+{
+	static char text[4096];
+	int fd = open("/proc/aiok/ext2_locks", O_RDONLY), n = 0;
+	ssize_t len = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0)
+		return 0;
+	text[len] = '\0';
+	for (char *p = text; p && *p && n < LS_CLASSES; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		struct ls_row *r = &rows[n];
+		if (strncmp(p, "ext2_", 5) ||
+		    sscanf(p, "%15s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", r->name,
+			   &r->v[0], &r->v[1], &r->v[2], &r->v[3], &r->v[4], &r->v[5], &r->v[6],
+			   &r->v[7], &r->v[8], &r->v[9], &r->v[10]) != 1 + LS_COLS)
+			continue;
+		n++;
+	}
+	return n;
+}
+
+/* Log what each class did between a and b (the maxima since boot); 0 when
+ * the counts agree with each other (a contended acquisition is one, a
+ * hand-off follows a contended one), else the failing class + 1. */
+static int ls_log(const struct ls_row *a, const struct ls_row *b, int n)
+{
+	for (int i = 0; i < n; i++) {
+		unsigned long long d[LS_COLS];
+		for (int c = 0; c < LS_COLS; c++)
+			d[c] = b[i].v[c] - a[i].v[c];
+		utest_log("lock %-10s acq %llu contended %llu (%llu%%) tryfail %llu wait %llu us "
+			  "(max %llu) hold %llu us (max %llu) sleeps %llu handoffs %llu "
+			  "handoff latency %llu us (max %llu)", b[i].name, d[0], d[1],
+			  d[0] ? d[1] * 100 / d[0] : 0, d[2], d[3], b[i].v[4], d[5], b[i].v[6], d[7],
+			  d[8], d[9], b[i].v[10]);
+		if (d[1] > d[0] || d[8] > d[1] || b[i].v[0] < a[i].v[0])
+			return i + 1;
+	}
+	return 0;
+}
+
+/* Log the worker and request lines of /proc/aiok/ext2_locks as they are. */
+static void ls_log_rest(void)
+{
+	static char text[4096];
+	int fd = open("/proc/aiok/ext2_locks", O_RDONLY);
+	ssize_t len = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0)
+		return;
+	text[len] = '\0';
+	for (char *p = text, *e; p && *p; p = e ? e + 1 : NULL) {
+		e = strchr(p, '\n');
+		if (e)
+			*e = '\0';
+		if (strncmp(p, "ext2_", 5) && strncmp(p, "class", 5))
+			utest_log("%s", p);
+	}
+}
 
 /* Byte off of process p's file after write generation gen (0: as created). */
 static unsigned char tp_byte(int p, unsigned gen, unsigned off)
@@ -154,11 +231,14 @@ static void tp_child(int p)
 static int two_procs(void)
 {
 	long l0 = ext2_stat("try_locked"), b0 = ext2_stat("try_busy");
+	struct ls_row ls0[LS_CLASSES], ls1[LS_CLASSES];
+	int nls = ls_read(ls0);
 	long long t0 = utest_now_ns(), dt;
 	pid_t pid[2];
 	int st;
 
 	CHECK(l0 >= 0 && b0 >= 0);
+	CHECK_EQ(nls, LS_CLASSES);
 	for (int p = 0; p < 2; p++) {
 		pid[p] = fork();
 		CHECK(pid[p] >= 0);
@@ -181,6 +261,52 @@ static int two_procs(void)
 		  dt / 1000000, ops * 1000000000LL / (dt ? dt : 1), locked, busy,
 		  locked + busy ? busy * 100 / (locked + busy) : 0);
 	CHECK(locked + busy > 0);
+	CHECK_EQ(ls_read(ls1), LS_CLASSES);
+	CHECK_EQ(ls_log(ls0, ls1, LS_CLASSES), 0);
+	/* every try that got the file's lock took its inode lock once */
+	CHECK(ls1[1].v[0] - ls0[1].v[0] >= (unsigned long long)locked);
+	ls_log_rest();
+	return 0;
+}
+
+/* fsync of a file with FB_PAGES dirty pages waits for the device a few
+ * times (the batch of their writes, the inode's block), not once per page:
+ * dev_waits in /proc/aiok/ext2; every page written (pages_written), and
+ * the bytes on the disk (read back with O_DIRECT). */
+#define FB_PAGES	16
+static int fsync_batch(void)
+{
+	static unsigned char data[FB_PAGES * TP_BLK], back[FB_PAGES * TP_BLK]
+		__attribute__((aligned(4096)));
+	int fd = open(MNT "/fb.bin", O_RDWR | O_CREAT | O_TRUNC, 0644), fdd;
+	long w0, p0, waits, pages;
+
+	CHECK(fd >= 0);
+	for (unsigned o = 0; o < sizeof(data); o++)
+		data[o] = tp_byte(5, 1, o);
+	CHECK_EQ(write(fd, data, sizeof(data)), (ssize_t)sizeof(data));
+	CHECK_EQ(fsync(fd), 0);			/* its blocks allocated, all clean */
+	for (unsigned o = 0; o < sizeof(data); o++)
+		data[o] = tp_byte(5, 2, o);
+	CHECK_EQ(pwrite(fd, data, sizeof(data), 0), (ssize_t)sizeof(data));
+	w0 = ext2_stat("dev_waits");
+	p0 = ext2_stat("pages_written");
+	CHECK(w0 >= 0 && p0 >= 0);
+	CHECK_EQ(fsync(fd), 0);
+	waits = ext2_stat("dev_waits") - w0;
+	pages = ext2_stat("pages_written") - p0;
+	utest_log("fsync of %d dirty pages: %ld pages written, %ld device waits", FB_PAGES, pages,
+		  waits);
+	CHECK(pages >= FB_PAGES);
+	CHECK(waits >= 1 && waits <= 8);	/* one per page: >= 16 (a flusher pass
+						 * may add a metadata block or two) */
+	fdd = open(MNT "/fb.bin", O_RDONLY | O_DIRECT);
+	CHECK(fdd >= 0);
+	CHECK_EQ(pread(fdd, back, sizeof(back), 0), (ssize_t)sizeof(back));
+	CHECK(!memcmp(back, data, sizeof(data)));
+	CHECK_EQ(close(fdd), 0);
+	CHECK_EQ(close(fd), 0);
+	CHECK_EQ(unlink(MNT "/fb.bin"), 0);
 	return 0;
 }
 
@@ -276,6 +402,7 @@ static int umount_case(void)
 static const struct utest_case cases[] = {
 	UTEST(mount_case),
 	UTEST(two_procs),
+	UTEST(fsync_batch),
 	UTEST(name_storm),
 	UTEST(umount_case),
 };

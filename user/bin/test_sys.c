@@ -1,4 +1,4 @@
-/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), spinners sharing the CPUs fairly (and one per CPU), a pinned task staying put, an idle CPU pulling work, wake-ups and kills of tasks on other CPUs, getrandom, posix_fadvise/fallocate, sync, POSIX timers (timer_create and the rest). */
+/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), spinners sharing the CPUs fairly (and one per CPU), a pinned task staying put, an idle CPU pulling work, wake-ups and kills of tasks on other CPUs, getrandom, posix_fadvise/fallocate, sync, /proc/irq/N/smp_affinity, idle APs' stopped ticks, POSIX timers (timer_create and the rest). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -1036,6 +1036,229 @@ static int cpus_online(void)
 	return 0;
 }
 
+/* The sum of the CPUs' "pulls" in /proc/aiok/sched (tasks an idle or
+ * balancing CPU took off another's queue), or -1. */
+static long sched_pulls(void)
+{
+	static char buf[4096];
+	int fd = open("/proc/aiok/sched", O_RDONLY), n;
+	long sum = 0;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	for (char *p = buf; (p = strstr(p, " pulls ")); p++)
+		sum += strtol(p + 7, NULL, 10);
+	return sum;
+}
+
+#define PINGS	3000
+
+static int ping_fd[2][2];		/* [0]: to the ponger, [1]: back */
+
+/* Pinned to the last CPU: PINGS round trips, a byte each way. */
+static void *pinger(void *arg)
+{
+	long cpu = (long)arg;
+	cpu_set_t one;
+	char c = 0;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return (void *)1;
+	for (int i = 0; i < PINGS; i++)
+		if (write(ping_fd[0][1], &c, 1) != 1 || read(ping_fd[1][0], &c, 1) != 1)
+			return (void *)1;
+	return 0;
+}
+
+/* A task woken on the idle CPU it last ran on is not pulled away by another
+ * idle CPU before it runs there (that CPU was claimed for it: a pull only
+ * moves it, and an I/O waiter with it to another queue and interrupt): the
+ * caller, allowed on every CPU but the pinger's, is woken PINGS times by a
+ * pipe write from the pinger pinned on the last CPU; no pull happens and it
+ * never changes CPUs (0 of each seen; at most 3 allowed for other tasks). Without the fix, at -smp 4: 141 pulls and 108 CPU
+ * changes in 3,000 round trips. */
+static int woken_task_stays_put(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), pulls0 = sched_pulls(), moves = 0;
+	int last = -1;
+	cpu_set_t set;
+	pthread_t t;
+	void *rv;
+	char c;
+
+	CHECK(pulls0 >= 0);
+	if (ncpu < 2) {
+		utest_log("1 CPU: no other CPU to pull to");
+		return 0;
+	}
+	CPU_ZERO(&set);
+	for (int i = 0; i < ncpu - 1; i++)
+		CPU_SET(i, &set);
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	CHECK_EQ(pipe(ping_fd[0]), 0);
+	CHECK_EQ(pipe(ping_fd[1]), 0);
+	CHECK_EQ(pthread_create(&t, 0, pinger, (void *)(ncpu - 1)), 0);
+	for (int i = 0; i < PINGS; i++) {
+		CHECK_EQ(read(ping_fd[0][0], &c, 1), 1);
+		moves += last >= 0 && sched_getcpu() != last;
+		last = sched_getcpu();
+		CHECK_EQ(write(ping_fd[1][1], &c, 1), 1);
+	}
+	CHECK_EQ(pthread_join(t, &rv), 0);
+	CHECK_EQ((long)rv, 0);
+	for (int i = 0; i < 4; i++)
+		close(ping_fd[i / 2][i % 2]);
+	CPU_SET(ncpu - 1, &set);
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	utest_log("%d round trips: %ld pulls, %ld CPU changes", PINGS, sched_pulls() - pulls0, moves);
+	CHECK(sched_pulls() - pulls0 <= 3);	/* 0 seen; a kworker's pull or a wake-up */
+	CHECK(moves <= 3);			/* placed off a briefly busy CPU may move it */
+	return 0;
+}
+
+/* CPU cpu's local timer ticks (/proc/interrupts' LOC line: the APs'), or -1. */
+static long loc_ticks(int cpu)
+{
+	return utest_read_field("/proc/interrupts", "\nLOC:", cpu);
+}
+
+static volatile int tick_spin_stop;
+
+static void *tick_spinner(void *arg)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET((long)arg, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return (void *)1;
+	while (!tick_spin_stop)
+		;
+	return 0;
+}
+
+/* An idle AP stops its tick: while everything sleeps 400 ms (the caller on
+ * CPU 0: a timer on an AP's wheel keeps its tick), each AP takes at most 8
+ * ticks (it ticked 100 at HZ 250 before); a spinner pinned to CPU 1
+ * for 200 ms gets CPU 1's tick back (>= 10 ticks: its time slices need it). */
+static int idle_cpus_stop_ticking(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), before[8], after;
+	struct timespec ms400 = { 0, 400 * 1000000 }, ms200 = { 0, 200 * 1000000 };
+	pthread_t t;
+	void *rv;
+
+	cpu_set_t set;
+
+	if (ncpu < 2) {
+		utest_log("1 CPU: no AP");
+		return 0;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);			/* our sleeps' timers on CPU 0's wheel */
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	nanosleep(&ms200, 0);			/* the previous case's tasks gone */
+	for (int c = 1; c < ncpu && c < 8; c++)
+		CHECK((before[c] = loc_ticks(c)) >= 0);
+	nanosleep(&ms400, 0);
+	for (int c = 1; c < ncpu && c < 8; c++) {
+		after = loc_ticks(c);
+		utest_log("CPU %d: %ld ticks in 400 ms idle", c, after - before[c]);
+		CHECK(after - before[c] <= 8);
+	}
+	before[1] = loc_ticks(1);
+	tick_spin_stop = 0;
+	CHECK_EQ(pthread_create(&t, 0, tick_spinner, (void *)1L), 0);
+	nanosleep(&ms200, 0);
+	tick_spin_stop = 1;
+	CHECK_EQ(pthread_join(t, &rv), 0);
+	CHECK_EQ((long)rv, 0);
+	utest_log("CPU 1: %ld ticks in 200 ms spinning", loc_ticks(1) - before[1]);
+	CHECK(loc_ticks(1) - before[1] >= 10);
+	for (int c = 1; c < ncpu; c++)
+		CPU_SET(c, &set);
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	return 0;
+}
+
+/* /proc/irq/IRQ/FILE as a number (hex), or -1. */
+static long irq_file_read(int irq, const char *file)
+{
+	char path[64], buf[32];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/irq/%d/%s", irq, file);
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || buf[n - 1] != '\n')
+		return -1;
+	buf[n] = 0;
+	return strtol(buf, NULL, 16);
+}
+
+/* Write text to /proc/irq/IRQ/smp_affinity: write's result (-1, errno). */
+static long irq_affinity_write(int irq, const char *text)
+{
+	char path[64];
+	long r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity", irq);
+	if ((fd = open(path, O_WRONLY)) < 0)
+		return -1;
+	r = write(fd, text, strlen(text));
+	if (r < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return r;
+}
+
+/* /proc/irq/N/smp_affinity in Linux's hex format: COM1's line (IRQ 4) on CPU
+ * 0 at boot; a mask of no online CPU (0, or only the first CPU past the
+ * last: CPU 1 at -smp 1), text that is no mask, a line without a handler
+ * (COM2) are EINVAL; the PIT (IRQ 0) stays on CPU 0 (EIO); with 2+ CPUs
+ * COM1 moves to CPU 1 and back, and a mask of every CPU delivers to CPU 0. */
+static int irq_smp_affinity_file(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char text[16];
+
+	CHECK_EQ(irq_file_read(4, "smp_affinity"), 1);
+	CHECK_EQ(irq_file_read(4, "effective_affinity"), 1);
+	snprintf(text, sizeof(text), "%lx\n", 1L << ncpu);
+	CHECK_ERR(irq_affinity_write(4, text), EINVAL);
+	CHECK_ERR(irq_affinity_write(4, "0\n"), EINVAL);
+	CHECK_ERR(irq_affinity_write(4, "zz"), EINVAL);
+	CHECK_ERR(irq_affinity_write(3, "1"), EINVAL);
+	CHECK_EQ(irq_file_read(4, "smp_affinity"), 1);
+	if (ncpu == 1)
+		return 0;
+	CHECK_ERR(irq_affinity_write(0, "2"), EIO);
+	CHECK_EQ(irq_affinity_write(4, "2\n"), 2);
+	CHECK_EQ(irq_file_read(4, "smp_affinity"), 2);
+	CHECK_EQ(irq_file_read(4, "effective_affinity"), 2);
+	snprintf(text, sizeof(text), "%lx", (1L << ncpu) - 1);
+	CHECK_EQ(irq_affinity_write(4, text), (long)strlen(text));
+	CHECK_EQ(irq_file_read(4, "smp_affinity"), (1L << ncpu) - 1);
+	CHECK_EQ(irq_file_read(4, "effective_affinity"), 1);
+	CHECK_EQ(irq_affinity_write(4, "1"), 1);
+	return 0;
+}
+
 /* ---- POSIX timers: timer_create(2) ----
  * (Here rather than in the signal suite, which also runs on the host under
  * qemu-i386: its emulation of these calls maps timer ids and loses overruns.) */
@@ -1393,6 +1616,9 @@ static const struct utest_case cases[] = {
 	UTEST(idle_cpu_pulls),
 	UTEST(wake_pinned_elsewhere),
 	UTEST(kill_running_elsewhere),
+	UTEST(irq_smp_affinity_file),
+	UTEST(woken_task_stays_put),
+	UTEST(idle_cpus_stop_ticking),
 	UTEST(timer_signal_info),
 	UTEST(timer_overrun),
 	UTEST(timer_abstime_and_none),

@@ -68,6 +68,8 @@ struct ext2_aio {
 	loff_t pos;
 	size_t n;
 	struct pinned_vec buf;		/* the user's segments (read, write) */
+	u64 stamp[EXT2_SPANS + 1];	/* TSC: queued, taken, locked, unlocked, done
+					 * (stats.c) */
 	struct page *room[EXT2_AIO_ROOM];
 };
 
@@ -96,14 +98,16 @@ static struct ext2_aio *ext2_aio_next(struct ext2_aio_queue *q)
 	struct ext2_aio *ea = NULL;
 	u32 flags;
 
-	spin_lock_irqsave(&q->lock, flags);
+	lock_stat_spin_lock_irqsave(&q->lock, &ext2_ls_aioq, flags);
 	if (!list_empty(&q->list)) {
 		ea = list_first_entry(&q->list, struct ext2_aio, link);
 		list_del(&ea->link);
 		ea->queued = false;
 		kiocb_set_private(ea->iocb, NULL);
 	}
-	spin_unlock_irqrestore(&q->lock, flags);
+	lock_stat_spin_unlock_irqrestore(&q->lock, &ext2_ls_aioq, flags);
+	if (ea)
+		ea->stamp[1] = rdtsc();
 	return ea;
 }
 
@@ -118,6 +122,7 @@ static long ext2_aio_run(struct ext2_aio *ea)
 	int err;
 
 	ext2_ilock(inode);
+	ea->stamp[2] = rdtsc();
 	if (ea->op == EXT2_AIO_FSYNC || ea->op == EXT2_AIO_FDSYNC) {
 		ret = ext2_fsync_locked(kiocb_file(ea->iocb), ea->op == EXT2_AIO_FDSYNC);
 	} else if (ea->op == EXT2_AIO_READ) {
@@ -139,7 +144,16 @@ static long ext2_aio_run(struct ext2_aio *ea)
 			ret = err;		/* data, metadata and FLUSH before the event */
 	}
 	ext2_iunlock(inode);
+	ea->stamp[3] = rdtsc();
 	return ret;
+}
+
+/* ea's kind for the request statistics (stats.c). */
+static u32 ext2_aio_kind(const struct ext2_aio *ea)
+{
+	if (ea->direct)
+		return 3;
+	return ea->op == EXT2_AIO_READ ? 0 : ea->op == EXT2_AIO_WRITE ? 1 : 2;
 }
 
 static bool ext2_aio_buffered_read(const struct ext2_aio *ea)
@@ -163,7 +177,7 @@ static u32 ext2_aio_peek(struct ext2_aio_queue *q, struct ext2_aio_peek *p, u32 
 	u32 n = 0, flags;
 
 	*seen = 0;
-	spin_lock_irqsave(&q->lock, flags);
+	lock_stat_spin_lock_irqsave(&q->lock, &ext2_ls_aioq, flags);
 	list_for_each_entry(ea, &q->list, link) {
 		if (*seen == EXT2_AIO_BATCH)
 			break;
@@ -172,7 +186,7 @@ static u32 ext2_aio_peek(struct ext2_aio_queue *q, struct ext2_aio_peek *p, u32 
 			p[n++] = (struct ext2_aio_peek){ get_file(kiocb_file(ea->iocb)), ea->pos,
 							  ea->n };
 	}
-	spin_unlock_irqrestore(&q->lock, flags);
+	lock_stat_spin_unlock_irqrestore(&q->lock, &ext2_ls_aioq, flags);
 	return n;
 }
 
@@ -207,12 +221,16 @@ static void ext2_aio_work(struct work_struct *w)
 	struct ext2_aio *ea;
 	struct kiocb *iocb;
 	struct file *file;
-	u32 covered = 0;
+	u64 stamp[EXT2_SPANS + 1], start = rdtsc(), pf = 0, t;
+	u32 covered = 0, kind, reqs = 0;
 	long res;
 
 	for (;;) {
-		if (!covered)
+		if (!covered) {
+			t = rdtsc();
 			covered = ext2_aio_prefetch(q);
+			pf += rdtsc() - t;
+		}
 		if (!(ea = ext2_aio_next(q)))
 			break;
 		if (covered)
@@ -223,11 +241,17 @@ static void ext2_aio_work(struct work_struct *w)
 		 * the file's lock is held; its last fput must not come there. */
 		file = get_file(kiocb_file(iocb));
 		res = ext2_aio_run(ea);
+		memcpy(stamp, ea->stamp, sizeof(stamp));
+		kind = ext2_aio_kind(ea);
 		ext2_aio_free(ea);
 		if (res != -EIOCBQUEUED)	/* else the driver's interrupt completes it */
 			aio_complete(iocb, res, 0);
 		fput(file);			/* no ext2 lock held: may be the last */
+		stamp[4] = rdtsc();
+		ext2_stat_request(kind, stamp);
+		reqs++;
 	}
+	ext2_stat_worker(q->idx, rdtsc() - start, pf, reqs);
 }
 
 /* io_cancel / io_destroy: withdraw the request if the worker has not taken it. */
@@ -237,7 +261,7 @@ static int ext2_aio_cancel(struct kiocb *iocb)
 	struct ext2_aio *ea;
 	u32 flags;
 
-	spin_lock_irqsave(&q->lock, flags);
+	lock_stat_spin_lock_irqsave(&q->lock, &ext2_ls_aioq, flags);
 	ea = kiocb_private(iocb);
 	if (ea && ea->queued) {
 		list_del(&ea->link);
@@ -246,7 +270,7 @@ static int ext2_aio_cancel(struct kiocb *iocb)
 	} else {
 		ea = NULL;
 	}
-	spin_unlock_irqrestore(&q->lock, flags);
+	lock_stat_spin_unlock_irqrestore(&q->lock, &ext2_ls_aioq, flags);
 	if (!ea)
 		return -EAGAIN;
 	ext2_aio_free(ea);
@@ -281,10 +305,11 @@ static ssize_t ext2_aio_queue(struct kiocb *iocb, enum ext2_aio_op op, const str
 	}
 	kiocb_set_private(iocb, ea);
 	kiocb_set_cancel_fn(iocb, ext2_aio_cancel);
-	spin_lock_irqsave(&q->lock, flags);
+	ea->stamp[0] = rdtsc();
+	lock_stat_spin_lock_irqsave(&q->lock, &ext2_ls_aioq, flags);
 	list_add_tail(&ea->link, &q->list);
 	ea->queued = true;
-	spin_unlock_irqrestore(&q->lock, flags);
+	lock_stat_spin_unlock_irqrestore(&q->lock, &ext2_ls_aioq, flags);
 	atomic_inc(&ext2_aio_queued);
 	queue_work(ext2_aio_wq[q->idx], &q->work);
 	return -EIOCBQUEUED;
@@ -389,6 +414,7 @@ void ext2_init(void)
 		ext2_aio_nr = 1;		/* ext2_aio_q's modulus; nothing is queued */
 	}
 	ext2_flush_init();
+	ext2_stats_init();
 }
 
 int ext2_aio_init(struct ext2_sb *sb)

@@ -123,9 +123,9 @@ static void ext2_aread_finish(struct ext2_aread *ar)
 	long res = cancelled ? 0 : ar->err ? ar->err : ar->failed ? -EIO : ext2_aread_copy(ar);
 	u32 flags;
 
-	spin_lock_irqsave(&ext2_fill_lock, flags);
+	lock_stat_spin_lock_irqsave(&ext2_fill_lock, &ext2_ls_fill, flags);
 	kiocb_set_private(iocb, NULL);		/* no cancel finds it any more */
-	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	lock_stat_spin_unlock_irqrestore(&ext2_fill_lock, &ext2_ls_fill, flags);
 	for (u32 i = 0; i < ar->nr_pages; i++)
 		if (ar->pages[i])
 			put_page(ar->pages[i]);
@@ -234,11 +234,11 @@ static struct ext2_aread *ext2_aread_get(struct kiocb *iocb)
 	struct ext2_aread *ar;
 	u32 flags;
 
-	spin_lock_irqsave(&ext2_fill_lock, flags);
+	lock_stat_spin_lock_irqsave(&ext2_fill_lock, &ext2_ls_fill, flags);
 	ar = kiocb_private(iocb);
 	if (ar && !atomic_inc_not_zero(&ar->pending))
 		ar = NULL;
-	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	lock_stat_spin_unlock_irqrestore(&ext2_fill_lock, &ext2_ls_fill, flags);
 	return ar;
 }
 

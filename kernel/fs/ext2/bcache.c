@@ -19,6 +19,7 @@
 
 atomic_t ext2_cached_blocks = ATOMIC_INIT(0);	/* all file systems' (leak checks) */
 atomic_t ext2_blocks_written = ATOMIC_INIT(0);	/* metadata block writes, since boot */
+atomic_t ext2_dev_waits = ATOMIC_INIT(0);	/* device round trips waited for (ext2.h) */
 
 bool ext2_block_ok(const struct ext2_sb *sb, u32 nr)
 {
@@ -29,6 +30,7 @@ int ext2_dev_rw(struct ext2_sb *sb, bool write, struct page *page, u32 off, u32 
 {
 	if (pos + len > sb->dev_bytes)
 		return -EIO;			/* past the device (or the mount's window) */
+	atomic_inc(&ext2_dev_waits);
 	return blk_file_kernel_sync(sb->dev, write ? BLK_WRITE : BLK_READ, page, off, len,
 				    sb->dev_offset + pos);
 }

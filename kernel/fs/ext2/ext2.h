@@ -35,6 +35,10 @@
  * inodes back.
  * io_submit's tries count in ext2_try_locked / ext2_try_busy (ext2.h):
  * the inode's lock was free, or taken (the request went to the worker).
+ * ext2_mlock spins for sb->lock up to EXT2_MLOCK_SPIN_US before it sleeps
+ * (its holds are microseconds; a hand-off to a sleeper costs a wake-up).
+ * Every lock above but ext2_flush_lock and icache_lock keeps statistics
+ * (stats.c, /proc/aiok/ext2_locks).
  *
  * Locking, as designed (issue 18; docs/locking.md "ext2: finer locks" is the
  * same plan with the reasons; built so far: the inode locks, the page
@@ -110,6 +114,7 @@
 #include "ext2_mount.h"
 #include "fs.h"
 #include "list.h"
+#include "lock_stat.h"
 #include "mutex.h"
 #include "sched.h"
 #include "spinlock.h"
@@ -119,6 +124,7 @@
 #define EXT2_CACHE_MAX	256		/* cached blocks per file system (a page each) */
 #define EXT2_PC_MAX	1024		/* page-cache pages per file system (4 MiB) */
 #define EXT2_PC_HASH	16		/* hash buckets of an inode's pages */
+#define EXT2_MLOCK_SPIN_US	50	/* ext2_mlock spins this long before it sleeps */
 #define EXT2_LINK_MAX	32000		/* links of an inode (a directory's subdirectories + 2) */
 
 #define EXT2_OWNERS	4		/* inodes a dirty block remembers */
@@ -522,6 +528,10 @@ void ext2_flush_init(void);
 /* Counters (/proc/aiok/ext2). */
 extern atomic_t ext2_cached_blocks, ext2_dirty_pages, ext2_pages_written, ext2_wb_errors;
 extern atomic_t ext2_blocks_written;
+/* Device round trips the file system waited for: each ext2_dev_rw (a block
+ * or page read or written synchronously) and each wait of a write-back
+ * batch (pagecache.c: up to 16 pages' writes); FLUSHes are not counted. */
+extern atomic_t ext2_dev_waits;
 /* File AIO's: requests given to the ext2aio worker, O_DIRECT reads sent to the
  * device from io_submit and by the worker without waiting, pages fills read
  * (the worker's and io_submit's) and, of them, pages read ahead. */
@@ -706,6 +716,23 @@ static inline bool ext2_fault_taken_held(void)
  * taken; sb->nowait follows ei->nowait while held. ext2_munlock(inode, r). */
 int ext2_mlock(struct inode *inode);
 void ext2_munlock(struct inode *inode, int taken);
+/* stats.c: the lock classes' statistics (lock_stat.h: every mount's
+ * sb->lock, every inode's lock, pc_lock, the fill lock, the worker queues'
+ * locks), the workers' busy time and the spans of the requests they run,
+ * in /proc/aiok/ext2_locks. Any context. */
+extern struct lock_stat ext2_ls_sb, ext2_ls_inode, ext2_ls_pc, ext2_ls_fill, ext2_ls_aioq;
+#define EXT2_SPANS	4	/* queued -> taken -> inode lock held -> released -> completed */
+#define EXT2_RQ_KINDS	5	/* buffered read, buffered write, fsync/fdatasync, O_DIRECT,
+				 * and the parts of every fsync (ext2_fsync_locked: start ->
+				 * pages written -> metadata -> direct writes ended -> FLUSH) */
+#define EXT2_RQ_FSYNC_PARTS	4
+/* One worker run of worker idx: its cycles, of them prefetching, its requests. */
+void ext2_stat_worker(u32 idx, u64 busy, u64 prefetch, u32 reqs);
+/* One request of kind done: stamp[0..EXT2_SPANS], TSC, in the order above. */
+void ext2_stat_request(u32 kind, const u64 *stamp);
+/* Boot: the /proc file. */
+void ext2_stats_init(void);
+
 /* A new sb's queue and worker item: 0. */
 int ext2_aio_init(struct ext2_sb *sb);
 /* Before sb is freed: no request is queued (none can be: each holds a

@@ -350,18 +350,25 @@ int ext2_fsync_locked(struct file *f, int datasync)
 {
 	struct inode *inode = f->f_inode;
 	struct ext2_sb *sb = EXT2_SB(inode);
+	u64 stamp[EXT2_SPANS + 1];
 	int err = 0, e;
 	u32 seq;
 
 	if (sb->rdonly)
 		return 0;
+	stamp[0] = rdtsc();
 	if (S_ISREG(inode->mode))
 		err = ext2_pc_sync_inode(inode);
+	stamp[1] = rdtsc();
 	if ((!datasync || ext2_datasync_meta(inode)) && (e = ext2_fsync_meta(inode)) && !err)
 		err = e;
+	stamp[2] = rdtsc();
 	ext2_dio_wait_writes(inode);	/* direct writes sent before: on the device first */
+	stamp[3] = rdtsc();
 	if ((e = blk_file_kernel_sync(sb->dev, BLK_FLUSH, NULL, 0, 0, 0)) && !err)
 		err = e;
+	stamp[4] = rdtsc();
+	ext2_stat_request(EXT2_RQ_FSYNC_PARTS, stamp);
 	seq = ext2_wb_seq(inode);
 	if (seq != f->f_wb_err) {	/* a failure since this file last looked */
 		f->f_wb_err = seq;

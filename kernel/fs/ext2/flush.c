@@ -112,7 +112,7 @@ static int ext2_proc_show(char *buf, size_t size)
 			"flush_pages %u\nflush_blocks %u\n"
 			"aio_queued %u\ndio_direct %u\ndio_async %u\nfill_pages %u\nra_pages %u\n"
 			"aread_sent %u\nfill_joined %u\ndio_direct_writes %u\ndio_multi %u\nfill_withdrawn %u\n"
-			"try_locked %u\ntry_busy %u\nfree_pending %u\nfree_waits %u\n",
+			"try_locked %u\ntry_busy %u\nfree_pending %u\nfree_waits %u\ndev_waits %u\n",
 			atomic_read(&ext2_cached_pages), atomic_read(&ext2_dirty_pages),
 			atomic_read(&ext2_cached_blocks), atomic_read(&ext2_pages_written),
 			atomic_read(&ext2_blocks_written), atomic_read(&ext2_wb_errors),
@@ -124,7 +124,8 @@ static int ext2_proc_show(char *buf, size_t size)
 			atomic_read(&ext2_fill_joined), atomic_read(&ext2_dio_direct_writes),
 			atomic_read(&ext2_dio_multi), atomic_read(&ext2_fill_withdrawn),
 			atomic_read(&ext2_try_locked), atomic_read(&ext2_try_busy),
-			atomic_read(&ext2_free_pending), atomic_read(&ext2_free_waits));
+			atomic_read(&ext2_free_pending), atomic_read(&ext2_free_waits),
+			atomic_read(&ext2_dev_waits));
 }
 
 void ext2_flush_init(void)

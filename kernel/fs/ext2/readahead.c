@@ -86,13 +86,13 @@ static void ext2_fill_end_io(void *priv, long res)
 		memset(p + ep->fill_eof, 0, PAGE_SIZE - ep->fill_eof);
 		kunmap_atomic(p, KM_BIO_DST_IRQ);
 	}
-	spin_lock(&ext2_fill_lock);
+	lock_stat_spin_lock(&ext2_fill_lock, &ext2_ls_fill);
 	ep->uptodate = ok;
 	ep->busy = false;
 	list_for_each_entry(w, &ep->waiters, link)
 		w->ep = NULL;			/* called now: no cancel detaches it */
 	list_splice_init(&ep->waiters, &done);
-	spin_unlock(&ext2_fill_lock);
+	lock_stat_spin_unlock(&ext2_fill_lock, &ext2_ls_fill);
 	local_irq_restore(flags);
 	wake_up_all(&ext2_fill_wq);
 	list_for_each_entry_safe(w, n, &done, link)
@@ -106,7 +106,7 @@ int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait
 	u32 flags;
 	int err;
 
-	spin_lock_irqsave(&ext2_fill_lock, flags);
+	lock_stat_spin_lock_irqsave(&ext2_fill_lock, &ext2_ls_fill, flags);
 	ep->busy = true;
 	ep->fill_len = len;
 	ep->fill_eof = MIN(in_file, (u64)len);
@@ -114,17 +114,17 @@ int ext2_fill_start(struct ext2_page *ep, u32 nr, u32 len, struct ext2_fill_wait
 		list_add_tail(&w->link, &ep->waiters);
 		w->ep = ep;
 	}
-	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	lock_stat_spin_unlock_irqrestore(&ext2_fill_lock, &ext2_ls_fill, flags);
 	err = blk_file_kernel_async(sb->dev, BLK_READ, ep->page, 0, len,
 				    sb->dev_offset + ((u64)nr << sb->block_log), ext2_fill_end_io, ep);
 	if (err) {			/* nothing started: nobody else saw it busy */
-		spin_lock_irqsave(&ext2_fill_lock, flags);
+		lock_stat_spin_lock_irqsave(&ext2_fill_lock, &ext2_ls_fill, flags);
 		if (w) {
 			list_del(&w->link);
 			w->ep = NULL;
 		}
 		ep->busy = false;
-		spin_unlock_irqrestore(&ext2_fill_lock, flags);
+		lock_stat_spin_unlock_irqrestore(&ext2_fill_lock, &ext2_ls_fill, flags);
 		return err;
 	}
 	atomic_inc(&ext2_fill_pages);
@@ -137,13 +137,13 @@ static bool ext2_fill_add_waiter(struct ext2_page *ep, struct ext2_fill_wait *w)
 	bool busy;
 	u32 flags;
 
-	spin_lock_irqsave(&ext2_fill_lock, flags);
+	lock_stat_spin_lock_irqsave(&ext2_fill_lock, &ext2_ls_fill, flags);
 	busy = ep->busy;
 	if (busy) {
 		list_add_tail(&w->link, &ep->waiters);
 		w->ep = ep;
 	}
-	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	lock_stat_spin_unlock_irqrestore(&ext2_fill_lock, &ext2_ls_fill, flags);
 	return busy;
 }
 
@@ -160,7 +160,7 @@ struct ext2_page *ext2_fill_detach(struct ext2_fill_wait *w, bool alone)
 	struct ext2_page *ep;
 	u32 flags;
 
-	spin_lock_irqsave(&ext2_fill_lock, flags);
+	lock_stat_spin_lock_irqsave(&ext2_fill_lock, &ext2_ls_fill, flags);
 	ep = w->ep;
 	if (ep && alone && (ep->waiters.next != &w->link || ep->waiters.prev != &w->link))
 		ep = NULL;			/* another reader waits too */
@@ -168,7 +168,7 @@ struct ext2_page *ext2_fill_detach(struct ext2_fill_wait *w, bool alone)
 		list_del(&w->link);
 		w->ep = NULL;
 	}
-	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	lock_stat_spin_unlock_irqrestore(&ext2_fill_lock, &ext2_ls_fill, flags);
 	return ep;
 }
 
@@ -212,9 +212,9 @@ static bool ext2_fill_busy(struct ext2_page *ep)
 	bool busy;
 	u32 flags;
 
-	spin_lock_irqsave(&ext2_fill_lock, flags);
+	lock_stat_spin_lock_irqsave(&ext2_fill_lock, &ext2_ls_fill, flags);
 	busy = ep->busy;
-	spin_unlock_irqrestore(&ext2_fill_lock, flags);
+	lock_stat_spin_unlock_irqrestore(&ext2_fill_lock, &ext2_ls_fill, flags);
 	return busy;
 }
 

@@ -206,6 +206,7 @@ static struct ext2_sb *ext2_sb_alloc(struct file *dev, u64 offset, u64 bytes, u3
 	}
 	memset(sb, 0, sizeof(*sb));
 	mutex_init(&sb->lock);
+	mutex_set_stat(&sb->lock, &ext2_ls_sb);
 	spin_lock_init(&sb->icache_lock, "ext2_icache");
 	INIT_LIST_HEAD(&sb->bufs);
 	spin_lock_init(&sb->pc_lock, "ext2_pc");
