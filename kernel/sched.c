@@ -20,6 +20,7 @@
 #include "cmdline.h"
 #include "apic.h"
 #include "gdt.h"
+#include "itimer.h"
 #include "panic.h"
 #include "printk.h"
 #include "softirq.h"
@@ -540,6 +541,8 @@ void scheduler_tick(bool user)
 		p->user_ticks++;		/* getrusage, times (kernel/rusage.c) */
 	else if (p != idle)
 		p->sys_ticks++;
+	if (p != idle)
+		itimer_tick(p, user);		/* ITIMER_VIRTUAL, ITIMER_PROF */
 	if (p == idle && queued)
 		p->need_resched = 1;		/* work nobody woke us for */
 	if (p != idle && (--p->time_slice <= 0 || c->acct_tsc - rq->slice_tsc >= slice_cycles)) {

@@ -268,9 +268,10 @@ int sigwait(const sigset_t *set, int *sig)
 	return 0;
 }
 
+/* As glibc: kill(-pgrp); 0 is the caller's group (and 1 every process). */
 int killpg(pid_t pgrp, int sig)
 {
-	if (pgrp <= 1) {
+	if (pgrp < 0) {
 		errno = EINVAL;
 		return -1;
 	}
