@@ -33,11 +33,14 @@ long glue_neg_errno(long r);
 extern unsigned glue_fork_generation;
 
 /* io_getevents without being a cancellation point (libaio.c): POSIX AIO's
- * own reaping, which must not lose what it took. */
+ * own reaping, which must not lose what it took; and as one (aio_suspend's
+ * and lio_listio's waits), which acts only while nothing is taken. */
 struct io_context;
 struct io_event;
 int __io_getevents_nocancel(struct io_context *ctx, long min_nr, long nr, struct io_event *events,
 			    struct timespec *timeout);
+int __io_getevents_cp(struct io_context *ctx, long min_nr, long nr, struct io_event *events,
+		      struct timespec *timeout);
 
 /* abi_xlate.c */
 int abi_errno_from_kernel(int kerr);

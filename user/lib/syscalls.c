@@ -46,7 +46,7 @@ _READ_WRITE_RETURN_TYPE _read(int fd, void *buf, size_t n)
 
 __attribute__((weak)) ssize_t read(int fd, void *buf, size_t n)
 {
-	return __PTHREAD_CANCELLABLE(_read(fd, buf, n));
+	return glue_ret(__SYSCALL_CP(__NR_read, fd, buf, n));
 }
 
 _READ_WRITE_RETURN_TYPE _write(int fd, const void *buf, size_t n)
@@ -56,7 +56,7 @@ _READ_WRITE_RETURN_TYPE _write(int fd, const void *buf, size_t n)
 
 __attribute__((weak)) ssize_t write(int fd, const void *buf, size_t n)
 {
-	return __PTHREAD_CANCELLABLE(_write(fd, buf, n));
+	return glue_ret(__SYSCALL_CP(__NR_write, fd, buf, n));
 }
 
 int glue_openat(int kdirfd, const char *path, int flags, unsigned mode)
@@ -215,7 +215,7 @@ GLUE_ALIAS(execve, _execve);
 pid_t waitpid(pid_t pid, int *status, int options)
 {
 	int kstatus = 0;
-	long r = __PTHREAD_CANCELLABLE(__sys_waitpid(pid, &kstatus, options));	/* WNOHANG 1,
+	long r = __SYSCALL_CP(__NR_waitpid, pid, &kstatus, options);	/* WNOHANG 1,
 								 * WUNTRACED 2 both sides */
 
 	if (!GLUE_IS_ERR(r) && r > 0 && status)
@@ -282,11 +282,11 @@ int _fcntl(int fd, int cmd, ...)
 	case F_GETLK: case F_SETLK:
 		return glue_ret(__sys_fcntl(fd, cmd, arg));
 	case F_SETLKW:			/* a cancellation point, as glibc's */
-		return glue_ret(__PTHREAD_CANCELLABLE(__sys_fcntl(fd, cmd, arg)));
+		return glue_ret(__SYSCALL_CP(__NR_fcntl, fd, cmd, arg));
 	case F_GETLK64: case F_SETLK64:
 		return glue_ret(__sys_fcntl64(fd, cmd, arg));
 	case F_SETLKW64:
-		return glue_ret(__PTHREAD_CANCELLABLE(__sys_fcntl64(fd, cmd, arg)));
+		return glue_ret(__SYSCALL_CP(__NR_fcntl64, fd, cmd, arg));
 	}
 	return glue_ret(__sys_fcntl(fd, GLUE_F_UNKNOWN, arg));	/* EBADF or EINVAL */
 }
