@@ -1124,6 +1124,156 @@ static int cancel_state_and_async(void)
 	return 0;
 }
 
+/*
+ * A cancel that arrives just as a blocking call completes must not take the
+ * call's result with the thread: the bytes a read took are returned to the
+ * program (counted) or still in the pipe, the child a waitpid reaped is
+ * counted or still waitable.  Many rounds, the cancel sent a random few
+ * spins after the event that ends the wait.  Before the stub (syscall_cp.S),
+ * the handler ended a thread woken with its result in hand.
+ */
+#define RACE_ROUNDS	2000
+#define RACE_BYTES	24
+
+/* Cancel t and join it: 1 when it ended as cancelled. */
+static int race_cancel_join(pthread_t t, unsigned spin)
+{
+	void *res = 0;
+
+	utest_spin_random(spin);
+	return pthread_cancel(t) == 0 && pthread_join(t, &res) == 0 && res == PTHREAD_CANCELED;
+}
+
+struct pipe_race {
+	int fds[2];
+	volatile int got;	/* bytes the reader's read() returned */
+	int by_read;		/* rounds whose bytes read() returned */
+};
+
+static void *pipe_race_reader(void *arg)
+{
+	struct pipe_race *r = arg;
+	char buf[RACE_BYTES];
+	ssize_t n;
+
+	sem_post(&done);
+	for (;;)
+		if ((n = read(r->fds[0], buf, sizeof(buf))) > 0)
+			r->got += (int)n;
+	return 0;
+}
+
+/* What is left in the pipe, taken out (nobody else reads it now). */
+static int pipe_left(int fd)
+{
+	char buf[RACE_BYTES];
+	int left = 0;
+	ssize_t n;
+
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		left += (int)n;
+	fcntl(fd, F_SETFL, 0);
+	return left;
+}
+
+/* One round: RACE_BYTES written, then the cancel; the bytes nobody has
+ * (neither the program nor the pipe), or -1 when the round went wrong. */
+static int pipe_race_round(struct pipe_race *r)
+{
+	char buf[RACE_BYTES] = "twenty-four bytes, a lot";
+	pthread_t t;
+
+	r->got = 0;
+	if (pthread_create(&t, 0, pipe_race_reader, r))
+		return -1;
+	sem_wait(&done);
+	utest_spin_random(100);
+	if (write(r->fds[1], buf, RACE_BYTES) != RACE_BYTES || !race_cancel_join(t, 300))
+		return -1;
+	r->by_read += r->got > 0;
+	return RACE_BYTES - r->got - pipe_left(r->fds[0]);
+}
+
+static int cancel_keeps_read_bytes(void)
+{
+	struct pipe_race r = { .by_read = 0 };
+	int lost = 0, n;
+
+	alarm(200);
+	sem_init(&done, 0, 0);
+	CHECK_EQ(pipe(r.fds), 0);
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		CHECK((n = pipe_race_round(&r)) >= 0);
+		lost += n;
+	}
+	utest_log("%d rounds of %d bytes: %d bytes lost; read() returned them in %d rounds, "
+		  "the pipe kept them in the others", RACE_ROUNDS, RACE_BYTES, lost, r.by_read);
+	CHECK_EQ(lost, 0);
+	return 0;
+}
+
+struct wait_race {
+	volatile pid_t child;
+	volatile int reaped;	/* times the reaper's waitpid returned the child */
+	int by_thread;		/* rounds the cancelled thread reaped the child */
+};
+
+static void *wait_race_reaper(void *arg)
+{
+	struct wait_race *r = arg;
+
+	sem_post(&done);
+	for (;;)
+		if (waitpid(r->child, 0, 0) == r->child)
+			r->reaped++;
+	return 0;
+}
+
+/* One round: a child killed, then the cancel; 1 when nobody reaped the
+ * child (lost), 0 when exactly one did, -1 when the round went wrong. */
+static int wait_race_round(struct wait_race *r)
+{
+	pid_t still;
+	pthread_t t;
+
+	r->reaped = 0;
+	r->child = fork();
+	if (r->child < 0)
+		return -1;
+	if (r->child == 0)
+		for (;;)
+			pause();
+	if (pthread_create(&t, 0, wait_race_reaper, r))
+		return -1;
+	sem_wait(&done);
+	utest_spin_random(100);
+	if (kill(r->child, SIGKILL) || !race_cancel_join(t, 300))
+		return -1;
+	still = waitpid(r->child, 0, 0);	/* the child is dead or dying: no wait */
+	if (r->reaped + (still == r->child) > 1)
+		return -1;
+	r->by_thread += r->reaped;
+	return r->reaped + (still == r->child) == 0;
+}
+
+static int cancel_keeps_reaped_child(void)
+{
+	struct wait_race r = { .by_thread = 0 };
+	int lost = 0, n;
+
+	alarm(200);
+	sem_init(&done, 0, 0);
+	for (int i = 0; i < RACE_ROUNDS / 2; i++) {
+		CHECK((n = wait_race_round(&r)) >= 0);
+		lost += n;
+	}
+	utest_log("%d rounds: %d children lost; the cancelled thread reaped %d, the main "
+		  "thread the others", RACE_ROUNDS / 2, lost, r.by_thread);
+	CHECK_EQ(lost, 0);
+	return 0;
+}
+
 static volatile pthread_t handled_by;
 static volatile int handled;
 
@@ -1348,6 +1498,8 @@ static const struct utest_case cases[] = {
 	UTEST(guard_page),
 	UTEST(cancel_deferred),
 	UTEST(cancel_state_and_async),
+	UTEST(cancel_keeps_read_bytes),
+	UTEST(cancel_keeps_reaped_child),
 	UTEST(sigmask_and_kill),
 	UTEST(exit_semantics),
 	UTEST(process_shared),
