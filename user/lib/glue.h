@@ -15,8 +15,10 @@
 /* argv as the process received it (crt0), for err(3)'s program name. */
 extern char **glue_argv;
 
-/* open relative to the kernel's dirfd, with newlib's flags; POSIX result (syscalls.c). */
-int glue_openat(int kdirfd, const char *path, int flags, unsigned mode);
+/* open relative to the kernel's dirfd, with newlib's flags; POSIX result
+ * (syscalls.c).  cp: as a cancellation point (open, openat, creat; not
+ * newlib's _open, which fopen calls with a stream half made). */
+int glue_openat(int kdirfd, const char *path, int flags, unsigned mode, int cp);
 
 /* The kernel's struct stat64 -> newlib's struct stat (syscalls.c). */
 struct stat;

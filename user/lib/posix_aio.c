@@ -500,6 +500,7 @@ int aio_suspend(const struct aiocb *const list[], int n, const struct timespec *
 		clock_gettime(CLOCK_MONOTONIC, &deadline);
 		deadline = pa_ts_add(deadline, timeout);
 	}
+	__pthread_testcancel_glue();	/* a cancellation point even when it need not wait */
 	pa_poll();
 	for (;;) {
 		int gen = __atomic_load_n(&pa_done_gen, __ATOMIC_ACQUIRE);

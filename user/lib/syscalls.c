@@ -59,7 +59,7 @@ __attribute__((weak)) ssize_t write(int fd, const void *buf, size_t n)
 	return glue_ret(__SYSCALL_CP(__NR_write, fd, buf, n));
 }
 
-int glue_openat(int kdirfd, const char *path, int flags, unsigned mode)
+int glue_openat(int kdirfd, const char *path, int flags, unsigned mode, int cp)
 {
 	int kflags = abi_oflags_to_kernel(flags);
 
@@ -67,28 +67,57 @@ int glue_openat(int kdirfd, const char *path, int flags, unsigned mode)
 		errno = EINVAL;
 		return -1;
 	}
+	if (cp)
+		return glue_ret(__SYSCALL_CP(__NR_openat, kdirfd, path, kflags, mode));
 	return glue_ret(__sys_openat(kdirfd, path, kflags, mode));
 }
 
+/* In a function taking open(2)'s arguments: its mode, passed only with O_CREAT. */
+#define GLUE_OPEN_MODE(flags, mode) do {					\
+	va_list ap;							\
+	va_start(ap, flags);						\
+	mode = ((flags) & O_CREAT) ? va_arg(ap, unsigned) : 0;		\
+	va_end(ap);							\
+} while (0)
+
+/* newlib's (fopen's): no cancellation point. */
 int _open(const char *path, int flags, ...)
 {
-	unsigned mode = 0;
-	va_list ap;
+	unsigned mode;
 
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = va_arg(ap, unsigned);
-		va_end(ap);
-	}
-	return glue_openat(abi_dirfd_to_kernel(AT_FDCWD), path, flags, mode);
+	GLUE_OPEN_MODE(flags, mode);
+	return glue_openat(abi_dirfd_to_kernel(AT_FDCWD), path, flags, mode, 0);
 }
-GLUE_ALIAS(open, _open);
 
+/* A cancellation point, as POSIX's open; weak, so a program may bring its own. */
+__attribute__((weak)) int open(const char *path, int flags, ...)
+{
+	unsigned mode;
+
+	GLUE_OPEN_MODE(flags, mode);
+	return glue_openat(abi_dirfd_to_kernel(AT_FDCWD), path, flags, mode, 1);
+}
+
+__attribute__((weak)) int creat(const char *path, mode_t mode)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+}
+
+/* newlib's (fclose holds the stream's lock): no cancellation point. */
 int _close(int fd)
 {
 	return glue_ret(__sys_close(fd));
 }
-GLUE_ALIAS(close, _close);
+
+/*
+ * A cancellation point, as glibc's: a cancel that acts before the call enters
+ * the kernel leaves fd open (the call was not made); once it entered, fd is
+ * closed and the cancel waits for the next point.
+ */
+__attribute__((weak)) int close(int fd)
+{
+	return glue_ret(__SYSCALL_CP(__NR_close, fd));
+}
 
 _off_t _lseek(int fd, _off_t off, int whence)
 {

@@ -53,6 +53,7 @@ int sem_timedwait(sem_t *s, const struct timespec *abstime)
 {
 	int e = 0;
 
+	pthread_testcancel();		/* a cancellation point even when it need not wait */
 	while (!sem_take(s)) {
 		if (e == -ETIMEDOUT || e == -EINVAL) {
 			errno = -e;

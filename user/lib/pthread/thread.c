@@ -215,6 +215,7 @@ int pthread_join(pthread_t t, void **value)
 {
 	if (t == __pthread_self_tcb())
 		return EDEADLK;
+	pthread_testcancel();		/* a cancellation point even when t has ended */
 	if (!__cas(&t->claimed, 0, 1))
 		return EINVAL;		/* detached, or another join is on it */
 	pthread_cleanup_push(join_cancelled, t);
