@@ -678,6 +678,143 @@ static int reqprio_range(void)
 	CHECK_EQ(aio_return(&b), -1);
 	close(fd);
 	unlink("prio.dat");
+/*
+ * aio_suspend and lio_listio(LIO_WAIT) are cancellation points (pthread(3)):
+ * a thread cancelled as it waits ends (its cleanup handler ran) and the
+ * request goes on; with cancellation disabled the wait completes.  A cancel
+ * that lands as aio_suspend takes the completion from the kernel must not
+ * lose it: the request still reports its end.
+ */
+struct pa_cancel {
+	struct aiocb cb;
+	int fds[2];
+	int lio;		/* wait in lio_listio (else aio_suspend) */
+	int disabled;
+	volatile int cleanup_ran, returned;
+	volatile long result;
+	char buf[8];
+};
+
+static void pa_cancel_cleanup(void *arg)
+{
+	((struct pa_cancel *)arg)->cleanup_ran = 1;
+}
+
+static void *pa_cancel_waiter(void *arg)
+{
+	struct pa_cancel *c = arg;
+	struct aiocb *list[1] = { &c->cb };
+
+	pthread_cleanup_push(pa_cancel_cleanup, c);
+	if (c->disabled)
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, 0);
+	if (c->lio)
+		c->result = lio_listio(LIO_WAIT, list, 1, NULL);
+	else
+		while ((c->result = aio_suspend((const struct aiocb *const *)list, 1, NULL)) == 0 &&
+		       aio_error(&c->cb) == EINPROGRESS)
+			;
+	c->returned = 1;
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, 0);
+	pthread_testcancel();
+	pthread_cleanup_pop(0);
+	return NULL;
+}
+
+/* One run: a read of 8 bytes on an empty pipe, the waiter cancelled in its
+ * wait (or, disabled, after the data came): 0, or 1 after a failed check. */
+static int pa_cancel_run(int lio, int disabled)
+{
+	struct pa_cancel c = { .lio = lio, .disabled = disabled };
+	void *res = NULL;
+	pthread_t t;
+
+	CHECK_EQ(pipe(c.fds), 0);
+	prep(&c.cb, c.fds[0], c.buf, 8, 0);
+	if (!lio)
+		CHECK_EQ(aio_read(&c.cb), 0);
+	CHECK_EQ(pthread_create(&t, 0, pa_cancel_waiter, &c), 0);
+	usleep(20000);			/* asleep in the wait by now */
+	CHECK_EQ(pthread_cancel(t), 0);
+	if (disabled)
+		CHECK_EQ(write(c.fds[1], "8 bytes.", 8), 8);
+	CHECK_EQ(pthread_join(t, &res), 0);
+	CHECK(res == PTHREAD_CANCELED);
+	CHECK(c.cleanup_ran);
+	CHECK_EQ(c.returned, disabled);
+	if (disabled)
+		CHECK_EQ(c.result, 0);
+	else
+		CHECK_EQ(write(c.fds[1], "8 bytes.", 8), 8);	/* the request went on */
+	CHECK_EQ(wait_one(&c.cb), 8);
+	close(c.fds[0]);
+	close(c.fds[1]);
+	return 0;
+}
+
+static int suspend_and_lio_wait_cancellable(void)
+{
+	for (int lio = 0; lio < 2; lio++)
+		for (int disabled = 0; disabled < 2; disabled++)
+			if (pa_cancel_run(lio, disabled)) {
+				utest_log("%s, cancellation %s: failed", lio ? "lio_listio" : "aio_suspend",
+					  disabled ? "disabled" : "enabled");
+				return 1;
+			}
+	return 0;
+}
+
+#define PA_RACE_ROUNDS	1000
+
+static void *pa_race_waiter(void *arg)
+{
+	struct aiocb *cb = arg;
+	const struct aiocb *list[1] = { cb };
+
+	for (;;) {
+		aio_suspend(list, 1, NULL);
+		pthread_testcancel();	/* the request done: aio_suspend returns at once */
+	}
+	return NULL;
+}
+
+/* One round: the request's end written as the waiter is cancelled; 1 when
+ * the request never reports it (lost), 0, or -1 when the round went wrong. */
+static int pa_race_round(int fds[2])
+{
+	const struct timespec wait = { 0, 50000000 };
+	struct aiocb cb;
+	const struct aiocb *list[1] = { &cb };
+	char buf[8];
+	void *res = NULL;
+	pthread_t t;
+
+	prep(&cb, fds[0], buf, 8, 0);
+	if (aio_read(&cb) || pthread_create(&t, 0, pa_race_waiter, &cb))
+		return -1;
+	utest_spin_random(2000);
+	if (write(fds[1], "8 bytes.", 8) != 8)
+		return -1;
+	utest_spin_random(300);
+	if (pthread_cancel(t) || pthread_join(t, &res) || res != PTHREAD_CANCELED)
+		return -1;
+	if (aio_error(&cb) == EINPROGRESS && aio_suspend(list, 1, &wait) < 0)
+		return 1;
+	return aio_return(&cb) == 8 ? 0 : -1;
+}
+
+static int suspend_cancel_keeps_completion(void)
+{
+	int fds[2], lost = 0, n;
+
+	alarm(200);
+	CHECK_EQ(pipe(fds), 0);
+	for (int i = 0; i < PA_RACE_ROUNDS; i++) {
+		CHECK((n = pa_race_round(fds)) >= 0);
+		lost += n;
+	}
+	utest_log("%d rounds: %d completions lost", PA_RACE_ROUNDS, lost);
+	CHECK_EQ(lost, 0);
 	return 0;
 }
 
@@ -703,6 +840,8 @@ static const struct utest_case cases[] = {
 	UTEST(child_after_fork_has_its_own_context),
 	UTEST(child_reuses_parents_inflight_aiocb),
 	UTEST(reqprio_range),
+	UTEST(suspend_and_lio_wait_cancellable),
+	UTEST(suspend_cancel_keeps_completion),
 };
 
 int main(int argc, char **argv)

@@ -43,8 +43,8 @@ pid_t getsid(pid_t pid)
 int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 {
 	siginfo_t k;
-	long r = __PTHREAD_CANCELLABLE(__sys_waitid((int)idtype, (int)id,
-						    (struct kernel_siginfo *)&k, options, 0));
+	long r = __SYSCALL_CP(__NR_waitid, (int)idtype, (int)id,
+			      (struct kernel_siginfo *)&k, options, 0);
 
 	if (GLUE_IS_ERR(r) || !info)
 		return (int)glue_ret(r);

@@ -212,14 +212,16 @@ static void pa_deliver(const struct io_event *events, int n)
 		pa_notify(&notes.ev[i]);
 }
 
-/* Reap completions: wait for min_nr at most *timeout (NULL: no limit); count or -errno. */
+/* Reap completions: wait for min_nr at most *timeout (NULL: no limit); count
+ * or -errno.  A cancellation point in its wait, before it took anything. */
 static int pa_reap(long min_nr, struct timespec *timeout)
 {
 	struct io_event events[PA_BATCH];
 	int n, total = 0;
 
 	do {
-		n = __io_getevents_nocancel(pa_ctx, min_nr, PA_BATCH, events, timeout);
+		n = (total ? __io_getevents_nocancel : __io_getevents_cp)(pa_ctx, min_nr, PA_BATCH,
+									   events, timeout);
 		pa_deliver(events, n > 0 ? n : 0);
 		total += n > 0 ? n : 0;
 		min_nr = 0;
@@ -290,7 +292,8 @@ static void pa_poll(void)
 }
 
 /* Sleep until the next completion batch after gen, or the monotonic
- * deadline (NULL: none): 0, or an errno (EAGAIN at the deadline, EINTR). */
+ * deadline (NULL: none): 0, or an errno (EAGAIN at the deadline, EINTR).
+ * A cancellation point (it takes nothing). */
 static int pa_wait_gen(int gen, const struct timespec *deadline)
 {
 	struct timespec far;
@@ -301,7 +304,7 @@ static int pa_wait_gen(int gen, const struct timespec *deadline)
 		far.tv_sec += 3600;
 		deadline = &far;
 	}
-	r = __futex_wait_until(&pa_done_gen, gen, CLOCK_MONOTONIC, deadline, 0);
+	r = __futex_wait_cp(&pa_done_gen, gen, CLOCK_MONOTONIC, deadline, 0);
 	if (r == -ETIMEDOUT)
 		return deadline == &far ? 0 : EAGAIN;
 	return r == -EINTR ? EINTR : 0;
@@ -522,6 +525,7 @@ int aio_suspend(const struct aiocb *const list[], int n, const struct timespec *
 		clock_gettime(CLOCK_MONOTONIC, &deadline);
 		deadline = pa_ts_add(deadline, timeout);
 	}
+	__pthread_testcancel_glue();	/* a cancellation point even when it need not wait */
 	pa_poll();
 	for (;;) {
 		int gen = __atomic_load_n(&pa_done_gen, __ATOMIC_ACQUIRE);
@@ -532,12 +536,12 @@ int aio_suspend(const struct aiocb *const list[], int n, const struct timespec *
 		if (timeout && !left.tv_sec && !left.tv_nsec)
 			return pa_fail(EAGAIN);
 		if (pa_notifier) {		/* it reaps: wait for its next batch */
-			r = __PTHREAD_CANCELLABLE(pa_wait_gen(gen, timeout ? &deadline : NULL));
+			r = pa_wait_gen(gen, timeout ? &deadline : NULL);
 			if (r)
 				return pa_fail(r);
 			continue;
 		}
-		r = __PTHREAD_CANCELLABLE(pa_reap(1, timeout ? &left : NULL));
+		r = pa_reap(1, timeout ? &left : NULL);
 		if (r < 0)
 			return pa_fail(-r);
 	}

@@ -71,9 +71,8 @@ static void sig_info_to_newlib(int sig, siginfo_t *info)
 
 static void sig_trampoline(int ksig, siginfo_t *info, void *ucv)
 {
-	int sig = __sig_from_kernel(ksig), saved_errno = errno, in_cp;
+	int sig = __sig_from_kernel(ksig), saved_errno = errno;
 	ucontext_t *uc = ucv;
-	struct __pthread *t;
 	struct sig_slot s;
 	unsigned long kword0 = 0;
 
@@ -87,14 +86,10 @@ static void sig_trampoline(int ksig, siginfo_t *info, void *ucv)
 		sig_info_to_newlib(sig, info);
 	if (uc)
 		kword0 = uc_mask_to_newlib(uc);
-	t = __pthread_self_tcb();
-	in_cp = t->in_cancel_point;	/* the handler itself is no cancellation point */
-	t->in_cancel_point = 0;
 	if (s.flags & SA_SIGINFO)
 		((void (*)(int, siginfo_t *, void *))s.handler)(sig, info, uc);
 	else
 		((void (*)(int))s.handler)(sig);
-	t->in_cancel_point = in_cp;
 	if (uc)
 		uc_mask_to_kernel(uc, kword0);
 	errno = saved_errno;
