@@ -678,6 +678,9 @@ static int reqprio_range(void)
 	CHECK_EQ(aio_return(&b), -1);
 	close(fd);
 	unlink("prio.dat");
+	return 0;
+}
+
 /*
  * aio_suspend and lio_listio(LIO_WAIT) are cancellation points (pthread(3)):
  * a thread cancelled as it waits ends (its cleanup handler ran) and the
