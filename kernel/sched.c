@@ -681,7 +681,8 @@ static void idle_poll(struct task *idle)
 
 /* Each CPU's idle task: pull a task from the busiest queue if one waits
  * there, else wait for need_resched (a wake-up that picked this CPU sets
- * it; the tick sets it when work is queued or pulled), then schedule. */
+ * it; so does a pull, from the tick or from a busy CPU's kick of a tick-less
+ * AP), then schedule. */
 static int idle_loop(void *unused)
 {
 	struct task *idle = current;

@@ -1188,6 +1188,80 @@ static int idle_cpus_stop_ticking(void)
 	return 0;
 }
 
+/* A spinner that may run on CPU 0 or CPU target only. */
+static struct {
+	volatile int stop, ready;
+	volatile long long reached_ns;	/* when it first ran on target; 0: never */
+} kickp;
+
+static void *kick_target_spinner(void *arg)
+{
+	int target = (int)(long)arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(target, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))	/* on CPU 0 now: stays there */
+		return (void *)1;
+	kickp.ready = 1;
+	while (!kickp.stop)
+		if (!kickp.reached_ns && sched_getcpu() == target)
+			kickp.reached_ns = utest_now_ns();
+	return 0;
+}
+
+/* A task waiting on a busy CPU's queue that may also run on an idle AP
+ * whose tick stopped gets there: two spinners share CPU 0 (one pinned, one
+ * allowed on CPU 0 and the last AP only) while every AP idles tick-less; the
+ * last AP pulls the second within 400 ms (its idle tick did in 4 ms before
+ * the tick stopped; the busy CPU's kick must reach a CPU that may run the
+ * waiting task, not always the lowest idle AP, which cannot). */
+static int tickless_ap_pulls_waiting_task(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), target = ncpu - 1;
+	struct timespec ms200 = { 0, 200 * 1000000 }, ms10 = { 0, 10 * 1000000 };
+	long long t0;
+	long res1;
+	pthread_t s, t;
+	void *rv;
+	cpu_set_t set;
+
+	if (ncpu < 3) {
+		utest_log("%ld CPUs: no idle AP but the lowest", ncpu);
+		return 0;
+	}
+	memset((void *)&kickp, 0, sizeof(kickp));
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);			/* the threads start on CPU 0 */
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	nanosleep(&ms200, 0);			/* every AP idle: ticks stopped */
+	tick_spin_stop = 0;
+	CHECK_EQ(pthread_create(&s, 0, tick_spinner, (void *)0L), 0);
+	CHECK_EQ(pthread_create(&t, 0, kick_target_spinner, (void *)target), 0);
+	while (!kickp.ready)
+		nanosleep(&ms10, 0);
+	res1 = utest_read_field("/proc/interrupts", "\nRES:", 1);
+	t0 = utest_now_ns();
+	while (!kickp.reached_ns && utest_now_ns() - t0 < 400 * MS)
+		nanosleep(&ms10, 0);
+	res1 = utest_read_field("/proc/interrupts", "\nRES:", 1) - res1;
+	kickp.stop = 1;
+	tick_spin_stop = 1;
+	CHECK_EQ(pthread_join(t, &rv), 0);
+	CHECK_EQ((long)rv, 0);
+	CHECK_EQ(pthread_join(s, &rv), 0);
+	CHECK_EQ((long)rv, 0);
+	for (int c = 1; c < ncpu; c++)
+		CPU_SET(c, &set);
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	utest_log("spinner allowed on CPUs 0 and %ld: on %ld after %lld ms (-1: never in 400)",
+		  target, target, kickp.reached_ns ? (kickp.reached_ns - t0) / MS : -1LL);
+	utest_log("reschedule IPIs CPU 1 took meanwhile (it may not run the task): %ld", res1);
+	CHECK(kickp.reached_ns != 0);
+	return 0;
+}
+
 /* /proc/irq/IRQ/FILE as a number (hex), or -1. */
 static long irq_file_read(int irq, const char *file)
 {
@@ -1626,6 +1700,7 @@ static const struct utest_case cases[] = {
 	UTEST(timer_thread_id),
 	UTEST(timer_sigev_thread),
 	UTEST(timer_fork_exec),
+	UTEST(tickless_ap_pulls_waiting_task),
 };
 
 int main(int argc, char **argv)
