@@ -1322,6 +1322,46 @@ static int yield(void)
 	return 0;
 }
 
+/* Two threads of one process wait for the same child: exactly one reaps it,
+ * the other sees ECHILD (it must never get the pid too: a double reap frees
+ * the child twice). Both sleep in waitpid before the child ends, so one
+ * wake-up starts both of them. */
+static void *reap_waiter(void *arg)
+{
+	int st;
+	pid_t r = waitpid(-1, &st, 0);
+
+	*(int *)arg = r > 0 ? r : -errno;
+	return 0;
+}
+
+static int two_threads_reap_once(void)
+{
+	WATCHDOG();
+	for (int i = 0; i < 300; i++) {
+		int res[2] = { 0, 0 };
+		pthread_t t;
+		pid_t pid;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			sleep_ms(2);
+			_exit(3);
+		}
+		CHECK(pid > 0);
+		CHECK_EQ(pthread_create(&t, 0, reap_waiter, &res[0]), 0);
+		reap_waiter(&res[1]);
+		CHECK_EQ(pthread_join(t, 0), 0);
+		if (!((res[0] == pid && res[1] == -ECHILD) || (res[1] == pid && res[0] == -ECHILD))) {
+			utest_log("round %d: child %d, the threads' waitpid: %d and %d", i, pid,
+				  res[0], res[1]);
+			CHECK(0);
+		}
+	}
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(create_join),
 	UTEST(self_equal_tid),
@@ -1352,6 +1392,7 @@ static const struct utest_case cases[] = {
 	UTEST(exit_semantics),
 	UTEST(process_shared),
 	UTEST(yield),
+	UTEST(two_threads_reap_once),
 };
 
 int main(int argc, char **argv)
