@@ -205,9 +205,18 @@ static bool wait_ready(const struct wait_opts *wo)
 	return found || !any;
 }
 
+/* Is c's report (family_lock held) its end, to be released (no WNOWAIT)? */
+static bool child_ended(struct task *c, int options)
+{
+	return (options & (WEXITED | WNOWAIT)) == WEXITED && c->state == TASK_ZOMBIE &&
+	       c->signal->nr_threads == 0;
+}
+
 /* The child with a report (its wait status in *status), or NULL with
- * *err: -ECHILD (none matches), 0 (WNOHANG, none ready) or -ERESTARTSYS. */
-static struct task *wait_child(const struct wait_opts *wo, int *status, long *err)
+ * *err: -ECHILD (none matches), 0 (WNOHANG, none ready) or -ERESTARTSYS.
+ * *reap: the report is its end and the child was taken off the children
+ * list under family_lock (the caller releases it; no other waiter can). */
+static struct task *wait_child(const struct wait_opts *wo, int *status, long *err, bool *reap)
 {
 	struct task *c;
 	bool any;
@@ -216,6 +225,9 @@ static struct task *wait_child(const struct wait_opts *wo, int *status, long *er
 	for (;;) {
 		spin_lock_irqsave(&family_lock, flags);
 		c = find_report(wo, wo->options, &any, status);
+		*reap = c && child_ended(c, wo->options);
+		if (*reap)
+			list_del_init(&c->sibling);	/* ours: no other waiter finds it */
 		spin_unlock_irqrestore(&family_lock, flags);
 		if (c)
 			return c;
@@ -231,18 +243,14 @@ static struct task *wait_child(const struct wait_opts *wo, int *status, long *er
 
 /* After the report: the child's usage in *ru (if asked), and an ended child
  * released unless WNOWAIT keeps it waitable. Returns its pid. */
-static int wait_release(struct task *c, int options, struct kernel_rusage *ru)
+static int wait_release(struct task *c, bool reap, struct kernel_rusage *ru)
 {
 	int pid = c->pid;
-	u32 flags;
 
 	if (ru)
 		rusage_of_child(c, ru);
-	if (!(options & WNOWAIT) && c->state == TASK_ZOMBIE && c->signal->nr_threads == 0) {
+	if (reap) {
 		rusage_reap(current, c);
-		spin_lock_irqsave(&family_lock, flags);
-		list_del(&c->sibling);
-		spin_unlock_irqrestore(&family_lock, flags);
 		task_release(c);
 	}
 	return pid;
@@ -256,6 +264,7 @@ long sys_wait4(int pid, int *ustatus, int options, struct kernel_rusage *urusage
 	struct wait_opts wo = { P_ALL, 0, options | WEXITED };
 	struct kernel_rusage ru;
 	struct task *c;
+	bool reap;
 	int status;
 	long err;
 
@@ -270,10 +279,10 @@ long sys_wait4(int pid, int *ustatus, int options, struct kernel_rusage *urusage
 		wo.type = pid > 0 ? P_PID : P_PGID;
 		wo.id = pid > 0 ? pid : pid < 0 ? -pid : current->signal->pgrp;
 	}
-	c = wait_child(&wo, &status, &err);
+	c = wait_child(&wo, &status, &err, &reap);
 	if (!c)
 		return err;
-	pid = wait_release(c, wo.options, urusage ? &ru : NULL);
+	pid = wait_release(c, reap, urusage ? &ru : NULL);
 	if (ustatus && put_user(status, ustatus))
 		return -EFAULT;
 	if (urusage && copy_to_user(urusage, &ru, sizeof(ru)))
@@ -324,6 +333,7 @@ long sys_waitid(int which, int id, struct kernel_siginfo *uinfo, int options,
 	struct kernel_siginfo info;
 	struct kernel_rusage ru;
 	struct task *c;
+	bool reap;
 	int status;
 	long err;
 
@@ -335,11 +345,11 @@ long sys_waitid(int which, int id, struct kernel_siginfo *uinfo, int options,
 		return -EFAULT;
 	wo.options = options;
 	memset(&info, 0, sizeof(info));
-	c = wait_child(&wo, &status, &err);
+	c = wait_child(&wo, &status, &err, &reap);
 	if (!c && err)
 		return err;
 	if (c)
-		wait_info(&info, wait_release(c, options, urusage ? &ru : NULL), status);
+		wait_info(&info, wait_release(c, reap, urusage ? &ru : NULL), status);
 	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
 		return -EFAULT;
 	if (c && urusage && copy_to_user(urusage, &ru, sizeof(ru)))
