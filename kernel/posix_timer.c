@@ -324,6 +324,8 @@ long sys_timer_settime(int id, int flags, const struct kernel_itimerspec *unew,
 	struct posix_timer *pt;
 	long err = 0;
 
+	if (!unew)
+		return -EINVAL;		/* Linux's answer to no new setting */
 	if (copy_from_user(&its, unew, sizeof(its)) || (uold && !access_ok(uold, sizeof(old))))
 		return -EFAULT;
 	if (!ts_valid(&its.it_value) || !ts_valid(&its.it_interval) || (flags & ~TIMER_ABSTIME))

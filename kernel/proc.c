@@ -151,6 +151,22 @@ struct wait_opts {
 	int options;			/* W*; wait4 implies WEXITED */
 };
 
+/* Whether live child c's group has report flag set; taken (cleared) unless
+ * keep. Under c's sighand->lock, which every other writer of s->flags holds
+ * (a SIGCONT's flags set meanwhile are not lost); family_lock held. */
+static bool child_take_flag(struct task *c, u32 flag, bool keep)
+{
+	struct signal_struct *s = c->signal;
+	bool set;
+
+	spin_lock(&c->sighand->lock);
+	set = s->flags & flag;
+	if (set && !keep)
+		s->flags &= ~flag;
+	spin_unlock(&c->sighand->lock);
+	return set;
+}
+
 /* A report from child c (family_lock held): its wait status, or -1. A stop
  * or a continue is reported once, unless WNOWAIT leaves it for later. */
 static int child_report(struct task *c, int options)
@@ -160,16 +176,12 @@ static int child_report(struct task *c, int options)
 
 	if ((options & WEXITED) && c->state == TASK_ZOMBIE && s->nr_threads == 0)
 		return c->exit_code;
-	if ((options & WUNTRACED) && (s->flags & SIGNAL_REPORT_STOP)) {
-		if (!keep)
-			s->flags &= ~SIGNAL_REPORT_STOP;
+	if ((options & WUNTRACED) && (READ_ONCE(s->flags) & SIGNAL_REPORT_STOP) &&
+	    child_take_flag(c, SIGNAL_REPORT_STOP, keep))
 		return (s->stop_sig << 8) | 0x7f;
-	}
-	if ((options & WCONTINUED) && (s->flags & SIGNAL_REPORT_CONT)) {
-		if (!keep)
-			s->flags &= ~SIGNAL_REPORT_CONT;
+	if ((options & WCONTINUED) && (READ_ONCE(s->flags) & SIGNAL_REPORT_CONT) &&
+	    child_take_flag(c, SIGNAL_REPORT_CONT, keep))
 		return 0xffff;
-	}
 	return -1;
 }
 
