@@ -115,6 +115,18 @@ struct leak_case {
 	unsigned	want, got;
 };
 
+/* More pages free or fewer slab objects than before: a deferred free of
+ * something allocated before the baseline (another CPU's work, a vCPU the
+ * host held off), not a leak; the allocators report double frees. */
+static int leak_freed_late(const struct leak_case *c)
+{
+	if (!strcmp(c->name, "free_pages"))
+		return c->got > c->want;
+	if (!strcmp(c->name, "slab_objects"))
+		return c->got < c->want;
+	return 0;
+}
+
 /* KTAP suite "leaks": each counter must be back where it was before the
  * programs ran (block I/Os: none left), and the kernel's debug checks must
  * have reported nothing since boot; the number of failures. */
@@ -146,6 +158,13 @@ static int report_leaks(const struct aiok_stat *b, const struct aiok_stat *a, in
 		const struct leak_case *c = &cases[i];
 
 		if (c->want == c->got) {
+			printf("    ok %d %s\n", i + 1, c->name);
+			continue;
+		}
+		if (leak_freed_late(c)) {	/* nothing lost: said, not failed */
+			printf("    # %s: %u before, %u after: freed late (something made before the\n"
+			       "    # programs ran, freed after; double frees are the allocators' own check)\n",
+			       c->name, c->want, c->got);
 			printf("    ok %d %s\n", i + 1, c->name);
 			continue;
 		}
