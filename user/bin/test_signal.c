@@ -673,6 +673,14 @@ static int rt_queued_in_order(void)
 		CHECK_EQ(si.si_value.sival_int, 1000 + i);
 	}
 	CHECK_ERR(sigtimedwait(&s, &si, &zero), EAGAIN);
+	CHECK_EQ(kill(getpid(), SIGRTMIN + 1), 0);	/* each queued too */
+	CHECK_EQ(raise(SIGRTMIN + 1), 0);
+	CHECK_EQ(pthread_kill(pthread_self(), SIGRTMIN + 1), 0);
+	for (int i = 0; i < 3; i++) {			/* the thread's own queue first */
+		CHECK_EQ(sigtimedwait(&s, &si, &zero), SIGRTMIN + 1);
+		CHECK_EQ(si.si_code, (i < 2 ? SI_TKILL : SI_USER));
+	}
+	CHECK_ERR(sigtimedwait(&s, &si, &zero), EAGAIN);
 	CHECK_EQ(sigpending(&pend), 0);
 	CHECK(set_empty(pend));
 	return 0;
