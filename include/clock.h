@@ -50,6 +50,8 @@ void ktime_set_real_ns(u64 ns);
  * passed: a timer with this expiry never fires before the deadline and at most
  * one tick after it. A deadline in the past gives the current jiffies. */
 unsigned long ktime_real_to_jiffies(u64 deadline_ns);
+/* ... and for a CLOCK_MONOTONIC deadline. */
+unsigned long ktime_mono_to_jiffies(u64 deadline_ns);
 
 /* CLOCK_MONOTONIC time (ns) at which the tick making jiffies == j is due: a
  * timer expiring at j runs at this time or a little later, never before. */

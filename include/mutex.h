@@ -66,6 +66,7 @@ extern u32 mutex_bugs;
 void __mutex_init(struct mutex *m, const char *name);
 /* Take m, sleeping (uninterruptibly) until it is free. Process context. */
 void mutex_lock(struct mutex *m);
+void mutex_lock_spin(struct mutex *m, u32 max_us);
 /* The same, but a pending signal ends the wait: 0 when taken, -EINTR (not
  * taken) when a signal is pending, -EDEADLK on a recursive lock. */
 int mutex_lock_interruptible(struct mutex *m);

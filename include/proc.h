@@ -34,8 +34,13 @@ void signal_task_release(struct task *t);
 /* The trap frame of the current process's entry from user mode. */
 struct trap_frame *current_user_frame(void);
 void syscall_init(void);
-/* True when a child of t matching pid (-1: any) is a zombie. */
-bool child_has_exited(struct task *t, int pid);
+/* Process groups (kernel/pgrp.c): kill(-pgid) (pgid > 0) or kill(-1) (pgid
+ * 0: every process but init and the caller's); 0 if one took it, else the
+ * last error or -ESRCH. Thread context. */
+struct kernel_siginfo;
+long pgrp_kill(int pgid, int sig, const struct kernel_siginfo *info);
+/* Does child c match a wait's target (P_ALL; P_PID id; P_PGID id)? */
+bool pgrp_child_matches(const struct task *c, int type, int id);
 /* exec from a kernel thread (strings in kernel memory). */
 long kernel_execve(const char *path, char *const argv[], char *const envp[]);
 

@@ -2,7 +2,7 @@
  *
  * Per thread group (struct signal_struct, shared by CLONE_THREAD): the
  * process-directed pending set and queue, the thread list, group exit and
- * group stop, the alarm timer. Per handler table (struct sighand_struct,
+ * group stop, the interval and POSIX timers. Per handler table (struct sighand_struct,
  * shared by CLONE_SIGHAND): the 64 actions and the lock. Per thread (struct
  * task): the mask, thread-directed pending signals, the alternate stack.
  *
@@ -16,6 +16,7 @@
 #define SIGNAL_H
 
 #include "atomic.h"
+#include "itimer.h"
 #include "list.h"
 #include "spinlock.h"
 #include "timer.h"
@@ -64,8 +65,9 @@ struct signal_struct {
 	int group_exit_code;		/* wait status once SIGNAL_GROUP_EXIT */
 	int stop_sig;			/* the signal that stopped the group */
 	int group_status;		/* the status wait4 reports when the group is gone */
-	struct timer_list alarm;	/* alarm(2): SIGALRM */
-	unsigned long alarm_expires;	/* jiffies; 0: none armed */
+	struct proc_timers timers;	/* setitimer, alarm, POSIX timers (include/itimer.h) */
+	int pgrp, session;		/* process group and session: written under */
+	bool did_exec;			/* family_lock (kernel/pgrp.c) */
 	u64 utime, stime;		/* ns of its exited threads (rusage.c) */
 	u64 cutime, cstime;		/* ... of its reaped children's groups */
 };
@@ -120,8 +122,5 @@ void signal_set_temp_mask(u64 mask);
 void signal_restore_temp_mask(bool interrupted);
 /* Is sp on the current thread's alternate stack? */
 bool on_sig_stack(u32 sp);
-
-/* Alarm: cancel at group end. */
-void signal_alarm_cancel(struct signal_struct *sig);
 
 #endif

@@ -245,6 +245,8 @@ static int exec_image(struct inode *inode, struct exec_args *a)
 	if (old)
 		mm_put(old);
 	signal_exec();			/* caught signals back to SIG_DFL */
+	posix_timers_exit(current->signal);	/* timer_create(2): not kept */
+	current->signal->did_exec = true;	/* setpgid from the parent: EACCES */
 	tls_clear(current);
 	if (current->files)
 		files_close_on_exec(current->files);	/* O_CLOEXEC, FD_CLOEXEC */

@@ -163,6 +163,12 @@ void irq_free_msi(int irq)
 
 	if (irq < IRQ_MSI_BASE || irq >= NR_IRQS)
 		return;
+	spin_lock_irqsave(&affinity_lock, flags);	/* a later owner starts hookless */
+	irq_aff_hook[irq].fn = NULL;
+	irq_aff_hook[irq].data = NULL;
+	irq_aff_cpu[irq] = 0;
+	irq_aff_mask[irq] = 0;
+	spin_unlock_irqrestore(&affinity_lock, flags);
 	spin_lock_irqsave(&msi_lock, flags);
 	for (int i = 0; i < MAX_SHARED; i++)
 		actions[irq][i].fn = NULL;
@@ -209,8 +215,8 @@ static int irq_move(int irq, u32 cpu)
 {
 	int err;
 
-	if (irq < NR_LINE_IRQS)
-		return irq == 0 && cpu ? -EIO : ioapic_set_dest(irq, cpu);
+	if (irq < NR_LINE_IRQS)		/* the PIT's jiffies and the RTC's CMOS pair: CPU 0's */
+		return (irq == 0 || irq == 8) && cpu ? -EIO : ioapic_set_dest(irq, cpu);
 	if (!irq_aff_hook[irq].fn)
 		return -EIO;
 	err = irq_aff_hook[irq].fn(irq, cpu, irq_aff_hook[irq].data);

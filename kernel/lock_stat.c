@@ -22,7 +22,7 @@ u64 lock_stat_read(const u64 *v)
 /* *max = v when larger; lock-free, any context. */
 void lock_stat_max(u64 *max, u64 v)
 {
-	u64 old = *max, seen;
+	u64 old = lock_stat_read(max), seen;	/* two loads could tear */
 
 	while (v > old && (seen = lock_stat_cmpxchg(max, old, v)) != old)
 		old = seen;

@@ -15,12 +15,14 @@
  * (from the failed fast path to ownership), holds, its waiters' sleeps and
  * its hand-offs with their latency (the wake-up until the new owner runs).
  */
+#include "clock.h"
 #include "irq.h"
 #include "lock_stat.h"
 #include "mm.h"
 #include "mutex.h"
 #include "panic.h"
 #include "printk.h"
+#include "smp.h"
 #include "spinlock.h"
 
 #define CALLER()	((u32)__builtin_return_address(0))
@@ -154,26 +156,85 @@ static int mutex_wait(struct mutex *m, long state, u32 *flags)
 	return ret;
 }
 
-static int __mutex_lock(struct mutex *m, long state, u32 caller)
+/* The slow path, m found owned at asked (its TSC stamp, 0 when no one
+ * counts): queue and sleep unless it came free meanwhile. */
+static int mutex_lock_slow(struct mutex *m, long state, u32 caller, u64 asked)
 {
-	u64 asked = 0;
 	u32 flags;
 	int ret = 0;
 
+	spin_lock_irqsave(&m->wait.lock, flags);
+	if (!mutex_take_or_flag(m))
+		ret = mutex_wait(m, state, &flags);
+	spin_unlock_irqrestore(&m->wait.lock, flags);
+	if (!ret)
+		mutex_acquired(m, caller, asked);
+	return ret;
+}
+
+/* The checks before a blocking lock, then its fast path: 1 when taken, 0
+ * when owned (go on to wait), -EDEADLK when it must not be waited for. */
+static int mutex_lock_begin(struct mutex *m, u32 caller)
+{
 	if (!mutex_lock_allowed(m, caller))
 		return -EDEADLK;
 	if (unlikely(lockdep_on))	/* before sleeping: told, not hung on */
 		lockdep_check(m, &m->dep_class, m->name, LOCKDEP_MUTEX, caller);
-	if (owner_cmpxchg(m, 0, (unsigned long)current)) {
-		asked = unlikely(m->stat) ? rdtsc() : 0;
-		spin_lock_irqsave(&m->wait.lock, flags);
-		if (!mutex_take_or_flag(m))
-			ret = mutex_wait(m, state, &flags);
-		spin_unlock_irqrestore(&m->wait.lock, flags);
-	}
-	if (!ret)
+	if (owner_cmpxchg(m, 0, (unsigned long)current))
+		return 0;
+	mutex_acquired(m, caller, 0);
+	return 1;
+}
+
+static int __mutex_lock(struct mutex *m, long state, u32 caller)
+{
+	int r = mutex_lock_begin(m, caller);
+
+	if (r)
+		return r < 0 ? r : 0;
+	return mutex_lock_slow(m, state, caller, unlikely(m->stat) ? rdtsc() : 0);
+}
+
+/* Spin for m until the TSC reaches until: true when taken. It gives up at
+ * once when the owner is off its CPU (it cannot release m soon) or others
+ * sleep for m (the unlock hands m to the first of them, never to us). The
+ * owner's task is read without a reference: a stale read costs only the
+ * guess, task memory stays mapped. */
+static bool mutex_spin(struct mutex *m, u64 until)
+{
+	do {
+		unsigned long o = READ_ONCE(m->owner);
+		struct task *t = (struct task *)(o & ~MUTEX_FLAG_WAITERS);
+
+		if (!o) {
+			if (!owner_cmpxchg(m, 0, (unsigned long)current))
+				return true;
+			continue;
+		}
+		if ((o & MUTEX_FLAG_WAITERS) || !READ_ONCE(t->on_cpu))
+			return false;
+		cpu_relax();
+	} while (rdtsc() < until);
+	return false;
+}
+
+/* mutex_lock for a lock held for microseconds at a time, where a sleep's
+ * hand-off costs more than the hold: with more than one CPU, spin up to
+ * max_us while its owner runs, then sleep as mutex_lock does. A lock won
+ * in the spin counts as contended, its wait from the first try. */
+void mutex_lock_spin(struct mutex *m, u32 max_us)
+{
+	u32 caller = CALLER();
+	u64 asked;
+
+	if (mutex_lock_begin(m, caller))
+		return;
+	asked = rdtsc();
+	if (nr_cpus_online > 1 && mutex_spin(m, asked + (u64)tsc_khz * max_us / 1000)) {
 		mutex_acquired(m, caller, asked);
-	return ret;
+		return;
+	}
+	mutex_lock_slow(m, TASK_UNINTERRUPTIBLE, caller, asked);
 }
 
 void mutex_lock(struct mutex *m)

@@ -1,4 +1,4 @@
-/* proc.c: processes and threads: exit of a thread and of its group, wait4 (exits, stops, continues), getpid/getppid/gettid, and the first process. Creation is kernel/clone.c. */
+/* proc.c: processes and threads: exit of a thread and of its group, wait4 and waitid (exits, stops, continues), getpid/getppid/gettid, and the first process. Creation is kernel/clone.c. */
 #include "aio.h"
 #include "errno.h"
 #include "syscall_table.h"
@@ -21,8 +21,6 @@
 #include "vm.h"
 #include "wait.h"
 
-#define WUNTRACED	2
-#define WCONTINUED	8
 #define WALL_FLAGS	0xC0000000u	/* __WALL, __WCLONE: accepted, no meaning here */
 
 DEFINE_SPINLOCK(family_lock);		/* parent, children, sibling of every task */
@@ -146,33 +144,45 @@ long sys_exit_group(int code)
 	do_exit_group(WAIT_EXITED(code));
 }
 
-/* A report for wait4 from child c (family_lock held): its status, or -1. */
+/* What a wait looks for: wait4's pid, or waitid's idtype and id. */
+struct wait_opts {
+	int type;			/* P_ALL, P_PID, P_PGID */
+	int id;
+	int options;			/* W*; wait4 implies WEXITED */
+};
+
+/* A report from child c (family_lock held): its wait status, or -1. A stop
+ * or a continue is reported once, unless WNOWAIT leaves it for later. */
 static int child_report(struct task *c, int options)
 {
 	struct signal_struct *s = c->signal;
+	bool keep = options & WNOWAIT;
 
-	if (c->state == TASK_ZOMBIE && s->nr_threads == 0)
+	if ((options & WEXITED) && c->state == TASK_ZOMBIE && s->nr_threads == 0)
 		return c->exit_code;
 	if ((options & WUNTRACED) && (s->flags & SIGNAL_REPORT_STOP)) {
-		s->flags &= ~SIGNAL_REPORT_STOP;
+		if (!keep)
+			s->flags &= ~SIGNAL_REPORT_STOP;
 		return (s->stop_sig << 8) | 0x7f;
 	}
 	if ((options & WCONTINUED) && (s->flags & SIGNAL_REPORT_CONT)) {
-		s->flags &= ~SIGNAL_REPORT_CONT;
+		if (!keep)
+			s->flags &= ~SIGNAL_REPORT_CONT;
 		return 0xffff;
 	}
 	return -1;
 }
 
-/* A child matching pid (-1: any) with something to report, or NULL; *any
- * tells whether one matches at all (family_lock held). */
-static struct task *find_report(int pid, int options, bool *any, int *status)
+/* A child wo matches with something to report (options: wo's, perhaps
+ * with WNOWAIT added), or NULL; *any tells whether one matches at all
+ * (family_lock held). */
+static struct task *find_report(const struct wait_opts *wo, int options, bool *any, int *status)
 {
 	struct task *c;
 
 	*any = false;
 	list_for_each_entry(c, &current->group_leader->children, sibling) {
-		if (pid != -1 && c->pid != pid)
+		if (!pgrp_child_matches(c, wo->type, wo->id))
 			continue;
 		*any = true;
 		*status = child_report(c, options);
@@ -182,55 +192,159 @@ static struct task *find_report(int pid, int options, bool *any, int *status)
 	return NULL;
 }
 
-static long reap(struct task *c, int status, int *ustatus, struct kernel_rusage *uru)
+/* The wait's sleep ends: a report is there, or no child matches any more. */
+static bool wait_ready(const struct wait_opts *wo)
 {
-	int pid = c->pid;
-	bool dead = c->state == TASK_ZOMBIE && c->signal->nr_threads == 0;
-	struct kernel_rusage ru;
+	bool any, found;
+	u32 flags;
+	int status;
+
+	spin_lock_irqsave(&family_lock, flags);
+	found = find_report(wo, wo->options | WNOWAIT, &any, &status) != NULL;
+	spin_unlock_irqrestore(&family_lock, flags);
+	return found || !any;
+}
+
+/* The child with a report (its wait status in *status), or NULL with
+ * *err: -ECHILD (none matches), 0 (WNOHANG, none ready) or -ERESTARTSYS. */
+static struct task *wait_child(const struct wait_opts *wo, int *status, long *err)
+{
+	struct task *c;
+	bool any;
 	u32 flags;
 
-	if (uru)
-		rusage_of_child(c, &ru);
-	if (dead) {
+	for (;;) {
+		spin_lock_irqsave(&family_lock, flags);
+		c = find_report(wo, wo->options, &any, status);
+		spin_unlock_irqrestore(&family_lock, flags);
+		if (c)
+			return c;
+		*err = !any ? -ECHILD : 0;
+		if (!any || (wo->options & WNOHANG))
+			return NULL;
+		if (wait_event_interruptible(child_exit_wait, wait_ready(wo))) {
+			*err = -ERESTARTSYS;
+			return NULL;
+		}
+	}
+}
+
+/* After the report: the child's usage in *ru (if asked), and an ended child
+ * released unless WNOWAIT keeps it waitable. Returns its pid. */
+static int wait_release(struct task *c, int options, struct kernel_rusage *ru)
+{
+	int pid = c->pid;
+	u32 flags;
+
+	if (ru)
+		rusage_of_child(c, ru);
+	if (!(options & WNOWAIT) && c->state == TASK_ZOMBIE && c->signal->nr_threads == 0) {
 		rusage_reap(current, c);
 		spin_lock_irqsave(&family_lock, flags);
 		list_del(&c->sibling);
 		spin_unlock_irqrestore(&family_lock, flags);
 		task_release(c);
 	}
+	return pid;
+}
+
+/* pid: > 0 that child, -1 any, 0 any in the caller's process group, < -1
+ * any in group -pid. rusage: the child's times and its reaped children's
+ * (kernel/rusage.c). */
+long sys_wait4(int pid, int *ustatus, int options, struct kernel_rusage *urusage)
+{
+	struct wait_opts wo = { P_ALL, 0, options | WEXITED };
+	struct kernel_rusage ru;
+	struct task *c;
+	int status;
+	long err;
+
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | WALL_FLAGS))
+		return -EINVAL;
+	if (pid == (int)0x80000000)
+		return -ESRCH;			/* -INT_MIN is no group (Linux) */
+	if ((ustatus && !access_ok(ustatus, sizeof(int))) ||
+	    (urusage && !access_ok(urusage, sizeof(*urusage))))
+		return -EFAULT;
+	if (pid != -1) {
+		wo.type = pid > 0 ? P_PID : P_PGID;
+		wo.id = pid > 0 ? pid : pid < 0 ? -pid : current->signal->pgrp;
+	}
+	c = wait_child(&wo, &status, &err);
+	if (!c)
+		return err;
+	pid = wait_release(c, wo.options, urusage ? &ru : NULL);
 	if (ustatus && put_user(status, ustatus))
 		return -EFAULT;
-	if (uru && copy_to_user(uru, &ru, sizeof(ru)))
+	if (urusage && copy_to_user(urusage, &ru, sizeof(ru)))
 		return -EFAULT;
 	return pid;
 }
 
-/* rusage: the child's times and its reaped children's (kernel/rusage.c). */
-long sys_wait4(int pid, int *ustatus, int options, struct kernel_rusage *rusage)
+/* waitid's siginfo from a wait status (SIGCHLD, CLD_*, the code or signal). */
+static void wait_info(struct kernel_siginfo *info, int pid, int status)
 {
-	struct task *c;
-	bool any;
-	u32 flags;
-	int status;
-
-	if (pid < -1 || pid == 0 || (options & ~(WNOHANG | WUNTRACED | WCONTINUED | WALL_FLAGS)))
-		return -EINVAL;
-	if ((ustatus && !access_ok(ustatus, sizeof(int))) ||
-	    (rusage && !access_ok(rusage, sizeof(*rusage))))
-		return -EFAULT;
-	for (;;) {
-		spin_lock_irqsave(&family_lock, flags);
-		c = find_report(pid, options, &any, &status);
-		spin_unlock_irqrestore(&family_lock, flags);
-		if (c)
-			return reap(c, status, ustatus, rusage);
-		if (!any)
-			return -ECHILD;
-		if (options & WNOHANG)
-			return 0;
-		if (wait_event_interruptible(child_exit_wait, child_has_exited(current, pid)))
-			return -ERESTARTSYS;
+	info->si_signo = SIGCHLD;
+	info->f.chld.pid = pid;
+	if (status == 0xffff) {
+		info->si_code = CLD_CONTINUED;
+		info->f.chld.status = SIGCONT;
+	} else if ((status & 0xff) == 0x7f) {
+		info->si_code = CLD_STOPPED;
+		info->f.chld.status = (status >> 8) & 0xff;
+	} else {
+		info->si_code = exit_why(status);
+		info->f.chld.status = info->si_code == CLD_EXITED ? WEXITSTATUS(status) : status & 0x7f;
 	}
+}
+
+/* The target of waitid's which and id: 0, or -EINVAL. */
+static int waitid_target(int which, int id, struct wait_opts *wo)
+{
+	wo->type = which;
+	wo->id = id;
+	if (which == P_ALL)
+		return 0;
+	if (which == P_PID)
+		return id > 0 ? 0 : -EINVAL;
+	if (which != P_PGID || id < 0)
+		return -EINVAL;
+	if (!id)
+		wo->id = current->signal->pgrp;	/* the caller's group (Linux 5.4) */
+	return 0;
+}
+
+/* waitid (284): returns 0; with WNOHANG and nothing to report, a zeroed
+ * siginfo (si_pid 0). infop may be NULL (Linux); rusage is written only
+ * with a report. */
+long sys_waitid(int which, int id, struct kernel_siginfo *uinfo, int options,
+		struct kernel_rusage *urusage)
+{
+	struct wait_opts wo;
+	struct kernel_siginfo info;
+	struct kernel_rusage ru;
+	struct task *c;
+	int status;
+	long err;
+
+	if ((options & ~(WNOHANG | WNOWAIT | WEXITED | WUNTRACED | WCONTINUED | WALL_FLAGS)) ||
+	    !(options & (WEXITED | WUNTRACED | WCONTINUED)) || waitid_target(which, id, &wo))
+		return -EINVAL;
+	if ((uinfo && !access_ok(uinfo, sizeof(*uinfo))) ||
+	    (urusage && !access_ok(urusage, sizeof(*urusage))))
+		return -EFAULT;
+	wo.options = options;
+	memset(&info, 0, sizeof(info));
+	c = wait_child(&wo, &status, &err);
+	if (!c && err)
+		return err;
+	if (c)
+		wait_info(&info, wait_release(c, options, urusage ? &ru : NULL), status);
+	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	if (c && urusage && copy_to_user(urusage, &ru, sizeof(ru)))
+		return -EFAULT;
+	return 0;
 }
 
 long sys_waitpid(int pid, int *ustatus, int options)
@@ -261,23 +375,6 @@ long sys_getppid(void)
 	ppid = p ? p->tgid : 0;
 	spin_unlock_irqrestore(&family_lock, flags);
 	return ppid;
-}
-
-/* Has a child matching pid something for wait4 (an end, a stop, a continue)? */
-bool child_has_exited(struct task *t, int pid)
-{
-	struct task *c;
-	bool found = false;
-	u32 flags;
-
-	spin_lock_irqsave(&family_lock, flags);
-	list_for_each_entry(c, &t->group_leader->children, sibling)
-		if ((pid == -1 || c->pid == pid) &&
-		    ((c->state == TASK_ZOMBIE && c->signal->nr_threads == 0) ||
-		     (c->signal->flags & (SIGNAL_REPORT_STOP | SIGNAL_REPORT_CONT))))
-			found = true;
-	spin_unlock_irqrestore(&family_lock, flags);
-	return found;
 }
 
 struct init_args {

@@ -20,6 +20,7 @@
 #include "cmdline.h"
 #include "apic.h"
 #include "gdt.h"
+#include "itimer.h"
 #include "panic.h"
 #include "printk.h"
 #include "softirq.h"
@@ -540,6 +541,8 @@ void scheduler_tick(bool user)
 		p->user_ticks++;		/* getrusage, times (kernel/rusage.c) */
 	else if (p != idle)
 		p->sys_ticks++;
+	if (p != idle)
+		itimer_tick(p, user);		/* ITIMER_VIRTUAL, ITIMER_PROF */
 	if (p == idle && queued)
 		p->need_resched = 1;		/* work nobody woke us for */
 	if (p != idle && (--p->time_slice <= 0 || c->acct_tsc - rq->slice_tsc >= slice_cycles)) {
@@ -678,7 +681,8 @@ static void idle_poll(struct task *idle)
 
 /* Each CPU's idle task: pull a task from the busiest queue if one waits
  * there, else wait for need_resched (a wake-up that picked this CPU sets
- * it; the tick sets it when work is queued or pulled), then schedule. */
+ * it; so does a pull, from the tick or from a busy CPU's kick of a tick-less
+ * AP), then schedule. */
 static int idle_loop(void *unused)
 {
 	struct task *idle = current;

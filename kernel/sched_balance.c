@@ -142,12 +142,28 @@ bool sched_pull(u32 cpu, u32 min_imbalance)
 	return t != NULL;
 }
 
-/* Tasks wait on cpu's queue: wake one idle CPU whose tick is stopped, so
- * that its idle loop pulls (its tick would have). Hard irq. */
+/* The CPUs some task waiting on rq may run on; interrupts off. */
+static u32 sched_queued_allowed(struct run_queue *rq)
+{
+	u32 want = 0;
+
+	rq_lock(rq);
+	for (struct list_head *l = rq->queue.next; l != &rq->queue; l = l->next)
+		want |= list_entry(l, struct task, run_list)->cpus_allowed;
+	rq_unlock(rq);
+	return want;
+}
+
+/* Tasks wait on cpu's queue: wake one idle CPU whose tick is stopped and
+ * that one of them may run on, so that its idle loop pulls (its tick would
+ * have). Hard irq. */
 static void sched_kick_tickless(u32 cpu)
 {
+	u32 want = sched_queued_allowed(cpu_rq(cpu));
+
 	for (u32 i = 0; i < nr_cpus_online; i++) {
-		if (i != cpu && apic_timer_tick_stopped(i) && sched_cpu_idle(i)) {
+		if (i != cpu && (want & (1u << i)) && apic_timer_tick_stopped(i) &&
+		    sched_cpu_idle(i)) {
 			smp_send_reschedule(i);
 			return;
 		}

@@ -51,7 +51,7 @@ struct signal_struct *signal_alloc(void)
 	atomic_set(&s->count, 1);
 	INIT_LIST_HEAD(&s->threads);
 	INIT_LIST_HEAD(&s->shared_q);
-	init_timer(&s->alarm);
+	itimers_init(s);
 	atomic_inc(&nr_signal_structs);
 	return s;
 }
@@ -139,7 +139,7 @@ int signal_thread_exit(struct task *t, int status)
 	}
 	spin_unlock_irqrestore(&sh->lock, flags);
 	if (final >= 0)
-		signal_alarm_cancel(s);
+		itimers_exit(s);
 	return final;
 }
 
@@ -455,6 +455,8 @@ static void collect_signal(int sig, u64 *set, struct list_head *q, struct signal
 		*set &= ~SIGBIT(sig);
 	if (first) {
 		*info = first->info;
+		if (info->si_code == SI_TIMER)
+			posix_timer_delivered(s, info);	/* timer_getoverrun's answer */
 		list_del(&first->list);
 		s->nr_queued--;
 		sigqueue_free(first);
@@ -802,6 +804,8 @@ int signal_task_init(struct task *t, struct task *parent, u32 clone_flags)
 			return -ENOMEM;
 		}
 		t->signal->leader = t;
+		t->signal->pgrp = parent ? parent->signal->pgrp : t->pid;	/* fork: the */
+		t->signal->session = parent ? parent->signal->session : t->pid;	/* parent's */
 	}
 	t->blocked = parent ? parent->blocked : 0;
 	spin_lock_irqsave(&t->sighand->lock, flags);

@@ -1,4 +1,4 @@
-/* signal_calls.c: the signal system calls: rt_sigaction and sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause, rt_sigtimedwait, kill, tgkill, tkill, rt_sigqueueinfo, rt_tgsigqueueinfo, alarm (sending and delivery are kernel/signal.c). */
+/* signal_calls.c: the signal system calls: rt_sigaction and sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause, rt_sigtimedwait, kill, tgkill, tkill, rt_sigqueueinfo, rt_tgsigqueueinfo (alarm is kernel/itimer.c; sending and delivery are kernel/signal.c). */
 #include "errno.h"
 #include "clock.h"
 #include "proc.h"
@@ -295,6 +295,8 @@ static long kill_one(int pid, int sig, const struct kernel_siginfo *info, bool g
 	return pid > 0 ? task_call(pid, kill_task, &k) : -ESRCH;
 }
 
+/* pid > 0: that process; 0: the caller's process group; -1: every process
+ * but init and the caller; below: process group -pid (kernel/pgrp.c). */
 long sys_kill(int pid, int sig)
 {
 	struct kernel_siginfo info;
@@ -302,7 +304,13 @@ long sys_kill(int pid, int sig)
 	if (sig < 0 || sig > KNSIG)
 		return -EINVAL;
 	fill_user_info(&info, sig, SI_USER);
-	return kill_one(pid, sig, &info, true, 0);
+	if (pid > 0)
+		return kill_one(pid, sig, &info, true, 0);
+	if (pid == -1)
+		return pgrp_kill(0, sig, &info);
+	if (pid == (int)0x80000000)
+		return -ESRCH;			/* -INT_MIN is no group (Linux) */
+	return pgrp_kill(pid ? -pid : current->signal->pgrp, sig, &info);
 }
 
 long sys_tgkill(int tgid, int tid, int sig)
@@ -363,45 +371,3 @@ long sys_rt_tgsigqueueinfo(int tgid, int tid, int sig, void *uinfo)
 	err = queueinfo_get(&info, uinfo, sig, tgid);
 	return err ? err : kill_one(tid, sig, &info, false, tgid);
 }
-
-/* ---------------------------------------------------------------- alarm */
-
-static void alarm_fire(unsigned long data)
-{
-	struct signal_struct *s = (struct signal_struct *)data;
-	struct kernel_siginfo info;
-
-	s->alarm_expires = 0;
-	memset(&info, 0, sizeof(info));
-	info.si_signo = SIGALRM;
-	info.si_code = SI_KERNEL;
-	send_signal(SIGALRM, &info, s->leader, true);
-}
-
-void signal_alarm_cancel(struct signal_struct *s)
-{
-	del_timer_sync(&s->alarm);
-	s->alarm_expires = 0;
-}
-
-long sys_alarm(unsigned seconds)
-{
-	struct signal_struct *s = current->signal;
-	unsigned long now = jiffies, left = 0;
-
-	del_timer_sync(&s->alarm);
-	if (s->alarm_expires && time_after(s->alarm_expires, now))
-		left = (s->alarm_expires - now + HZ - 1) / HZ;
-	else if (s->alarm_expires)
-		left = 1;
-	s->alarm_expires = 0;
-	if (seconds) {
-		if (seconds > MAX_SCHEDULE_TIMEOUT / HZ)
-			seconds = MAX_SCHEDULE_TIMEOUT / HZ;
-		setup_timer(&s->alarm, alarm_fire, (unsigned long)s);
-		s->alarm_expires = now + seconds * HZ;
-		mod_timer(&s->alarm, s->alarm_expires);
-	}
-	return (long)left;
-}
-

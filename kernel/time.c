@@ -203,8 +203,8 @@ u64 jiffies_to_ktime(unsigned long j)
 }
 
 /* The k-th tick from now is due at tick_stamp + k * TICK_NSEC: pick the first
- * one at or after the deadline. */
-unsigned long ktime_real_to_jiffies(u64 deadline_ns)
+ * one at or after the deadline (real: on CLOCK_REALTIME, else monotonic). */
+static unsigned long deadline_to_jiffies(u64 deadline_ns, bool real)
 {
 	unsigned long now;
 	u64 stamp;
@@ -213,11 +213,21 @@ unsigned long ktime_real_to_jiffies(u64 deadline_ns)
 	do {
 		s = time_read_begin();
 		now = jiffies;
-		stamp = tick_stamp_ns + real_offset_ns;
+		stamp = tick_stamp_ns + (real ? real_offset_ns : 0);
 	} while (time_read_retry(s));
 	if (deadline_ns <= stamp)
 		return now;
 	return now + nsecs_to_jiffies(deadline_ns - stamp);
+}
+
+unsigned long ktime_real_to_jiffies(u64 deadline_ns)
+{
+	return deadline_to_jiffies(deadline_ns, true);
+}
+
+unsigned long ktime_mono_to_jiffies(u64 deadline_ns)
+{
+	return deadline_to_jiffies(deadline_ns, false);
 }
 
 void udelay(u32 us)

@@ -257,7 +257,8 @@ check('bt_unwinds_through_the_trap_frame',
                 r'#\d+ +0x[0-9a-f]+ in sysenter_entry \(\).*\n#\d+ +0x0804[0-9a-f]{4} in ', bt4, re.M),
       'bt does not reach the user stub through sysenter_entry and the vsyscall page')
 
-# k-ps: the demo is the current task; init sleeps in wait4 on child_exit_wait.
+# k-ps: the demo is the current task; init sleeps in wait4 (its loop, wait_child,
+# which waitid shares) on child_exit_wait.
 for prefix, block, pid_check in (('s4_', sec('s4-k-ps'), True), ('s5_', sec('s5-k-ps'), False)):
     t4 = ps_tasks(block)
     demo = t4.get('aiodemo', (0, '', '', '', ''))
@@ -265,7 +266,7 @@ for prefix, block, pid_check in (('s4_', sec('s4-k-ps'), True), ('s5_', sec('s5-
     check(prefix + 'ps_demo_is_current', demo[1] == 'R*' and demo[2] == 'user' and demo[3] == '-' and
           sum(t[1].endswith('*') for t in t4.values()) == 1, 'aiodemo: %s' % (demo,))
     check(prefix + 'ps_init_sleeps_in_wait4', init[1] == 'S' and init[2] == 'user' and
-          re.match(r'sys_wait(4|pid)\S*\+0x', init[3]) and init[4] == 'child_exit_wait' and
+          re.match(r'(sys_wait(4|pid)|wait_child)\S*\+0x', init[3]) and init[4] == 'child_exit_wait' and
           init[0] == 1 and demo[0] > 2, 'init: %s' % (init,))
     if pid_check:
         m = re.search(r'^(\d+) tasks \(nr_tasks (\d+)\)', block, re.M)

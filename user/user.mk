@@ -39,12 +39,12 @@ USER_PAIO   := $(USER_LIBDIR)/librt.a
 USER_UTEST  := $(USER_OUT)/libutest.a
 USER_LIBS   := $(USER_PAIO) $(USER_LIBAIO) $(USER_GLUE) $(USER_UTEST)
 
-GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_event.o posix_vfs.o posix_mm.o posix_sys.o err.o getopt.o dirent.o exec.o passwd.o \
+GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io.o posix_event.o posix_vfs.o posix_mm.o posix_sys.o timers.o pgrp.o err.o getopt.o dirent.o exec.o passwd.o \
 	abi_kernel.o abi_xlate.o outf.o) \
 	$(USER_OUT)/gen/syscalls.o
 # Threads and signals in every program: thread 0's TLS and newlib's __getreent,
 # the futex lock newlib's locks use, the signal glue (user/lib/pthread/tcb.h).
-GLUE_OBJ  += $(addprefix $(USER_OUT)/lib/,pthread/tls.o pthread/futex.o pthread/lock.o \
+GLUE_OBJ  += $(addprefix $(USER_OUT)/lib/,pthread/tls.o pthread/syscall_cp.o pthread/futex.o pthread/lock.o \
 	signal.o sigset.o sigreturn.o)
 USER_PROGS := $(patsubst user/bin/%.c,$(USER_OUT)/bin/%,$(wildcard user/bin/*.c))
 USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*.c))
@@ -101,7 +101,7 @@ USER_INT80 := $(USER_OUT)/gen/syscalls_int80.o
 
 $(USER_GLUE): $(GLUE_OBJ)
 $(USER_LIBAIO): $(USER_OUT)/lib/libaio.o
-$(USER_PAIO): $(USER_OUT)/lib/posix_aio.o
+$(USER_PAIO): $(USER_OUT)/lib/posix_aio.o $(USER_OUT)/lib/posix_timer.o
 $(USER_UTEST): $(USER_OUT)/lib/utest.o $(USER_OUT)/lib/utest_helpers.o
 $(USER_LIBS):
 	@mkdir -p $(@D)

@@ -122,6 +122,11 @@ struct kernel_siginfo {
 			unsigned	uid;
 			union kernel_sigval value;
 		} kill;
+		struct {		/* SI_TIMER: a POSIX timer's */
+			int		tid;	/* the timer's id */
+			int		overrun;	/* expiries since this one */
+			union kernel_sigval value;
+		} timer;
 		struct {		/* SIGCHLD */
 			int		pid;
 			unsigned	uid;
@@ -132,6 +137,27 @@ struct kernel_siginfo {
 			void		*addr;
 		} fault;
 	} f;
+};
+
+/* timer_create's struct sigevent, Linux's 64 bytes; sigev_notify is one of
+ * KSIGEV_* (newlib programs name their own values: the glue translates). */
+#define KSIGEV_SIGNAL		0	/* sigev_signo to the process */
+#define KSIGEV_NONE		1	/* nothing: timer_gettime shows the expiry */
+#define KSIGEV_THREAD		2	/* a library's matter: the kernel signals, as KSIGEV_SIGNAL */
+#define KSIGEV_THREAD_ID	4	/* sigev_signo to thread un.tid of the process */
+
+struct kernel_sigevent {
+	union kernel_sigval sigev_value;
+	int		sigev_signo;
+	int		sigev_notify;
+	union {
+		int	pad[13];
+		int	tid;		/* KSIGEV_THREAD_ID */
+		struct {
+			void	*function;
+			void	*attribute;
+		} thread;
+	} un;
 };
 
 /* struct sigcontext: the registers at the signal (uc_mcontext). */
@@ -191,6 +217,7 @@ UAPI_ASSERT_SIZE(struct kernel_old_sigaction, 16);
 UAPI_ASSERT_SIZE(struct kernel_sigaction, 20);
 UAPI_ASSERT_SIZE(struct kernel_sigaltstack, 12);
 UAPI_ASSERT_SIZE(struct kernel_siginfo, 128);
+UAPI_ASSERT_SIZE(struct kernel_sigevent, 64);
 UAPI_ASSERT_SIZE(struct kernel_sigcontext, 88);
 UAPI_ASSERT_SIZE(struct kernel_ucontext, 116);
 

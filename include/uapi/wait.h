@@ -11,6 +11,14 @@
 
 #ifndef UAPI_STRUCTS_ONLY
 #define WNOHANG		1	/* return 0 at once if no child has exited */
+#define WUNTRACED	2	/* report stops (waitid: WSTOPPED) */
+#define WSTOPPED	WUNTRACED
+#define WEXITED		4	/* waitid: report ends (wait4 always does) */
+#define WCONTINUED	8	/* report continues (SIGCONT) */
+#define WNOWAIT		0x01000000	/* waitid: leave the child waitable */
+#define P_ALL		0	/* waitid's idtype: any child */
+#define P_PID		1	/* ... the child with pid id */
+#define P_PGID		2	/* ... any child in process group id (0: the caller's) */
 #define WIFEXITED(s)	(((s) & 0x7f) == 0)
 #define WEXITSTATUS(s)	(((s) >> 8) & 0xff)
 #define WIFSIGNALED(s)	(((s) & 0x7f) != 0 && ((s) & 0x7f) != 0x7f)

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -791,6 +792,83 @@ static int ring_readers_race_each_event_once(void)
 	return 0;
 }
 
+/*
+ * A cancel that arrives just as io_getevents takes an event must not lose it
+ * (pthread(3)): each round one NOOP completes while a thread waits in
+ * io_getevents, and the cancel follows a random few spins later; the event
+ * is either counted by the waiter (its call returned it) or still there for
+ * the next reap.  Before the library's cancellable stub, a waiter woken with
+ * the event in hand ended without returning it.
+ */
+#define CANCEL_ROUNDS	2000
+
+struct cancel_race {
+	io_context_t ctx;
+	volatile int got;	/* events the waiter's io_getevents returned */
+	int by_waiter;		/* rounds the cancelled waiter had the event */
+	sem_t ready;
+};
+
+static void *cancel_race_waiter(void *arg)
+{
+	struct cancel_race *r = arg;
+	struct io_event ev[4];
+	int n;
+
+	sem_post(&r->ready);
+	for (;;)
+		if ((n = io_getevents(r->ctx, 1, 4, ev, NULL)) > 0)
+			r->got += n;
+	return NULL;
+}
+
+/* One round: the events nobody has (0 or 1), or -1 when the round went wrong. */
+static int cancel_race_round(struct cancel_race *r, int fd)
+{
+	struct timespec zero = { 0, 0 };
+	struct iocb cb, *list[1] = { &cb };
+	struct io_event ev[4];
+	void *res = NULL;
+	pthread_t t;
+	int left;
+
+	r->got = 0;
+	if (pthread_create(&t, 0, cancel_race_waiter, r))
+		return -1;
+	sem_wait(&r->ready);
+	utest_spin_random(100);
+	io_prep_noop(&cb, fd);
+	if (io_submit(r->ctx, 1, list) != 1)
+		return -1;
+	utest_spin_random(300);
+	if (pthread_cancel(t) || pthread_join(t, &res) || res != PTHREAD_CANCELED)
+		return -1;
+	left = io_getevents(r->ctx, 0, 4, ev, &zero);
+	r->by_waiter += r->got;
+	return left < 0 || r->got + left > 1 ? -1 : 1 - r->got - left;
+}
+
+static int cancel_keeps_taken_events(void)
+{
+	struct cancel_race r = { 0 };
+	int fd = open("/dev/null", O_RDONLY), lost = 0, n;
+
+	alarm(200);
+	CHECK(fd >= 0);
+	CHECK_EQ(sem_init(&r.ready, 0, 0), 0);
+	CHECK_EQ(io_setup(8, &r.ctx), 0);
+	for (int i = 0; i < CANCEL_ROUNDS; i++) {
+		CHECK((n = cancel_race_round(&r, fd)) >= 0);
+		lost += n;
+	}
+	utest_log("%d rounds: %d events lost; the cancelled waiter returned %d, the rest "
+		  "were reaped after it", CANCEL_ROUNDS, lost, r.by_waiter);
+	CHECK_EQ(lost, 0);
+	CHECK_EQ(io_destroy(r.ctx), 0);
+	close(fd);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(setup_and_release),
 	UTEST(setup_passes_ctxp_through),
@@ -814,6 +892,7 @@ static const struct utest_case cases[] = {
 	UTEST(colliding_contexts_stay_reachable),
 	UTEST(forked_child_gets_einval),
 	UTEST(vectored_eventfd_pgetevents),
+	UTEST(cancel_keeps_taken_events),
 };
 
 int main(int argc, char **argv)

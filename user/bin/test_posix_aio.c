@@ -274,8 +274,10 @@ static int fsync_sync_and_dsync(void)
 	CHECK_ERR(aio_fsync(O_RDWR, &s), EINVAL);
 	close(fd);
 	unlink("paio.sync");
-	prep(&s, fd, NULL, 0, 0);			/* closed: the kernel says EBADF */
-	CHECK_ERR(aio_fsync(O_SYNC, &s), EBADF);
+	prep(&s, fd, NULL, 0, 0);			/* closed: the request fails, as glibc's */
+	CHECK_EQ(aio_fsync(O_SYNC, &s), 0);
+	CHECK_EQ(aio_error(&s), EBADF);
+	CHECK_ERR(aio_return(&s), EBADF);
 	return 0;
 }
 
@@ -467,6 +469,42 @@ static int sigev_thread_on_completion(void)
 	CHECK(!pthread_equal(note_thread, pthread_self()));
 	CHECK_EQ(wait_one(&cb), 1);
 	close(null);
+	return 0;
+}
+
+/* A request the kernel refuses (a write on a read-only descriptor, a read of
+ * fd -1) is accepted and ends with EBADF, as glibc's: aio_error and aio_return
+ * report it, aio_suspend returns, its notification runs. */
+static int refused_request_ends_with_its_error(void)
+{
+	const struct aiocb *list[1];
+	struct aiocb w, r;
+	char buf[8] = "ro";
+	int fd = open("paio.ro", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	close(fd);
+	fd = open("paio.ro", O_RDONLY);
+	CHECK(fd >= 0);
+	note_hits = 0;
+	prep(&w, fd, buf, sizeof(buf), 0);
+	w.aio_sigevent.sigev_notify = SIGEV_THREAD;
+	w.aio_sigevent.sigev_notify_function = thread_note;
+	w.aio_sigevent.sigev_value.sival_int = 91;
+	CHECK_EQ(aio_write(&w), 0);
+	list[0] = &w;
+	CHECK_EQ(aio_suspend(list, 1, NULL), 0);
+	CHECK_EQ(aio_error(&w), EBADF);
+	CHECK(wait_flag(&note_hits, 1, 3000));
+	CHECK_EQ(note_value, 91);
+	CHECK_ERR(aio_return(&w), EBADF);
+	prep(&r, -1, buf, sizeof(buf), 0);
+	CHECK_EQ(aio_read(&r), 0);
+	CHECK_EQ(aio_error(&r), EBADF);
+	CHECK_ERR(aio_return(&r), EBADF);
+	CHECK_ERR(aio_return(&r), EINVAL);		/* returned once already */
+	close(fd);
+	unlink("paio.ro");
 	return 0;
 }
 
@@ -736,6 +774,146 @@ static int reqprio_range(void)
 	return 0;
 }
 
+/*
+ * aio_suspend and lio_listio(LIO_WAIT) are cancellation points (pthread(3)):
+ * a thread cancelled as it waits ends (its cleanup handler ran) and the
+ * request goes on; with cancellation disabled the wait completes.  A cancel
+ * that lands as aio_suspend takes the completion from the kernel must not
+ * lose it: the request still reports its end.
+ */
+struct pa_cancel {
+	struct aiocb cb;
+	int fds[2];
+	int lio;		/* wait in lio_listio (else aio_suspend) */
+	int disabled;
+	volatile int cleanup_ran, returned;
+	volatile long result;
+	char buf[8];
+};
+
+static void pa_cancel_cleanup(void *arg)
+{
+	((struct pa_cancel *)arg)->cleanup_ran = 1;
+}
+
+static void *pa_cancel_waiter(void *arg)
+{
+	struct pa_cancel *c = arg;
+	struct aiocb *list[1] = { &c->cb };
+
+	pthread_cleanup_push(pa_cancel_cleanup, c);
+	if (c->disabled)
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, 0);
+	if (c->lio)
+		c->result = lio_listio(LIO_WAIT, list, 1, NULL);
+	else
+		while ((c->result = aio_suspend((const struct aiocb *const *)list, 1, NULL)) == 0 &&
+		       aio_error(&c->cb) == EINPROGRESS)
+			;
+	c->returned = 1;
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, 0);
+	pthread_testcancel();
+	pthread_cleanup_pop(0);
+	return NULL;
+}
+
+/* One run: a read of 8 bytes on an empty pipe, the waiter cancelled in its
+ * wait (or, disabled, after the data came): 0, or 1 after a failed check. */
+static int pa_cancel_run(int lio, int disabled)
+{
+	struct pa_cancel c = { .lio = lio, .disabled = disabled };
+	void *res = NULL;
+	pthread_t t;
+
+	CHECK_EQ(pipe(c.fds), 0);
+	prep(&c.cb, c.fds[0], c.buf, 8, 0);
+	if (!lio)
+		CHECK_EQ(aio_read(&c.cb), 0);
+	CHECK_EQ(pthread_create(&t, 0, pa_cancel_waiter, &c), 0);
+	usleep(20000);			/* asleep in the wait by now */
+	CHECK_EQ(pthread_cancel(t), 0);
+	if (disabled)
+		CHECK_EQ(write(c.fds[1], "8 bytes.", 8), 8);
+	CHECK_EQ(pthread_join(t, &res), 0);
+	CHECK(res == PTHREAD_CANCELED);
+	CHECK(c.cleanup_ran);
+	CHECK_EQ(c.returned, disabled);
+	if (disabled)
+		CHECK_EQ(c.result, 0);
+	else
+		CHECK_EQ(write(c.fds[1], "8 bytes.", 8), 8);	/* the request went on */
+	CHECK_EQ(wait_one(&c.cb), 8);
+	close(c.fds[0]);
+	close(c.fds[1]);
+	return 0;
+}
+
+static int suspend_and_lio_wait_cancellable(void)
+{
+	for (int lio = 0; lio < 2; lio++)
+		for (int disabled = 0; disabled < 2; disabled++)
+			if (pa_cancel_run(lio, disabled)) {
+				utest_log("%s, cancellation %s: failed", lio ? "lio_listio" : "aio_suspend",
+					  disabled ? "disabled" : "enabled");
+				return 1;
+			}
+	return 0;
+}
+
+#define PA_RACE_ROUNDS	1000
+
+static void *pa_race_waiter(void *arg)
+{
+	struct aiocb *cb = arg;
+	const struct aiocb *list[1] = { cb };
+
+	for (;;) {
+		aio_suspend(list, 1, NULL);
+		pthread_testcancel();	/* the request done: aio_suspend returns at once */
+	}
+	return NULL;
+}
+
+/* One round: the request's end written as the waiter is cancelled; 1 when
+ * the request never reports it (lost), 0, or -1 when the round went wrong. */
+static int pa_race_round(int fds[2])
+{
+	const struct timespec wait = { 0, 50000000 };
+	struct aiocb cb;
+	const struct aiocb *list[1] = { &cb };
+	char buf[8];
+	void *res = NULL;
+	pthread_t t;
+
+	prep(&cb, fds[0], buf, 8, 0);
+	if (aio_read(&cb) || pthread_create(&t, 0, pa_race_waiter, &cb))
+		return -1;
+	utest_spin_random(2000);
+	if (write(fds[1], "8 bytes.", 8) != 8)
+		return -1;
+	utest_spin_random(300);
+	if (pthread_cancel(t) || pthread_join(t, &res) || res != PTHREAD_CANCELED)
+		return -1;
+	if (aio_error(&cb) == EINPROGRESS && aio_suspend(list, 1, &wait) < 0)
+		return 1;
+	return aio_return(&cb) == 8 ? 0 : -1;
+}
+
+static int suspend_cancel_keeps_completion(void)
+{
+	int fds[2], lost = 0, n;
+
+	alarm(200);
+	CHECK_EQ(pipe(fds), 0);
+	for (int i = 0; i < PA_RACE_ROUNDS; i++) {
+		CHECK((n = pa_race_round(fds)) >= 0);
+		lost += n;
+	}
+	utest_log("%d rounds: %d completions lost", PA_RACE_ROUNDS, lost);
+	CHECK_EQ(lost, 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(ramfs_write_then_read),
 	UTEST(pipe_read_in_progress_then_done),
@@ -746,6 +924,7 @@ static const struct utest_case cases[] = {
 	UTEST(cancel_partial_write_not_canceled),
 	UTEST(cancel_all_for_fd),
 	UTEST(fsync_sync_and_dsync),
+	UTEST(refused_request_ends_with_its_error),
 	UTEST(lio_listio_wait),
 	UTEST(lio_listio_nowait),
 	UTEST(lio_listio_reports_failure),
@@ -759,6 +938,8 @@ static const struct utest_case cases[] = {
 	UTEST(child_after_fork_has_its_own_context),
 	UTEST(child_reuses_parents_inflight_aiocb),
 	UTEST(reqprio_range),
+	UTEST(suspend_and_lio_wait_cancellable),
+	UTEST(suspend_cancel_keeps_completion),
 };
 
 int main(int argc, char **argv)

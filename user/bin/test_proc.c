@@ -1,9 +1,11 @@
-/* test_proc.c: the "proc" suite: fork, exec, wait, exit codes, kill, faults, sleep. */
+/* test_proc.c: the "proc" suite: fork, exec, wait, exit codes, kill, faults, sleep, process groups and sessions, waitid. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -299,6 +301,385 @@ static int poweroff_is_for_init_only(void)
 	return 0;
 }
 
+/* ---- process groups and sessions: setpgid(2), setsid(2), kill(2), wait(2) ---- */
+
+static volatile int sig_hits;
+
+static void on_sig(int sig)
+{
+	(void)sig;
+	sig_hits++;
+}
+
+/* A child that waits for a signal (or SIGKILL) in group pgid (0: its own;
+ * -1: its parent's), placed there by both sides (no race). */
+static pid_t child_in_group(pid_t pgid)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (pgid >= 0)
+			setpgid(0, pgid);
+		for (;;)
+			pause();
+	}
+	if (pid > 0 && pgid >= 0)
+		setpgid(pid, pgid ? pgid : pid);
+	return pid;
+}
+
+/* fork keeps the group and session; setpgid moves the caller or a child;
+ * Linux's errors for bad pids and groups. */
+static int pgrp_fork_and_setpgid(void)
+{
+	pid_t me = getpid(), pid;
+	int st;
+
+	CHECK_EQ(getpgrp(), getpgid(0));
+	CHECK_EQ(getpgid(me), getpgrp());
+	CHECK_EQ(getsid(0), getsid(me));
+	CHECK(getsid(0) > 0);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(!(getpgrp() == getpgid(getppid()) && getsid(0) == getsid(getppid()) &&
+			setpgid(0, 0) == 0 && getpgrp() == getpid() && getpgid(0) == getpid()));
+	st = wait_status(pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	pid = child_in_group(0);
+	CHECK(pid > 0);
+	CHECK_EQ(getpgid(pid), pid);		/* a group of its own */
+	CHECK_EQ(setpgid(pid, getpgrp()), 0);	/* and back into ours */
+	CHECK_EQ(getpgid(pid), getpgrp());
+	CHECK_EQ(setpgid(pid, 0), 0);		/* 0: the target's pid */
+	CHECK_EQ(getpgid(pid), pid);
+	CHECK_ERR(setpgid(-1, 0), EINVAL);
+	CHECK_ERR(setpgid(0, -1), EINVAL);
+	CHECK_ERR(setpgid(getppid(), 0), ESRCH);	/* not us, not a child */
+	CHECK_ERR(setpgid(0, 99999), EPERM);	/* no such group in our session */
+	CHECK_ERR(getpgid(99999), ESRCH);
+	CHECK_ERR(getsid(99999), ESRCH);
+	kill(pid, SIGKILL);
+	st = wait_status(pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK_ERR(setpgid(pid, 0), ESRCH);	/* reaped */
+	return 0;
+}
+
+/* setsid: a new session and group led by the caller; not for a group
+ * leader; a session leader cannot change group; a child in another session
+ * cannot be moved. */
+static int pgrp_setsid(void)
+{
+	int fds[2];
+	pid_t pid;
+	char c;
+	int st;
+
+	CHECK_EQ(pipe(fds), 0);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int ok = setsid() == getpid() && getsid(0) == getpid() && getpgrp() == getpid() &&
+			 setsid() == -1 && errno == EPERM &&
+			 setpgid(0, 0) == -1 && errno == EPERM;
+		write(fds[1], ok ? "y" : "n", 1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	CHECK_EQ(read(fds[0], &c, 1), 1);
+	CHECK_EQ(c, 'y');
+	CHECK_EQ(getsid(pid), pid);
+	CHECK(getsid(0) != pid);
+	CHECK_ERR(setpgid(pid, pid), EPERM);	/* another session (and its leader) */
+	kill(pid, SIGKILL);
+	wait_status(pid);
+	close(fds[0]);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)				/* a group leader may not start a session */
+		_exit(!(setpgid(0, 0) == 0 && setsid() == -1 && errno == EPERM));
+	st = wait_status(pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	return 0;
+}
+
+/* A child that has exec'd is out of its parent's reach: EACCES. */
+static int pgrp_setpgid_after_exec(void)
+{
+	char *argv[] = { "/bin/helper", "spin", NULL };
+	int fds[2], st;
+	pid_t pid;
+	char c;
+
+	CHECK_EQ(pipe2(fds, O_CLOEXEC), 0);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execve(argv[0], argv, NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	CHECK_EQ(read(fds[0], &c, 1), 0);	/* EOF: the exec closed the write end */
+	close(fds[0]);
+	CHECK_ERR(setpgid(pid, pid), EACCES);
+	CHECK_EQ(getpgid(pid), getpgrp());	/* unchanged */
+	CHECK_EQ(kill(pid, SIGKILL), 0);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, SIGKILL);			/* killed: it was running the helper */
+	return 0;
+}
+
+/* kill(-pgid) and killpg reach the group's members and nobody else;
+ * kill(0) the caller's group, itself included; kill(-1) everyone but init
+ * and the caller. */
+static int pgrp_kill(void)
+{
+	pid_t a = child_in_group(0), b, other, pid;
+	struct sigaction sa = { .sa_handler = on_sig };
+	int st;
+
+	CHECK(a > 0);
+	b = child_in_group(a);
+	other = child_in_group(0);
+	CHECK(b > 0 && other > 0);
+	CHECK_EQ(getpgid(b), a);
+	CHECK_EQ(kill(-a, SIGTERM), 0);
+	st = wait_status(a);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	st = wait_status(b);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	CHECK_EQ(waitpid(other, &st, WNOHANG), 0);	/* another group: alive */
+	CHECK_EQ(killpg(other, SIGUSR2), 0);
+	st = wait_status(other);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGUSR2);
+	CHECK_ERR(kill(-a, SIGTERM), ESRCH);	/* nobody left in it */
+	CHECK_ERR(kill(-2147483647 - 1, SIGTERM), ESRCH);
+	CHECK_ERR(killpg(-3, SIGTERM), EINVAL);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {				/* kill(0): its group, itself too */
+		pid_t g;
+		setpgid(0, 0);
+		g = child_in_group(-1);		/* SIGUSR1's default action: it dies */
+		sigaction(SIGUSR1, &sa, 0);
+		if (kill(0, SIGUSR1) != 0)
+			_exit(2);
+		st = wait_status(g);
+		_exit(!(WIFSIGNALED(st) && WTERMSIG(st) == SIGUSR1 && sig_hits == 1));
+	}
+	st = wait_status(pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_EQ(sigaction(SIGWINCH, &sa, 0), 0);	/* ignored by default elsewhere */
+	sig_hits = 0;
+	pid = fork();
+	if (pid == 0) {
+		struct timespec ts = { 2, 0 };
+		sig_hits = 0;
+		nanosleep(&ts, 0);		/* cut short by the signal */
+		_exit(sig_hits == 1 ? 0 : 3);
+	}
+	nanosleep(&(struct timespec){ 0, 50000000 }, 0);	/* let it sleep */
+	CHECK_EQ(kill(-1, SIGWINCH), 0);
+	st = wait_status(pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_EQ(sig_hits, 0);			/* not the caller */
+	return 0;
+}
+
+/* waitpid(-pgid) takes only that group's children, waitpid(0) only those
+ * in the caller's group; ECHILD when none matches. */
+static int pgrp_wait(void)
+{
+	pid_t a, b;
+	int st;
+
+	fflush(stdout);
+	b = fork();				/* stays in our group, exits at once */
+	if (b == 0)
+		_exit(5);
+	a = fork();
+	if (a == 0) {
+		setpgid(0, 0);
+		nanosleep(&(struct timespec){ 0, 50000000 }, 0);
+		_exit(6);
+	}
+	CHECK(a > 0 && b > 0);
+	setpgid(a, a);
+	CHECK_EQ(waitpid(-a, &st, 0), a);	/* b ended first, but is not in it */
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 6);
+	CHECK_ERR(waitpid(-a, &st, WNOHANG), ECHILD);
+	CHECK_EQ(waitpid(0, &st, 0), b);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 5);
+	CHECK_ERR(waitpid(0, &st, 0), ECHILD);
+	CHECK_ERR(waitpid(-2147483647 - 1, &st, 0), ESRCH);
+	return 0;
+}
+
+/* ---- waitid(2) ---- */
+
+static pid_t child_exits(int code)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(code);
+	return pid;
+}
+
+static pid_t child_pauses(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		for (;;)
+			pause();
+	return pid;
+}
+
+/* siginfo as the man page says: SIGCHLD, si_pid, si_uid, si_code
+ * CLD_EXITED/KILLED/DUMPED with the exit code or the signal in si_status. */
+static int waitid_reports_ends(void)
+{
+	siginfo_t si;
+	pid_t pid;
+
+	pid = child_exits(7);
+	memset(&si, 0xff, sizeof(si));
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED), 0);
+	CHECK_EQ(si.si_signo, SIGCHLD);
+	CHECK_EQ(si.si_code, CLD_EXITED);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(si.si_uid, 0);
+	CHECK_EQ(si.si_status, 7);
+	CHECK_ERR(waitid(P_PID, pid, &si, WEXITED), ECHILD);	/* reaped */
+	pid = child_pauses();
+	CHECK_EQ(kill(pid, SIGTERM), 0);
+	CHECK_EQ(waitid(P_ALL, 0, &si, WEXITED), 0);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(si.si_code, CLD_KILLED);
+	CHECK_EQ(si.si_status, SIGTERM);	/* newlib's number */
+	pid = fork();
+	if (pid == 0)
+		abort();
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED), 0);
+	CHECK_EQ(si.si_code, CLD_DUMPED);	/* SIGABRT's default: core */
+	CHECK_EQ(si.si_status, SIGABRT);
+	return 0;
+}
+
+/* WNOHANG with nothing ready: 0 and si_pid 0; WNOWAIT reports and leaves the
+ * child waitable (a second waitid and then waitpid see it again). */
+static int waitid_nohang_nowait(void)
+{
+	siginfo_t si;
+	pid_t pid = child_pauses();
+	int st;
+
+	memset(&si, 0xff, sizeof(si));
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED | WNOHANG), 0);
+	CHECK_EQ(si.si_pid, 0);
+	CHECK_EQ(si.si_signo, 0);
+	CHECK_EQ(kill(pid, SIGKILL), 0);
+	CHECK_EQ(waitid(P_ALL, 0, &si, WEXITED | WNOWAIT), 0);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(si.si_code, CLD_KILLED);
+	memset(&si, 0, sizeof(si));
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED | WNOWAIT | WNOHANG), 0);
+	CHECK_EQ(si.si_pid, pid);		/* still there */
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK_ERR(waitid(P_ALL, 0, &si, WEXITED | WNOHANG), ECHILD);
+	return 0;
+}
+
+/* WSTOPPED and WCONTINUED report stops and continues (CLD_STOPPED with the
+ * stop signal, CLD_CONTINUED with SIGCONT), once each unless WNOWAIT; a
+ * waitid for ends only does not take them. */
+static int waitid_stop_continue(void)
+{
+	siginfo_t si;
+	pid_t pid = child_pauses();
+
+	CHECK_EQ(kill(pid, SIGSTOP), 0);
+	CHECK_EQ(waitid(P_PID, pid, &si, WSTOPPED | WNOWAIT), 0);
+	CHECK_EQ(si.si_code, CLD_STOPPED);
+	CHECK_EQ(si.si_status, SIGSTOP);
+	memset(&si, 0xff, sizeof(si));
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED | WNOHANG), 0);
+	CHECK_EQ(si.si_pid, 0);			/* a stop is no end */
+	CHECK_EQ(waitid(P_PID, pid, &si, WSTOPPED), 0);	/* kept by WNOWAIT */
+	CHECK_EQ(si.si_code, CLD_STOPPED);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(waitid(P_PID, pid, &si, WSTOPPED | WNOHANG), 0);
+	CHECK_EQ(si.si_pid, 0);			/* taken */
+	CHECK_EQ(kill(pid, SIGCONT), 0);
+	CHECK_EQ(waitid(P_PID, pid, &si, WCONTINUED), 0);
+	CHECK_EQ(si.si_code, CLD_CONTINUED);
+	CHECK_EQ(si.si_status, SIGCONT);
+	CHECK_EQ(si.si_pid, pid);
+	CHECK_EQ(kill(pid, SIGKILL), 0);
+	CHECK_EQ(waitid(P_PID, pid, &si, WEXITED), 0);
+	CHECK_EQ(si.si_code, CLD_KILLED);
+	return 0;
+}
+
+/* P_PGID (0: the caller's group), the errors, and the rusage argument of the
+ * raw call (the child's CPU time). */
+static int waitid_groups_errors_rusage(void)
+{
+	struct kernel_siginfo_raw { int signo, err, code, pid, uid, status, pad[26]; } ki;
+	long ru[18];				/* the kernel's struct rusage */
+	siginfo_t si;
+	pid_t a, b;
+
+	b = child_exits(5);			/* our group, done first */
+	fflush(stdout);
+	a = fork();
+	if (a == 0) {
+		setpgid(0, 0);
+		nanosleep(&(struct timespec){ 0, 50000000 }, 0);
+		_exit(6);
+	}
+	setpgid(a, a);
+	CHECK_EQ(waitid(P_PGID, a, &si, WEXITED), 0);
+	CHECK_EQ(si.si_pid, a);
+	CHECK_EQ(si.si_status, 6);
+	CHECK_EQ(waitid(P_PGID, 0, &si, WEXITED), 0);
+	CHECK_EQ(si.si_pid, b);
+	CHECK_ERR(waitid(P_ALL, 0, &si, WEXITED), ECHILD);
+	CHECK_ERR(waitid(P_ALL, 0, &si, 0), EINVAL);		/* nothing to wait for */
+	CHECK_ERR(waitid(P_ALL, 0, &si, WEXITED | 0x100), EINVAL);
+	CHECK_ERR(waitid((idtype_t)7, 0, &si, WEXITED), EINVAL);
+	CHECK_ERR(waitid(P_PID, 0, &si, WEXITED), EINVAL);
+	CHECK_ERR(waitid(P_PGID, -1, &si, WEXITED), EINVAL);
+	fflush(stdout);
+	a = fork();
+	if (a == 0) {				/* 200 ms of CPU time */
+		struct timespec t0, t;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 200);
+		_exit(0);
+	}
+	CHECK_EQ(__sys_waitid(P_PID, a, (void *)16, WEXITED | WNOWAIT, 0), -EFAULT);
+	CHECK_EQ(__sys_waitid(P_PID, a, (void *)&ki, WEXITED | WNOWAIT, (void *)16), -EFAULT);
+	memset(ru, 0, sizeof(ru));
+	CHECK_EQ(__sys_waitid(P_PID, a, (void *)&ki, WEXITED, (void *)ru), 0);
+	CHECK_EQ(ki.pid, a);
+	CHECK_EQ(ki.code, CLD_EXITED);
+	CHECK((ru[0] + ru[2]) * 1000 + (ru[1] + ru[3]) / 1000 >= 50);	/* user + system ms */
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(fork_exit_code),
 	UTEST(fork_pids_differ),
@@ -318,6 +699,15 @@ static const struct utest_case cases[] = {
 	UTEST(init_is_pid_1_and_takes_no_signal),
 	UTEST(orphans_are_reaped),
 	UTEST(poweroff_is_for_init_only),
+	UTEST(pgrp_fork_and_setpgid),
+	UTEST(pgrp_setsid),
+	UTEST(pgrp_setpgid_after_exec),
+	UTEST(pgrp_kill),
+	UTEST(pgrp_wait),
+	UTEST(waitid_reports_ends),
+	UTEST(waitid_nohang_nowait),
+	UTEST(waitid_stop_continue),
+	UTEST(waitid_groups_errors_rusage),
 };
 
 int main(int argc, char **argv)

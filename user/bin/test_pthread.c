@@ -1,6 +1,7 @@
 /* test_pthread.c: the "pthread" suite: threads, per-thread errno and newlib data, every lock type under contention, condition clocks, keys, cancellation, attributes. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/select.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1124,6 +1126,636 @@ static int cancel_state_and_async(void)
 	return 0;
 }
 
+/*
+ * A cancel that arrives just as a blocking call completes must not take the
+ * call's result with the thread: the bytes a read took are returned to the
+ * program (counted) or still in the pipe, the child a waitpid reaped is
+ * counted or still waitable.  Many rounds, the cancel sent a random few
+ * spins after the event that ends the wait.  Before the stub (syscall_cp.S),
+ * the handler ended a thread woken with its result in hand.
+ */
+#define RACE_ROUNDS	2000
+#define RACE_BYTES	24
+
+/* Cancel t and join it: 1 when it ended as cancelled. */
+static int race_cancel_join(pthread_t t, unsigned spin)
+{
+	void *res = 0;
+
+	utest_spin_random(spin);
+	return pthread_cancel(t) == 0 && pthread_join(t, &res) == 0 && res == PTHREAD_CANCELED;
+}
+
+struct pipe_race {
+	int fds[2];
+	volatile int got;	/* bytes the reader's read() returned */
+	int by_read;		/* rounds whose bytes read() returned */
+};
+
+static void *pipe_race_reader(void *arg)
+{
+	struct pipe_race *r = arg;
+	char buf[RACE_BYTES];
+	ssize_t n;
+
+	sem_post(&done);
+	for (;;)
+		if ((n = read(r->fds[0], buf, sizeof(buf))) > 0)
+			r->got += (int)n;
+	return 0;
+}
+
+/* What is left in the pipe, taken out (nobody else reads it now). */
+static int pipe_left(int fd)
+{
+	char buf[RACE_BYTES];
+	int left = 0;
+	ssize_t n;
+
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		left += (int)n;
+	fcntl(fd, F_SETFL, 0);
+	return left;
+}
+
+/* One round: RACE_BYTES written, then the cancel; the bytes nobody has
+ * (neither the program nor the pipe), or -1 when the round went wrong. */
+static int pipe_race_round(struct pipe_race *r)
+{
+	char buf[RACE_BYTES] = "twenty-four bytes, a lot";
+	pthread_t t;
+
+	r->got = 0;
+	if (pthread_create(&t, 0, pipe_race_reader, r))
+		return -1;
+	sem_wait(&done);
+	utest_spin_random(100);
+	if (write(r->fds[1], buf, RACE_BYTES) != RACE_BYTES || !race_cancel_join(t, 300))
+		return -1;
+	r->by_read += r->got > 0;
+	return RACE_BYTES - r->got - pipe_left(r->fds[0]);
+}
+
+static int cancel_keeps_read_bytes(void)
+{
+	struct pipe_race r = { .by_read = 0 };
+	int lost = 0, n;
+
+	alarm(200);
+	sem_init(&done, 0, 0);
+	CHECK_EQ(pipe(r.fds), 0);
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		CHECK((n = pipe_race_round(&r)) >= 0);
+		lost += n;
+	}
+	utest_log("%d rounds of %d bytes: %d bytes lost; read() returned them in %d rounds, "
+		  "the pipe kept them in the others", RACE_ROUNDS, RACE_BYTES, lost, r.by_read);
+	CHECK_EQ(lost, 0);
+	return 0;
+}
+
+struct wait_race {
+	volatile pid_t child;
+	volatile int reaped;	/* times the reaper's waitpid returned the child */
+	int by_thread;		/* rounds the cancelled thread reaped the child */
+};
+
+static void *wait_race_reaper(void *arg)
+{
+	struct wait_race *r = arg;
+
+	sem_post(&done);
+	for (;;)
+		if (waitpid(r->child, 0, 0) == r->child)
+			r->reaped++;
+	return 0;
+}
+
+/* One round: a child killed, then the cancel; 1 when nobody reaped the
+ * child (lost), 0 when exactly one did, -1 when the round went wrong. */
+static int wait_race_round(struct wait_race *r)
+{
+	pid_t still;
+	pthread_t t;
+
+	r->reaped = 0;
+	r->child = fork();
+	if (r->child < 0)
+		return -1;
+	if (r->child == 0)
+		for (;;)
+			pause();
+	if (pthread_create(&t, 0, wait_race_reaper, r))
+		return -1;
+	sem_wait(&done);
+	utest_spin_random(100);
+	if (kill(r->child, SIGKILL) || !race_cancel_join(t, 300))
+		return -1;
+	still = waitpid(r->child, 0, 0);	/* the child is dead or dying: no wait */
+	if (r->reaped + (still == r->child) > 1)
+		return -1;
+	r->by_thread += r->reaped;
+	return r->reaped + (still == r->child) == 0;
+}
+
+static int cancel_keeps_reaped_child(void)
+{
+	struct wait_race r = { .by_thread = 0 };
+	int lost = 0, n;
+
+	alarm(200);
+	sem_init(&done, 0, 0);
+	for (int i = 0; i < RACE_ROUNDS / 2; i++) {
+		CHECK((n = wait_race_round(&r)) >= 0);
+		lost += n;
+	}
+	utest_log("%d rounds: %d children lost; the cancelled thread reaped %d, the main "
+		  "thread the others", RACE_ROUNDS / 2, lost, r.by_thread);
+	CHECK_EQ(lost, 0);
+	return 0;
+}
+
+/*
+ * Every cancellation point of pthread(3), one run each way: a cancel pending
+ * when the call starts ends the thread there (the call not made: open
+ * creates no file, close leaves the descriptor open, write puts nothing in
+ * the pipe); a cancel sent while the thread blocks in it ends the thread too;
+ * with cancellation disabled the call completes and the thread ends at the
+ * pthread_testcancel after it.  Each way the cleanup handler ran and join
+ * sees PTHREAD_CANCELED.
+ */
+#define CP_FILE		"cp_test.tmp"
+
+struct cp_env {
+	int fds[2];		/* a pipe, empty at the start */
+	int fd;			/* for close */
+	int file;		/* a regular file, for fsync */
+	void *page;		/* an anonymous page, for msync */
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	sem_t s;
+	sem_t helper_go;	/* ends the helper thread, which join waits for */
+	pthread_t helper;
+	int helper_joined;	/* by the thread under test */
+	pthread_t self;		/* the thread under test */
+	int finish;		/* the call must complete (cancellation disabled) */
+};
+
+enum { CP_PENDING, CP_BLOCKED, CP_DISABLED };
+
+/* What a call that ran leaves behind: a cancel before it leaves none. */
+enum { CP_FX_NONE, CP_FX_FILE, CP_FX_CLOSED, CP_FX_PIPE };
+
+struct cp_call {
+	const char *name;
+	long (*call)(struct cp_env *e);		/* 0: completed as expected */
+	int effect;				/* CP_FX_* */
+	int blocks;				/* can wait until cancelled */
+	void (*kick)(struct cp_env *e);		/* makes a disabled call complete */
+};
+
+static void *cp_helper(void *arg)
+{
+	sem_wait(&((struct cp_env *)arg)->helper_go);
+	return 0;
+}
+
+static int cp_env_init(struct cp_env *e, int finish)
+{
+	memset(e, 0, sizeof(*e));
+	e->finish = finish;
+	unlink(CP_FILE);
+	e->page = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pipe(e->fds) || (e->fd = open("/dev/null", O_RDONLY)) < 0 || e->page == MAP_FAILED ||
+	    (e->file = open(CP_FILE ".sync", O_RDWR | O_CREAT, 0600)) < 0)
+		return -1;
+	pthread_mutex_init(&e->m, 0);
+	pthread_cond_init(&e->c, 0);
+	sem_init(&e->s, 0, 0);
+	sem_init(&e->helper_go, 0, 0);
+	return pthread_create(&e->helper, 0, cp_helper, e);
+}
+
+/* The call's effect is there exactly when it ran (ran), then everything goes. */
+static int cp_env_fini(struct cp_env *e, int effect, int ran)
+{
+	int file_there = access(CP_FILE, F_OK) == 0, fd_open = fcntl(e->fd, F_GETFD) != -1;
+	struct pollfd p = { e->fds[0], POLLIN, 0 };
+	int in_pipe = poll(&p, 1, 0) == 1;
+
+	sem_post(&e->helper_go);
+	if (!e->helper_joined)
+		pthread_join(e->helper, 0);
+	unlink(CP_FILE);
+	unlink(CP_FILE ".sync");
+	close(e->file);
+	if (fd_open)
+		close(e->fd);
+	close(e->fds[0]);
+	close(e->fds[1]);
+	munmap(e->page, 4096);
+	if (effect == CP_FX_NONE)
+		return 0;
+	CHECK_EQ(file_there, effect == CP_FX_FILE && ran);
+	CHECK_EQ(fd_open, !(effect == CP_FX_CLOSED && ran));
+	CHECK_EQ(in_pipe, effect == CP_FX_PIPE && ran);
+	return 0;
+}
+
+static long cp_open(struct cp_env *e)
+{
+	(void)e;
+	return open(CP_FILE, O_WRONLY | O_CREAT, 0600) >= 0 ? 0 : -1;
+}
+
+static long cp_openat(struct cp_env *e)
+{
+	(void)e;
+	return openat(AT_FDCWD, CP_FILE, O_WRONLY | O_CREAT, 0600) >= 0 ? 0 : -1;
+}
+
+static long cp_creat(struct cp_env *e)
+{
+	(void)e;
+	return creat(CP_FILE, 0600) >= 0 ? 0 : -1;
+}
+
+static long cp_close(struct cp_env *e)
+{
+	return close(e->fd);
+}
+
+static long cp_fsync(struct cp_env *e)
+{
+	return fsync(e->file);
+}
+
+static long cp_fdatasync(struct cp_env *e)
+{
+	return fdatasync(e->file);
+}
+
+static long cp_msync(struct cp_env *e)
+{
+	return msync(e->page, 4096, MS_SYNC);
+}
+
+static long cp_write(struct cp_env *e)
+{
+	return write(e->fds[1], "w", 1) == 1 ? 0 : -1;
+}
+
+/* For the waits on the pipe: when the call must complete, a byte is there. */
+static void cp_byte_if_finish(struct cp_env *e)
+{
+	if (e->finish && write(e->fds[1], "x", 1) != 1)
+		abort();
+}
+
+static long cp_read(struct cp_env *e)
+{
+	char b;
+
+	cp_byte_if_finish(e);
+	return read(e->fds[0], &b, 1) == 1 ? 0 : -1;
+}
+
+static long cp_poll(struct cp_env *e)
+{
+	struct pollfd p = { e->fds[0], POLLIN, 0 };
+
+	cp_byte_if_finish(e);
+	return poll(&p, 1, -1) == 1 ? 0 : -1;
+}
+
+static long cp_ppoll(struct cp_env *e)
+{
+	struct pollfd p = { e->fds[0], POLLIN, 0 };
+
+	cp_byte_if_finish(e);
+	return ppoll(&p, 1, 0, 0) == 1 ? 0 : -1;
+}
+
+static long cp_select(struct cp_env *e)
+{
+	fd_set rd;
+
+	cp_byte_if_finish(e);
+	FD_ZERO(&rd);
+	FD_SET(e->fds[0], &rd);
+	return select(e->fds[0] + 1, &rd, 0, 0, 0) == 1 ? 0 : -1;
+}
+
+static long cp_pselect(struct cp_env *e)
+{
+	fd_set rd;
+
+	cp_byte_if_finish(e);
+	FD_ZERO(&rd);
+	FD_SET(e->fds[0], &rd);
+	return pselect(e->fds[0] + 1, &rd, 0, 0, 0, 0) == 1 ? 0 : -1;
+}
+
+static long cp_nanosleep(struct cp_env *e)
+{
+	struct timespec ts = { e->finish ? 0 : 100, 1000000 };
+
+	return nanosleep(&ts, 0);
+}
+
+static long cp_clock_nanosleep(struct cp_env *e)
+{
+	struct timespec ts = { e->finish ? 0 : 100, 1000000 };
+
+	return clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, 0);
+}
+
+static long cp_sleep(struct cp_env *e)
+{
+	return sleep(e->finish ? 0 : 100);
+}
+
+static long cp_usleep(struct cp_env *e)
+{
+	return usleep(e->finish ? 1000 : 999999);
+}
+
+/* pause and sigsuspend complete when a handled SIGUSR1 comes (the kick). */
+static void cp_nothing(int sig)
+{
+	(void)sig;
+}
+
+static void cp_kick_signal(struct cp_env *e)
+{
+	pthread_kill(e->self, SIGUSR1);
+}
+
+static long cp_pause(struct cp_env *e)
+{
+	(void)e;
+	return pause() == -1 && errno == EINTR ? 0 : -1;
+}
+
+static long cp_sigsuspend(struct cp_env *e)
+{
+	sigset_t none;
+
+	(void)e;
+	sigemptyset(&none);
+	return sigsuspend(&none) == -1 && errno == EINTR ? 0 : -1;
+}
+
+/* The signal waits take SIGUSR2 (blocked in the thread): sent first when the
+ * call must complete. */
+static void cp_usr2(struct cp_env *e, sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGUSR2);
+	if (e->finish)
+		pthread_kill(pthread_self(), SIGUSR2);
+}
+
+static long cp_sigwait(struct cp_env *e)
+{
+	sigset_t set;
+	int sig = 0;
+
+	cp_usr2(e, &set);
+	return sigwait(&set, &sig) == 0 && sig == SIGUSR2 ? 0 : -1;
+}
+
+static long cp_sigwaitinfo(struct cp_env *e)
+{
+	sigset_t set;
+
+	cp_usr2(e, &set);
+	return sigwaitinfo(&set, 0) == SIGUSR2 ? 0 : -1;
+}
+
+static long cp_sigtimedwait(struct cp_env *e)
+{
+	struct timespec ts = { 100, 0 };
+	sigset_t set;
+
+	cp_usr2(e, &set);
+	return sigtimedwait(&set, 0, &ts) == SIGUSR2 ? 0 : -1;
+}
+
+static void cp_unlock(void *m)
+{
+	pthread_mutex_unlock(m);
+}
+
+static void cp_kick_cond(struct cp_env *e)
+{
+	pthread_mutex_lock(&e->m);
+	pthread_cond_broadcast(&e->c);
+	pthread_mutex_unlock(&e->m);
+}
+
+/* A cancelled waiter holds the mutex again: its cleanup handler unlocks it. */
+static long cp_cond_wait(struct cp_env *e)
+{
+	long r;
+
+	pthread_mutex_lock(&e->m);
+	pthread_cleanup_push(cp_unlock, &e->m);
+	r = pthread_cond_wait(&e->c, &e->m);
+	pthread_cleanup_pop(1);
+	return r;
+}
+
+static long cp_cond_timedwait(struct cp_env *e)
+{
+	struct timespec when = utest_deadline(CLOCK_REALTIME, e->finish ? -10 : 100000);
+	long r;
+
+	pthread_mutex_lock(&e->m);
+	pthread_cleanup_push(cp_unlock, &e->m);
+	r = pthread_cond_timedwait(&e->c, &e->m, &when);
+	pthread_cleanup_pop(1);
+	return r == (e->finish ? ETIMEDOUT : 0) ? 0 : -1;
+}
+
+static long cp_sem_wait(struct cp_env *e)
+{
+	if (e->finish)
+		sem_post(&e->s);
+	return sem_wait(&e->s);
+}
+
+static long cp_sem_timedwait(struct cp_env *e)
+{
+	struct timespec when = utest_deadline(CLOCK_REALTIME, 100000);
+
+	if (e->finish)
+		sem_post(&e->s);
+	return sem_timedwait(&e->s, &when);
+}
+
+static void cp_kick_helper(struct cp_env *e)
+{
+	sem_post(&e->helper_go);
+}
+
+static long cp_join(struct cp_env *e)
+{
+	if (pthread_join(e->helper, 0))
+		return -1;
+	e->helper_joined = 1;
+	return 0;
+}
+
+static long cp_testcancel(struct cp_env *e)
+{
+	(void)e;
+	pthread_testcancel();
+	return 0;
+}
+
+static const struct cp_call cp_calls[] = {
+	{ "open", cp_open, CP_FX_FILE, 0, 0 },
+	{ "openat", cp_openat, CP_FX_FILE, 0, 0 },
+	{ "creat", cp_creat, CP_FX_FILE, 0, 0 },
+	{ "close", cp_close, CP_FX_CLOSED, 0, 0 },
+	{ "fsync", cp_fsync, CP_FX_NONE, 0, 0 },
+	{ "fdatasync", cp_fdatasync, CP_FX_NONE, 0, 0 },
+	{ "msync", cp_msync, CP_FX_NONE, 0, 0 },
+	{ "write", cp_write, CP_FX_PIPE, 0, 0 },
+	{ "read", cp_read, CP_FX_NONE, 1, 0 },
+	{ "poll", cp_poll, CP_FX_NONE, 1, 0 },
+	{ "ppoll", cp_ppoll, CP_FX_NONE, 1, 0 },
+	{ "select", cp_select, CP_FX_NONE, 1, 0 },
+	{ "pselect", cp_pselect, CP_FX_NONE, 1, 0 },
+	{ "nanosleep", cp_nanosleep, CP_FX_NONE, 1, 0 },
+	{ "clock_nanosleep", cp_clock_nanosleep, CP_FX_NONE, 1, 0 },
+	{ "sleep", cp_sleep, CP_FX_NONE, 1, 0 },
+	{ "usleep", cp_usleep, CP_FX_NONE, 1, 0 },
+	{ "pause", cp_pause, CP_FX_NONE, 1, cp_kick_signal },
+	{ "sigsuspend", cp_sigsuspend, CP_FX_NONE, 1, cp_kick_signal },
+	{ "sigwait", cp_sigwait, CP_FX_NONE, 1, 0 },
+	{ "sigwaitinfo", cp_sigwaitinfo, CP_FX_NONE, 1, 0 },
+	{ "sigtimedwait", cp_sigtimedwait, CP_FX_NONE, 1, 0 },
+	{ "pthread_cond_wait", cp_cond_wait, CP_FX_NONE, 1, cp_kick_cond },
+	{ "pthread_cond_timedwait", cp_cond_timedwait, CP_FX_NONE, 1, 0 },
+	{ "sem_wait", cp_sem_wait, CP_FX_NONE, 1, 0 },
+	{ "sem_timedwait", cp_sem_timedwait, CP_FX_NONE, 1, 0 },
+	{ "pthread_join", cp_join, CP_FX_NONE, 1, cp_kick_helper },
+	{ "pthread_testcancel", cp_testcancel, CP_FX_NONE, 0, 0 },
+};
+
+struct cp_run {
+	const struct cp_call *c;
+	struct cp_env *e;
+	int mode;
+	volatile int go, returned, cleanup_ran;
+	volatile long result;
+};
+
+static void cp_cleanup(void *arg)
+{
+	((struct cp_run *)arg)->cleanup_ran = 1;
+}
+
+static void *cp_thread(void *arg)
+{
+	struct cp_run *r = arg;
+	sigset_t usr2;
+
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &usr2, 0);
+	pthread_cleanup_push(cp_cleanup, r);
+	if (r->mode == CP_DISABLED)
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, 0);
+	sem_post(&done);
+	while (r->mode != CP_BLOCKED && !r->go)
+		sched_yield();		/* until the cancel is pending */
+	r->result = r->c->call(r->e);
+	r->returned = 1;
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, 0);
+	pthread_testcancel();
+	pthread_cleanup_pop(0);
+	return 0;
+}
+
+/* One run of call c: 0, or 1 after a failed check. */
+static int cp_run_one(const struct cp_call *c, int mode)
+{
+	struct cp_env e;
+	struct cp_run r = { c, &e, mode, 0, 0, 0, 0 };
+	void *res = 0;
+	pthread_t t;
+	int joinable;
+
+	CHECK_EQ(cp_env_init(&e, mode == CP_DISABLED), 0);
+	CHECK_EQ(pthread_create(&t, 0, cp_thread, &r), 0);
+	e.self = t;
+	sem_wait(&done);
+	if (mode == CP_BLOCKED)
+		sleep_ms(20);		/* asleep in the call by now */
+	CHECK_EQ(pthread_cancel(t), 0);
+	r.go = 1;
+	while (mode == CP_DISABLED && c->kick && !r.returned) {
+		sleep_ms(5);
+		c->kick(&e);
+	}
+	CHECK_EQ(pthread_join(t, &res), 0);
+	/* a cancelled join left the helper joinable (cp_env_fini joins it) */
+	joinable = e.helper_joined || pthread_kill(e.helper, 0) == 0;
+	CHECK_EQ(cp_env_fini(&e, c->effect, mode == CP_DISABLED), 0);
+	CHECK(res == PTHREAD_CANCELED);
+	CHECK(r.cleanup_ran);
+	CHECK_EQ(r.returned, mode == CP_DISABLED);
+	if (mode == CP_DISABLED)
+		CHECK_EQ(r.result, 0);
+	CHECK(joinable);
+	return 0;
+}
+
+/* Every cancellation point in one mode; the failed ones named. */
+static int cp_all(int mode)
+{
+	struct sigaction sa;
+	int bad = 0;
+
+	alarm(120);
+	sem_init(&done, 0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cp_nothing;
+	sigaction(SIGUSR1, &sa, 0);
+	for (unsigned i = 0; i < sizeof(cp_calls) / sizeof(cp_calls[0]); i++) {
+		if (mode == CP_BLOCKED && !cp_calls[i].blocks)
+			continue;
+		if (cp_run_one(&cp_calls[i], mode)) {
+			utest_log("%s: failed", cp_calls[i].name);
+			bad++;
+		}
+	}
+	CHECK_EQ(bad, 0);
+	return 0;
+}
+
+/* A cancel pending as the call starts: the thread ends there, the call not made. */
+static int cancel_points_pending(void)
+{
+	return cp_all(CP_PENDING);
+}
+
+/* A cancel while the thread blocks in the call. */
+static int cancel_points_blocked(void)
+{
+	return cp_all(CP_BLOCKED);
+}
+
+/* Cancellation disabled: the call completes, the thread ends at the testcancel after. */
+static int cancel_points_disabled(void)
+{
+	return cp_all(CP_DISABLED);
+}
+
 static volatile pthread_t handled_by;
 static volatile int handled;
 
@@ -1348,6 +1980,11 @@ static const struct utest_case cases[] = {
 	UTEST(guard_page),
 	UTEST(cancel_deferred),
 	UTEST(cancel_state_and_async),
+	UTEST(cancel_keeps_read_bytes),
+	UTEST(cancel_keeps_reaped_child),
+	UTEST(cancel_points_pending),
+	UTEST(cancel_points_blocked),
+	UTEST(cancel_points_disabled),
 	UTEST(sigmask_and_kill),
 	UTEST(exit_semantics),
 	UTEST(process_shared),

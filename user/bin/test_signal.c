@@ -1,4 +1,4 @@
-/* test_signal.c: the "signal" suite: handlers with SA_SIGINFO, signal numbers as newlib names them, masks, sigsuspend, alarm, sigaltstack, sigsetjmp/siglongjmp out of a handler. */
+/* test_signal.c: the "signal" suite: handlers with SA_SIGINFO, signal numbers as newlib names them, masks, sigsuspend, alarm, sigaltstack, sigsetjmp/siglongjmp out of a handler, interval timers (setitimer). */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -8,12 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 #include "utest.h"
+#include "user/syscalls.h"
+
+extern char **environ;
+static const char *self_path;	/* argv[0], for the cases that exec this program again */
 
 /* Each case runs in a child of its own (utest); alarm() ends a hung one. */
 #define WATCHDOG()	alarm(60)
@@ -377,6 +382,185 @@ static int alarm_fires(void)
 	CHECK_ERR(pause(), EINTR);
 	CHECK_EQ(last_sig, SIGALRM);
 	CHECK((utest_now_ns() - t0) / 1000000 >= 900);
+	return 0;
+}
+
+/* ---- interval timers: setitimer(2) ---- */
+
+static long long tv_us(struct timeval tv)
+{
+	return (long long)tv.tv_sec * 1000000 + tv.tv_usec;
+}
+
+static int set_itimer_us(int which, long long value_us, long long interval_us)
+{
+	struct itimerval v = {
+		{ interval_us / 1000000, interval_us % 1000000 },
+		{ value_us / 1000000, value_us % 1000000 },
+	};
+
+	return setitimer(which, &v, 0);
+}
+
+/* ITIMER_REAL with an interval: SIGALRM again and again, getitimer between;
+ * it_value 0 disarms (and reads 0 afterwards, its interval too, as on
+ * Linux; a CPU timer keeps its interval). */
+static int itimer_real_reload(void)
+{
+	struct itimerval now, old;
+	long long t0;
+
+	WATCHDOG();
+	CHECK_EQ(install(SIGALRM, on_plain, SA_RESTART, 0), 0);
+	hits = 0;
+	t0 = utest_now_ns();
+	CHECK_EQ(set_itimer_us(ITIMER_REAL, 30000, 30000), 0);
+	CHECK_EQ(getitimer(ITIMER_REAL, &now), 0);
+	CHECK(tv_us(now.it_value) > 0 && tv_us(now.it_value) <= 30000);
+	CHECK_EQ(tv_us(now.it_interval), 30000);
+	while (hits < 4 && utest_now_ns() - t0 < 5000000000LL)
+		pause();
+	CHECK(hits >= 4);
+	CHECK((utest_now_ns() - t0) / 1000000 >= 4 * 30 - 5);	/* never early */
+	CHECK_EQ(last_sig, SIGALRM);
+	memset(&old, 0, sizeof(old));
+	CHECK_EQ(set_itimer_us(ITIMER_REAL, 0, 30000), 0);
+	CHECK_EQ(getitimer(ITIMER_REAL, &now), 0);
+	CHECK_EQ(tv_us(now.it_value), 0);
+	CHECK_EQ(tv_us(now.it_interval), 0);
+	CHECK_EQ(set_itimer_us(ITIMER_PROF, 0, 30000), 0);
+	CHECK_EQ(getitimer(ITIMER_PROF, &now), 0);
+	CHECK_EQ(tv_us(now.it_value), 0);
+	CHECK_EQ(tv_us(now.it_interval), 30000);
+	hits = 0;
+	sleep_ms(100);
+	CHECK_EQ(hits, 0);			/* disarmed: no more */
+	CHECK_EQ(setitimer(ITIMER_REAL, 0, &old), 0);	/* NULL disarms, as Linux */
+	return 0;
+}
+
+/* alarm and setitimer(ITIMER_REAL) are one timer: each returns or shows what
+ * the other set; alarm rounds to the nearest second (at least 1). */
+static int itimer_alarm_shared(void)
+{
+	struct itimerval now, old;
+
+	WATCHDOG();
+	CHECK_EQ(set_itimer_us(ITIMER_REAL, 2700000, 0), 0);
+	CHECK_EQ(alarm(10), 3);
+	CHECK_EQ(getitimer(ITIMER_REAL, &now), 0);
+	CHECK(now.it_value.tv_sec >= 9 && tv_us(now.it_value) <= 10000000);
+	CHECK_EQ(tv_us(now.it_interval), 0);
+	CHECK_EQ(set_itimer_us(ITIMER_REAL, 300000, 0), 0);
+	CHECK_EQ(alarm(0), 1);			/* 0.3 s left: at least 1 */
+	CHECK_EQ(set_itimer_us(ITIMER_REAL, 5000000, 0), 0);
+	CHECK_EQ(setitimer(ITIMER_REAL, 0, &old), 0);
+	CHECK(old.it_value.tv_sec >= 4 && tv_us(old.it_value) <= 5000000);
+	CHECK_EQ(alarm(0), 0);			/* disarmed by setitimer */
+	return 0;
+}
+
+static int itimer_errors(void)
+{
+	struct itimerval v = { { 0, 0 }, { 0, 1000000 } };
+
+	CHECK_ERR(setitimer(ITIMER_REAL, &v, 0), EINVAL);	/* tv_usec 10^6 */
+	v.it_value.tv_usec = -1;
+	CHECK_ERR(setitimer(ITIMER_REAL, &v, 0), EINVAL);
+	v.it_value.tv_usec = 0;
+	v.it_interval.tv_usec = 1000000;
+	CHECK_ERR(setitimer(ITIMER_PROF, &v, 0), EINVAL);
+	CHECK_ERR(setitimer(3, &v, 0), EINVAL);
+	CHECK_ERR(getitimer(-1, &v), EINVAL);
+	/* The kernel's own checks, past the glue's conversion. */
+	CHECK_EQ(__sys_setitimer(ITIMER_REAL, (void *)16, 0), -EFAULT);
+	CHECK_EQ(__sys_getitimer(ITIMER_REAL, (void *)16), -EFAULT);
+	CHECK_EQ(__sys_setitimer(ITIMER_REAL, 0, (void *)0xc0000000), -EFAULT);
+	return 0;
+}
+
+static volatile int vt_hits, prof_hits;
+
+static void on_vtalrm(int sig)
+{
+	(void)sig;
+	vt_hits++;
+}
+
+static void on_prof(int sig)
+{
+	(void)sig;
+	prof_hits++;
+}
+
+/* ITIMER_VIRTUAL counts user time only (a sleep spends none), ITIMER_PROF
+ * user and system time; both fire, and reload, while the process spins. */
+static int itimer_virtual_prof(void)
+{
+	struct itimerval now;
+	long long t0;
+
+	WATCHDOG();
+	CHECK_EQ(install(SIGVTALRM, on_vtalrm, SA_RESTART, 0), 0);
+	CHECK_EQ(install(SIGPROF, on_prof, SA_RESTART, 0), 0);
+	CHECK_EQ(set_itimer_us(ITIMER_VIRTUAL, 200000, 0), 0);
+	sleep_ms(300);
+	CHECK_EQ(getitimer(ITIMER_VIRTUAL, &now), 0);
+	CHECK(tv_us(now.it_value) > 150000);	/* asleep: no user time spent */
+	CHECK_EQ(vt_hits, 0);
+	CHECK_EQ(set_itimer_us(ITIMER_VIRTUAL, 20000, 20000), 0);
+	CHECK_EQ(set_itimer_us(ITIMER_PROF, 20000, 20000), 0);
+	t0 = utest_now_ns();
+	while ((vt_hits < 3 || prof_hits < 3) && utest_now_ns() - t0 < 20000000000LL)
+		;
+	CHECK(vt_hits >= 3 && prof_hits >= 3);
+	CHECK_EQ(set_itimer_us(ITIMER_VIRTUAL, 0, 0), 0);
+	CHECK_EQ(set_itimer_us(ITIMER_PROF, 0, 0), 0);
+	CHECK_EQ(getitimer(ITIMER_PROF, &now), 0);
+	CHECK_EQ(tv_us(now.it_value), 0);
+	return 0;
+}
+
+/* The child of fork has no timers; exec keeps them (setitimer(2)): a child
+ * that execs a spinning program (this one, "--spin": on the host too) with
+ * ITIMER_REAL armed dies of SIGALRM. */
+static int itimer_fork_exec(void)
+{
+	char *argv[] = { (char *)self_path, "--spin", NULL };
+	struct itimerval now;
+	long long t0;
+	pid_t pid;
+	int st;
+
+	WATCHDOG();
+	CHECK_EQ(set_itimer_us(ITIMER_REAL, 5000000, 0), 0);
+	CHECK_EQ(set_itimer_us(ITIMER_PROF, 5000000, 0), 0);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct itimerval r, p;
+		_exit(getitimer(ITIMER_REAL, &r) || getitimer(ITIMER_PROF, &p) ||
+		      tv_us(r.it_value) || tv_us(p.it_value));
+	}
+	CHECK(utest_child_ok(pid));
+	CHECK_EQ(getitimer(ITIMER_REAL, &now), 0);
+	CHECK(tv_us(now.it_value) > 0);		/* the parent's own is still armed */
+	pid = fork();
+	if (pid == 0) {
+		set_itimer_us(ITIMER_REAL, 100000, 0);
+		execve(argv[0], argv, environ);
+		_exit(99);
+	}
+	t0 = utest_now_ns();
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		if (utest_now_ns() - t0 > 3000000000LL) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			break;
+		}
+		sleep_ms(20);
+	}
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM);
 	return 0;
 }
 
@@ -798,6 +982,11 @@ static const struct utest_case cases[] = {
 	UTEST(restart_or_eintr),
 	UTEST(suspend_and_pause),
 	UTEST(alarm_fires),
+	UTEST(itimer_real_reload),
+	UTEST(itimer_alarm_shared),
+	UTEST(itimer_errors),
+	UTEST(itimer_virtual_prof),
+	UTEST(itimer_fork_exec),
 	UTEST(altstack),
 	UTEST(siglongjmp_out_of_faults),
 	UTEST(siglongjmp_without_mask),
@@ -813,5 +1002,9 @@ static const struct utest_case cases[] = {
 
 int main(int argc, char **argv)
 {
+	self_path = argv[0];
+	if (argc > 1 && !strcmp(argv[1], "--spin"))
+		for (;;)
+			;		/* an exec target that only a signal ends */
 	return utest_main(argc, argv, "signal", cases, sizeof(cases) / sizeof(cases[0]));
 }

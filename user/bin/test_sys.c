@@ -1,4 +1,4 @@
-/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), spinners sharing the CPUs fairly (and one per CPU), a pinned task staying put, an idle CPU pulling work, wake-ups and kills of tasks on other CPUs, getrandom, posix_fadvise/fallocate, sync, /proc/irq/N/smp_affinity, idle APs' stopped ticks. */
+/* test_sys.c: the "sys" suite: process times and usage (times, getrusage, wait4, the CPU-time clocks), clock_getres/clock_nanosleep, CPU affinity, the CPUs online (/proc/cpuinfo, sysconf), spinners sharing the CPUs fairly (and one per CPU), a pinned task staying put, an idle CPU pulling work, wake-ups and kills of tasks on other CPUs, getrandom, posix_fadvise/fallocate, sync, /proc/irq/N/smp_affinity, idle APs' stopped ticks, POSIX timers (timer_create and the rest). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +19,7 @@
 #include <sys/times.h>
 #include <sys/wait.h>
 #include "utest.h"
+#include "user/syscalls.h"
 
 #define MS	1000000LL
 
@@ -1187,6 +1188,80 @@ static int idle_cpus_stop_ticking(void)
 	return 0;
 }
 
+/* A spinner that may run on CPU 0 or CPU target only. */
+static struct {
+	volatile int stop, ready;
+	volatile long long reached_ns;	/* when it first ran on target; 0: never */
+} kickp;
+
+static void *kick_target_spinner(void *arg)
+{
+	int target = (int)(long)arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(target, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))	/* on CPU 0 now: stays there */
+		return (void *)1;
+	kickp.ready = 1;
+	while (!kickp.stop)
+		if (!kickp.reached_ns && sched_getcpu() == target)
+			kickp.reached_ns = utest_now_ns();
+	return 0;
+}
+
+/* A task waiting on a busy CPU's queue that may also run on an idle AP
+ * whose tick stopped gets there: two spinners share CPU 0 (one pinned, one
+ * allowed on CPU 0 and the last AP only) while every AP idles tick-less; the
+ * last AP pulls the second within 400 ms (its idle tick did in 4 ms before
+ * the tick stopped; the busy CPU's kick must reach a CPU that may run the
+ * waiting task, not always the lowest idle AP, which cannot). */
+static int tickless_ap_pulls_waiting_task(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), target = ncpu - 1;
+	struct timespec ms200 = { 0, 200 * 1000000 }, ms10 = { 0, 10 * 1000000 };
+	long long t0;
+	long res1;
+	pthread_t s, t;
+	void *rv;
+	cpu_set_t set;
+
+	if (ncpu < 3) {
+		utest_log("%ld CPUs: no idle AP but the lowest", ncpu);
+		return 0;
+	}
+	memset((void *)&kickp, 0, sizeof(kickp));
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);			/* the threads start on CPU 0 */
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	nanosleep(&ms200, 0);			/* every AP idle: ticks stopped */
+	tick_spin_stop = 0;
+	CHECK_EQ(pthread_create(&s, 0, tick_spinner, (void *)0L), 0);
+	CHECK_EQ(pthread_create(&t, 0, kick_target_spinner, (void *)target), 0);
+	while (!kickp.ready)
+		nanosleep(&ms10, 0);
+	res1 = utest_read_field("/proc/interrupts", "\nRES:", 1);
+	t0 = utest_now_ns();
+	while (!kickp.reached_ns && utest_now_ns() - t0 < 400 * MS)
+		nanosleep(&ms10, 0);
+	res1 = utest_read_field("/proc/interrupts", "\nRES:", 1) - res1;
+	kickp.stop = 1;
+	tick_spin_stop = 1;
+	CHECK_EQ(pthread_join(t, &rv), 0);
+	CHECK_EQ((long)rv, 0);
+	CHECK_EQ(pthread_join(s, &rv), 0);
+	CHECK_EQ((long)rv, 0);
+	for (int c = 1; c < ncpu; c++)
+		CPU_SET(c, &set);
+	CHECK_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+	utest_log("spinner allowed on CPUs 0 and %ld: on %ld after %lld ms (-1: never in 400)",
+		  target, target, kickp.reached_ns ? (kickp.reached_ns - t0) / MS : -1LL);
+	utest_log("reschedule IPIs CPU 1 took meanwhile (it may not run the task): %ld", res1);
+	CHECK(kickp.reached_ns != 0);
+	return 0;
+}
+
 /* /proc/irq/IRQ/FILE as a number (hex), or -1. */
 static long irq_file_read(int irq, const char *file)
 {
@@ -1258,6 +1333,395 @@ static int irq_smp_affinity_file(void)
 	return 0;
 }
 
+/* ---- POSIX timers: timer_create(2) ----
+ * (Here rather than in the signal suite, which also runs on the host under
+ * qemu-i386: its emulation of these calls maps timer ids and loses overruns.) */
+
+#define WATCHDOG()	alarm(60)
+
+extern char **environ;
+static const char *self_path;	/* argv[0], for the cases that exec this program again */
+static volatile int hits, last_sig;
+static pthread_t main_thread;
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, 0);
+}
+
+static int install(int sig, void (*handler)(int, siginfo_t *, void *))
+{
+	struct sigaction sa = { .sa_flags = SA_SIGINFO | SA_RESTART };
+
+	sa.sa_sigaction = handler;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, 0);
+}
+
+static volatile int tm_code, tm_value, tm_timerid, tm_overrun, tm_getoverrun, tm_tid;
+
+static void on_timer(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	hits++;
+	last_sig = sig;
+	tm_code = si->si_code;
+	tm_value = si->si_value.sival_int;
+	tm_timerid = si->si_timerid;
+	tm_overrun = si->si_overrun;
+	tm_getoverrun = -2;
+	tm_tid = (int)__sys_gettid();
+}
+
+static int set_timer_ms(timer_t id, int flags, long long value_ms, long long interval_ms)
+{
+	struct itimerspec v = {
+		{ interval_ms / 1000, (interval_ms % 1000) * 1000000 },
+		{ value_ms / 1000, (value_ms % 1000) * 1000000 },
+	};
+
+	return timer_settime(id, flags, &v, 0);
+}
+
+static int wait_hits(int n, int ms)
+{
+	long long t0 = utest_now_ns();
+
+	while (hits < n && utest_now_ns() - t0 < ms * 1000000LL)
+		sleep_ms(5);
+	return hits >= n;
+}
+
+/* SIGEV_SIGNAL: the signal comes with SI_TIMER, the id and the value; a
+ * one-shot timer reads 0 afterwards; a NULL sigevent means SIGALRM with the
+ * timer's id as value. */
+static int timer_signal_info(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct itimerspec cur;
+	timer_t id, id2;
+	long long t0;
+
+	WATCHDOG();
+	CHECK_EQ(install(SIGUSR1, on_timer), 0);
+	CHECK_EQ(install(SIGALRM, on_timer), 0);
+	ev.sigev_value.sival_int = 1234;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &id), 0);
+	CHECK_EQ(timer_gettime(id, &cur), 0);
+	CHECK_EQ(ts_ms(cur.it_value), 0);		/* created disarmed */
+	t0 = utest_now_ns();
+	CHECK_EQ(set_timer_ms(id, 0, 40, 0), 0);
+	CHECK(wait_hits(1, 3000));
+	CHECK((utest_now_ns() - t0) / 1000000 >= 39);
+	CHECK_EQ(last_sig, SIGUSR1);
+	CHECK_EQ(tm_code, SI_TIMER);
+	CHECK_EQ(tm_value, 1234);
+	CHECK_EQ(tm_timerid, (int)id);
+	CHECK_EQ(tm_overrun, 0);
+	CHECK_EQ(timer_gettime(id, &cur), 0);
+	CHECK_EQ(cur.it_value.tv_sec + cur.it_value.tv_nsec, 0);
+	CHECK_EQ(timer_create(CLOCK_REALTIME, 0, &id2), 0);
+	CHECK((int)id2 != (int)id);
+	CHECK_EQ(set_timer_ms(id2, 0, 10, 0), 0);
+	CHECK(wait_hits(2, 3000));
+	CHECK_EQ(last_sig, SIGALRM);
+	CHECK_EQ(tm_value, (int)id2);
+	CHECK_EQ(timer_delete(id), 0);
+	CHECK_EQ(timer_delete(id2), 0);
+	return 0;
+}
+
+/* A periodic timer whose signal stays blocked: one signal, the expiries
+ * meanwhile in si_overrun, which timer_getoverrun then reports. */
+static int timer_overrun(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	sigset_t block;
+	long long t0, due;
+	timer_t id;
+
+	WATCHDOG();
+	CHECK_EQ(install(SIGUSR1, on_timer), 0);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &block, 0), 0);
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &id), 0);
+	t0 = utest_now_ns();
+	CHECK_EQ(set_timer_ms(id, 0, 10, 10), 0);
+	sleep_ms(200);
+	CHECK_EQ(hits, 0);
+	CHECK_EQ(set_timer_ms(id, 0, 0, 0), 0);	/* stop: the count is final */
+	due = (utest_now_ns() - t0) / 10000000;	/* expiries due by now */
+	CHECK_EQ(sigprocmask(SIG_UNBLOCK, &block, 0), 0);
+	CHECK_EQ(hits, 1);			/* one signal for them all */
+	CHECK_EQ(tm_code, SI_TIMER);
+	utest_log("%lld expiries due, si_overrun %d", due, tm_overrun);
+	/* all but the first, less the one or two a late tick had not run yet */
+	CHECK(tm_overrun >= 10 && tm_overrun <= due - 1 && tm_overrun >= due - 3);
+	CHECK_EQ(timer_getoverrun(id), tm_overrun);
+	CHECK_EQ(timer_delete(id), 0);
+	return 0;
+}
+
+static volatile int rt_timer_values, rt_timer_bad;
+
+static void on_rt_timer(int sig, siginfo_t *si, void *uc)
+{
+	on_timer(sig, si, uc);
+	if (si->si_signo != sig || si->si_code != SI_TIMER)
+		rt_timer_bad++;
+	rt_timer_values |= si->si_value.sival_int;
+}
+
+/* Timers with real-time signals: two timers on SIGRTMIN each get their own
+ * queued signal (with a standard signal the two would merge into one); a
+ * periodic one on SIGRTMIN + 1 blocked meanwhile is still one signal, its
+ * expiries in si_overrun. */
+static int timer_rt_signals(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN };
+	struct sigaction sa = { .sa_flags = SA_SIGINFO };
+	sigset_t block;
+	timer_t a, b, p;
+
+	WATCHDOG();
+	sa.sa_sigaction = on_rt_timer;
+	sigfillset(&sa.sa_mask);		/* one handler at a time, in order */
+	CHECK_EQ(sigaction(SIGRTMIN, &sa, 0), 0);
+	CHECK_EQ(sigaction(SIGRTMIN + 1, &sa, 0), 0);
+	sigemptyset(&block);
+	sigaddset(&block, SIGRTMIN);
+	sigaddset(&block, SIGRTMIN + 1);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &block, 0), 0);
+	ev.sigev_value.sival_int = 1;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &a), 0);
+	ev.sigev_value.sival_int = 2;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &b), 0);
+	ev.sigev_signo = SIGRTMIN + 1;
+	ev.sigev_value.sival_int = 4;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &p), 0);
+	CHECK_EQ(set_timer_ms(a, 0, 10, 0), 0);
+	CHECK_EQ(set_timer_ms(b, 0, 20, 0), 0);
+	CHECK_EQ(set_timer_ms(p, 0, 10, 10), 0);
+	sleep_ms(150);
+	CHECK_EQ(set_timer_ms(p, 0, 0, 0), 0);
+	CHECK_EQ(hits, 0);
+	CHECK_EQ(sigprocmask(SIG_UNBLOCK, &block, 0), 0);
+	CHECK_EQ(hits, 3);
+	CHECK_EQ(rt_timer_values, 1 | 2 | 4);
+	CHECK_EQ(rt_timer_bad, 0);
+	CHECK_EQ(last_sig, SIGRTMIN + 1);		/* the higher number last */
+	CHECK(tm_overrun >= 5);
+	CHECK_EQ(timer_getoverrun(p), tm_overrun);
+	CHECK_EQ(timer_delete(a), 0);
+	CHECK_EQ(timer_delete(b), 0);
+	CHECK_EQ(timer_delete(p), 0);
+	return 0;
+}
+
+/* TIMER_ABSTIME on CLOCK_REALTIME: not before the time; a time already past
+ * fires at once. SIGEV_NONE: nothing is sent, timer_gettime counts down and
+ * shows the interval; it_value 0 disarms. */
+static int timer_abstime_and_none(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct itimerspec v, cur, old;
+	struct timespec now;
+	long long t0;
+	timer_t id, quiet;
+
+	WATCHDOG();
+	CHECK_EQ(install(SIGUSR1, on_timer), 0);
+	CHECK_EQ(timer_create(CLOCK_REALTIME, &ev, &id), 0);
+	CHECK_EQ(clock_gettime(CLOCK_REALTIME, &now), 0);
+	memset(&v, 0, sizeof(v));
+	v.it_value.tv_sec = now.tv_sec + (now.tv_nsec + 60000000) / 1000000000;
+	v.it_value.tv_nsec = (now.tv_nsec + 60000000) % 1000000000;
+	t0 = utest_now_ns();
+	CHECK_EQ(timer_settime(id, TIMER_ABSTIME, &v, 0), 0);
+	CHECK(wait_hits(1, 3000));
+	CHECK((utest_now_ns() - t0) / 1000000 >= 55);
+	v.it_value.tv_sec -= 10;		/* in the past */
+	t0 = utest_now_ns();
+	CHECK_EQ(timer_settime(id, TIMER_ABSTIME, &v, 0), 0);
+	CHECK(wait_hits(2, 3000));
+	CHECK((utest_now_ns() - t0) / 1000000 < 1000);
+	ev.sigev_notify = SIGEV_NONE;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &quiet), 0);
+	CHECK_EQ(set_timer_ms(quiet, 0, 10000, 1000), 0);
+	sleep_ms(50);
+	CHECK_EQ(timer_gettime(quiet, &cur), 0);
+	CHECK(ts_ms(cur.it_value) > 9000 && ts_ms(cur.it_value) < 10000);
+	CHECK_EQ(ts_ms(cur.it_interval), 1000);
+	CHECK_EQ(set_timer_ms(quiet, 0, 100, 0), 0);
+	sleep_ms(200);
+	CHECK_EQ(hits, 2);			/* SIGEV_NONE sent nothing */
+	memset(&v, 0, sizeof(v));
+	CHECK_EQ(set_timer_ms(quiet, 0, 5000, 0), 0);
+	CHECK_EQ(timer_settime(quiet, 0, &v, &old), 0);	/* disarm, the old value back */
+	CHECK(ts_ms(old.it_value) > 4000);
+	CHECK_EQ(timer_gettime(quiet, &cur), 0);
+	CHECK_EQ(ts_ms(cur.it_value), 0);
+	CHECK_EQ(timer_delete(quiet), 0);
+	CHECK_EQ(timer_delete(id), 0);
+	return 0;
+}
+
+#define KCLOCK_MONOTONIC	1	/* the kernel's number; newlib's differs */
+
+static int timer_errors(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = 0 };
+	struct itimerspec v;
+	timer_t id;
+	int kid;
+
+	CHECK_ERR(timer_create(12345, 0, &id), EINVAL);
+	CHECK_ERR(timer_create(CLOCK_MONOTONIC, &ev, &id), EINVAL);	/* signal 0 */
+	ev.sigev_notify = 99;
+	ev.sigev_signo = SIGUSR1;
+	CHECK_ERR(timer_create(CLOCK_MONOTONIC, &ev, &id), EINVAL);
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_notify_thread_id = 1;		/* init: not a thread of ours */
+	CHECK_ERR(timer_create(CLOCK_MONOTONIC, &ev, &id), EINVAL);
+	ev.sigev_notify = SIGEV_THREAD;
+	ev.sigev_notify_function = 0;
+	CHECK_ERR(timer_create(CLOCK_MONOTONIC, &ev, &id), EINVAL);
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, 0, &id), 0);
+	memset(&v, 0, sizeof(v));
+	v.it_value.tv_nsec = 1000000000;
+	CHECK_ERR(timer_settime(id, 0, &v, 0), EINVAL);
+	v.it_value.tv_nsec = 0;
+	v.it_interval.tv_nsec = -1;
+	CHECK_ERR(timer_settime(id, 0, &v, 0), EINVAL);
+	CHECK_ERR(timer_settime((timer_t)4242, 0, &v, 0), EINVAL);
+	CHECK_ERR(timer_gettime((timer_t)4242, &v), EINVAL);
+	CHECK_ERR(timer_getoverrun((timer_t)4242), EINVAL);
+	CHECK_EQ(__sys_timer_create(KCLOCK_MONOTONIC, (void *)16, &kid), -EFAULT);
+	CHECK_EQ(__sys_timer_create(KCLOCK_MONOTONIC, 0, (void *)16), -EFAULT);
+	CHECK_EQ(__sys_timer_settime((int)id, 0, (void *)16, 0), -EFAULT);
+	CHECK_EQ(__sys_timer_gettime((int)id, (void *)16), -EFAULT);
+	CHECK_EQ(timer_delete(id), 0);
+	CHECK_ERR(timer_delete(id), EINVAL);
+	return 0;
+}
+
+static volatile int tid_of_thread, thread_stop;
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	tid_of_thread = (int)__sys_gettid();
+	while (!thread_stop)
+		sleep_ms(5);
+	return 0;
+}
+
+/* SIGEV_THREAD_ID: the signal goes to that thread, not to whichever thread
+ * of the process takes it first (the main thread, which does not block it). */
+static int timer_thread_id(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGUSR1 };
+	pthread_t t;
+	timer_t id;
+
+	WATCHDOG();
+	CHECK_EQ(install(SIGUSR1, on_timer), 0);
+	CHECK_EQ(pthread_create(&t, 0, sleeper, 0), 0);
+	while (!tid_of_thread)
+		sched_yield();
+	ev.sigev_notify_thread_id = tid_of_thread;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &id), 0);
+	CHECK_EQ(set_timer_ms(id, 0, 10, 10), 0);
+	CHECK(wait_hits(3, 3000));
+	CHECK_EQ(timer_delete(id), 0);
+	thread_stop = 1;
+	CHECK_EQ(pthread_join(t, 0), 0);
+	CHECK_EQ(tm_tid, tid_of_thread);
+	CHECK(tm_tid != (int)__sys_gettid());
+	CHECK_EQ(tm_code, SI_TIMER);
+	return 0;
+}
+
+static volatile int sev_calls, sev_value_ok, sev_other_thread;
+
+static void on_sev_thread(union sigval v)
+{
+	sev_value_ok = v.sival_ptr == &sev_calls;
+	sev_other_thread = !pthread_equal(pthread_self(), main_thread);
+	__atomic_add_fetch(&sev_calls, 1, __ATOMIC_SEQ_CST);
+}
+
+/* SIGEV_THREAD: the function runs on another thread with sigev_value, at
+ * each expiry; none after timer_delete. */
+static int timer_sigev_thread(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_THREAD };
+	long long t0;
+	timer_t id;
+	int n;
+
+	WATCHDOG();
+	main_thread = pthread_self();
+	ev.sigev_notify_function = on_sev_thread;
+	ev.sigev_value.sival_ptr = (void *)&sev_calls;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &id), 0);
+	CHECK_EQ(set_timer_ms(id, 0, 20, 20), 0);
+	t0 = utest_now_ns();
+	while (sev_calls < 3 && utest_now_ns() - t0 < 5000000000LL)
+		sleep_ms(5);
+	CHECK(sev_calls >= 3);
+	CHECK(sev_value_ok);
+	CHECK(sev_other_thread);
+	CHECK_EQ(timer_delete(id), 0);
+	sleep_ms(60);				/* calls already started may end */
+	n = sev_calls;
+	sleep_ms(100);
+	CHECK_EQ(sev_calls, n);
+	return 0;
+}
+
+/* fork: the child has none of the parent's timers; exec deletes them (a
+ * child that execs a spinning program with a timer armed lives on). */
+static int timer_fork_exec(void)
+{
+	char *argv[] = { (char *)self_path, "--spin", NULL };
+	struct itimerspec cur;
+	long long t0;
+	timer_t id;
+	pid_t pid;
+	int st;
+
+	WATCHDOG();
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, 0, &id), 0);
+	CHECK_EQ(set_timer_ms(id, 0, 5000, 0), 0);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(!(timer_gettime(id, &cur) == -1 && errno == EINVAL));
+	CHECK(utest_child_ok(pid));
+	pid = fork();
+	if (pid == 0) {
+		timer_t cid;
+		if (timer_create(CLOCK_MONOTONIC, 0, &cid) || set_timer_ms(cid, 0, 50, 0))
+			_exit(98);
+		execve(argv[0], argv, environ);
+		_exit(99);
+	}
+	t0 = utest_now_ns();
+	while (waitpid(pid, &st, WNOHANG) == 0 && utest_now_ns() - t0 < 600000000LL)
+		sleep_ms(20);
+	if (utest_now_ns() - t0 >= 600000000LL) {
+		kill(pid, SIGKILL);
+		CHECK_EQ(waitpid(pid, &st, 0), pid);
+	}
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);	/* no SIGALRM came */
+	CHECK_EQ(timer_delete(id), 0);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(user_time_counted),
 	UTEST(system_time_counted),
@@ -1285,10 +1749,23 @@ static const struct utest_case cases[] = {
 	UTEST(irq_smp_affinity_file),
 	UTEST(woken_task_stays_put),
 	UTEST(idle_cpus_stop_ticking),
+	UTEST(timer_signal_info),
+	UTEST(timer_overrun),
+	UTEST(timer_rt_signals),
+	UTEST(timer_abstime_and_none),
+	UTEST(timer_errors),
+	UTEST(timer_thread_id),
+	UTEST(timer_sigev_thread),
+	UTEST(timer_fork_exec),
+	UTEST(tickless_ap_pulls_waiting_task),
 };
 
 int main(int argc, char **argv)
 {
+	self_path = argv[0];
+	if (argc > 1 && !strcmp(argv[1], "--spin"))
+		for (;;)
+			;		/* an exec target that only a signal ends */
 	if (argc > 2)
 		expect_cpus = atoi(argv[2]);
 	return utest_main(argc, argv, "sys", cases, sizeof(cases) / sizeof(cases[0]));

@@ -765,6 +765,8 @@ unsigned fz_contain(struct fz_child *c, unsigned nr, uint32_t a[6])
 		a[0] = 0;			/* 120-124 say "could not set up" */
 	if (nr == __NR_kill || nr == __NR_tkill || nr == __NR_tgkill || nr == __NR_rt_sigqueueinfo)
 		spare_ours(c, &a[0]);		/* a pid, a tid or a tgid */
+	if (nr == __NR_kill && (int)a[0] <= 0)
+		a[0] = c->self_pid;		/* a group (0, -pgid) or all (-1): the watchdog too */
 	if (nr == __NR_tgkill)
 		spare_ours(c, &a[1]);
 	if ((nr == __NR_munmap || nr == __NR_mprotect || nr == __NR_madvise ||

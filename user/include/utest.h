@@ -55,6 +55,10 @@ int utest_same_io_counters(const struct aiok_stat *before);
  * spaces and ramfs pages too): for after a child that used them was reaped.
  * *before must come from aiok_snapshot (free pages are compared settled). */
 int utest_same_counters(const struct aiok_stat *before);
+/* Spin 0..max iterations, a pseudo-random number of them (xorshift, one
+ * sequence per process): for races, an event lands before, during or after
+ * another. */
+void utest_spin_random(unsigned max);
 
 #define CHECK(cond) do { if (!(cond)) { \
 	utest_fail(__FILE__, __LINE__, "%s", #cond); return 1; } } while (0)

@@ -15,8 +15,10 @@
 /* argv as the process received it (crt0), for err(3)'s program name. */
 extern char **glue_argv;
 
-/* open relative to the kernel's dirfd, with newlib's flags; POSIX result (syscalls.c). */
-int glue_openat(int kdirfd, const char *path, int flags, unsigned mode);
+/* open relative to the kernel's dirfd, with newlib's flags; POSIX result
+ * (syscalls.c).  cp: as a cancellation point (open, openat, creat; not
+ * newlib's _open, which fopen calls with a stream half made). */
+int glue_openat(int kdirfd, const char *path, int flags, unsigned mode, int cp);
 
 /* The kernel's struct stat64 -> newlib's struct stat (syscalls.c). */
 struct stat;
@@ -33,11 +35,14 @@ long glue_neg_errno(long r);
 extern unsigned glue_fork_generation;
 
 /* io_getevents without being a cancellation point (libaio.c): POSIX AIO's
- * own reaping, which must not lose what it took. */
+ * own reaping, which must not lose what it took; and as one (aio_suspend's
+ * and lio_listio's waits), which acts only while nothing is taken. */
 struct io_context;
 struct io_event;
 int __io_getevents_nocancel(struct io_context *ctx, long min_nr, long nr, struct io_event *events,
 			    struct timespec *timeout);
+int __io_getevents_cp(struct io_context *ctx, long min_nr, long nr, struct io_event *events,
+		      struct timespec *timeout);
 
 /* Descriptors signalfd returned (posix_event.c), one bit each: _read turns the
  * kernel's signal numbers in their records into newlib's (__signalfd_fixup);

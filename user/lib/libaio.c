@@ -273,13 +273,32 @@ static int deadline_from(const struct timespec *rel, struct kernel_timespec *abs
 	return 0;
 }
 
-/* One io_getevents_abs call (io_pgetevents_abs with a signal mask); the
- * count, 0 at the deadline, or -errno (newlib's). */
-static long getevents_syscall(io_context_t ctx, long nr, struct io_event *events,
-			      const struct kernel_timespec *when, const struct aio_sigset *sig)
+/* io_(p)getevents_abs as a cancellation point (tcb.h); raw result.  Weak,
+ * so that the host-side tests' mock kernel stands in for it as it does for
+ * the __sys_ stubs (user/test/lib/mock_aio.c). */
+__attribute__((weak)) long __libaio_getevents_cp(aio_context_t ctx, long nr,
+						 struct io_event *events,
+						 const struct kernel_timespec *when,
+						 const struct aio_sigset *sig)
 {
-	long r = sig ? __sys_io_pgetevents_abs((aio_context_t)ctx, nr, events, when, sig)
-		     : __sys_io_getevents_abs((aio_context_t)ctx, nr, events, when);
+	return sig ? __SYSCALL_CP(__NR_io_pgetevents_abs, ctx, nr, events, when, sig)
+		   : __SYSCALL_CP(__NR_io_getevents_abs, ctx, nr, events, when);
+}
+
+/* One io_getevents_abs call (io_pgetevents_abs with a signal mask); the
+ * count, 0 at the deadline, or -errno (newlib's).  cp: as a cancellation
+ * point (the caller holds no event yet: a cancel never drops one). */
+static long getevents_syscall(io_context_t ctx, long nr, struct io_event *events,
+			      const struct kernel_timespec *when, const struct aio_sigset *sig,
+			      int cp)
+{
+	long r;
+
+	if (cp)
+		r = __libaio_getevents_cp((aio_context_t)ctx, nr, events, when, sig);
+	else
+		r = sig ? __sys_io_pgetevents_abs((aio_context_t)ctx, nr, events, when, sig)
+			: __sys_io_getevents_abs((aio_context_t)ctx, nr, events, when);
 
 	libaio_stats.syscalls++;
 	if (GLUE_IS_ERR(r))
@@ -302,10 +321,12 @@ static int events_plausible(const struct io_event *events, long nr)
 /*
  * Wait for at least min_nr and at most nr events, no longer than *timeout (NULL:
  * no limit; zero: do not wait), under the signal mask sig if not NULL.  Events
- * already in the ring cost no system call.
+ * already in the ring cost no system call.  cp: a cancellation point, which
+ * acts only while the call holds no event (at its start, and in a wait that
+ * has taken none): once it holds some they are returned, whatever comes.
  */
 static int getevents_common(io_context_t ctx, long min_nr, long nr, struct io_event *events,
-			    struct timespec *timeout, const struct aio_sigset *sig)
+			    struct timespec *timeout, const struct aio_sigset *sig, int cp)
 {
 	struct timespec zero = { 0, 0 };
 	struct kernel_timespec when;
@@ -319,7 +340,9 @@ static int getevents_common(io_context_t ctx, long min_nr, long nr, struct io_ev
 	if (timeout && (r = deadline_from(timeout, &when)) < 0)
 		return (int)r;
 	if (nr == 0)	/* nothing to take: only the kernel can say the context is live */
-		return (int)getevents_syscall(ctx, 0, events, NULL, sig);
+		return (int)getevents_syscall(ctx, 0, events, NULL, sig, cp);
+	if (cp)
+		__pthread_testcancel_glue();
 	/* the kernel answers -EFAULT for a buffer we would crash on */
 	got = events_plausible(events, nr) ? ring_reap(ctx, events, nr) : -1;
 	ring_ok = got >= 0;
@@ -328,7 +351,8 @@ static int getevents_common(io_context_t ctx, long min_nr, long nr, struct io_ev
 			(timeout && !timeout->tv_sec && !timeout->tv_nsec)))
 		return (int)got;
 	while (got < nr) {
-		r = getevents_syscall(ctx, nr - got, events + got, timeout ? &when : NULL, sig);
+		r = getevents_syscall(ctx, nr - got, events + got, timeout ? &when : NULL, sig,
+				      cp && !got);
 		if (r == -ETIMEDOUT || r == 0)
 			break;
 		if (r < 0)
@@ -344,18 +368,24 @@ static int getevents_common(io_context_t ctx, long min_nr, long nr, struct io_ev
 	return (int)got;
 }
 
-/* A cancellation point (pthread(3)): a thread cancelled while it waits
- * here ends; events the same call had taken from the kernel are lost. */
+/* A cancellation point (pthread(3)): a thread cancelled before it took an
+ * event ends; events taken are returned, and the cancel waits for the next point. */
 int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
 		 struct timespec *timeout)
 {
-	return __PTHREAD_CANCELLABLE(getevents_common(ctx, min_nr, nr, events, timeout, NULL));
+	return getevents_common(ctx, min_nr, nr, events, timeout, NULL, 1);
 }
 
 int __io_getevents_nocancel(io_context_t ctx, long min_nr, long nr, struct io_event *events,
 			    struct timespec *timeout)
 {
-	return getevents_common(ctx, min_nr, nr, events, timeout, NULL);
+	return getevents_common(ctx, min_nr, nr, events, timeout, NULL, 0);
+}
+
+int __io_getevents_cp(io_context_t ctx, long min_nr, long nr, struct io_event *events,
+		      struct timespec *timeout)
+{
+	return getevents_common(ctx, min_nr, nr, events, timeout, NULL, 1);
 }
 
 /* As io_getevents, with sigmask (newlib's numbering, translated) blocking
@@ -371,7 +401,7 @@ int io_pgetevents(io_context_t ctx, long min_nr, long nr, struct io_event *event
 	__sigset_to_kernel(sigmask, &k);
 	sig.sigmask = (uint32_t)(uintptr_t)&k;
 	sig.sigsetsize = sizeof(k);
-	return __PTHREAD_CANCELLABLE(getevents_common(ctx, min_nr, nr, events, timeout, &sig));
+	return getevents_common(ctx, min_nr, nr, events, timeout, &sig, 1);
 }
 
 /* As libaio's: no event is taken, so this only checks the context. */

@@ -58,24 +58,24 @@ int dup2(int oldfd, int newfd)
 /* off_t is 32 bits in this newlib: the high word is its sign. */
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_pread64(fd, buf, n, (unsigned)off,
-							     off < 0 ? ~0u : 0)));
+	return glue_ret(__SYSCALL_CP(__NR_pread64, fd, buf, n, (unsigned)off,
+							     off < 0 ? ~0u : 0));
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_pwrite64(fd, buf, n, (unsigned)off,
-							      off < 0 ? ~0u : 0)));
+	return glue_ret(__SYSCALL_CP(__NR_pwrite64, fd, buf, n, (unsigned)off,
+							      off < 0 ? ~0u : 0));
 }
 
 int fsync(int fd)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_fsync(fd)));
+	return glue_ret(__SYSCALL_CP(__NR_fsync, fd));
 }
 
 int fdatasync(int fd)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_fdatasync(fd)));
+	return glue_ret(__SYSCALL_CP(__NR_fdatasync, fd));
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
@@ -104,9 +104,7 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 		errno = EINVAL;
 		return -1;
 	}
-	__pthread_cp_enter();		/* a cancellation point (sleep, usleep too) */
-	r = __sys_nanosleep(&kreq, &krem);
-	__pthread_cp_leave();
+	r = __SYSCALL_CP(__NR_nanosleep, &kreq, &krem);	/* a cancellation point (sleep, usleep too) */
 	if (GLUE_IS_ERR(r) && rem)
 		glue_ts_from_kernel(&krem, rem);
 	return glue_ret(r);

@@ -212,14 +212,16 @@ static void pa_deliver(const struct io_event *events, int n)
 		pa_notify(&notes.ev[i]);
 }
 
-/* Reap completions: wait for min_nr at most *timeout (NULL: no limit); count or -errno. */
+/* Reap completions: wait for min_nr at most *timeout (NULL: no limit); count
+ * or -errno.  A cancellation point in its wait, before it took anything. */
 static int pa_reap(long min_nr, struct timespec *timeout)
 {
 	struct io_event events[PA_BATCH];
 	int n, total = 0;
 
 	do {
-		n = __io_getevents_nocancel(pa_ctx, min_nr, PA_BATCH, events, timeout);
+		n = (total ? __io_getevents_nocancel : __io_getevents_cp)(pa_ctx, min_nr, PA_BATCH,
+									   events, timeout);
 		pa_deliver(events, n > 0 ? n : 0);
 		total += n > 0 ? n : 0;
 		min_nr = 0;
@@ -290,7 +292,8 @@ static void pa_poll(void)
 }
 
 /* Sleep until the next completion batch after gen, or the monotonic
- * deadline (NULL: none): 0, or an errno (EAGAIN at the deadline, EINTR). */
+ * deadline (NULL: none): 0, or an errno (EAGAIN at the deadline, EINTR).
+ * A cancellation point (it takes nothing). */
 static int pa_wait_gen(int gen, const struct timespec *deadline)
 {
 	struct timespec far;
@@ -301,7 +304,7 @@ static int pa_wait_gen(int gen, const struct timespec *deadline)
 		far.tv_sec += 3600;
 		deadline = &far;
 	}
-	r = __futex_wait_until(&pa_done_gen, gen, CLOCK_MONOTONIC, deadline, 0);
+	r = __futex_wait_cp(&pa_done_gen, gen, CLOCK_MONOTONIC, deadline, 0);
 	if (r == -ETIMEDOUT)
 		return deadline == &far ? 0 : EAGAIN;
 	return r == -EINTR ? EINTR : 0;
@@ -388,6 +391,23 @@ static void pa_disarm(struct aiocb *cb)
 	pa_list_unlock();
 }
 
+/* End a request the kernel refused at submission with its error (-errno), as
+ * glibc's requests end whose error its worker thread meets: aio_error reports
+ * it, the waiters wake and the notification is sent. */
+static void pa_refused(struct aiocb *cb, long err)
+{
+	struct pa_notes notes;
+
+	notes.n = 0;
+	pa_list_lock();
+	pa_finish(cb, err, &notes);
+	pa_list_unlock();
+	__atomic_add_fetch(&pa_done_gen, 1, __ATOMIC_RELEASE);
+	__futex_wake(&pa_done_gen, 0x7fffffff, 0);
+	for (int i = 0; i < notes.n; i++)
+		pa_notify(&notes.ev[i]);
+}
+
 static int pa_submit_one(struct aiocb *cb, int opcode)
 {
 	struct iocb *io;
@@ -399,8 +419,12 @@ static int pa_submit_one(struct aiocb *cb, int opcode)
 	r = io_submit(pa_ctx, 1, &io);
 	if (r == 1)
 		return 0;
-	pa_disarm(cb);
-	return pa_fail(r < 0 ? -r : EAGAIN);
+	if (r == 0 || r == -EAGAIN) {	/* no room: the call fails, as glibc's */
+		pa_disarm(cb);
+		return pa_fail(EAGAIN);
+	}
+	pa_refused(cb, r);	/* EBADF, EINVAL, ...: the request's own error */
+	return 0;
 }
 
 int aio_read(struct aiocb *cb)
@@ -501,6 +525,7 @@ int aio_suspend(const struct aiocb *const list[], int n, const struct timespec *
 		clock_gettime(CLOCK_MONOTONIC, &deadline);
 		deadline = pa_ts_add(deadline, timeout);
 	}
+	__pthread_testcancel_glue();	/* a cancellation point even when it need not wait */
 	pa_poll();
 	for (;;) {
 		int gen = __atomic_load_n(&pa_done_gen, __ATOMIC_ACQUIRE);
@@ -511,12 +536,12 @@ int aio_suspend(const struct aiocb *const list[], int n, const struct timespec *
 		if (timeout && !left.tv_sec && !left.tv_nsec)
 			return pa_fail(EAGAIN);
 		if (pa_notifier) {		/* it reaps: wait for its next batch */
-			r = __PTHREAD_CANCELLABLE(pa_wait_gen(gen, timeout ? &deadline : NULL));
+			r = pa_wait_gen(gen, timeout ? &deadline : NULL);
 			if (r)
 				return pa_fail(r);
 			continue;
 		}
-		r = __PTHREAD_CANCELLABLE(pa_reap(1, timeout ? &left : NULL));
+		r = pa_reap(1, timeout ? &left : NULL);
 		if (r < 0)
 			return pa_fail(-r);
 	}
@@ -607,7 +632,6 @@ static int pa_lio_arm(struct aiocb *const list[], int n, struct iocb **ios,
 /* Submit ios[0..count) in batches; a request the kernel refuses completes with that error. */
 static void pa_lio_submit(struct iocb **ios, struct aiocb **cbs, int count, int *failed)
 {
-	struct pa_notes notes;
 	int done = 0, r;
 
 	while (done < count) {
@@ -616,12 +640,7 @@ static void pa_lio_submit(struct iocb **ios, struct aiocb **cbs, int count, int 
 			done += r;
 			continue;
 		}
-		notes.n = 0;
-		pa_list_lock();
-		pa_finish(cbs[done], r < 0 ? r : -EAGAIN, &notes);
-		pa_list_unlock();
-		for (int i = 0; i < notes.n; i++)
-			pa_notify(&notes.ev[i]);
+		pa_refused(cbs[done], r < 0 ? r : -EAGAIN);
 		*failed = 1;
 		done++;
 	}

@@ -27,7 +27,7 @@ int epoll_ctl(int epfd, int op, int fd, struct epoll_event *event)
 
 int epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_epoll_wait(epfd, events, maxevents, timeout)));
+	return glue_ret(__SYSCALL_CP(__NR_epoll_wait, epfd, events, maxevents, timeout));
 }
 
 int epoll_pwait(int epfd, struct epoll_event *events, int maxevents, int timeout,
@@ -37,9 +37,8 @@ int epoll_pwait(int epfd, struct epoll_event *events, int maxevents, int timeout
 
 	if (sigmask)
 		__sigset_to_kernel(sigmask, &kset);
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_epoll_pwait(epfd, events, maxevents, timeout,
-								 sigmask ? &kset : NULL,
-								 sizeof(kset))));
+	return glue_ret(__SYSCALL_CP(__NR_epoll_pwait, epfd, events, maxevents, timeout,
+					     sigmask ? &kset : NULL, sizeof(kset)));
 }
 
 /* The kernel's itimerspec <-> newlib's (64-bit tv_sec): -1 when it cannot hold it. */

@@ -75,7 +75,7 @@ int openat(int dirfd, const char *path, int flags, ...)
 	if (flags & O_CREAT)
 		mode = va_arg(ap, unsigned);
 	va_end(ap);
-	return glue_openat(abi_dirfd_to_kernel(dirfd), path, flags, mode);
+	return glue_openat(abi_dirfd_to_kernel(dirfd), path, flags, mode, 1);	/* a cancellation point */
 }
 
 int mkdirat(int dirfd, const char *path, mode_t mode)

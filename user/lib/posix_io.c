@@ -22,29 +22,29 @@
 
 ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_readv(fd, iov, (unsigned)iovcnt)));	/* < 0: too many, EINVAL */
+	return glue_ret(__SYSCALL_CP(__NR_readv, fd, iov, (unsigned)iovcnt));	/* < 0: too many, EINVAL */
 }
 
 ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_writev(fd, iov, (unsigned)iovcnt)));
+	return glue_ret(__SYSCALL_CP(__NR_writev, fd, iov, (unsigned)iovcnt));
 }
 
 ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t off)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_preadv(fd, iov, (unsigned)iovcnt,
-							    (unsigned)off, OFF_HI(off))));
+	return glue_ret(__SYSCALL_CP(__NR_preadv, fd, iov, (unsigned)iovcnt,
+							    (unsigned)off, OFF_HI(off)));
 }
 
 ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t off)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_pwritev(fd, iov, (unsigned)iovcnt,
-							     (unsigned)off, OFF_HI(off))));
+	return glue_ret(__SYSCALL_CP(__NR_pwritev, fd, iov, (unsigned)iovcnt,
+							     (unsigned)off, OFF_HI(off)));
 }
 
 int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_poll(fds, nfds, timeout)));
+	return glue_ret(__SYSCALL_CP(__NR_poll, fds, nfds, timeout));
 }
 
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout,
@@ -59,8 +59,8 @@ int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout,
 	}
 	if (sigmask)
 		__sigset_to_kernel(sigmask, &kset);
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_ppoll(fds, nfds, timeout ? &kts : NULL,
-							   sigmask ? &kset : NULL, sizeof(kset))));
+	return glue_ret(__SYSCALL_CP(__NR_ppoll, fds, nfds, timeout ? &kts : NULL,
+							   sigmask ? &kset : NULL, sizeof(kset)));
 }
 
 /* fd_set has Linux's bit layout (bit fd % 32 of word fd / 32). */
@@ -77,8 +77,8 @@ int select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tv)
 		ktv.tv_sec = tv->tv_sec > LONG_MAX ? LONG_MAX : (long)tv->tv_sec;
 		ktv.tv_usec = tv->tv_usec;
 	}
-	r = __PTHREAD_CANCELLABLE(__sys_select(n, (unsigned long *)rd, (unsigned long *)wr,
-					       (unsigned long *)ex, tv ? &ktv : NULL));
+	r = __SYSCALL_CP(__NR_select, n, (unsigned long *)rd, (unsigned long *)wr,
+					       (unsigned long *)ex, tv ? &ktv : NULL);
 	if (tv)		/* the time left, as Linux's select */
 		*tv = (struct timeval){ ktv.tv_sec, ktv.tv_usec };
 	return glue_ret(r);
@@ -97,9 +97,9 @@ int pselect(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *ti
 	}
 	if (sigmask)
 		__sigset_to_kernel(sigmask, &kset);
-	return glue_ret(__PTHREAD_CANCELLABLE(__sys_pselect6(n, (unsigned long *)rd,
+	return glue_ret(__SYSCALL_CP(__NR_pselect6, n, (unsigned long *)rd,
 							      (unsigned long *)wr, (unsigned long *)ex,
-							      timeout ? &kts : NULL, sig)));
+							      timeout ? &kts : NULL, sig));
 }
 
 int ioctl(int fd, unsigned long request, ...)

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include "glue.h"
+#include "pthread/tcb.h"
 
 void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 {
@@ -47,7 +48,7 @@ int posix_madvise(void *addr, size_t len, int advice)
 
 int msync(void *addr, size_t len, int flags)
 {
-	return glue_ret(__sys_msync((unsigned long)addr, len, flags));
+	return glue_ret(__SYSCALL_CP(__NR_msync, addr, len, flags));	/* a cancellation point */
 }
 
 /* Every limit goes through prlimit64: 64-bit values, RLIM_INFINITY ~0 on both sides. */

@@ -78,8 +78,8 @@ int getrusage(int who, struct rusage *usage)
 pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage)
 {
 	int kstatus = 0;
-	long r = __PTHREAD_CANCELLABLE(__sys_wait4(pid, &kstatus, options,
-						   (struct kernel_rusage *)usage));
+	long r = __SYSCALL_CP(__NR_wait4, pid, &kstatus, options,
+						   (struct kernel_rusage *)usage);
 
 	if (!GLUE_IS_ERR(r) && r > 0) {
 		if (status)
@@ -122,10 +122,8 @@ int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, stru
 
 	if (kclock < 0 || glue_ts_to_kernel(req, &kreq) < 0)
 		return EINVAL;
-	__pthread_cp_enter();		/* a cancellation point */
-	r = __sys_clock_nanosleep(kclock, flags & TIMER_ABSTIME ? KTIMER_ABSTIME : 0, &kreq,
-				  &krem);
-	__pthread_cp_leave();
+	r = __SYSCALL_CP(__NR_clock_nanosleep, kclock,	/* a cancellation point */
+			 flags & TIMER_ABSTIME ? KTIMER_ABSTIME : 0, &kreq, &krem);
 	if (!GLUE_IS_ERR(r))
 		return 0;
 	if (rem && !(flags & TIMER_ABSTIME))

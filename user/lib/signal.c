@@ -42,9 +42,8 @@ static void sig_info_to_newlib(int sig, siginfo_t *info)
 
 static void sig_trampoline(int ksig, siginfo_t *info, void *ucv)
 {
-	int sig = __sig_from_kernel(ksig), saved_errno = errno, in_cp;
+	int sig = __sig_from_kernel(ksig), saved_errno = errno;
 	ucontext_t *uc = ucv;
-	struct __pthread *t;
 	struct sig_slot s;
 
 	if (!sig)
@@ -55,14 +54,10 @@ static void sig_trampoline(int ksig, siginfo_t *info, void *ucv)
 		return;			/* changed while the signal was on its way */
 	if (info)
 		sig_info_to_newlib(sig, info);
-	t = __pthread_self_tcb();
-	in_cp = t->in_cancel_point;	/* the handler itself is no cancellation point */
-	t->in_cancel_point = 0;
 	if (s.flags & SA_SIGINFO)
 		((void (*)(int, siginfo_t *, void *))s.handler)(sig, info, uc);
 	else
 		((void (*)(int))s.handler)(sig);
-	t->in_cancel_point = in_cp;
 	errno = saved_errno;
 	__pthread_tls_reassert();	/* qemu-i386: tls.c */
 }

@@ -195,9 +195,7 @@ int sigsuspend(const sigset_t *mask)
 	long r;
 
 	__sigset_to_kernel(mask, &k);
-	__pthread_cp_enter();
-	r = __sys_rt_sigsuspend(&k, KSIGSET_SIZE);
-	__pthread_cp_leave();
+	r = __SYSCALL_CP(__NR_rt_sigsuspend, &k, KSIGSET_SIZE);
 	return (int)glue_ret(r);
 }
 
@@ -206,9 +204,7 @@ int pause(void)
 {
 	long r;
 
-	__pthread_cp_enter();
-	r = __sys_pause();
-	__pthread_cp_leave();
+	r = __SYSCALL_CP(__NR_pause, 0);
 	return (int)glue_ret(r);
 }
 
@@ -246,9 +242,7 @@ static int sig_timedwait(const sigset_t *set, siginfo_t *info, const struct time
 	if (timeout && glue_ts_to_kernel(timeout, &kts) < 0)
 		return -EINVAL;
 	__sigset_to_kernel(set, &k);
-	__pthread_cp_enter();
-	r = __sys_rt_sigtimedwait(&k, info, timeout ? &kts : 0, KSIGSET_SIZE);
-	__pthread_cp_leave();
+	r = __SYSCALL_CP(__NR_rt_sigtimedwait, &k, info, timeout ? &kts : 0, KSIGSET_SIZE);
 	if (GLUE_IS_ERR(r))
 		return (int)glue_neg_errno(r);
 	r = __sig_from_kernel((int)r);
@@ -287,9 +281,10 @@ int sigwait(const sigset_t *set, int *sig)
 	return 0;
 }
 
+/* As glibc: kill(-pgrp); 0 is the caller's group (and 1 every process). */
 int killpg(pid_t pgrp, int sig)
 {
-	if (pgrp <= 1) {
+	if (pgrp < 0) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -52,7 +52,11 @@ _READ_WRITE_RETURN_TYPE _read(int fd, void *buf, size_t n)
 
 __attribute__((weak)) ssize_t read(int fd, void *buf, size_t n)
 {
-	return __PTHREAD_CANCELLABLE(_read(fd, buf, n));
+	long r = __SYSCALL_CP(__NR_read, fd, buf, n);
+
+	if (r > 0 && glue_is_signalfd(fd))
+		__signalfd_fixup(buf, r);
+	return glue_ret(r);
 }
 
 _READ_WRITE_RETURN_TYPE _write(int fd, const void *buf, size_t n)
@@ -62,10 +66,10 @@ _READ_WRITE_RETURN_TYPE _write(int fd, const void *buf, size_t n)
 
 __attribute__((weak)) ssize_t write(int fd, const void *buf, size_t n)
 {
-	return __PTHREAD_CANCELLABLE(_write(fd, buf, n));
+	return glue_ret(__SYSCALL_CP(__NR_write, fd, buf, n));
 }
 
-int glue_openat(int kdirfd, const char *path, int flags, unsigned mode)
+int glue_openat(int kdirfd, const char *path, int flags, unsigned mode, int cp)
 {
 	int kflags = abi_oflags_to_kernel(flags);
 
@@ -73,29 +77,62 @@ int glue_openat(int kdirfd, const char *path, int flags, unsigned mode)
 		errno = EINVAL;
 		return -1;
 	}
+	if (cp)
+		return glue_ret(__SYSCALL_CP(__NR_openat, kdirfd, path, kflags, mode));
 	return glue_ret(__sys_openat(kdirfd, path, kflags, mode));
 }
 
+/* In a function taking open(2)'s arguments: its mode, passed only with O_CREAT. */
+#define GLUE_OPEN_MODE(flags, mode) do {					\
+	va_list ap;							\
+	va_start(ap, flags);						\
+	mode = ((flags) & O_CREAT) ? va_arg(ap, unsigned) : 0;		\
+	va_end(ap);							\
+} while (0)
+
+/* newlib's (fopen's): no cancellation point. */
 int _open(const char *path, int flags, ...)
 {
-	unsigned mode = 0;
-	va_list ap;
+	unsigned mode;
 
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = va_arg(ap, unsigned);
-		va_end(ap);
-	}
-	return glue_openat(abi_dirfd_to_kernel(AT_FDCWD), path, flags, mode);
+	GLUE_OPEN_MODE(flags, mode);
+	return glue_openat(abi_dirfd_to_kernel(AT_FDCWD), path, flags, mode, 0);
 }
-GLUE_ALIAS(open, _open);
 
+/* A cancellation point, as POSIX's open; weak, so a program may bring its own. */
+__attribute__((weak)) int open(const char *path, int flags, ...)
+{
+	unsigned mode;
+
+	GLUE_OPEN_MODE(flags, mode);
+	return glue_openat(abi_dirfd_to_kernel(AT_FDCWD), path, flags, mode, 1);
+}
+
+__attribute__((weak)) int creat(const char *path, mode_t mode)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+}
+
+/* newlib's (fclose holds the stream's lock): no cancellation point. */
 int _close(int fd)
 {
 	glue_forget_signalfd(fd);
 	return glue_ret(__sys_close(fd));
 }
-GLUE_ALIAS(close, _close);
+
+/*
+ * A cancellation point, as glibc's: a cancel that acts before the call enters
+ * the kernel leaves fd open (the call was not made); once it entered, fd is
+ * closed and the cancel waits for the next point.
+ */
+__attribute__((weak)) int close(int fd)
+{
+	int r = glue_ret(__SYSCALL_CP(__NR_close, fd));
+
+	if (r == 0 || errno != EBADF)	/* closed (EINTR too, as on Linux) */
+		glue_forget_signalfd(fd);
+	return r;
+}
 
 _off_t _lseek(int fd, _off_t off, int whence)
 {
@@ -222,7 +259,7 @@ GLUE_ALIAS(execve, _execve);
 pid_t waitpid(pid_t pid, int *status, int options)
 {
 	int kstatus = 0;
-	long r = __PTHREAD_CANCELLABLE(__sys_waitpid(pid, &kstatus, options));	/* WNOHANG 1,
+	long r = __SYSCALL_CP(__NR_waitpid, pid, &kstatus, options);	/* WNOHANG 1,
 								 * WUNTRACED 2 both sides */
 
 	if (!GLUE_IS_ERR(r) && r > 0 && status)
@@ -300,11 +337,11 @@ int _fcntl(int fd, int cmd, ...)
 	case F_SETPIPE_SZ: case F_GETPIPE_SZ:
 		return glue_ret(__sys_fcntl(fd, cmd, arg));
 	case F_SETLKW: case F_OFD_SETLKW:	/* cancellation points, as glibc's */
-		return glue_ret(__PTHREAD_CANCELLABLE(__sys_fcntl(fd, cmd, arg)));
+		return glue_ret(__SYSCALL_CP(__NR_fcntl, fd, cmd, arg));
 	case F_GETLK64: case F_SETLK64:
 		return glue_ret(__sys_fcntl64(fd, cmd, arg));
 	case F_SETLKW64:
-		return glue_ret(__PTHREAD_CANCELLABLE(__sys_fcntl64(fd, cmd, arg)));
+		return glue_ret(__SYSCALL_CP(__NR_fcntl64, fd, cmd, arg));
 	}
 	return glue_ret(__sys_fcntl(fd, GLUE_F_UNKNOWN, arg));	/* EBADF or EINVAL */
 }

@@ -120,3 +120,14 @@ int utest_same_counters(const struct aiok_stat *before)
 {
 	return same_counters(before, 1);
 }
+
+void utest_spin_random(unsigned max)
+{
+	static unsigned seed = 2463534242u;
+
+	seed ^= seed << 13;
+	seed ^= seed >> 17;
+	seed ^= seed << 5;
+	for (volatile unsigned i = seed % (max + 1); i; i--)
+		;
+}

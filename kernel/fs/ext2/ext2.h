@@ -35,8 +35,10 @@
  * inodes back.
  * io_submit's tries count in ext2_try_locked / ext2_try_busy (ext2.h):
  * the inode's lock was free, or taken (the request went to the worker).
- * ext2_mlock spins for sb->lock up to EXT2_MLOCK_SPIN_US before it sleeps
- * (its holds are microseconds; a hand-off to a sleeper costs a wake-up).
+ * ext2_mlock spins for sb->lock up to EXT2_MLOCK_SPIN_US while its owner
+ * runs and no one sleeps for it, before it sleeps (mutex_lock_spin: its holds
+ * are microseconds; a hand-off to a sleeper costs a wake-up); under nowait it
+ * only tries.
  * Every lock above but ext2_flush_lock and icache_lock keeps statistics
  * (stats.c, /proc/aiok/ext2_locks).
  *

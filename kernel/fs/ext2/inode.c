@@ -215,29 +215,6 @@ struct inode *ext2_iget(struct ext2_sb *sb, u32 ino)
 	return ext2_inode_make(sb, ino, &di);
 }
 
-/* Wait for sb->lock by spinning, up to EXT2_MLOCK_SPIN_US: true when
- * taken. Its holds are microseconds (a block-map step, a bitmap, a cached
- * inode write) while a sleep costs a hand-off, the woken waiter's way back
- * onto a CPU: at -smp 4 under MTTCG on a loaded host 0.5-1.2 ms on average
- * per hand-off (/proc/aiok/ext2_locks), and the lock stays owned by the
- * sleeper all that time, so every other holder queues behind it. A holder
- * that waits on the disk makes the spin end at its bound. Trylocks add no
- * lock order: the order check is done here first, as mutex_lock would. */
-static bool ext2_mlock_spin(struct ext2_sb *sb)
-{
-	u64 end = rdtsc() + (u64)tsc_khz * EXT2_MLOCK_SPIN_US / 1000;
-
-	if (unlikely(lockdep_on))
-		lockdep_check(&sb->lock, &sb->lock.dep_class, sb->lock.name, LOCKDEP_MUTEX,
-			      (u32)__builtin_return_address(0));
-	do {
-		if (!mutex_is_locked(&sb->lock) && mutex_trylock(&sb->lock))
-			return true;
-		cpu_relax();
-	} while (rdtsc() < end);
-	return false;
-}
-
 int ext2_mlock(struct inode *inode)
 {
 	struct ext2_sb *sb = EXT2_SB(inode);
@@ -245,12 +222,10 @@ int ext2_mlock(struct inode *inode)
 	if (mutex_held_by_current(&sb->lock))
 		return 0;
 	if (!EXT2_I(inode)->nowait) {
-		if (nr_cpus_online > 1 && ext2_mlock_spin(sb))
-			return 1;
-		mutex_lock(&sb->lock);
+		mutex_lock_spin(&sb->lock, EXT2_MLOCK_SPIN_US);	/* holds are microseconds */
 		return 1;
 	}
-	if (!mutex_trylock(&sb->lock) && (nr_cpus_online == 1 || !ext2_mlock_spin(sb)))
+	if (!mutex_trylock(&sb->lock))	/* io_submit's try: never a wait */
 		return -EAGAIN;
 	sb->nowait = true;
 	return 1;

@@ -87,18 +87,31 @@ union sigval {
 };
 typedef union sigval sigval_t;
 
-/* sigev_notify (newlib's values; the POSIX aio library reads them) */
+/* sigev_notify (newlib's values, and Linux's SIGEV_THREAD_ID; the POSIX aio
+ * library takes a zero sigev_notify for SIGEV_NONE; the timer glue
+ * translates to the kernel's) */
 #define SIGEV_NONE	1
 #define SIGEV_SIGNAL	2
 #define SIGEV_THREAD	3
+#define SIGEV_THREAD_ID	4	/* timer_create: sigev_signo to thread sigev_notify_thread_id */
 
+/* Linux's layout and size (64 bytes), glibc's field names. */
 struct sigevent {
-	int		sigev_notify;
-	int		sigev_signo;
 	union sigval	sigev_value;
-	void		(*sigev_notify_function)(union sigval);
-	pthread_attr_t	*sigev_notify_attributes;
+	int		sigev_signo;
+	int		sigev_notify;
+	union {
+		int	__pad[13];
+		pid_t	__tid;
+		struct {
+			void		(*__fn)(union sigval);
+			pthread_attr_t	*__attr;
+		} __sigev_thread;
+	} __sigev_un;
 };
+#define sigev_notify_function	__sigev_un.__sigev_thread.__fn
+#define sigev_notify_attributes	__sigev_un.__sigev_thread.__attr
+#define sigev_notify_thread_id	__sigev_un.__tid
 
 /* siginfo_t: Linux i386's 128 bytes; si_signo is newlib's number. */
 typedef struct {

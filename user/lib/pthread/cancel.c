@@ -7,12 +7,16 @@
 
 /*
  * pthread_cancel marks the target and sends it KSIG_CANCEL, a signal programs
- * cannot name.  Its handler ends the thread when cancellation is enabled and
- * the thread is either asynchronous or inside a cancellation point (tcb.h:
- * __pthread_cp_enter sets in_cancel_point, then checks): there the thread
- * holds no library lock, and its blocking call is abandoned.  Anywhere else
- * the handler returns (the signal is SA_RESTART, so no call sees EINTR) and
- * the next cancellation point acts.  Cancellation points: docs/man/pthread.3.
+ * cannot name.  Deferred cancellation acts only where no result can be lost:
+ * at a cancellation point's check (the hook), or when the signal interrupted a
+ * cancellable system call before the kernel ran it (syscall_cp.S, whose labels
+ * the handler tests: the thread is sent to __cp_cancel and ends there, outside
+ * the handler).  A call the kernel completed keeps its result and the cancel
+ * waits for the next cancellation point.  The signal is SA_RESTART: a blocking
+ * call it interrupts is restarted, which puts eip back on the stub's int $0x80
+ * (so the thread ends, nothing consumed), or ends with EINTR (the stub's caller
+ * ends the thread); no call of the program sees an EINTR of ours.  An
+ * asynchronous thread ends in the handler.  Cancellation points: pthread.3.
  */
 static volatile int cancel_ready;
 
@@ -21,7 +25,6 @@ void __pthread_do_cancel(void)
 	struct __pthread *t = __pthread_self_tcb();
 
 	t->cancel_disabled = 1;
-	t->in_cancel_point = 0;
 	pthread_exit(PTHREAD_CANCELED);
 }
 
@@ -30,22 +33,32 @@ static int cancel_due(struct __pthread *t)
 	return t->cancel_pending && !t->cancel_disabled;
 }
 
-/* The glue's cancellation points call this after setting in_cancel_point. */
+/* The hook: every cancellation point's check (tcb.h). */
 static void cancel_check(void)
 {
 	if (cancel_due(__pthread_self_tcb()))
 		__pthread_do_cancel();
 }
 
-static void cancel_handler(int ksig, void *info, void *uc)
+/* Did the signal interrupt a cancellable call that has not run (syscall_cp.S)? */
+static int cancel_in_call(const struct kernel_ucontext *uc)
+{
+	unsigned eip = uc->uc_mcontext.eip;
+
+	return eip >= (unsigned)__cp_begin && eip < (unsigned)__cp_end;
+}
+
+static void cancel_handler(int ksig, void *info, void *ucv)
 {
 	struct __pthread *t = __pthread_self_tcb();
+	struct kernel_ucontext *uc = ucv;
 
 	(void)ksig;
 	(void)info;
-	(void)uc;
-	if (cancel_due(t) && (t->cancel_async || t->in_cancel_point))
+	if (cancel_due(t) && t->cancel_async)
 		__pthread_do_cancel();
+	if (cancel_due(t) && cancel_in_call(uc))
+		uc->uc_mcontext.eip = (unsigned)__cp_cancel;	/* ends there, after rt_sigreturn */
 	__pthread_tls_reassert();	/* qemu-i386: tls.c */
 }
 

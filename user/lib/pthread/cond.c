@@ -133,9 +133,7 @@ static int cond_sleep(struct cond_wait *w, int seq, const struct timespec *absti
 	int shared = COND_SHARED(c), e, r;
 
 	for (;;) {
-		__pthread_cp_enter();
-		e = __futex_wait_until(&c->__seq, seq, COND_CLOCK(c), abstime, shared);
-		__pthread_cp_leave();
+		e = __futex_wait_cp(&c->__seq, seq, COND_CLOCK(c), abstime, shared);
 		__lock_word(&c->__lock, shared);
 		r = cond_take(w) ? 0 : e == -ETIMEDOUT || e == -EINVAL ? -e : -1;
 		if (r > 0)

@@ -14,9 +14,11 @@ static int futex_op(int op, int shared)
  * read it cannot be missed), for at most *rel.  A kernel without futexes (aiokern
  * before issue 15) yields instead: every caller loops until its condition holds.
  */
-int __futex_wait(volatile int *word, int val, const struct timespec *rel, int shared)
+static int futex_wait(volatile int *word, int val, const struct timespec *rel, int shared,
+		      int cancellable)
 {
 	struct kernel_timespec kts, *kp = 0;
+	int op = futex_op(KFUTEX_WAIT, shared);
 	long r;
 
 	if (rel) {
@@ -24,12 +26,19 @@ int __futex_wait(volatile int *word, int val, const struct timespec *rel, int sh
 			return -EINVAL;
 		kp = &kts;
 	}
-	r = glue_neg_errno(__sys_futex((int *)word, futex_op(KFUTEX_WAIT, shared), val, kp, 0, 0));
+	r = cancellable ? __SYSCALL_CP(__NR_futex, word, op, val, kp)
+			: __sys_futex((int *)word, op, val, kp, 0, 0);
+	r = glue_neg_errno(r);
 	if (r == -ENOSYS) {
 		sched_yield();
 		return 0;
 	}
 	return (int)r;
+}
+
+int __futex_wait(volatile int *word, int val, const struct timespec *rel, int shared)
+{
+	return futex_wait(word, val, rel, shared, 0);
 }
 
 /* Wake up to n sleepers on word; returns how many woke (or -errno). */
@@ -58,16 +67,28 @@ int __timespec_until(clockid_t clock, const struct timespec *abstime, struct tim
 }
 
 /* The kernel's futex timeout is relative: it is recomputed from the clock each time. */
-int __futex_wait_until(volatile int *word, int val, clockid_t clock,
-		       const struct timespec *abstime, int shared)
+static int futex_wait_until(volatile int *word, int val, clockid_t clock,
+			    const struct timespec *abstime, int shared, int cancellable)
 {
 	struct timespec rel;
 	int r;
 
 	if (!abstime)
-		return __futex_wait(word, val, 0, shared);
+		return futex_wait(word, val, 0, shared, cancellable);
 	r = __timespec_until(clock, abstime, &rel);
-	return r ? r : __futex_wait(word, val, &rel, shared);
+	return r ? r : futex_wait(word, val, &rel, shared, cancellable);
+}
+
+int __futex_wait_until(volatile int *word, int val, clockid_t clock,
+		       const struct timespec *abstime, int shared)
+{
+	return futex_wait_until(word, val, clock, abstime, shared, 0);
+}
+
+int __futex_wait_cp(volatile int *word, int val, clockid_t clock,
+		    const struct timespec *abstime, int shared)
+{
+	return futex_wait_until(word, val, clock, abstime, shared, 1);
 }
 
 /*

@@ -40,20 +40,29 @@ int sem_trywait(sem_t *s)
 	return -1;
 }
 
+/* A waiter cancelled in its sleep is counted out (it took nothing). */
+static void sem_wait_cancelled(void *arg)
+{
+	sem_t *s = arg;
+
+	__fetch_add(&s->__waiters, -1);
+}
+
 /* A cancellation point (sem_wait, sem_timedwait). */
 int sem_timedwait(sem_t *s, const struct timespec *abstime)
 {
 	int e = 0;
 
+	pthread_testcancel();		/* a cancellation point even when it need not wait */
 	while (!sem_take(s)) {
 		if (e == -ETIMEDOUT || e == -EINVAL) {
 			errno = -e;
 			return -1;
 		}
 		__fetch_add(&s->__waiters, 1);
-		__pthread_cp_enter();
-		e = __futex_wait_until(&s->__value, 0, CLOCK_REALTIME, abstime, s->__shared);
-		__pthread_cp_leave();
+		pthread_cleanup_push(sem_wait_cancelled, s);
+		e = __futex_wait_cp(&s->__value, 0, CLOCK_REALTIME, abstime, s->__shared);
+		pthread_cleanup_pop(0);
 		__fetch_add(&s->__waiters, -1);
 	}
 	return 0;

@@ -49,7 +49,6 @@ struct __pthread {
 	volatile int	cancel_pending;
 	volatile int	cancel_disabled;
 	volatile int	cancel_async;
-	volatile int	in_cancel_point; /* inside a blocking call that honours cancel */
 	struct __pthread_cleanup *cleanup;	/* innermost handler first */
 
 	/* Thread-specific data: a value counts only while key_seq matches the key's */
@@ -90,6 +89,9 @@ int __futex_wake(volatile int *word, int n, int shared);
 /* Wait while *word == val, until the absolute time on clock; -ETIMEDOUT once it passed. */
 int __futex_wait_until(volatile int *word, int val, clockid_t clock,
 		       const struct timespec *abstime, int shared);
+/* The same as a cancellation point (a cancel ends the thread in the wait). */
+int __futex_wait_cp(volatile int *word, int val, clockid_t clock,
+		    const struct timespec *abstime, int shared);
 /* Relative time left until abstime on clock: 0, or -ETIMEDOUT / -EINVAL. */
 int __timespec_until(clockid_t clock, const struct timespec *abstime, struct timespec *rel);
 
@@ -101,16 +103,28 @@ int __lock_word_until(volatile int *word, int shared, clockid_t clock,
 int __trylock_word(volatile int *word);	/* 1: taken */
 void __unlock_word(volatile int *word, int shared);
 
-/* Cancellation points in the glue (pause, sigsuspend) bracket their call with
- * these; the hook (libpthread's) ends the thread when a cancel is pending. */
+/*
+ * Cancellation points.  The hook (libpthread's, set before any cancel can be
+ * pending) ends the calling thread when a cancel is pending and enabled;
+ * __pthread_testcancel_glue calls it.  Every cancellable system call goes
+ * through __syscall_cp: syscall_cp.S checks the pending flag and enters the
+ * kernel between two labels, and the cancel signal's handler (cancel.c) ends
+ * the thread only when it interrupted the call before the kernel ran it (or
+ * while the kernel was restarting it): a result the kernel produced is never
+ * dropped, and the thread ends at the next cancellation point.  A call that
+ * the signal ended with EINTR took nothing: the thread ends there.  With
+ * cancellation disabled the call is an ordinary one.  Result: the raw one
+ * (-errno, kernel numbering).
+ */
 extern void (*__pthread_cancel_hook)(void);
-void __pthread_cp_enter(void);
-void __pthread_cp_leave(void);
-/* call as a cancellation point: a cancel pending before it acts there, one
- * that comes while it blocks ends the thread inside it (cancel.c). The
- * value is call's. */
-#define __PTHREAD_CANCELLABLE(call) ({ __pthread_cp_enter();		\
-	__typeof__(call) __cp_r = (call); __pthread_cp_leave(); __cp_r; })
+void __pthread_testcancel_glue(void);
+long __syscall_cp(long nr, long a, long b, long c, long d, long e, long f);
+#define __SYSCALL_CP_6(nr, a, b, c, d, e, f, ...) __syscall_cp(nr, (long)(a), (long)(b),	\
+	(long)(c), (long)(d), (long)(e), (long)(f))
+/* __SYSCALL_CP(__NR_read, fd, buf, n): the missing arguments are 0 */
+#define __SYSCALL_CP(nr, ...) __SYSCALL_CP_6(nr, __VA_ARGS__, 0, 0, 0, 0, 0, 0)
+/* syscall_cp.S: [__cp_begin, __cp_end) holds the check and the int $0x80 */
+extern const char __cp_begin[], __cp_end[], __cp_cancel[];
 
 /* Atomics on int words. */
 static inline int __cas(volatile int *p, int old, int new)

@@ -197,11 +197,10 @@ static void thread_wait_gone(struct __pthread *t, int cancellable)
 	int tid;
 
 	while ((tid = t->tid) != 0) {
-		if (cancellable)
-			__pthread_cp_enter();
-		__futex_wait(&t->tid, tid, 0, 1);	/* the kernel's wake is not a private one */
-		if (cancellable)
-			__pthread_cp_leave();
+		if (cancellable)	/* the kernel's wake is not a private one */
+			__futex_wait_cp(&t->tid, tid, CLOCK_REALTIME, 0, 1);
+		else
+			__futex_wait(&t->tid, tid, 0, 1);
 	}
 }
 
@@ -216,6 +215,7 @@ int pthread_join(pthread_t t, void **value)
 {
 	if (t == __pthread_self_tcb())
 		return EDEADLK;
+	pthread_testcancel();		/* a cancellation point even when t has ended */
 	if (!__cas(&t->claimed, 0, 1))
 		return EINVAL;		/* detached, or another join is on it */
 	pthread_cleanup_push(join_cancelled, t);

@@ -1,4 +1,4 @@
-/* tls.c: thread 0's control block, the %gs TLS segment, newlib's per-thread __getreent, cancellation points in the glue. */
+/* tls.c: thread 0's control block, the %gs TLS segment, newlib's per-thread __getreent, the cancellable system call. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -137,23 +137,29 @@ int __pthread_tid(void)
 	return t->tid;
 }
 
-/*
- * A cancellation point: in_cancel_point first, then the check, so that a
- * pthread_cancel either is seen here or finds the flag set and ends the thread
- * from its signal handler (user/lib/pthread/cancel.c).
- */
-void __pthread_cp_enter(void)
+/* pthread_testcancel's work, for the glue's cancellation points that are no
+ * system call (aio_suspend's checks, libaio's ring). */
+void __pthread_testcancel_glue(void)
 {
-	struct __pthread *t = __pthread_self_tcb();
-
-	t->in_cancel_point = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (__pthread_cancel_hook)
 		__pthread_cancel_hook();
 }
 
-void __pthread_cp_leave(void)
+long __syscall_cp_asm(const volatile int *pending, long nr, long a, long b, long c, long d,
+		      long e, long f);
+
+/* The pending word of a call made with cancellation disabled: never set. */
+static const int cp_never;
+
+/* tcb.h.  Only the thread itself changes cancel_disabled, so the choice of
+ * word cannot go stale during the call. */
+long __syscall_cp(long nr, long a, long b, long c, long d, long e, long f)
 {
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	__pthread_self_tcb()->in_cancel_point = 0;
+	struct __pthread *t = __pthread_self_tcb();
+	const volatile int *pending = t->cancel_disabled ? &cp_never : &t->cancel_pending;
+	long r = __syscall_cp_asm(pending, nr, a, b, c, d, e, f);
+
+	if (r == -4 /* EINTR, kernel numbering */ && pending != &cp_never)
+		__pthread_testcancel_glue();	/* the signal ended a call that took nothing */
+	return r;
 }

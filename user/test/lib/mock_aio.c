@@ -150,6 +150,14 @@ long __sys_io_getevents_abs(aio_context_t ctx, long nr, struct io_event *events,
 	return got;
 }
 
+/* libaio's cancellable wait (libaio.c): the same mock, never cancelled. */
+long __libaio_getevents_cp(aio_context_t ctx, long nr, struct io_event *events,
+			   const struct kernel_timespec *when, const void *sig)
+{
+	(void)sig;
+	return __sys_io_getevents_abs(ctx, nr, events, when);
+}
+
 long __sys_io_cancel(aio_context_t ctx, struct iocb *iocb, struct io_event *result)
 {
 	mock_stats.cancel_calls++;
