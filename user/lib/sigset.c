@@ -12,29 +12,11 @@
  * real-time signals 32..64 have the same number on both sides, of which 32 and
  * 33 are the threads library's (KSIG_CANCEL) and no program's.  A sigset_t
  * holds the kernel's 64-bit set as it is, bit k - 1 for kernel signal k, so
- * only the set functions translate numbers.  The tables for 1..31 are filled
- * once from abi_xlate.c.
+ * only the set functions translate numbers (1..31 through abi_xlate.c).
  */
 #define SIG_LIB_W0	(1ul << 31)	/* kernel 32 (KSIG_CANCEL) */
 #define SIG_LIB_W1	(1ul << 0)	/* kernel 33 */
 _Static_assert(KSIG_CANCEL == 32, "the library's signals are kernel 32 and 33");
-
-static signed char sig_kernel[32];		/* newlib -> kernel, 0: none */
-static signed char sig_newlib[32];		/* kernel -> newlib, 0: none */
-static volatile int sig_tables_ready;
-
-static void sig_tables_fill(void)
-{
-	for (int sig = 1; sig < 32; sig++) {
-		int k = abi_signal_to_kernel(sig);
-
-		if (k > 0 && k < 32) {
-			sig_kernel[sig] = (signed char)k;
-			sig_newlib[k] = (signed char)sig;
-		}
-	}
-	__atomic_store_n(&sig_tables_ready, 1, __ATOMIC_RELEASE);	/* same values from any racer */
-}
 
 int __libc_current_sigrtmin(void)
 {
@@ -46,26 +28,30 @@ int __libc_current_sigrtmax(void)
 	return KNSIG;
 }
 
+/* Through abi_xlate.c's constant tables: no table of ours to fill (a first
+ * write would cost the process a page, which leak checks around a kill see). */
 int __sig_to_kernel(int sig)
 {
+	int k;
+
 	if (sig >= __libc_current_sigrtmin() && sig <= KNSIG)
 		return sig;
 	if (sig <= 0 || sig >= 32)
 		return 0;
-	if (!__atomic_load_n(&sig_tables_ready, __ATOMIC_ACQUIRE))
-		sig_tables_fill();
-	return sig_kernel[sig];
+	k = abi_signal_to_kernel(sig);
+	return k > 0 && k < 32 ? k : 0;
 }
 
 int __sig_from_kernel(int ksig)
 {
+	int sig;
+
 	if (ksig >= __libc_current_sigrtmin() && ksig <= KNSIG)
 		return ksig;
 	if (ksig <= 0 || ksig >= 32)
 		return 0;
-	if (!__atomic_load_n(&sig_tables_ready, __ATOMIC_ACQUIRE))
-		sig_tables_fill();
-	return sig_newlib[ksig];
+	sig = abi_signal_from_kernel(ksig);	/* passes a number it lacks through */
+	return sig > 0 && sig < 32 && abi_signal_to_kernel(sig) == ksig ? sig : 0;
 }
 
 /* The program's set to the kernel: the same bits, less the library's own. */
