@@ -312,21 +312,32 @@ static void on_sig(int sig)
 }
 
 /* A child that waits for a signal (or SIGKILL) in group pgid (0: its own;
- * -1: its parent's), placed there by both sides (no race). */
+ * -1: its parent's), placed there by both sides; returns once the child's
+ * own setpgid is done, so a later move by the parent is not undone by it
+ * (at -smp 4 the child's call could come after). */
 static pid_t child_in_group(pid_t pgid)
 {
+	int ready[2];
 	pid_t pid;
+	char c;
 
+	if (pipe(ready) < 0)
+		return -1;
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
 		if (pgid >= 0)
 			setpgid(0, pgid);
+		(void)!write(ready[1], "r", 1);
 		for (;;)
 			pause();
 	}
 	if (pid > 0 && pgid >= 0)
 		setpgid(pid, pgid ? pgid : pid);
+	if (pid > 0 && read(ready[0], &c, 1) != 1)
+		pid = -1;
+	close(ready[0]);
+	close(ready[1]);
 	return pid;
 }
 
