@@ -40,6 +40,9 @@ struct proc_timers {
 	struct cpu_itimer cpu[2];	/* [0] ITIMER_VIRTUAL, [1] ITIMER_PROF */
 	struct mutex posix_lock;	/* the system calls on the list below */
 	struct list_head posix;		/* struct posix_timer, under both locks */
+	int tgid;			/* the group's pid (its signals are sent by it,
+					 * under tasklist_lock: the leader may be
+					 * replaced and freed by a thread's exec) */
 	int next_id;			/* the next POSIX timer id to try */
 	int nr_posix;
 };
@@ -52,6 +55,10 @@ void itimers_exit(struct signal_struct *s);
 /* The tick charges the running task p (a process; user: it was in user mode):
  * the CPU timers count down and send SIGVTALRM / SIGPROF. Hard irq. */
 void itimer_tick(struct task *p, bool user);
+
+/* Send info to group s, found by its pid under tasklist_lock (any context):
+ * 0, or -ESRCH when it is gone. */
+int proc_timers_send(struct signal_struct *s, const struct kernel_siginfo *info);
 
 /* Arm mt (expires_ns set, lock held) at the tick that follows it. */
 void mono_timer_arm(struct mono_timer *mt);

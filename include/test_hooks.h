@@ -45,6 +45,12 @@ void ktest_fork_pin_delay(void);
  * under tasklist_lock (plan entry kill_reap_smp). Interrupts off. */
 void ktest_kill_delay(void);
 
+/* A POSIX timer's signal to its process (kernel/posix_timer.c timer_send),
+ * between the read of the group's leader and its use: when that leader is
+ * a zombie (a thread's exec may be about to free it), spin
+ * timer_send_delay=N pauses (plan entry exec_timers_smp). Softirq. */
+void ktest_timer_send_delay(bool zombie);
+
 /* Called at each poll of a TSC calibration window (kernel/time.c), between the
  * TSC read and the port read it brackets, with the window's start; the clock
  * suite sets it to stall there as a descheduled emulator would. */
@@ -114,6 +120,10 @@ static inline void ktest_fork_pin_delay(void)
 }
 
 static inline void ktest_kill_delay(void)
+{
+}
+
+static inline void ktest_timer_send_delay(bool zombie)
 {
 }
 

@@ -85,6 +85,28 @@ bool mono_timer_expire(struct mono_timer *mt, spinlock_t *lock, u32 *skipped)
 	return fire;
 }
 
+struct group_send {
+	struct signal_struct *s;
+	const struct kernel_siginfo *info;
+};
+
+/* task_call callback (tasklist_lock held: t cannot be freed meanwhile). */
+static int group_send_one(struct task *t, void *arg)
+{
+	struct group_send *g = arg;
+
+	if (t->signal != g->s)
+		return -ESRCH;
+	return send_signal(g->info->si_signo, g->info, t, true);
+}
+
+int proc_timers_send(struct signal_struct *s, const struct kernel_siginfo *info)
+{
+	struct group_send g = { s, info };
+
+	return task_call(s->timers.tgid, group_send_one, &g);
+}
+
 static void send_group(struct signal_struct *s, int sig)
 {
 	struct kernel_siginfo info;
@@ -92,7 +114,7 @@ static void send_group(struct signal_struct *s, int sig)
 	memset(&info, 0, sizeof(info));
 	info.si_signo = sig;
 	info.si_code = SI_KERNEL;
-	send_signal(sig, &info, s->leader, true);
+	proc_timers_send(s, &info);
 }
 
 /* ITIMER_REAL's kernel timer: softirq. */

@@ -7,6 +7,7 @@
 #include "slab.h"
 #include "string.h"
 #include "syscall_table.h"
+#include "test_hooks.h"
 #include "uaccess.h"
 #include "uapi/time.h"
 
@@ -65,12 +66,14 @@ static int sat_add(int a, u32 b)
  * counts the expiries as overruns. Under t's sighand lock for the look-up. */
 static int timer_send(struct task *t, bool group, const struct kernel_siginfo *info)
 {
-	struct sighand_struct *sh = t->sighand;
+	struct sighand_struct *sh;
 	struct list_head *q;
 	struct sigqueue *e;
 	bool counted = false;
 	u32 flags;
 
+	ktest_timer_send_delay(t->state == TASK_ZOMBIE);	/* test kernel */
+	sh = t->sighand;
 	if (!sh)
 		return 0;
 	spin_lock_irqsave(&sh->lock, flags);
@@ -101,11 +104,22 @@ static int thread_send(struct task *t, void *arg)
 	return timer_send(t, false, ta->info);
 }
 
+/* task_call callback (tasklist_lock held): the group's leader, if still it. */
+static int group_timer_send(struct task *t, void *arg)
+{
+	struct thread_send *ta = arg;
+
+	if (t->signal != ta->s)
+		return -ESRCH;
+	return timer_send(t, true, ta->info);
+}
+
 /* The kernel timer: softirq. */
 static void posix_timer_fire(unsigned long data)
 {
 	struct posix_timer *pt = (struct posix_timer *)data;
 	struct kernel_siginfo info;
+	struct thread_send ta = { pt->s, &info };
 	u32 skipped;
 
 	if (!mono_timer_expire(&pt->mt, &pt->s->timers.lock, &skipped) ||
@@ -117,12 +131,10 @@ static void posix_timer_fire(unsigned long data)
 	info.f.timer.tid = pt->id;
 	info.f.timer.overrun = (int)skipped;
 	info.f.timer.value = pt->value;
-	if (pt->notify == KSIGEV_THREAD_ID) {
-		struct thread_send ta = { pt->s, &info };
+	if (pt->notify == KSIGEV_THREAD_ID)
 		task_call(pt->tid, thread_send, &ta);	/* a thread gone: dropped */
-	} else {
-		timer_send(pt->s->leader, true, &info);
-	}
+	else				/* by pid: s->leader may be freed by an exec */
+		task_call(pt->s->timers.tgid, group_timer_send, &ta);
 }
 
 void posix_timer_delivered(struct signal_struct *s, const struct kernel_siginfo *info)
@@ -312,6 +324,8 @@ long sys_timer_settime(int id, int flags, const struct kernel_itimerspec *unew,
 	struct posix_timer *pt;
 	long err = 0;
 
+	if (!unew)
+		return -EINVAL;		/* Linux's answer to no new setting */
 	if (copy_from_user(&its, unew, sizeof(its)) || (uold && !access_ok(uold, sizeof(old))))
 		return -EFAULT;
 	if (!ts_valid(&its.it_value) || !ts_valid(&its.it_interval) || (flags & ~TIMER_ABSTIME))

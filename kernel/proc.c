@@ -151,6 +151,22 @@ struct wait_opts {
 	int options;			/* W*; wait4 implies WEXITED */
 };
 
+/* Whether live child c's group has report flag set; taken (cleared) unless
+ * keep. Under c's sighand->lock, which every other writer of s->flags holds
+ * (a SIGCONT's flags set meanwhile are not lost); family_lock held. */
+static bool child_take_flag(struct task *c, u32 flag, bool keep)
+{
+	struct signal_struct *s = c->signal;
+	bool set;
+
+	spin_lock(&c->sighand->lock);
+	set = s->flags & flag;
+	if (set && !keep)
+		s->flags &= ~flag;
+	spin_unlock(&c->sighand->lock);
+	return set;
+}
+
 /* A report from child c (family_lock held): its wait status, or -1. A stop
  * or a continue is reported once, unless WNOWAIT leaves it for later. */
 static int child_report(struct task *c, int options)
@@ -160,16 +176,12 @@ static int child_report(struct task *c, int options)
 
 	if ((options & WEXITED) && c->state == TASK_ZOMBIE && s->nr_threads == 0)
 		return c->exit_code;
-	if ((options & WUNTRACED) && (s->flags & SIGNAL_REPORT_STOP)) {
-		if (!keep)
-			s->flags &= ~SIGNAL_REPORT_STOP;
+	if ((options & WUNTRACED) && (READ_ONCE(s->flags) & SIGNAL_REPORT_STOP) &&
+	    child_take_flag(c, SIGNAL_REPORT_STOP, keep))
 		return (s->stop_sig << 8) | 0x7f;
-	}
-	if ((options & WCONTINUED) && (s->flags & SIGNAL_REPORT_CONT)) {
-		if (!keep)
-			s->flags &= ~SIGNAL_REPORT_CONT;
+	if ((options & WCONTINUED) && (READ_ONCE(s->flags) & SIGNAL_REPORT_CONT) &&
+	    child_take_flag(c, SIGNAL_REPORT_CONT, keep))
 		return 0xffff;
-	}
 	return -1;
 }
 
@@ -205,9 +217,26 @@ static bool wait_ready(const struct wait_opts *wo)
 	return found || !any;
 }
 
-/* The child with a report (its wait status in *status), or NULL with
- * *err: -ECHILD (none matches), 0 (WNOHANG, none ready) or -ERESTARTSYS. */
-static struct task *wait_child(const struct wait_opts *wo, int *status, long *err)
+/* Is c's report (family_lock held) its end, to be released (no WNOWAIT)? */
+static bool child_ended(struct task *c, int options)
+{
+	return (options & (WEXITED | WNOWAIT)) == WEXITED && c->state == TASK_ZOMBIE &&
+	       c->signal->nr_threads == 0;
+}
+
+/* What wait_child found: taken under family_lock, so that no other waiter
+ * (another thread of the caller's group) can release the child meanwhile. */
+struct wait_report {
+	int status;			/* the wait status */
+	int pid;
+	bool reap;			/* its end: off the children list, ours to release */
+};
+
+/* The child with a report (*r filled; *ru too when asked, except for a
+ * child to reap, whose usage wait_release reads), or NULL with *err:
+ * -ECHILD (none matches), 0 (WNOHANG, none ready) or -ERESTARTSYS. */
+static struct task *wait_child(const struct wait_opts *wo, struct wait_report *r,
+			       struct kernel_rusage *ru, long *err)
 {
 	struct task *c;
 	bool any;
@@ -215,7 +244,15 @@ static struct task *wait_child(const struct wait_opts *wo, int *status, long *er
 
 	for (;;) {
 		spin_lock_irqsave(&family_lock, flags);
-		c = find_report(wo, wo->options, &any, status);
+		c = find_report(wo, wo->options, &any, &r->status);
+		if (c) {
+			r->pid = c->pid;
+			r->reap = child_ended(c, wo->options);
+			if (r->reap)
+				list_del_init(&c->sibling);	/* no other waiter finds it */
+			else if (ru)
+				rusage_of_child(c, ru);		/* it may go once unlocked */
+		}
 		spin_unlock_irqrestore(&family_lock, flags);
 		if (c)
 			return c;
@@ -229,23 +266,17 @@ static struct task *wait_child(const struct wait_opts *wo, int *status, long *er
 	}
 }
 
-/* After the report: the child's usage in *ru (if asked), and an ended child
- * released unless WNOWAIT keeps it waitable. Returns its pid. */
-static int wait_release(struct task *c, int options, struct kernel_rusage *ru)
+/* After the report: a child that ended (r->reap) gives its usage to *ru (if
+ * asked) and is released. Returns its pid. */
+static int wait_release(struct task *c, const struct wait_report *r, struct kernel_rusage *ru)
 {
-	int pid = c->pid;
-	u32 flags;
-
-	if (ru)
-		rusage_of_child(c, ru);
-	if (!(options & WNOWAIT) && c->state == TASK_ZOMBIE && c->signal->nr_threads == 0) {
+	if (r->reap) {
+		if (ru)
+			rusage_of_child(c, ru);
 		rusage_reap(current, c);
-		spin_lock_irqsave(&family_lock, flags);
-		list_del(&c->sibling);
-		spin_unlock_irqrestore(&family_lock, flags);
 		task_release(c);
 	}
-	return pid;
+	return r->pid;
 }
 
 /* pid: > 0 that child, -1 any, 0 any in the caller's process group, < -1
@@ -255,8 +286,8 @@ long sys_wait4(int pid, int *ustatus, int options, struct kernel_rusage *urusage
 {
 	struct wait_opts wo = { P_ALL, 0, options | WEXITED };
 	struct kernel_rusage ru;
+	struct wait_report r;
 	struct task *c;
-	int status;
 	long err;
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | WALL_FLAGS))
@@ -270,11 +301,11 @@ long sys_wait4(int pid, int *ustatus, int options, struct kernel_rusage *urusage
 		wo.type = pid > 0 ? P_PID : P_PGID;
 		wo.id = pid > 0 ? pid : pid < 0 ? -pid : current->signal->pgrp;
 	}
-	c = wait_child(&wo, &status, &err);
+	c = wait_child(&wo, &r, urusage ? &ru : NULL, &err);
 	if (!c)
 		return err;
-	pid = wait_release(c, wo.options, urusage ? &ru : NULL);
-	if (ustatus && put_user(status, ustatus))
+	pid = wait_release(c, &r, urusage ? &ru : NULL);
+	if (ustatus && put_user(r.status, ustatus))
 		return -EFAULT;
 	if (urusage && copy_to_user(urusage, &ru, sizeof(ru)))
 		return -EFAULT;
@@ -323,8 +354,8 @@ long sys_waitid(int which, int id, struct kernel_siginfo *uinfo, int options,
 	struct wait_opts wo;
 	struct kernel_siginfo info;
 	struct kernel_rusage ru;
+	struct wait_report r;
 	struct task *c;
-	int status;
 	long err;
 
 	if ((options & ~(WNOHANG | WNOWAIT | WEXITED | WUNTRACED | WCONTINUED | WALL_FLAGS)) ||
@@ -335,11 +366,11 @@ long sys_waitid(int which, int id, struct kernel_siginfo *uinfo, int options,
 		return -EFAULT;
 	wo.options = options;
 	memset(&info, 0, sizeof(info));
-	c = wait_child(&wo, &status, &err);
+	c = wait_child(&wo, &r, urusage ? &ru : NULL, &err);
 	if (!c && err)
 		return err;
 	if (c)
-		wait_info(&info, wait_release(c, options, urusage ? &ru : NULL), status);
+		wait_info(&info, wait_release(c, &r, urusage ? &ru : NULL), r.status);
 	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)))
 		return -EFAULT;
 	if (c && urusage && copy_to_user(urusage, &ru, sizeof(ru)))

@@ -804,6 +804,7 @@ int signal_task_init(struct task *t, struct task *parent, u32 clone_flags)
 			return -ENOMEM;
 		}
 		t->signal->leader = t;
+		t->signal->timers.tgid = t->tgid;	/* timers send by it */
 		t->signal->pgrp = parent ? parent->signal->pgrp : t->pid;	/* fork: the */
 		t->signal->session = parent ? parent->signal->session : t->pid;	/* parent's */
 	}

@@ -32,6 +32,14 @@ void ktest_kill_delay(void)
 	spin_if_asked("kill_delay", &loops);
 }
 
+void ktest_timer_send_delay(bool zombie)
+{
+	static u32 loops = ~0u;
+
+	if (zombie)
+		spin_if_asked("timer_send_delay", &loops);
+}
+
 /* Give the CPU away when word is on the command line (*on caches the look-up:
  * -1 until the first call). */
 static void yield_if_asked(const char *word, int *on)

@@ -572,8 +572,14 @@ static struct pipe *pipe_alloc(void)
 	if (!p)
 		return NULL;
 	memset(p, 0, sizeof(*p));
-	p->size = PIPE_DEF_SIZE;
-	p->buf = kmalloc(p->size, GFP_KERNEL);
+	/* 64 KiB as Linux, one contiguous block; when memory is too fragmented
+	 * for that, a smaller buffer (Linux too gives a pipe one page past its
+	 * user's soft limit) rather than ENOMEM: F_GETPIPE_SZ tells */
+	for (p->size = PIPE_DEF_SIZE; p->size >= PIPE_BUF; p->size /= 4) {
+		p->buf = kmalloc(p->size, GFP_KERNEL);
+		if (p->buf)
+			break;
+	}
 	if (!p->buf) {
 		kfree(p);
 		return NULL;

@@ -914,6 +914,33 @@ static int suspend_cancel_keeps_completion(void)
 	return 0;
 }
 
+/* An aiocb is reused as it stands after aio_return (POSIX asks no clearing):
+ * aio_cancel(fd, NULL) finds it again in flight and cancels it. (Review 6d:
+ * the mark a first aio_cancel(fd, NULL) left on it made the second skip it,
+ * AIO_ALLDONE with the read still queued.) */
+static int cancel_all_finds_reused_aiocb(void)
+{
+	struct aiocb r;
+	char buf[4];
+	int fds[2];
+
+	CHECK_EQ(pipe(fds), 0);
+	prep(&r, fds[0], buf, sizeof(buf), 0);
+	CHECK_EQ(aio_read(&r), 0);
+	CHECK_EQ(aio_cancel(fds[0], NULL), AIO_CANCELED);
+	CHECK_ERR(aio_return(&r), ECANCELED);
+	CHECK_EQ(aio_read(&r), 0);			/* the same aiocb, not cleared */
+	CHECK_EQ(aio_error(&r), EINPROGRESS);
+	CHECK_EQ(aio_cancel(fds[0], NULL), AIO_CANCELED);
+	CHECK_EQ(aio_error(&r), ECANCELED);
+	CHECK_ERR(aio_return(&r), ECANCELED);
+	CHECK_EQ(write(fds[1], "left", 4), 4);		/* no read took it */
+	CHECK_EQ(read(fds[0], buf, sizeof(buf)), 4);
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(ramfs_write_then_read),
 	UTEST(pipe_read_in_progress_then_done),
@@ -940,6 +967,7 @@ static const struct utest_case cases[] = {
 	UTEST(reqprio_range),
 	UTEST(suspend_and_lio_wait_cancellable),
 	UTEST(suspend_cancel_keeps_completion),
+	UTEST(cancel_all_finds_reused_aiocb),
 };
 
 int main(int argc, char **argv)

@@ -312,32 +312,33 @@ static void on_sig(int sig)
 }
 
 /* A child that waits for a signal (or SIGKILL) in group pgid (0: its own;
- * -1: its parent's), placed there by both sides; returns once the child's
- * own setpgid is done, so a later move by the parent is not undone by it
- * (at -smp 4 the child's call could come after). */
+ * -1: its parent's), placed there by both sides (no race), and returned only
+ * once its own setpgid is done (a later move by the caller is not undone). */
 static pid_t child_in_group(pid_t pgid)
 {
 	int ready[2];
 	pid_t pid;
 	char c;
 
-	if (pipe(ready) < 0)
+	if (pipe(ready))
 		return -1;
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
 		if (pgid >= 0)
 			setpgid(0, pgid);
-		(void)!write(ready[1], "r", 1);
+		close(ready[0]);
+		close(ready[1]);		/* the parent's read sees EOF */
 		for (;;)
 			pause();
 	}
+	close(ready[1]);
 	if (pid > 0 && pgid >= 0)
 		setpgid(pid, pgid ? pgid : pid);
-	if (pid > 0 && read(ready[0], &c, 1) != 1)
-		pid = -1;
+	if (pid > 0)
+		while (read(ready[0], &c, 1) < 0 && errno == EINTR)
+			;
 	close(ready[0]);
-	close(ready[1]);
 	return pid;
 }
 

@@ -4304,6 +4304,32 @@ static int user_database(void)
 	return 0;
 }
 
+/* An /etc/passwd entry longer than 1 KiB (a long gecos) is found whole, as
+ * glibc finds it (its line buffer grows); getpwnam_r with room for it fills
+ * every field. (Review 6d: the 1 KiB line buffer cut the entry in two and
+ * neither half parsed: no such user.) The file (and /etc, if made) is removed again. */
+static int user_database_long_entry(void)
+{
+	static char gecos[1200], buf[4096];
+	struct passwd pw, *r = NULL;
+	FILE *f;
+	int made = mkdir("/etc", 0755) == 0;
+
+	memset(gecos, 'G', sizeof(gecos) - 1);
+	CHECK(made || errno == EEXIST);
+	CHECK((f = fopen("/etc/passwd", "w")) != NULL);
+	fprintf(f, "root:x:0:0:root:/root:/bin/sh\nalice:x:1000:100:%s:/home/alice:/bin/ash\n", gecos);
+	fclose(f);
+	CHECK_EQ(getpwnam_r("alice", &pw, buf, sizeof(buf), &r), 0);
+	unlink("/etc/passwd");
+	if (made)
+		rmdir("/etc");
+	CHECK(r == &pw);
+	CHECK(pw.pw_uid == 1000 && pw.pw_gid == 100 && strlen(pw.pw_gecos) == sizeof(gecos) - 1);
+	CHECK(!strcmp(pw.pw_dir, "/home/alice") && !strcmp(pw.pw_shell, "/bin/ash"));
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(aio_cp_direct_qd8),
 	UTEST(pool_shared_context),
@@ -4371,6 +4397,7 @@ static const struct utest_case cases[] = {
 	UTEST(raw_syscall),
 	UTEST(shm_semaphore_nofollow),
 	UTEST(user_database),
+	UTEST(user_database_long_entry),
 };
 
 int main(int argc, char **argv)

@@ -1954,6 +1954,95 @@ static int yield(void)
 	return 0;
 }
 
+/* Two threads of one process wait for the same child: exactly one reaps it,
+ * the other sees ECHILD (it must never get the pid too: a double reap frees
+ * the child twice). Both sleep in waitpid before the child ends, so one
+ * wake-up starts both of them. */
+static void *reap_waiter(void *arg)
+{
+	int st;
+	pid_t r = waitpid(-1, &st, 0);
+
+	*(int *)arg = r > 0 ? r : -errno;
+	return 0;
+}
+
+static int two_threads_reap_once(void)
+{
+	WATCHDOG();
+	for (int i = 0; i < 300; i++) {
+		int res[2] = { 0, 0 };
+		pthread_t t;
+		pid_t pid;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			sleep_ms(2);
+			_exit(3);
+		}
+		CHECK(pid > 0);
+		CHECK_EQ(pthread_create(&t, 0, reap_waiter, &res[0]), 0);
+		reap_waiter(&res[1]);
+		CHECK_EQ(pthread_join(t, 0), 0);
+		if (!((res[0] == pid && res[1] == -ECHILD) || (res[1] == pid && res[0] == -ECHILD))) {
+			utest_log("round %d: child %d, the threads' waitpid: %d and %d", i, pid,
+				  res[0], res[1]);
+			CHECK(0);
+		}
+	}
+	return 0;
+}
+
+/* A thread execs while the process's POSIX timers fire every tick: exec
+ * ends the other threads and the exec-ing one takes the old leader's place,
+ * which is freed (kernel/clone.c take_leadership), while a timer callback on
+ * another CPU may have read the leader to send it the signal (the plan entry
+ * exec_timers_smp widens that window with timer_send_delay=). */
+static void *exec_helper_exit(void *arg)
+{
+	char *argv[] = { "/bin/helper", "exit", "0", NULL };
+
+	(void)arg;
+	sleep_ms(3);
+	execve(argv[0], argv, 0);
+	_exit(127);
+}
+
+static int exec_while_timers_fire(void)
+{
+	WATCHDOG();
+	for (int i = 0; i < 30; i++) {
+		pid_t pid;
+		int st;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+			struct itimerspec its = { { 0, 1 }, { 0, 1 } };
+			sigset_t set;
+			pthread_t t;
+			timer_t id;
+
+			alarm(0);
+			sigemptyset(&set);
+			sigaddset(&set, SIGUSR1);
+			pthread_sigmask(SIG_BLOCK, &set, 0);	/* queued: overruns counted */
+			for (int k = 0; k < 2; k++)
+				if (timer_create(CLOCK_MONOTONIC, &ev, &id) || timer_settime(id, 0, &its, 0))
+					_exit(3);
+			pthread_create(&t, 0, exec_helper_exit, 0);
+			for (;;)
+				;			/* the leader spins until exec ends it */
+		}
+		CHECK(pid > 0);
+		CHECK_EQ(waitpid(pid, &st, 0), pid);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(create_join),
 	UTEST(self_equal_tid),
@@ -1989,6 +2078,8 @@ static const struct utest_case cases[] = {
 	UTEST(exit_semantics),
 	UTEST(process_shared),
 	UTEST(yield),
+	UTEST(two_threads_reap_once),
+	UTEST(exec_while_timers_fire),
 };
 
 int main(int argc, char **argv)

@@ -1602,6 +1602,7 @@ static int timer_errors(void)
 	CHECK_EQ(__sys_timer_create(KCLOCK_MONOTONIC, (void *)16, &kid), -EFAULT);
 	CHECK_EQ(__sys_timer_create(KCLOCK_MONOTONIC, 0, (void *)16), -EFAULT);
 	CHECK_EQ(__sys_timer_settime((int)id, 0, (void *)16, 0), -EFAULT);
+	CHECK_EQ(__sys_timer_settime((int)id, 0, 0, 0), -EINVAL);	/* Linux: no new setting */
 	CHECK_EQ(__sys_timer_gettime((int)id, (void *)16), -EFAULT);
 	CHECK_EQ(timer_delete(id), 0);
 	CHECK_ERR(timer_delete(id), EINVAL);

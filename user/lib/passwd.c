@@ -32,8 +32,9 @@ static void db_rewind(struct db *db)
 	db->builtin_done = 0;
 }
 
-/* The next entry of db into line (size bytes, newline cut): 1, or 0 at the end. */
-static int db_next(struct db *db, char *line, size_t size)
+/* The next entry of db into *line (getline's buffer, grown as needed; newline
+ * cut): 1, or 0 at the end (or out of memory). */
+static int db_next(struct db *db, char **line, size_t *cap)
 {
 	if (!db->f && !db->builtin_done)
 		db->f = fopen(db->path, "r");
@@ -41,12 +42,14 @@ static int db_next(struct db *db, char *line, size_t size)
 		if (db->builtin_done)
 			return 0;
 		db->builtin_done = 1;
-		snprintf(line, size, "%s", db->builtin);
-		return 1;
+		free(*line);
+		*line = strdup(db->builtin);
+		*cap = *line ? strlen(*line) + 1 : 0;
+		return *line != NULL;
 	}
-	while (fgets(line, size, db->f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (line[0] && line[0] != '#')
+	while (__getline(line, cap, db->f) >= 0) {
+		(*line)[strcspn(*line, "\n")] = 0;
+		if ((*line)[0] && (*line)[0] != '#')
 			return 1;
 	}
 	fclose(db->f);
@@ -110,14 +113,19 @@ static int pw_find(const char *name, uid_t uid, struct passwd *pw, char *buf, si
 		   struct passwd **result)
 {
 	struct db db = { pw_db.path, pw_db.builtin, NULL, 0 };
-	char line[DB_LINE_MAX];
+	char *line = NULL, *copy = NULL;
+	size_t cap = 0;
 	int err = 0;
 
 	*result = NULL;
-	while (!*result && !err && db_next(&db, line, sizeof(line))) {
-		char copy[DB_LINE_MAX], *f[DB_FIELDS];
+	while (!*result && !err && db_next(&db, &line, &cap)) {
+		char *f[DB_FIELDS];
 
-		memcpy(copy, line, sizeof(copy));
+		free(copy);
+		if (!(copy = strdup(line))) {
+			err = ENOMEM;
+			break;
+		}
 		if (db_split(copy, f, DB_FIELDS) != DB_FIELDS)
 			continue;
 		if (name ? strcmp(f[0], name) : (uid_t)strtoul(f[2], NULL, 10) != uid)
@@ -126,6 +134,8 @@ static int pw_find(const char *name, uid_t uid, struct passwd *pw, char *buf, si
 		if (!err)
 			*result = pw;
 	}
+	free(copy);
+	free(line);
 	db_rewind(&db);
 	return err;
 }
@@ -165,11 +175,14 @@ struct passwd *getpwuid(uid_t uid)
 	return r;
 }
 
+static char *ent_line;
+static size_t ent_cap;
+
 struct passwd *getpwent(void)
 {
-	char line[DB_LINE_MAX];
+	char *line;
 
-	while (db_next(&pw_db, line, sizeof(line)))
+	while (db_next(&pw_db, &ent_line, &ent_cap) && (line = ent_line))
 		if (!pw_parse(line, &pw_static, pw_buf, sizeof(pw_buf)))
 			return &pw_static;
 	return NULL;
@@ -202,22 +215,24 @@ static int gr_parse(char *line, struct group *gr)
 	gr->gr_name = db_copy(f[0], gr_buf, sizeof(gr_buf), &pos);
 	gr->gr_passwd = db_copy(f[1], gr_buf, sizeof(gr_buf), &pos);
 	gr->gr_mem = gr_no_members;
-	return 0;
+	return gr->gr_name && gr->gr_passwd ? 0 : ERANGE;
 }
 
 /* The first group with that name (name) or gid, or NULL. */
 static struct group *gr_find(const char *name, gid_t gid)
 {
 	struct db db = { gr_db.path, gr_db.builtin, NULL, 0 };
-	char line[DB_LINE_MAX];
+	char *line = NULL;
+	size_t cap = 0;
 	struct group *found = NULL;
 
-	while (!found && db_next(&db, line, sizeof(line))) {
+	while (!found && db_next(&db, &line, &cap)) {
 		if (gr_parse(line, &gr_static))
 			continue;
 		if (name ? !strcmp(gr_static.gr_name, name) : gr_static.gr_gid == gid)
 			found = &gr_static;
 	}
+	free(line);
 	db_rewind(&db);
 	return found;
 }
@@ -234,10 +249,8 @@ struct group *getgrgid(gid_t gid)
 
 struct group *getgrent(void)
 {
-	char line[DB_LINE_MAX];
-
-	while (db_next(&gr_db, line, sizeof(line)))
-		if (!gr_parse(line, &gr_static))
+	while (db_next(&gr_db, &ent_line, &ent_cap))
+		if (!gr_parse(ent_line, &gr_static))
 			return &gr_static;
 	return NULL;
 }

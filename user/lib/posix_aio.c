@@ -212,6 +212,25 @@ static void pa_deliver(const struct io_event *events, int n)
 		pa_notify(&notes.ev[i]);
 }
 
+/*
+ * How long a waiter without the notifier sleeps in io_getevents at a time:
+ * at most PA_SLICE_NS, less when *left (NULL: no limit) is shorter; the
+ * slice is written to *slice. A waiter re-checks its requests after each: a
+ * request it waits for may end without a kernel event (refused at
+ * submission: pa_refused) or its event may be reaped by another waiting
+ * thread, whose futex wake-up cannot reach a sleeper in the kernel.
+ */
+#define PA_SLICE_NS	20000000L
+static struct timespec *pa_slice(const struct timespec *left, struct timespec *slice)
+{
+	struct timespec s = { 0, PA_SLICE_NS };
+
+	if (left && !left->tv_sec && left->tv_nsec < PA_SLICE_NS)
+		s = *left;
+	*slice = s;
+	return slice;
+}
+
 /* Reap completions: wait for min_nr at most *timeout (NULL: no limit); count
  * or -errno.  A cancellation point in its wait, before it took anything. */
 static int pa_reap(long min_nr, struct timespec *timeout)
@@ -375,6 +394,7 @@ static int pa_arm(struct aiocb *cb, int opcode)
 		cb->__error = EINPROGRESS;
 		cb->__return = 0;
 		cb->__lio = NULL;
+		cb->__cancel_seen = 0;
 		cb->__state = PA_INFLIGHT;
 		pa_list_add(cb);
 	}
@@ -541,7 +561,7 @@ int aio_suspend(const struct aiocb *const list[], int n, const struct timespec *
 				return pa_fail(r);
 			continue;
 		}
-		r = pa_reap(1, timeout ? &left : NULL);
+		r = pa_reap(1, pa_slice(timeout ? &left : NULL, &left));
 		if (r < 0)
 			return pa_fail(-r);
 	}
@@ -684,10 +704,12 @@ static int pa_lio_wait(struct aiocb **cbs, int count)
 	for (int i = 0; i < count; i++)
 		for (;;) {
 			int gen = __atomic_load_n(&pa_done_gen, __ATOMIC_ACQUIRE), r;
+			struct timespec slice;
 
 			if (pa_state(cbs[i]) != PA_INFLIGHT)
 				break;
-			r = pa_notifier ? pa_wait_gen(gen, NULL) : pa_reap(1, NULL) < 0 ? EINTR : 0;
+			r = pa_notifier ? pa_wait_gen(gen, NULL) :
+			    pa_reap(1, pa_slice(NULL, &slice)) < 0 ? EINTR : 0;
 			if (r)
 				return r;
 		}

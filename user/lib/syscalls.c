@@ -127,11 +127,8 @@ int _close(int fd)
  */
 __attribute__((weak)) int close(int fd)
 {
-	int r = glue_ret(__SYSCALL_CP(__NR_close, fd));
-
-	if (r == 0 || errno != EBADF)	/* closed (EINTR too, as on Linux) */
-		glue_forget_signalfd(fd);
-	return r;
+	glue_forget_signalfd(fd);	/* first, as _close: the number may be reused at once */
+	return glue_ret(__SYSCALL_CP(__NR_close, fd));
 }
 
 _off_t _lseek(int fd, _off_t off, int whence)
