@@ -1,4 +1,4 @@
-/* signal_calls.c: the signal system calls: rt_sigaction and sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause, rt_sigtimedwait, kill, tgkill, tkill, rt_sigqueueinfo (alarm is kernel/itimer.c; sending and delivery are kernel/signal.c). */
+/* signal_calls.c: the signal system calls: rt_sigaction and sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend, pause, rt_sigtimedwait, kill, tgkill, tkill, rt_sigqueueinfo, rt_tgsigqueueinfo (alarm is kernel/itimer.c; sending and delivery are kernel/signal.c). */
 #include "errno.h"
 #include "clock.h"
 #include "proc.h"
@@ -333,16 +333,41 @@ long sys_tkill(int tid, int sig)
 	return kill_one(tid, sig, &info, false, 0);
 }
 
+/*
+ * The siginfo a program sends with sigqueue: Linux's checks.  A code the
+ * kernel uses (>= 0: SI_USER, SI_KERNEL, a fault's) or SI_TKILL may only be
+ * forged towards the sender's own process; -EPERM to another.
+ */
+static long queueinfo_get(struct kernel_siginfo *info, void *uinfo, int sig, int tgid)
+{
+	if (copy_from_user(info, uinfo, sizeof(*info)))
+		return -EFAULT;
+	if ((info->si_code >= 0 || info->si_code == SI_TKILL) && tgid != current->tgid)
+		return -EPERM;
+	if (sig < 0 || sig > KNSIG)
+		return -EINVAL;
+	info->si_signo = sig;
+	return 0;
+}
+
+/* To the process tgid (any thread that does not block it); a real-time
+ * signal is queued with info, -EAGAIN past SIGQUEUE_MAX. */
 long sys_rt_sigqueueinfo(int tgid, int sig, void *uinfo)
 {
 	struct kernel_siginfo info;
+	long err = queueinfo_get(&info, uinfo, sig, tgid);
 
-	if (copy_from_user(&info, uinfo, sizeof(info)))
-		return -EFAULT;
-	if (info.si_code >= 0 || info.si_code == SI_TKILL)
-		return -EPERM;			/* only the kernel sends those (Linux) */
-	if (sig < 0 || sig > KNSIG)
+	return err ? err : kill_one(tgid, sig, &info, true, 0);
+}
+
+/* As rt_sigqueueinfo, to the thread tid of the group tgid. */
+long sys_rt_tgsigqueueinfo(int tgid, int tid, int sig, void *uinfo)
+{
+	struct kernel_siginfo info;
+	long err;
+
+	if (tgid <= 0 || tid <= 0)
 		return -EINVAL;
-	info.si_signo = sig;
-	return kill_one(tgid, sig, &info, true, 0);
+	err = queueinfo_get(&info, uinfo, sig, tgid);
+	return err ? err : kill_one(tid, sig, &info, false, tgid);
 }

@@ -539,6 +539,99 @@ static int lio_nowait_signal_for_the_list(void)
 	return 0;
 }
 
+#define RT_REQS	128
+
+static volatile int rt_hits, rt_bad;
+static volatile unsigned char rt_seen[RT_REQS];
+
+/* Counts each request's signal by its si_value (the aiocb's index). */
+static void on_rt_note(int sig, siginfo_t *si, void *uc)
+{
+	int i = si->si_value.sival_int;
+
+	(void)uc;
+	if (sig != SIGRTMIN || si->si_signo != SIGRTMIN || si->si_code != SI_ASYNCIO ||
+	    i < 0 || i >= RT_REQS || rt_seen[i]++)
+		rt_bad++;
+	rt_hits++;
+}
+
+/* 128 aio_reads with SIGEV_SIGNAL SIGRTMIN: a real-time signal is queued per
+ * request, so exactly 128 handler calls come, each with its aiocb's value
+ * (with a standard signal they would merge). */
+static int rt_signal_per_request(void)
+{
+	static struct aiocb cb[RT_REQS];
+	static char buf[RT_REQS][16];
+	struct sigaction sa = { .sa_flags = SA_SIGINFO };
+	sigset_t rt;
+	int fd = open("paio_rt.dat", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "0123456789abcdef", 16), 16);
+	sa.sa_sigaction = on_rt_note;
+	sigemptyset(&sa.sa_mask);
+	CHECK_EQ(sigaction(SIGRTMIN, &sa, 0), 0);
+	sigemptyset(&rt);
+	sigaddset(&rt, SIGRTMIN);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &rt, 0), 0);	/* all queue up first */
+	for (int i = 0; i < RT_REQS; i++) {
+		prep(&cb[i], fd, buf[i], 16, 0);
+		cb[i].aio_sigevent.sigev_notify = SIGEV_SIGNAL;
+		cb[i].aio_sigevent.sigev_signo = SIGRTMIN;
+		cb[i].aio_sigevent.sigev_value.sival_int = i;
+		CHECK_EQ(aio_read(&cb[i]), 0);
+	}
+	for (int i = 0; i < RT_REQS; i++)
+		CHECK_EQ(wait_one(&cb[i]), 16);
+	usleep(20000);					/* the last notifications */
+	CHECK_EQ(rt_hits, 0);
+	CHECK_EQ(sigprocmask(SIG_UNBLOCK, &rt, 0), 0);
+	CHECK_EQ(rt_hits, RT_REQS);
+	CHECK_EQ(rt_bad, 0);
+	for (int i = 0; i < RT_REQS; i++)
+		CHECK_EQ(rt_seen[i], 1);
+	close(fd);
+	unlink("paio_rt.dat");
+	return 0;
+}
+
+/* lio_listio(LIO_NOWAIT) notifying with SIGRTMIN + 2: taken by sigwaitinfo,
+ * SI_ASYNCIO and the list's value. */
+static int lio_rt_signal_for_the_list(void)
+{
+	struct sigevent sig = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN + 2 };
+	struct aiocb cb[4], *list[4] = { &cb[0], &cb[1], &cb[2], &cb[3] };
+	struct timespec ts = { 3, 0 };
+	char buf[4][8];
+	siginfo_t si;
+	sigset_t w;
+	int null = open("/dev/zero", O_RDONLY);
+
+	CHECK(null >= 0);
+	sigemptyset(&w);
+	sigaddset(&w, SIGRTMIN + 2);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &w, 0), 0);
+	for (int i = 0; i < 4; i++) {
+		prep(&cb[i], null, buf[i], 8, 0);
+		cb[i].aio_lio_opcode = LIO_READ;
+	}
+	sig.sigev_value.sival_int = 2002;
+	CHECK_EQ(lio_listio(LIO_NOWAIT, list, 4, &sig), 0);
+	memset(&si, 0, sizeof(si));
+	CHECK_EQ(sigtimedwait(&w, &si, &ts), SIGRTMIN + 2);
+	CHECK_EQ(si.si_signo, SIGRTMIN + 2);
+	CHECK_EQ(si.si_code, SI_ASYNCIO);
+	CHECK_EQ(si.si_value.sival_int, 2002);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(aio_return(&cb[i]), 8);
+	ts.tv_sec = 0;
+	ts.tv_nsec = 20000000;
+	CHECK_ERR(sigtimedwait(&w, &si, &ts), EAGAIN);	/* one for the list */
+	close(null);
+	return 0;
+}
+
 static pthread_t main_thread;
 
 static void *poke_soon(void *arg)
@@ -866,6 +959,8 @@ static const struct utest_case cases[] = {
 	UTEST(sigev_signal_on_completion),
 	UTEST(sigev_thread_on_completion),
 	UTEST(lio_nowait_signal_for_the_list),
+	UTEST(rt_signal_per_request),
+	UTEST(lio_rt_signal_for_the_list),
 	UTEST(suspend_interrupted_by_signal),
 	UTEST(child_after_fork_has_its_own_context),
 	UTEST(child_reuses_parents_inflight_aiocb),

@@ -1465,6 +1465,62 @@ static int timer_overrun(void)
 	return 0;
 }
 
+static volatile int rt_timer_values, rt_timer_bad;
+
+static void on_rt_timer(int sig, siginfo_t *si, void *uc)
+{
+	on_timer(sig, si, uc);
+	if (si->si_signo != sig || si->si_code != SI_TIMER)
+		rt_timer_bad++;
+	rt_timer_values |= si->si_value.sival_int;
+}
+
+/* Timers with real-time signals: two timers on SIGRTMIN each get their own
+ * queued signal (with a standard signal the two would merge into one); a
+ * periodic one on SIGRTMIN + 1 blocked meanwhile is still one signal, its
+ * expiries in si_overrun. */
+static int timer_rt_signals(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN };
+	struct sigaction sa = { .sa_flags = SA_SIGINFO };
+	sigset_t block;
+	timer_t a, b, p;
+
+	WATCHDOG();
+	sa.sa_sigaction = on_rt_timer;
+	sigfillset(&sa.sa_mask);		/* one handler at a time, in order */
+	CHECK_EQ(sigaction(SIGRTMIN, &sa, 0), 0);
+	CHECK_EQ(sigaction(SIGRTMIN + 1, &sa, 0), 0);
+	sigemptyset(&block);
+	sigaddset(&block, SIGRTMIN);
+	sigaddset(&block, SIGRTMIN + 1);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &block, 0), 0);
+	ev.sigev_value.sival_int = 1;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &a), 0);
+	ev.sigev_value.sival_int = 2;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &b), 0);
+	ev.sigev_signo = SIGRTMIN + 1;
+	ev.sigev_value.sival_int = 4;
+	CHECK_EQ(timer_create(CLOCK_MONOTONIC, &ev, &p), 0);
+	CHECK_EQ(set_timer_ms(a, 0, 10, 0), 0);
+	CHECK_EQ(set_timer_ms(b, 0, 20, 0), 0);
+	CHECK_EQ(set_timer_ms(p, 0, 10, 10), 0);
+	sleep_ms(150);
+	CHECK_EQ(set_timer_ms(p, 0, 0, 0), 0);
+	CHECK_EQ(hits, 0);
+	CHECK_EQ(sigprocmask(SIG_UNBLOCK, &block, 0), 0);
+	CHECK_EQ(hits, 3);
+	CHECK_EQ(rt_timer_values, 1 | 2 | 4);
+	CHECK_EQ(rt_timer_bad, 0);
+	CHECK_EQ(last_sig, SIGRTMIN + 1);		/* the higher number last */
+	CHECK(tm_overrun >= 5);
+	CHECK_EQ(timer_getoverrun(p), tm_overrun);
+	CHECK_EQ(timer_delete(a), 0);
+	CHECK_EQ(timer_delete(b), 0);
+	CHECK_EQ(timer_delete(p), 0);
+	return 0;
+}
+
 /* TIMER_ABSTIME on CLOCK_REALTIME: not before the time; a time already past
  * fires at once. SIGEV_NONE: nothing is sent, timer_gettime counts down and
  * shows the interval; it_value 0 disarms. */
@@ -1696,6 +1752,7 @@ static const struct utest_case cases[] = {
 	UTEST(idle_cpus_stop_ticking),
 	UTEST(timer_signal_info),
 	UTEST(timer_overrun),
+	UTEST(timer_rt_signals),
 	UTEST(timer_abstime_and_none),
 	UTEST(timer_errors),
 	UTEST(timer_thread_id),

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "lx_syscall.h"
 #include "utest.h"
@@ -565,6 +566,8 @@ static int old_frame_and_old_sigaction(void)
 
 #define NR_RT_SIGQUEUEINFO	178
 #define NR_RT_SIGTIMEDWAIT	177
+#define NR_RT_TGSIGQUEUEINFO	335
+#define K_EPERM			1
 #define K_SIGUSR2	12
 #define K_SIGRT		40
 
@@ -603,8 +606,71 @@ static int realtime_signals_queue(void)
 		CHECK_EQ(info[5], v);
 	}
 	CHECK_EQ(lx_syscall(NR_RT_SIGTIMEDWAIT, (long)set, (long)info, (long)zero, 8, 0), -K_EAGAIN);
-	info[2] = 0;					/* SI_USER: only the kernel sends that */
-	CHECK_EQ(lx_syscall(NR_RT_SIGQUEUEINFO, sys0(NR_GETPID), K_SIGRT, (long)info, 0, 0), -1);
+	return 0;
+}
+
+/* Linux's rule: a siginfo with a kernel code (>= 0) or SI_TKILL may be forged
+ * only towards the caller's own process; EPERM towards another. */
+static int queueinfo_codes_checked(void)
+{
+	unsigned long set[2] = { 0, 0 };
+	long zero[2] = { 0, 0 };
+	int info[32] = { 0 }, st;
+	pid_t child;
+
+	set[(K_SIGRT - 1) / 32] |= 1u << ((K_SIGRT - 1) % 32);
+	CHECK_EQ(lx_syscall(NR_RT_SIGPROCMASK, 0 /* SIG_BLOCK */, (long)set, 0, 8, 0), 0);
+	info[2] = 0;					/* SI_USER, to ourselves */
+	info[5] = 5;
+	CHECK_EQ(lx_syscall(NR_RT_SIGQUEUEINFO, sys0(NR_GETPID), K_SIGRT, (long)info, 0, 0), 0);
+	CHECK_EQ(lx_syscall(NR_RT_SIGTIMEDWAIT, (long)set, (long)info, (long)zero, 8, 0), K_SIGRT);
+	CHECK_EQ(info[2], 0);
+	CHECK_EQ(info[5], 5);
+	child = fork();
+	if (child == 0) {
+		int bad = 0;
+		long parent = getppid();
+
+		for (int code = -6; code <= 0x80; code += 0x80 + 6) {	/* SI_TKILL, SI_KERNEL */
+			info[2] = code;
+			bad |= lx_syscall(NR_RT_SIGQUEUEINFO, parent, K_SIGRT, (long)info, 0, 0) != -K_EPERM;
+			bad |= lx_syscall(NR_RT_TGSIGQUEUEINFO, parent, parent, K_SIGRT, (long)info, 0) != -K_EPERM;
+		}
+		info[2] = 0;
+		bad |= lx_syscall(NR_RT_SIGQUEUEINFO, parent, K_SIGRT, (long)info, 0, 0) != -K_EPERM;
+		_exit(bad);
+	}
+	CHECK(child > 0);
+	CHECK_EQ(waitpid(child, &st, 0), child);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_EQ(lx_syscall(NR_RT_SIGTIMEDWAIT, (long)set, (long)info, (long)zero, 8, 0), -K_EAGAIN);
+	return 0;
+}
+
+/* rt_tgsigqueueinfo (335): to one thread of the group, queued with its value;
+ * EINVAL for ids <= 0, ESRCH for a thread of another group. */
+static int tgsigqueueinfo_to_a_thread(void)
+{
+	unsigned long set[2] = { 0, 0 };
+	long zero[2] = { 0, 0 }, pid = sys0(NR_GETPID), tid = sys0(NR_GETTID);
+	int info[32] = { 0 };
+
+	set[(K_SIGRT - 1) / 32] |= 1u << ((K_SIGRT - 1) % 32);
+	CHECK_EQ(lx_syscall(NR_RT_SIGPROCMASK, 0 /* SIG_BLOCK */, (long)set, 0, 8, 0), 0);
+	info[2] = -1;					/* SI_QUEUE */
+	for (int v = 1; v <= 2; v++) {
+		info[5] = v;
+		CHECK_EQ(lx_syscall(NR_RT_TGSIGQUEUEINFO, pid, tid, K_SIGRT, (long)info, 0), 0);
+	}
+	for (int v = 1; v <= 2; v++) {
+		CHECK_EQ(lx_syscall(NR_RT_SIGTIMEDWAIT, (long)set, (long)info, (long)zero, 8, 0), K_SIGRT);
+		CHECK_EQ(info[5], v);
+	}
+	info[2] = -1;
+	CHECK_EQ(lx_syscall(NR_RT_TGSIGQUEUEINFO, 0, tid, K_SIGRT, (long)info, 0), -K_EINVAL);
+	CHECK_EQ(lx_syscall(NR_RT_TGSIGQUEUEINFO, pid, -1, K_SIGRT, (long)info, 0), -K_EINVAL);
+	CHECK_EQ(lx_syscall(NR_RT_TGSIGQUEUEINFO, pid, tid, 65, (long)info, 0), -K_EINVAL);
+	CHECK_EQ(lx_syscall(NR_RT_TGSIGQUEUEINFO, pid + 100000, tid, K_SIGRT, (long)info, 0), -K_ESRCH);
 	return 0;
 }
 
@@ -693,6 +759,8 @@ static const struct utest_case cases[] = {
 	UTEST(signals_to_ids),
 	UTEST(old_frame_and_old_sigaction),
 	UTEST(realtime_signals_queue),
+	UTEST(queueinfo_codes_checked),
+	UTEST(tgsigqueueinfo_to_a_thread),
 	UTEST(fault_codes),
 	UTEST(unwritable_frame_is_sigsegv),
 };

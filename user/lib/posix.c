@@ -271,6 +271,9 @@ long sysconf(int name)
 	case _SC_AIO_LISTIO_MAX:	return 256;	/* posix_aio's ring */
 	case _SC_AIO_MAX:		return 65536;	/* aio-max-nr's default */
 	case _SC_AIO_PRIO_DELTA_MAX:	return AIO_PRIO_DELTA_MAX;	/* accepted, no effect */
+	case _SC_REALTIME_SIGNALS:	return 200809L;
+	case _SC_RTSIG_MAX:		return 32;	/* glibc's RTSIG_MAX */
+	case _SC_SIGQUEUE_MAX:		return 256;	/* the kernel's SIGQUEUE_MAX per process */
 	case _SC_CHILD_MAX:
 	case _SC_THREADS:		return -1;
 	}

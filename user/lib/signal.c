@@ -16,8 +16,8 @@
  * The kernel calls one function for every signal a program catches:
  * sig_trampoline, installed with SA_SIGINFO and our restorer.  It looks the
  * program's handler up by newlib's number, gives it newlib's number (also in
- * si_signo, and in si_status for a child killed or stopped by a signal) and the
- * mask in newlib's numbering in uc_sigmask, and saves errno around it.
+ * si_signo, and in si_status for a child killed or stopped by a signal) and
+ * saves errno around it; uc_sigmask needs no change (sigset_t is the kernel's).
  */
 struct sig_slot {
 	void	*handler;		/* the program's sa_handler or sa_sigaction */
@@ -33,35 +33,6 @@ _Static_assert(offsetof(siginfo_t, si_addr) == 12 && offsetof(siginfo_t, si_valu
 _Static_assert(offsetof(ucontext_t, uc_mcontext) == 20 && offsetof(ucontext_t, uc_sigmask) == 108,
 	       "ucontext_t is Linux's");
 
-/* The kernel bits in word 0 that newlib cannot name (SIGSTKFLT, SIGPWR, the library's own). */
-static unsigned long kernel_only_bits(void)
-{
-	sigset_t all;
-	struct kernel_sigset k;
-
-	sigfillset(&all);
-	__sigset_to_kernel(&all, &k);
-	return ~k.sig[0];
-}
-
-/* uc_sigmask: the kernel's word 0 -> newlib's set, in place; returns the old word. */
-static unsigned long uc_mask_to_newlib(ucontext_t *uc)
-{
-	struct kernel_sigset k = { { uc->uc_sigmask, uc->__uc_sigmask_rt } };
-
-	uc->uc_sigmask = __sigset_from_kernel(&k);
-	return k.sig[0];
-}
-
-/* ... and back, keeping the bits newlib has no name for. */
-static void uc_mask_to_kernel(ucontext_t *uc, unsigned long kword0)
-{
-	struct kernel_sigset k;
-
-	__sigset_to_kernel(&uc->uc_sigmask, &k);
-	uc->uc_sigmask = k.sig[0] | (kword0 & kernel_only_bits());
-}
-
 static void sig_info_to_newlib(int sig, siginfo_t *info)
 {
 	info->si_signo = sig;
@@ -74,7 +45,6 @@ static void sig_trampoline(int ksig, siginfo_t *info, void *ucv)
 	int sig = __sig_from_kernel(ksig), saved_errno = errno;
 	ucontext_t *uc = ucv;
 	struct sig_slot s;
-	unsigned long kword0 = 0;
 
 	if (!sig)
 		return;
@@ -84,14 +54,10 @@ static void sig_trampoline(int ksig, siginfo_t *info, void *ucv)
 		return;			/* changed while the signal was on its way */
 	if (info)
 		sig_info_to_newlib(sig, info);
-	if (uc)
-		kword0 = uc_mask_to_newlib(uc);
 	if (s.flags & SA_SIGINFO)
 		((void (*)(int, siginfo_t *, void *))s.handler)(sig, info, uc);
 	else
 		((void (*)(int))s.handler)(sig);
-	if (uc)
-		uc_mask_to_kernel(uc, kword0);
 	errno = saved_errno;
 	__pthread_tls_reassert();	/* qemu-i386: tls.c */
 }

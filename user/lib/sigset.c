@@ -1,4 +1,4 @@
-/* sigset.c: signal sets and masks for newlib programs: translation to the kernel's 64-bit sets, sigprocmask, sigsuspend, sigwait, alarm, sigaltstack, siglongjmp. */
+/* sigset.c: signal sets and masks for newlib programs: numbers translated to the kernel's (SIGRTMIN..SIGRTMAX the same), 64-bit sets, sigprocmask, sigsuspend, sigwait, alarm, sigaltstack, siglongjmp. */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -8,110 +8,115 @@
 #include "signal_glue.h"
 
 /*
- * newlib numbers signals 1..31 (SIGUSR1 30) and keeps a set in one 32-bit word,
- * bit n for signal n; the kernel numbers them as Linux (SIGUSR1 10) in a 64-bit
- * set, bit n - 1 for signal n.  The two tables are filled once from abi_xlate.c.
+ * newlib numbers signals 1..31 (SIGUSR1 30), the kernel as Linux (SIGUSR1 10);
+ * real-time signals 32..64 have the same number on both sides, of which 32 and
+ * 33 are the threads library's (KSIG_CANCEL) and no program's.  A sigset_t
+ * holds the kernel's 64-bit set as it is, bit k - 1 for kernel signal k, so
+ * only the set functions translate numbers (1..31 through abi_xlate.c).
  */
-static signed char sig_kernel[NSIG];		/* newlib -> kernel, 0: none */
-static signed char sig_newlib[KNSIG + 1];	/* kernel -> newlib, 0: none */
-static volatile int sig_tables_ready;
+#define SIG_LIB_W0	(1ul << 31)	/* kernel 32 (KSIG_CANCEL) */
+#define SIG_LIB_W1	(1ul << 0)	/* kernel 33 */
+_Static_assert(KSIG_CANCEL == 32, "the library's signals are kernel 32 and 33");
 
-static void sig_tables_fill(void)
+int __libc_current_sigrtmin(void)
 {
-	for (int sig = 1; sig < NSIG; sig++) {
-		int k = abi_signal_to_kernel(sig);
-
-		if (k > 0 && k <= KNSIG) {
-			sig_kernel[sig] = (signed char)k;
-			sig_newlib[k] = (signed char)sig;
-		}
-	}
-	__atomic_store_n(&sig_tables_ready, 1, __ATOMIC_RELEASE);	/* same values from any racer */
+	return KSIG_CANCEL + 2;
 }
 
+int __libc_current_sigrtmax(void)
+{
+	return KNSIG;
+}
+
+/* Through abi_xlate.c's constant tables: no table of ours to fill (a first
+ * write would cost the process a page, which leak checks around a kill see). */
 int __sig_to_kernel(int sig)
 {
-	if (sig <= 0 || sig >= NSIG)
+	int k;
+
+	if (sig >= __libc_current_sigrtmin() && sig <= KNSIG)
+		return sig;
+	if (sig <= 0 || sig >= 32)
 		return 0;
-	if (!__atomic_load_n(&sig_tables_ready, __ATOMIC_ACQUIRE))
-		sig_tables_fill();
-	return sig_kernel[sig];
+	k = abi_signal_to_kernel(sig);
+	return k > 0 && k < 32 ? k : 0;
 }
 
 int __sig_from_kernel(int ksig)
 {
-	if (ksig <= 0 || ksig > KNSIG)
+	int sig;
+
+	if (ksig >= __libc_current_sigrtmin() && ksig <= KNSIG)
+		return ksig;
+	if (ksig <= 0 || ksig >= 32)
 		return 0;
-	if (!__atomic_load_n(&sig_tables_ready, __ATOMIC_ACQUIRE))
-		sig_tables_fill();
-	return sig_newlib[ksig];
+	sig = abi_signal_from_kernel(ksig);	/* passes a number it lacks through */
+	return sig > 0 && sig < 32 && abi_signal_to_kernel(sig) == ksig ? sig : 0;
 }
 
+/* The program's set to the kernel: the same bits, less the library's own. */
 void __sigset_to_kernel(const sigset_t *set, struct kernel_sigset *k)
 {
-	k->sig[0] = k->sig[1] = 0;
-	for (int sig = 1; sig < NSIG; sig++) {
-		int ksig = __sig_to_kernel(sig);
-
-		if (ksig && (*set & (1ul << sig)))
-			k->sig[(ksig - 1) / 32] |= 1ul << ((ksig - 1) % 32);
-	}
+	k->sig[0] = set->__bits[0] & ~SIG_LIB_W0;
+	k->sig[1] = set->__bits[1] & ~SIG_LIB_W1;
 }
 
 sigset_t __sigset_from_kernel(const struct kernel_sigset *k)
 {
-	sigset_t set = 0;
-
-	for (int ksig = 1; ksig <= 32; ksig++) {	/* newlib names none above 31 */
-		int sig = __sig_from_kernel(ksig);
-
-		if (sig && (k->sig[0] & (1ul << (ksig - 1))))
-			set |= 1ul << sig;
-	}
-	return set;
+	return (sigset_t){ { k->sig[0] & ~SIG_LIB_W0, k->sig[1] & ~SIG_LIB_W1 } };
 }
 
 int sigemptyset(sigset_t *set)
 {
-	*set = 0;
+	set->__bits[0] = set->__bits[1] = 0;
 	return 0;
 }
 
+/* Every signal, the kernel's SIGSTKFLT and SIGPWR too (as glibc), not the library's. */
 int sigfillset(sigset_t *set)
 {
-	*set = ~1ul;		/* bit 0 is no signal */
+	set->__bits[0] = ~SIG_LIB_W0;
+	set->__bits[1] = ~SIG_LIB_W1;
 	return 0;
 }
 
-static int sig_valid(int sig)
+/* The kernel number of a signal a set may hold; 0 with errno EINVAL. */
+static int sig_bit(int sig)
 {
-	if (sig > 0 && sig < NSIG)
-		return 1;
-	errno = EINVAL;
-	return 0;
+	int k = __sig_to_kernel(sig);
+
+	if (!k)
+		errno = EINVAL;
+	return k;
 }
 
 int sigaddset(sigset_t *set, int sig)
 {
-	if (!sig_valid(sig))
+	int k = sig_bit(sig);
+
+	if (!k)
 		return -1;
-	*set |= 1ul << sig;
+	set->__bits[(k - 1) / 32] |= 1ul << ((k - 1) % 32);
 	return 0;
 }
 
 int sigdelset(sigset_t *set, int sig)
 {
-	if (!sig_valid(sig))
+	int k = sig_bit(sig);
+
+	if (!k)
 		return -1;
-	*set &= ~(1ul << sig);
+	set->__bits[(k - 1) / 32] &= ~(1ul << ((k - 1) % 32));
 	return 0;
 }
 
 int sigismember(const sigset_t *set, int sig)
 {
-	if (!sig_valid(sig))
+	int k = sig_bit(sig);
+
+	if (!k)
 		return -1;
-	return (*set >> sig) & 1;
+	return (int)((set->__bits[(k - 1) / 32] >> ((k - 1) % 32)) & 1);
 }
 
 /* The calling thread's mask; 0 or an errno value. */

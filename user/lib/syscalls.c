@@ -12,6 +12,7 @@
 #include <signal.h>
 #include "glue.h"
 #include "pthread/tcb.h"
+#include "signal_glue.h"
 #include "uapi/ioctl.h"
 
 /* A command no kernel knows (newlib's own ones): EBADF or EINVAL from it. */
@@ -218,9 +219,9 @@ void _exit(int status)
 
 int _kill(pid_t pid, int sig)
 {
-	int ksig = abi_signal_to_kernel(sig);
+	int ksig = __sig_to_kernel(sig);	/* real-time signals too */
 
-	if (ksig < 0) {
+	if (sig && !ksig) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -4,12 +4,16 @@
 
 /*
  * user/include comes before newlib's headers, so this file stands in for
- * newlib's sys/signal.h (newlib's <signal.h> includes it).  The signal numbers
- * and sigset_t stay newlib's (libc.a is built with them); the glue
- * (user/lib/signal.c) translates numbers and sets to and from the kernel's
- * Linux numbering, including the number a handler receives and si_signo.
+ * newlib's sys/signal.h (newlib's <signal.h> includes it).  The numbers of
+ * signals 1..31 stay newlib's (libc.a is built with them); the glue
+ * (user/lib/signal.c, sigset.c) translates them to and from the kernel's Linux
+ * numbering, including the number a handler receives and si_signo.  Real-time
+ * signals have the kernel's numbers (32..64), as glibc: SIGRTMIN and SIGRTMAX
+ * are calls, the first two (32, 33) belong to the threads library.
+ * sigset_t is 64 bits, glibc's way: opaque, the kernel's layout (bit k - 1 for
+ * kernel signal k), filled only through sigaddset and friends.
  * siginfo_t and ucontext_t have Linux i386's layout; the SA_*, SS_* and si_code
- * values are Linux's.  Real-time signals have no newlib number: none here.
+ * values are Linux's.
  */
 #include "_ansi.h"
 #include <sys/cdefs.h>
@@ -24,7 +28,7 @@ extern "C" {
 
 #ifndef _SIGSET_T_DECLARED
 #define _SIGSET_T_DECLARED
-typedef __sigset_t sigset_t;	/* bit n for newlib signal n (1..31) */
+typedef __sigset_t sigset_t;	/* the kernel's 64-bit set: sys/_sigset.h */
 #endif
 
 /* newlib's numbering (the kernel's differs: SIGUSR1 is 30 here, 10 there) */
@@ -62,7 +66,18 @@ typedef __sigset_t sigset_t;	/* bit n for newlib signal n (1..31) */
 #define SIGLOST		29	/* no kernel equivalent */
 #define SIGUSR1		30
 #define SIGUSR2		31
-#define NSIG		32	/* signal 0 implied */
+#define NSIG		65	/* signal 0 implied; 32..64 are real-time (glibc's) */
+#define _NSIG		NSIG
+
+/* Real-time signals, queued (one per send, each with its siginfo) and taken
+ * lowest number first.  Programs use SIGRTMIN..SIGRTMAX (34..64, glibc's);
+ * 32 and 33 are the threads library's own (sigaddset says EINVAL for them). */
+#define __SIGRTMIN	32
+#define __SIGRTMAX	64
+int __libc_current_sigrtmin(void);
+int __libc_current_sigrtmax(void);
+#define SIGRTMIN	(__libc_current_sigrtmin())
+#define SIGRTMAX	(__libc_current_sigrtmax())
 
 typedef void (*_sig_func_ptr)(int);
 

@@ -23,10 +23,9 @@ typedef struct {
 } mcontext_t;
 
 /*
- * The kernel's 64-bit signal mask sits where uc_sigmask and __uc_sigmask_rt are:
- * while the program's handler runs, uc_sigmask holds it in newlib's numbering
- * (the glue translates it in place, and back when the handler returns, so a
- * handler may change the mask the interrupted code gets back).
+ * uc_sigmask is the kernel's 64-bit mask, which sigset_t's layout is (read it
+ * with sigismember; a handler may change the mask the interrupted code gets
+ * back).
  */
 typedef struct ucontext_t {
 	unsigned long		uc_flags;
@@ -34,7 +33,6 @@ typedef struct ucontext_t {
 	stack_t			uc_stack;
 	mcontext_t		uc_mcontext;
 	sigset_t		uc_sigmask;
-	unsigned long		__uc_sigmask_rt;	/* kernel signals 33..64 */
 } ucontext_t;
 
 #endif

@@ -22,9 +22,10 @@
 #define KSIG_SETMASK		2
 
 /*
- * The library's own signal: the first real-time signal, which newlib's 32-bit
- * sigset_t cannot name, so no program can block, catch or send it.
- * pthread_cancel uses it to interrupt a thread blocked in a cancellation point.
+ * The library's own signal: the first real-time signal, which every signal
+ * call of the glue refuses (as 33: SIGRTMIN is 34, as glibc's), so no program
+ * can block, catch or send it.  pthread_cancel uses it to interrupt a thread
+ * blocked in a cancellation point.
  */
 #define KSIG_CANCEL		32
 
