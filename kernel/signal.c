@@ -83,13 +83,18 @@ static void sigqueue_free(struct sigqueue *q)
 	atomic_dec(&nr_sigqueues);
 }
 
-static void flush_queue(struct list_head *q)
+/* Free every entry of q; returns how many there were. */
+static int flush_queue(struct list_head *q)
 {
+	int n = 0;
+
 	while (!list_empty(q)) {
 		struct sigqueue *e = list_first_entry(q, struct sigqueue, list);
 		list_del(&e->list);
 		sigqueue_free(e);
+		n++;
 	}
+	return n;
 }
 
 /* The last task of the group is released (any context: no sleeping). */
@@ -102,10 +107,23 @@ void signal_put(struct signal_struct *s)
 	kfree(s);
 }
 
-/* Thread-directed state of a task that is released. */
+/* Thread-directed state of a task that is released. Its queued signals
+ * give their slots back to the group's count (SIGQUEUE_MAX), which the
+ * other threads still use: a thread cancelled with its KSIG_CANCEL still
+ * queued once kept its slot, and after 256 such threads every real-time
+ * signal to the process failed with -EAGAIN (pthread_cancel's too). */
 void signal_task_release(struct task *t)
 {
-	flush_queue(&t->pending_q);
+	u32 flags;
+
+	if (t->sighand && t->signal) {
+		spin_lock_irqsave(&t->sighand->lock, flags);
+		t->signal->nr_queued -= flush_queue(&t->pending_q);
+		t->pending = 0;
+		spin_unlock_irqrestore(&t->sighand->lock, flags);
+	} else {
+		flush_queue(&t->pending_q);
+	}
 	sighand_put(t->sighand);
 	signal_put(t->signal);
 	t->sighand = NULL;

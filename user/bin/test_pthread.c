@@ -1197,6 +1197,56 @@ static int pipe_race_round(struct pipe_race *r)
 	return RACE_BYTES - r->got - pipe_left(r->fds[0]);
 }
 
+#define QUEUED_EXITS	300	/* threads ending with a signal queued: more than the 256 slots */
+
+/* Block SIGRTMIN + 3, say so, and end when told (its signal still queued). */
+static void *exit_with_signal_queued(void *arg)
+{
+	sigset_t m;
+
+	(void)arg;
+	sigemptyset(&m);
+	sigaddset(&m, SIGRTMIN + 3);
+	pthread_sigmask(SIG_BLOCK, &m, 0);
+	sem_post(&done);
+	sem_wait(&go);
+	return 0;
+}
+
+/* A thread that ends with real-time signals still queued to it gives their
+ * queue slots back to the process: after 300 such threads (the process may
+ * queue 256) pthread_kill and sigqueue still queue, and so pthread_cancel
+ * still reaches a thread blocked in a system call. Before the fix every
+ * real-time signal failed with EAGAIN from the 257th thread on. */
+static int exited_threads_give_queue_slots_back(void)
+{
+	union sigval v = { .sival_int = 7 };
+	struct timespec ts = { 1, 0 };
+	siginfo_t si;
+	sigset_t m;
+	pthread_t t;
+
+	sem_init(&go, 0, 0);
+	sem_init(&done, 0, 0);
+	for (int i = 0; i < QUEUED_EXITS; i++) {
+		CHECK_EQ(pthread_create(&t, 0, exit_with_signal_queued, 0), 0);
+		sem_wait(&done);
+		CHECK_EQ(pthread_kill(t, SIGRTMIN + 3), 0);	/* queued: it blocks it */
+		CHECK_EQ(pthread_kill(t, SIGRTMIN + 3), 0);
+		sem_post(&go);
+		CHECK_EQ(pthread_join(t, 0), 0);
+	}
+	sigemptyset(&m);
+	sigaddset(&m, SIGRTMIN + 4);
+	CHECK_EQ(pthread_sigmask(SIG_BLOCK, &m, 0), 0);
+	for (int i = 0; i < 200; i++)
+		CHECK_EQ(sigqueue(getpid(), SIGRTMIN + 4, v), 0);
+	for (int i = 0; i < 200; i++)
+		CHECK_EQ(sigtimedwait(&m, &si, &ts), SIGRTMIN + 4);
+	CHECK_EQ(pthread_sigmask(SIG_UNBLOCK, &m, 0), 0);
+	return 0;
+}
+
 static int cancel_keeps_read_bytes(void)
 {
 	struct pipe_race r = { .by_read = 0 };
@@ -2071,6 +2121,7 @@ static const struct utest_case cases[] = {
 	UTEST(guard_page),
 	UTEST(cancel_deferred),
 	UTEST(cancel_state_and_async),
+	UTEST(exited_threads_give_queue_slots_back),
 	UTEST(cancel_keeps_read_bytes),
 	UTEST(cancel_keeps_reaped_child),
 	UTEST(cancel_points_pending),
