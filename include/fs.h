@@ -24,7 +24,7 @@
 #define NAME_MAX	255	/* bytes of one path component (Linux's, ext2's) */
 #define PATH_MAX	512	/* bytes of a path with its NUL (Linux: 4096; here kernel
 				 * stacks hold up to two: rename, link, symlink) */
-#define NR_OPEN		64	/* descriptors per process */
+#define NR_OPEN		1024	/* descriptors per process (Linux's default soft RLIMIT_NOFILE) */
 
 /* inode->mode: the S_IF* type bits of uapi/stat.h, plus permissions */
 
@@ -218,7 +218,7 @@ static inline size_t iov_total(const struct iovec *iov, u32 nr)
 struct files_struct {
 	atomic_t count;			/* tasks sharing the table */
 	spinlock_t lock;		/* guards fd[], cloexec[] and cwd */
-	struct file *fd[NR_OPEN];
+	struct file **fd;		/* NR_OPEN slots: one page of its own */
 	u32 cloexec[NR_OPEN / 32];	/* FD_CLOEXEC, one bit per descriptor */
 	struct inode *cwd;		/* working directory (a reference); NULL: the root */
 	u32 umask;			/* bits cleared from the mode of new files */
@@ -354,6 +354,10 @@ void fs_init(void);
 extern const struct file_operations ramfs_file_ops;
 /* Create an empty regular file at path; returns it with a reference, or ERR_PTR. */
 struct inode *ramfs_create_at(struct inode *base, const char *path, u32 mode);
+/* The memory behind a MAP_SHARED | MAP_ANONYMOUS region: an unnamed ramfs
+ * file of size bytes, open read-write (Linux's "/dev/zero (deleted)" shmem
+ * file), so pages first touched after a fork are shared too. ERR_PTR(-ENOMEM). */
+struct file *ramfs_anon_file(u32 size);
 static inline struct inode *ramfs_create(const char *path, u32 mode)
 {
 	return ramfs_create_at(NULL, path, mode);
@@ -376,6 +380,8 @@ extern atomic_t ramfs_pages;		/* pages holding file data */
 void devices_init(void);
 /* Make a character or block node in /dev with the given operations. */
 int dev_register(const char *name, u32 type, const struct file_operations *fops, void *private);
+/* fd is open on /dev/zero, which mmap maps as anonymous memory (as Linux). */
+bool fd_is_dev_zero(int fd);
 
 /* Pipes (kernel/fs/pipe.c) */
 int pipe_create(struct file **rd, struct file **wr);

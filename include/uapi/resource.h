@@ -13,7 +13,7 @@
 #define RLIMIT_CORE		4
 #define RLIMIT_RSS		5
 #define RLIMIT_NPROC		6
-#define RLIMIT_NOFILE		7	/* one more than the highest descriptor (at most 64) */
+#define RLIMIT_NOFILE		7	/* one more than the highest descriptor (at most 1024) */
 #define RLIMIT_MEMLOCK		8
 #define RLIMIT_AS		9	/* bytes of address space (mmap, brk, mremap) */
 #define RLIMIT_LOCKS		10

@@ -116,6 +116,16 @@ static const struct file_operations zero_ops = {
 	.aio_readv = zero_aio_readv, .aio_writev = null_aio_writev,
 };
 
+bool fd_is_dev_zero(int fd)
+{
+	struct file *f = fget(fd);
+	bool zero = f && f->f_op == &zero_ops;
+
+	if (f)
+		fput(f);
+	return zero;
+}
+
 /* The console: writes go to the serial port (and the log ring is not used:
  * user output is not kernel log). Reads wait for serial input. */
 static ssize_t console_write_op(struct file *f, const char *ubuf, size_t n, loff_t *pos)

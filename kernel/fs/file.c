@@ -158,6 +158,12 @@ struct files_struct *files_alloc(void)
 	if (!files)
 		return NULL;
 	memset(files, 0, sizeof(*files));
+	files->fd = kmalloc(NR_OPEN * sizeof(*files->fd), GFP_KERNEL);
+	if (!files->fd) {
+		kfree(files);
+		return NULL;
+	}
+	memset(files->fd, 0, NR_OPEN * sizeof(*files->fd));
 	atomic_set(&files->count, 1);
 	spin_lock_init(&files->lock, "files");	/* process context only: no irqsave */
 	files->umask = 022;
@@ -202,6 +208,7 @@ void files_put(struct files_struct *files)
 			fd_put(files, files->fd[i]);
 	if (files->cwd)
 		iput(files->cwd);
+	kfree(files->fd);
 	kfree(files);
 }
 
@@ -315,6 +322,10 @@ void files_close_on_exec(struct files_struct *files)
 	for (int fd = 0; fd < NR_OPEN; fd++) {
 		struct file *f = NULL;
 
+		if (!(fd % 32) && !READ_ONCE(files->cloexec[fd / 32])) {
+			fd += 31;		/* none of these 32 is marked */
+			continue;
+		}
 		spin_lock(&files->lock);
 		if (cloexec_test(files, fd)) {
 			f = files->fd[fd];

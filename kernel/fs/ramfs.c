@@ -295,6 +295,26 @@ struct inode *ramfs_create_at(struct inode *base, const char *path, u32 mode)
 	return inode;
 }
 
+struct file *ramfs_anon_file(u32 size)
+{
+	struct ramfs_data *d = kmalloc(sizeof(*d), GFP_KERNEL);
+	struct inode *inode = d ? inode_alloc(S_IFREG | 0600, &ramfs_file_ops) : NULL;
+	struct file *f;
+
+	if (!inode) {
+		kfree(d);
+		return ERR_PTR(-ENOMEM);
+	}
+	memset(d, 0, sizeof(*d));
+	inode->private = d;
+	inode->destroy = ramfs_destroy;
+	inode->size = size;
+	strlcpy(inode->name, "/dev/zero (deleted)", sizeof(inode->name));	/* maps shows it */
+	f = file_alloc(inode, FMODE_READ | FMODE_WRITE, O_RDWR);
+	iput(inode);			/* the file holds it now (or it goes) */
+	return f ? f : ERR_PTR(-ENOMEM);
+}
+
 static int ramfs_fsync(struct file *f, int datasync)
 {
 	return 0;			/* memory is the backing store */

@@ -96,8 +96,17 @@ static long do_mmap2(struct mm *mm, unsigned long addr, unsigned len, int prot, 
 		return -EPERM;			/* as Linux's mmap_min_addr answers */
 	if (!rlimit_as_ok(mm, ALIGN_UP(len, PAGE_SIZE)))
 		return -ENOMEM;
+	if (!(flags & MAP_ANONYMOUS) && fd_is_dev_zero(fd))
+		flags |= MAP_ANONYMOUS;		/* /dev/zero: anonymous memory, shared or not */
 	if (!(flags & MAP_ANONYMOUS) && IS_ERR(f = mmap_file(fd, prot, flags)))
 		return PTR_ERR(f);
+	if ((flags & (MAP_ANONYMOUS | MAP_SHARED)) == (MAP_ANONYMOUS | MAP_SHARED) &&
+	    len <= RAMFS_MAX_SIZE) {
+		f = ramfs_anon_file(ALIGN_UP(len, PAGE_SIZE));	/* larger: pages shared once touched */
+		if (IS_ERR(f))
+			return PTR_ERR(f);
+		pgoff = 0;
+	}
 	if (flags & MAP_SHARED)
 		vmflags |= VM_SHARED;
 	addr = mmap_place(mm, addr, len, flags);

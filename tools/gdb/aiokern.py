@@ -612,9 +612,12 @@ def file_fd(t, filp):
     """Descriptor numbers of task t that point at struct file filp."""
     if not has_field(t, 'files') or not ptr(t['files']):
         return []
-    fds = t['files']['fd']
-    n = fds.type.range()[1] + 1
-    return [i for i in range(n) if ptr(fds[i]) == filp]
+    fds = ptr(t['files']['fd'])         # NR_OPEN slots, read at once
+    if not fds:
+        return []
+    n = consts().NR_OPEN
+    raw = bytes(gdb.selected_inferior().read_memory(fds, 4 * n))
+    return [i for i, p in enumerate(struct.unpack('<%dI' % n, raw)) if p == filp]
 
 
 def kif_flags(flags):

@@ -570,7 +570,7 @@ static int fcntl_cases(void)
 	CHECK_ERR(fcntl(-1, F_GETFL), EBADF);
 	CHECK_ERR(fcntl(60, F_GETFD), EBADF);
 	CHECK_ERR(fcntl(fd, 9999), EINVAL);
-	CHECK_ERR(fcntl(fd, F_DUPFD, 64), EINVAL);
+	CHECK_ERR(fcntl(fd, F_DUPFD, 1024), EINVAL);	/* NR_OPEN */
 	CHECK_ERR(fcntl(fd, F_DUPFD, -1), EINVAL);
 	close(fd);
 	REMOVE(DIR_T "-fcntl");
@@ -636,7 +636,7 @@ static int pipe2_dup3(void)
 	CHECK_ERR(dup3(fds[0], fds[0], 0), EINVAL);
 	CHECK_ERR(dup3(fds[0], 22, O_NONBLOCK), EINVAL);
 	CHECK_ERR(dup3(-1, 22, 0), EBADF);
-	CHECK_ERR(dup3(fds[0], 64, 0), EBADF);
+	CHECK_ERR(dup3(fds[0], 1024, 0), EBADF);	/* NR_OPEN */
 	CHECK_EQ(lx_syscall(331, (long)fds, 0x1, 0, 0, 0), -K_EINVAL);	/* O_WRONLY bit */
 	return 0;
 }

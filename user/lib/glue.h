@@ -48,7 +48,7 @@ int __io_getevents_cp(struct io_context *ctx, long min_nr, long nr, struct io_ev
  * kernel's signal numbers in their records into newlib's (__signalfd_fixup);
  * _close forgets one, dup/dup2/dup3 copy the mark (F_DUPFD does not: such
  * a copy reads the kernel's numbers). */
-#define NR_SIGNALFD_WORDS	2	/* the kernel's NR_OPEN (64) descriptors */
+#define NR_SIGNALFD_WORDS	32	/* the kernel's NR_OPEN (1024) descriptors */
 extern unsigned __signalfd_fds[NR_SIGNALFD_WORDS];
 void __signalfd_fixup(void *buf, long n);
 static inline int glue_is_signalfd(int fd)

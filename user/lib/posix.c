@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <sys/syscall.h>
@@ -247,6 +248,22 @@ long get_avphys_pages(void)
 	return sysinfo_pages(1);
 }
 
+/* RLIMIT_NOFILE's soft limit: the descriptors a process may have open. */
+static long open_max(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		return 1024;
+	return r.rlim_cur == RLIM_INFINITY ? -1 : (long)r.rlim_cur;
+}
+
+/* getdtablesize(2): the same limit, as BSD and glibc give it. */
+int getdtablesize(void)
+{
+	return (int)open_max();
+}
+
 /* The limits and options of this system; -1 with EINVAL for an unknown name,
  * -1 with errno unchanged for "no fixed limit". */
 long sysconf(int name)
@@ -257,7 +274,7 @@ long sysconf(int name)
 	case _SC_NPROCESSORS_ONLN:	return get_nprocs();
 	case _SC_PHYS_PAGES:		return get_phys_pages();
 	case _SC_AVPHYS_PAGES:		return get_avphys_pages();
-	case _SC_OPEN_MAX:		return 64;	/* the kernel's NR_OPEN */
+	case _SC_OPEN_MAX:		return open_max();	/* RLIMIT_NOFILE's soft limit */
 	case _SC_CLK_TCK:		return CLOCKS_PER_SEC;	/* what times() counts in */
 	case _SC_ARG_MAX:		return 16384;	/* exec's argument space */
 	case _SC_IOV_MAX:		return 1024;
