@@ -57,13 +57,18 @@ PTHREAD_TESTS := ulib_pthread ulib_signal
 USER_HOST_PROGS += $(PTHREAD_PROGS:%=$(USER_OUT)/host/%)
 # Helpers linked into every host-side test (the mock kernel's AIO calls, ...).
 TEST_LIB   := $(patsubst user/%.c,$(USER_OUT)/%.o,$(wildcard user/test/lib/*.c))
-USER_DEPS  := $(wildcard $(USER_OUT)/*/*.d $(USER_OUT)/*/*/*.d)
 # The set of our headers: a new one may shadow newlib's (sys/fcntl.h), which no
 # object's .d names yet, so every object is rebuilt when the set changes.
 USER_HDRS  := $(sort $(wildcard user/include/*.h user/include/*/*.h))
 USER_HDR_SET := $(USER_OUT)/headers.list
 $(shell mkdir -p $(USER_OUT) && echo '$(USER_HDRS)' | cmp -s - $(USER_HDR_SET) || \
 	echo '$(USER_HDRS)' > $(USER_HDR_SET))
+# Made above before any wildcard reads $(USER_OUT): make caches a directory's
+# listing at its first look, and a list made after that would not exist for
+# the pattern rules (a fresh `make -j2 test-build` then compiled user objects
+# with the kernel's rule). The empty rule says it can always be had.
+$(USER_HDR_SET): ;
+USER_DEPS  := $(wildcard $(USER_OUT)/*/*.d $(USER_OUT)/*/*/*.d)
 INITRAMFS  := $(BUILD)/initramfs.cpio
 
 .PHONY: user user-tests syscalls-gen
