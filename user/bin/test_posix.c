@@ -534,6 +534,18 @@ static int select_and_pselect(void)
 	CHECK_EQ(raw6(308, 1, 0, 0, 0, (long)&ts, (long)sig), -K_EINVAL);
 	sig[1] = 8;
 	CHECK_EQ(raw6(308, 1, 0, 0, 0, (long)&(struct timespec){ 0, 0 }, (long)sig), 0);
+	/* fd_set holds 1,024 descriptors (FD_SETSIZE, as Linux's): one at 700 */
+	CHECK_EQ(FD_SETSIZE, 1024);
+	CHECK_EQ(sizeof(fd_set), 128);
+	CHECK_EQ(dup2(fds[1], 700), 700);
+	FD_ZERO(&wr);
+	FD_SET(700, &wr);
+	tv = (struct timeval){ 0, 0 };
+	CHECK_EQ(select(701, NULL, &wr, NULL, &tv), 1);
+	CHECK(FD_ISSET(700, &wr));
+	close(700);
+	close(fds[0]);
+	close(fds[1]);
 	return 0;
 }
 
