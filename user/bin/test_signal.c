@@ -973,6 +973,53 @@ static int rt_bad_numbers_and_full_queue(void)
 	return 0;
 }
 
+/* The XSI calls: sighold and sigrelse block and unblock one signal (a
+ * raised one waits, then runs), sigignore ignores, sigset sets an action
+ * and unblocks (SIG_HOLD blocks; the return says SIG_HOLD when the signal was
+ * blocked), sigpause takes one signal out of the mask and waits (-1 EINTR
+ * after its handler); a bad number is EINVAL (SIG_ERR from sigset). */
+static int xsi_signal_calls(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 20000 } };
+	sigset_t cur;
+
+	hits = 0;
+	CHECK(signal(SIGUSR1, on_plain) != SIG_ERR);
+	CHECK_EQ(sighold(SIGUSR1), 0);
+	CHECK_EQ(raise(SIGUSR1), 0);
+	CHECK_EQ(hits, 0);					/* held */
+	CHECK_EQ(sigpending(&cur), 0);
+	CHECK(sigismember(&cur, SIGUSR1));
+	CHECK_EQ(sigrelse(SIGUSR1), 0);
+	CHECK_EQ(hits, 1);					/* ran on release */
+	CHECK_EQ(sigignore(SIGUSR2), 0);
+	CHECK_EQ(raise(SIGUSR2), 0);				/* ignored: still here */
+	CHECK(signal(SIGUSR2, SIG_DFL) == SIG_IGN);
+	CHECK(sigset(SIGUSR1, SIG_HOLD) == on_plain);		/* was not blocked */
+	CHECK_EQ(raise(SIGUSR1), 0);
+	CHECK_EQ(hits, 1);
+	CHECK(sigset(SIGUSR1, on_plain) == SIG_HOLD);		/* was blocked: now not */
+	CHECK_EQ(hits, 2);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, NULL, &cur), 0);
+	CHECK(!sigismember(&cur, SIGUSR1));
+	CHECK(signal(SIGALRM, on_plain) != SIG_ERR);
+	CHECK_EQ(sighold(SIGALRM), 0);
+	CHECK_EQ(setitimer(ITIMER_REAL, &it, NULL), 0);
+	CHECK_ERR(sigpause(SIGALRM), EINTR);
+	CHECK_EQ(hits, 3);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, NULL, &cur), 0);
+	CHECK(sigismember(&cur, SIGALRM));			/* the mask is back */
+	CHECK_EQ(sigrelse(SIGALRM), 0);
+	CHECK_ERR(sighold(0), EINVAL);
+	CHECK_ERR(sigrelse(999), EINVAL);
+	CHECK_ERR(sigignore(SIGKILL), EINVAL);
+	errno = 0;
+	CHECK(sigset(999, SIG_IGN) == SIG_ERR && errno == EINVAL);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	return 0;
+}
+
 static const struct utest_case cases[] = {
 	UTEST(siginfo_from_raise_kill_queue),
 	UTEST(numbers_both_ways),
@@ -1001,6 +1048,7 @@ static const struct utest_case cases[] = {
 	UTEST(rt_lower_number_first),
 	UTEST(rt_set_round_trip),
 	UTEST(rt_bad_numbers_and_full_queue),
+	UTEST(xsi_signal_calls),
 };
 
 int main(int argc, char **argv)

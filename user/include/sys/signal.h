@@ -268,6 +268,15 @@ int sigqueue(pid_t pid, int sig, const union sigval value);
 int pthread_kill(pthread_t thread, int sig);
 int siginterrupt(int sig, int flag);
 
+/* XSI (user/lib/sigxsi.c): sigpause is XSI's (a signal taken out of the
+ * mask), as glibc's with _XOPEN_SOURCE; SIG_HOLD is glibc's value. */
+#define SIG_HOLD	((_sig_func_ptr)2)
+int sighold(int sig);
+int sigrelse(int sig);
+int sigignore(int sig);
+int sigpause(int sig);
+_sig_func_ptr sigset(int sig, _sig_func_ptr disp);
+
 #ifdef _COMPILING_NEWLIB
 int _kill(pid_t, int);
 #endif
