@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +346,16 @@ static int system_info(void)
 	CHECK(sysconf(_SC_PHYS_PAGES) > 4096 && sysconf(_SC_PHYS_PAGES) < 1048576);	/* 16 MiB..4 GiB */
 	CHECK(sysconf(_SC_AVPHYS_PAGES) > 0 && sysconf(_SC_AVPHYS_PAGES) <= sysconf(_SC_PHYS_PAGES));
 	CHECK_ERR(sysconf(9999), EINVAL);
+	/* the POSIX options this system has answer 200809, as glibc's */
+	CHECK_EQ(sysconf(_SC_THREADS), 200809L);
+	CHECK_EQ(sysconf(_SC_SEMAPHORES), 200809L);
+	CHECK_EQ(sysconf(_SC_THREAD_PROCESS_SHARED), 200809L);
+	CHECK_EQ(sysconf(_SC_ASYNCHRONOUS_IO), 200809L);
+	CHECK_EQ(sysconf(_SC_REALTIME_SIGNALS), 200809L);
+	CHECK_EQ(sysconf(_SC_THREAD_STACK_MIN), PTHREAD_STACK_MIN);
+	CHECK_EQ(sysconf(_SC_THREAD_KEYS_MAX), PTHREAD_KEYS_MAX);
+	errno = 0;
+	CHECK(sysconf(_SC_CHILD_MAX) == -1 && errno == 0);	/* no fixed limit */
 	CHECK_EQ(sysinfo(&si), 0);
 	CHECK(si.mem_unit == 4096 && si.totalram == (unsigned long)sysconf(_SC_PHYS_PAGES));
 	CHECK(si.procs >= 2 && si.freeram <= si.totalram && si.totalhigh > 0);

@@ -4,6 +4,8 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,8 +293,34 @@ long sysconf(int name)
 	case _SC_REALTIME_SIGNALS:	return 200809L;
 	case _SC_RTSIG_MAX:		return 32;	/* glibc's RTSIG_MAX */
 	case _SC_SIGQUEUE_MAX:		return 256;	/* the kernel's SIGQUEUE_MAX per process */
+	/* Options this system has (POSIX.1-2008's value, as glibc answers) */
+	case _SC_THREADS:
+	case _SC_THREAD_SAFE_FUNCTIONS:
+	case _SC_THREAD_ATTR_STACKADDR:
+	case _SC_THREAD_ATTR_STACKSIZE:
+	case _SC_THREAD_PROCESS_SHARED:
+	case _SC_THREAD_CPUTIME:
+	case _SC_CPUTIME:
+	case _SC_CLOCK_SELECTION:
+	case _SC_SEMAPHORES:
+	case _SC_BARRIERS:
+	case _SC_SPIN_LOCKS:
+	case _SC_READER_WRITER_LOCKS:
+	case _SC_TIMEOUTS:
+	case _SC_FSYNC:
+	case _SC_SYNCHRONIZED_IO:
+	case _SC_MAPPED_FILES:
+	case _SC_MEMORY_PROTECTION:
+	case _SC_SHARED_MEMORY_OBJECTS:	return 200809L;
+	case _SC_JOB_CONTROL:
+	case _SC_SAVED_IDS:		return 1;
+	case _SC_THREAD_KEYS_MAX:	return PTHREAD_KEYS_MAX;
+	case _SC_THREAD_STACK_MIN:	return PTHREAD_STACK_MIN;
+	case _SC_THREAD_DESTRUCTOR_ITERATIONS:	return PTHREAD_DESTRUCTOR_ITERATIONS;
+	case _SC_SEM_VALUE_MAX:		return SEM_VALUE_MAX;
+	case _SC_TIMER_MAX:		return 256;	/* the kernel's POSIX_TIMERS_MAX per process */
 	case _SC_CHILD_MAX:
-	case _SC_THREADS:		return -1;
+	case _SC_THREAD_THREADS_MAX:	return -1;	/* no fixed limit */
 	}
 	errno = EINVAL;
 	return -1;
