@@ -1010,6 +1010,8 @@ static int xsi_signal_calls(void)
 	CHECK_EQ(sigprocmask(SIG_BLOCK, NULL, &cur), 0);
 	CHECK(sigismember(&cur, SIGALRM));			/* the mask is back */
 	CHECK_EQ(sigrelse(SIGALRM), 0);
+	CHECK_EQ(sigqueue(getpid(), 0, (union sigval){ .sival_int = 1 }), 0);	/* checks only */
+	CHECK_ERR(sigqueue(999999, 0, (union sigval){ .sival_int = 1 }), ESRCH);
 	CHECK_ERR(sighold(0), EINVAL);
 	CHECK_ERR(sigrelse(999), EINVAL);
 	CHECK_ERR(sigignore(SIGKILL), EINVAL);

@@ -225,8 +225,13 @@ int io_destroy(io_context_t ctx)
 	return (int)glue_neg_errno(__sys_io_destroy((aio_context_t)ctx));
 }
 
+/* As libaio's: the context word is cleared first (a program may pass one
+ * never set), and maxevents <= 0 is -EINVAL without a system call. */
 int io_queue_init(int maxevents, io_context_t *ctxp)
 {
+	if (maxevents <= 0)
+		return -EINVAL;
+	*ctxp = 0;
 	return io_setup(maxevents, ctxp);
 }
 

@@ -172,7 +172,7 @@ int sigqueue(pid_t pid, int sig, const union sigval value)
 	int ksig = __sig_to_kernel(sig);
 	siginfo_t si = { .si_code = SI_QUEUE };
 
-	if (!ksig) {
+	if (!ksig && sig != 0) {		/* 0: only the checks (POSIX), as kill's */
 		errno = EINVAL;
 		return -1;
 	}
