@@ -12,6 +12,10 @@
 #include <sys/mman.h>
 #include "utest.h"
 
+/* <fcntl.h> gives struct iovec, as glibc's does (for vmsplice): a program that
+ * includes only it for its iovecs builds (nothing above includes <sys/uio.h>). */
+_Static_assert(sizeof(struct iovec) == 8, "struct iovec from <fcntl.h>");
+
 static int read_blocks_for_writer(void)
 {
 	int fds[2], st;

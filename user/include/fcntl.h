@@ -1,8 +1,9 @@
-/* fcntl.h: newlib's <fcntl.h> and the calls glibc adds there: posix_fadvise, posix_fallocate, fallocate (_GNU_SOURCE), with Linux's values. */
+/* fcntl.h: newlib's <fcntl.h> and the calls glibc adds there: posix_fadvise, posix_fallocate, fallocate (_GNU_SOURCE), with Linux's values; struct iovec as glibc's gives it. */
 #ifndef USER_FCNTL_H
 #define USER_FCNTL_H
 
 #include_next <fcntl.h>
+#include <sys/uio.h>	/* struct iovec, which glibc's <fcntl.h> gives (vmsplice's) */
 
 #define POSIX_FADV_NORMAL	0
 #define POSIX_FADV_RANDOM	1
