@@ -836,6 +836,38 @@ static int mmap_direct(void)
 	return 0;
 }
 
+/* read(2) and write(2) on an O_DIRECT file, as Linux's: an offset, length or
+ * buffer not a multiple of 512 is EINVAL; aligned ones move the bytes (they
+ * go through the page cache, a write written back before it returns; an
+ * O_DIRECT AIO read sees it), and a read stops at the end. */
+static int direct_read_write_calls(void)
+{
+	static unsigned char io[2 * PAGE] __attribute__((aligned(4096)));
+	int dfd;
+
+	CHECK_EQ(write_pattern(MNT "/drw.bin", 60, 3 * PAGE, 4096), 0);
+	dfd = open(MNT "/drw.bin", O_RDWR | O_DIRECT);
+	CHECK(dfd >= 0);
+	CHECK_ERR(pread(dfd, io + 1, 512, 0), EINVAL);		/* the buffer */
+	CHECK_ERR(pread(dfd, io, 100, 0), EINVAL);		/* the length */
+	CHECK_ERR(pread(dfd, io, 512, 100), EINVAL);		/* the offset */
+	CHECK_ERR(pwrite(dfd, io + 8, 512, 0), EINVAL);
+	CHECK_ERR(pwrite(dfd, io, 512, 1000), EINVAL);
+	CHECK_EQ(pread(dfd, io, PAGE, PAGE), PAGE);
+	CHECK(same_pat(io, 60, PAGE, PAGE));
+	fill_pat(io, 61, 512, 1024);
+	CHECK_EQ(pwrite(dfd, io, 1024, 512), 1024);
+	memset(io, 0, sizeof(io));
+	CHECK_EQ(raw_aio_one(IOCB_CMD_PREAD, dfd, io, PAGE, 0, 5000000000LL), PAGE);
+	CHECK(same_pat(io, 60, 0, 512) && same_pat(io + 512, 61, 512, 1024) &&
+	      same_pat(io + 1536, 60, 1536, PAGE - 1536));
+	CHECK_EQ(pread(dfd, io, 2 * PAGE, 2 * PAGE), PAGE);	/* to the end */
+	CHECK(same_pat(io, 60, 2 * PAGE, PAGE));
+	close(dfd);
+	CHECK_EQ(unlink(MNT "/drw.bin"), 0);
+	return 0;
+}
+
 /* A name of n bytes under MNT: c repeated, ending in tag. */
 static void long_name(char *path, size_t size, char c, size_t n, const char *tag)
 {
@@ -1342,6 +1374,7 @@ static const struct utest_case cases[] = {
 	UTEST(mmap_sigbus),
 	UTEST(mmap_copy_same_fs),
 	UTEST(mmap_direct),
+	UTEST(direct_read_write_calls),
 	UTEST(long_names),
 	UTEST(d_off_resume),
 	UTEST(atime_relatime),

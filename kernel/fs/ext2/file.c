@@ -230,9 +230,13 @@ static ssize_t ext2_rw_user(struct file *f, char *ubuf, size_t n, loff_t *pos, b
 			*pos = inode->size;
 		ret = write && sb->rdonly ? -EROFS : write ? rlimit_fsize_check(*pos, &n) : 0;
 		one.iov_len = n;
+		if (!ret && (f->f_flags & O_DIRECT) && !ext2_dio_aligned(&one, 1, *pos))
+			ret = -EINVAL;		/* as Linux: offset, length and buffer by 512 */
 		if (!ret)
 			ret = ext2_file_rw(inode, &x, n, *pos, write);
-		if (write && ret > 0 && (f->f_flags & O_DSYNC)) {	/* O_SYNC holds its bit */
+		if (write && ret > 0 && (f->f_flags & (O_DSYNC | O_DIRECT))) {	/* O_SYNC holds O_DSYNC's bit */
+			/* O_DIRECT: through the cache, the data on the device before the
+			 * return, as a direct write's is */
 			int err = ext2_fsync_locked(f, (f->f_flags & O_SYNC) != O_SYNC);
 			if (err)
 				ret = err;
