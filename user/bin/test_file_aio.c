@@ -892,27 +892,32 @@ static int cancel_during_fill(void)
 	return 0;
 }
 
-#define QF_BIG		16		/* O_DIRECT reads of 256 KiB queued ahead */
+#define QF_BIG		48		/* O_DIRECT reads of 256 KiB queued ahead (12 MiB; with
+				 * 16, a loaded host's first round often lost the race) */
 #define QF_LEN		262144		/* R2's page and R3's follow */
 
 /* One round of cancel_queued_fill: QF_BIG O_DIRECT reads of 256 KiB (more
  * than a virtqueue or an IDE channel takes at once), then in the same
  * io_submit a buffered 4 KiB miss alone on its page (R2) and two on one page
- * (R3, R4 joins its fill), their fills queued behind; R2 and R3 cancelled at
- * once. *c2, *c3: the cancels' returns. */
-static int qf_round(aio_context_t ctx, unsigned char *dbuf, unsigned char (*b)[4096],
-		    long *c2, long *c3, struct io_event *r)
+ * (R3, R4 joins its fill), their fills queued behind; one of R2 (which 0) or
+ * R3 (which 1) cancelled at once (one cancel a round: between two, a loaded
+ * host let the device reach the second fill). Returns the cancel's result,
+ * its event in *r and the fills withdrawn meanwhile in *withdrawn; -1000 when
+ * a check failed. */
+static long qf_round(aio_context_t ctx, unsigned char *dbuf, unsigned char (*b)[4096],
+		     int which, struct io_event *r, long *withdrawn)
 {
 	struct iocb cbs[QF_BIG + 3], *list[QF_BIG + 3];
 	struct io_event ev[QF_BIG + 3];
-	long want, s0;
+	long want, s0, w0, j0, c;
 	int fd, fdd;
 
-	CHECK_EQ(remount(), 0);
-	CHECK_EQ(warm_map(ctx, MNT "/aqfill.bin", QF_LEN + 8192), 0);
+	if (remount() || warm_map(ctx, MNT "/aqfill.bin", QF_LEN + 8192))
+		return -1000;
 	fd = open(MNT "/aqfill.bin", O_RDONLY);
 	fdd = open(MNT "/aqfill.bin", O_RDONLY | O_DIRECT);
-	CHECK(fd >= 0 && fdd >= 0);
+	if (fd < 0 || fdd < 0)
+		return -1000;
 	for (int i = 0; i < QF_BIG; i++)
 		raw_prep(&cbs[i], IOCB_CMD_PREAD, fdd, dbuf, QF_LEN, 0, i);
 	raw_prep(&cbs[QF_BIG], IOCB_CMD_PREAD, fd, b[0], 4096, QF_LEN, 100);
@@ -922,55 +927,64 @@ static int qf_round(aio_context_t ctx, unsigned char *dbuf, unsigned char (*b)[4
 		list[i] = &cbs[i];
 	memset(b, 0, 3 * 4096);
 	s0 = ext2_stat("aread_sent");
-	CHECK_EQ(raw_io_submit(ctx, QF_BIG + 3, list), QF_BIG + 3);
-	*c2 = raw_io_cancel(ctx, &cbs[QF_BIG], &r[0]);
-	*c3 = raw_io_cancel(ctx, &cbs[QF_BIG + 1], &r[1]);
-	CHECK((*c2 == 0 || *c2 == -K_EAGAIN) && (*c3 == 0 || *c3 == -K_EAGAIN));
-	want = QF_BIG + 3 - (*c2 == 0) - (*c3 == 0);
-	CHECK_EQ(wait_events(ctx, want, ev), want);
-	CHECK_EQ(ring_ready(ctx), 0);
-	for (int i = 0; i < want; i++) {
-		CHECK(!(*c2 == 0 && ev[i].data == 100) && !(*c3 == 0 && ev[i].data == 101));
-		CHECK_EQ(ev[i].res, ev[i].data < QF_BIG ? QF_LEN : 4096);
-	}
-	CHECK(same(dbuf, 34, 0, QF_LEN) && same(b[2], 34, QF_LEN + 4096, 4096));
-	CHECK(*c2 == 0 || same(b[0], 34, QF_LEN, 4096));
-	CHECK(*c3 == 0 || same(b[1], 34, QF_LEN + 4096, 4096));
-	CHECK_EQ(ext2_stat("aread_sent") - s0, 3);
+	w0 = ext2_stat("fill_withdrawn");
+	j0 = ext2_stat("fill_joined");
+	if (raw_io_submit(ctx, QF_BIG + 3, list) != QF_BIG + 3)
+		return -1000;
+	c = raw_io_cancel(ctx, &cbs[QF_BIG + which], r);
+	if (c != 0 && c != -K_EAGAIN)
+		return -1000;
+	want = QF_BIG + 3 - (c == 0);
+	if (wait_events(ctx, want, ev) != want || ring_ready(ctx) != 0)
+		return -1000;
+	for (int i = 0; i < want; i++)
+		if ((c == 0 && ev[i].data == (unsigned)(100 + which)) ||
+		    ev[i].res != (ev[i].data < QF_BIG ? QF_LEN : 4096))
+			return -1000;
+	if (!same(dbuf, 34, 0, QF_LEN) || !same(b[2], 34, QF_LEN + 4096, 4096))
+		return -1000;			/* R4 has its bytes, the cancel or not */
+	if (!(c == 0 && which == 0) && !same(b[0], 34, QF_LEN, 4096))
+		return -1000;			/* R2 completed: its bytes */
+	if (!(c == 0 && which == 1) && !same(b[1], 34, QF_LEN + 4096, 4096))
+		return -1000;
+	if (ext2_stat("aread_sent") - s0 != 3 || ext2_stat("fill_joined") - j0 < 1)
+		return -1000;
+	*withdrawn = ext2_stat("fill_withdrawn") - w0;
 	close(fd);
 	close(fdd);
-	return 0;
+	return c;
 }
 
 /* io_cancel of buffered misses sent from io_submit whose page fills are still
  * in the driver's queue: the fill R2 alone waits for is withdrawn
  * (fill_withdrawn), the one R4 shares with R3 stays and R4 gets its bytes;
- * both cancels return 0 with the event -ECANCELED (none in the ring), the
- * others complete; the withdrawn page is not left busy: read again, it holds
- * its bytes. A round where the device took a fill first (-EAGAIN, the event
- * in the ring) is tried again, a few times. */
+ * each cancel returns 0 with the event -ECANCELED (none in the ring), the
+ * others complete with their bytes; the withdrawn page is not left busy: read
+ * again, it holds its bytes. A round where the device took the fill first
+ * (-EAGAIN, the event in the ring with its bytes) is tried again, a few times. */
 static int cancel_queued_fill(void)
 {
 	static unsigned char b[3][4096], dbuf[QF_LEN] __attribute__((aligned(4096)));
 	aio_context_t ctx = 0;
 	struct io_event r[2];
-	long c2 = 1, c3 = 1, w0 = 0, j0;
+	long c[2] = { 1, 1 }, w[2] = { -1, -1 };
 	struct iocb cb;
-	int round, fd;
+	int fd;
 
 	CHECK_EQ(put_big(MNT "/aqfill.bin", 34, QF_LEN + 8192), 0);
-	CHECK_EQ(raw_io_setup(32, &ctx), 0);
-	for (round = 1; round <= 6 && (c2 || c3); round++) {
-		w0 = ext2_stat("fill_withdrawn");
-		j0 = ext2_stat("fill_joined");
-		CHECK_EQ(qf_round(ctx, dbuf, b, &c2, &c3, r), 0);
-		CHECK(ext2_stat("fill_joined") - j0 >= 1);
-		utest_log("round %d: io_cancel of the lone fill's read %ld, of the shared one's %ld",
-			  round, c2, c3);
+	CHECK_EQ(raw_io_setup(QF_BIG + 8, &ctx), 0);
+	for (int which = 1; which >= 0; which--) {	/* the lone one last: its page is read again below */
+		for (int round = 1; round <= 8 && c[which]; round++) {
+			c[which] = qf_round(ctx, dbuf, b, which, &r[which], &w[which]);
+			CHECK(c[which] != -1000);
+			utest_log("%s fill's read, round %d: io_cancel %ld, fills withdrawn %ld",
+				  which ? "the shared" : "the lone", round, c[which], w[which]);
+		}
 	}
-	CHECK(c2 == 0 && c3 == 0);
+	CHECK(c[0] == 0 && c[1] == 0);
 	CHECK(r[0].data == 100 && r[0].res == -125 && r[1].data == 101 && r[1].res == -125);
-	CHECK_EQ(ext2_stat("fill_withdrawn") - w0, 1);	/* R2's; R3's fill stayed */
+	CHECK_EQ(w[0], 1);				/* R2's */
+	CHECK_EQ(w[1], 0);				/* R3's fill stayed for R4 */
 	fd = open(MNT "/aqfill.bin", O_RDONLY);
 	CHECK(fd >= 0);
 	raw_prep(&cb, IOCB_CMD_PREAD, fd, b[0], 4096, QF_LEN, 1);
