@@ -45,7 +45,7 @@ GLUE_OBJ  := $(addprefix $(USER_OUT)/lib/,syscalls.o posix.o posix_fs.o posix_io
 # Threads and signals in every program: thread 0's TLS and newlib's __getreent,
 # the futex lock newlib's locks use, the signal glue (user/lib/pthread/tcb.h).
 GLUE_OBJ  += $(addprefix $(USER_OUT)/lib/,pthread/tls.o pthread/syscall_cp.o pthread/futex.o pthread/lock.o \
-	signal.o sigset.o sigreturn.o sigxsi.o)
+	signal.o sigset.o sigreturn.o sigxsi.o spawn.o)
 USER_PROGS := $(patsubst user/bin/%.c,$(USER_OUT)/bin/%,$(wildcard user/bin/*.c))
 USER_TESTS := $(patsubst user/test/%.c,$(USER_OUT)/test/%,$(wildcard user/test/*.c))
 # Programs that tools/ulib_check.sh also runs on the host's Linux (qemu-i386): int $0x80 builds.

@@ -1,5 +1,6 @@
 /* helper.c: a small program the user test suites exec to check exec, exit and faults. */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,22 @@ int main(int argc, char **argv)
 		return !(argc == 3 && aio_nr() == atol(argv[2]));
 	if (!strcmp(mode, "env"))	/* exit 0 iff HELPER_ENV=yes is in the environment */
 		return !(getenv("HELPER_ENV") && !strcmp(getenv("HELPER_ENV"), "yes"));
+	if (!strcmp(mode, "write")) {	/* argv[2] to descriptor 1 */
+		size_t n = argc > 2 ? strlen(argv[2]) : 0;
+		return write(1, argc > 2 ? argv[2] : "", n) == (ssize_t)n ? 0 : 1;
+	}
+	if (!strcmp(mode, "state")) {	/* what posix_spawn's attributes set, to stdout */
+		struct sigaction sa;
+		sigset_t m;
+		char cwd[64];
+
+		sigprocmask(SIG_BLOCK, NULL, &m);
+		sigaction(SIGUSR2, NULL, &sa);
+		printf("pgrp %d sid %d usr1 %d usr2dfl %d cwd %s\n", getpgrp() == getpid(),
+		       getsid(0) == getpid(), sigismember(&m, SIGUSR1), sa.sa_handler == SIG_DFL,
+		       getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+		return 0;
+	}
 	printf("helper: unknown mode '%s'\n", mode);
 	return 99;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,97 @@ static int wait_status(pid_t pid)
 	int status = -1;
 
 	return waitpid(pid, &status, 0) == pid ? status : -1;
+}
+
+/* Run posix_spawn of /bin/helper's mode state with these file actions and
+ * attributes; its line (stdout into /tmp/spawn.out) in out. */
+static int spawn_state(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, char *out, int size)
+{
+	char *argv[] = { "/bin/helper", "state", NULL };
+	pid_t pid;
+	int fd, n;
+
+	CHECK_EQ(posix_spawn_file_actions_addopen(fa, 1, "/tmp/spawn.out",
+						  O_WRONLY | O_CREAT | O_TRUNC, 0644), 0);
+	CHECK_EQ(posix_spawn(&pid, "/bin/helper", fa, at, argv, NULL), 0);
+	CHECK_EQ(wait_status(pid), 0);
+	fd = open("/tmp/spawn.out", O_RDONLY);
+	CHECK(fd >= 0);
+	n = read(fd, out, size - 1);
+	CHECK(n > 0);
+	out[n] = '\0';
+	close(fd);
+	return 0;
+}
+
+/* posix_spawn and posix_spawnp: the program runs with its arguments; a
+ * failed exec (or file action) is posix_spawn's error, no child left; the
+ * file actions in order (open as stdout, dup2, close, chdir), the attributes
+ * (process group, session, mask, default actions); bad arguments EINVAL/EBADF. */
+static int posix_spawn_cases(void)
+{
+	char *args[] = { "/bin/helper", "args", "a", "bb", "ccc", NULL };
+	char *pargs[] = { "helper", "write", "spawned", NULL }, out[128];
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t m;
+	pid_t pid;
+	int p[2];
+
+	CHECK_EQ(posix_spawn(&pid, "/bin/helper", NULL, NULL, args, NULL), 0);
+	CHECK_EQ(wait_status(pid), 0);
+	CHECK_EQ(posix_spawn(&pid, "/bin/nonexistent", NULL, NULL, args, NULL), ENOENT);
+	CHECK_EQ(posix_spawn(&pid, "helper", NULL, NULL, pargs, NULL), ENOENT);	/* no search */
+	CHECK_ERR(waitpid(-1, NULL, WNOHANG), ECHILD);	/* the failed ones were reaped */
+	/* posix_spawnp searches PATH; dup2 of a pipe's end as stdout */
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(posix_spawn_file_actions_init(&fa), 0);
+	CHECK_EQ(posix_spawn_file_actions_adddup2(&fa, p[1], 1), 0);
+	CHECK_EQ(posix_spawn_file_actions_addclose(&fa, p[0]), 0);
+	setenv("PATH", "/nowhere:/bin", 1);
+	CHECK_EQ(posix_spawnp(&pid, "helper", &fa, NULL, pargs, NULL), 0);
+	close(p[1]);
+	CHECK_EQ(wait_status(pid), 0);
+	memset(out, 0, sizeof(out));
+	CHECK_EQ(read(p[0], out, sizeof(out)), 7);
+	CHECK(!strcmp(out, "spawned"));
+	close(p[0]);
+	CHECK_EQ(posix_spawn_file_actions_destroy(&fa), 0);
+	/* attributes and chdir */
+	CHECK_EQ(posix_spawnattr_init(&at), 0);
+	CHECK_EQ(posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+					  POSIX_SPAWN_SETSIGDEF), 0);
+	CHECK_EQ(posix_spawnattr_setpgroup(&at, 0), 0);
+	sigemptyset(&m);
+	sigaddset(&m, SIGUSR1);
+	CHECK_EQ(posix_spawnattr_setsigmask(&at, &m), 0);
+	sigemptyset(&m);
+	sigaddset(&m, SIGUSR2);
+	CHECK_EQ(posix_spawnattr_setsigdefault(&at, &m), 0);
+	signal(SIGUSR2, SIG_IGN);			/* inherited over exec, unless reset */
+	CHECK_EQ(posix_spawn_file_actions_init(&fa), 0);
+	CHECK_EQ(posix_spawn_file_actions_addchdir_np(&fa, "/tmp"), 0);
+	CHECK_EQ(spawn_state(&fa, &at, out, sizeof(out)), 0);
+	CHECK(!strcmp(out, "pgrp 1 sid 0 usr1 1 usr2dfl 1 cwd /tmp\n"));
+	CHECK_EQ(posix_spawn_file_actions_destroy(&fa), 0);
+	CHECK_EQ(posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID), 0);
+	CHECK_EQ(posix_spawn_file_actions_init(&fa), 0);
+	CHECK_EQ(spawn_state(&fa, &at, out, sizeof(out)), 0);
+	CHECK(!strncmp(out, "pgrp 1 sid 1 usr1 0 usr2dfl 0 ", 30));	/* a new session; SIGUSR2 still ignored */
+	signal(SIGUSR2, SIG_DFL);
+	/* a file action that fails is the spawn's error */
+	CHECK_EQ(posix_spawn_file_actions_addopen(&fa, 5, "/nonexistent/x", O_RDONLY, 0), 0);
+	CHECK_EQ(posix_spawn(&pid, "/bin/helper", &fa, NULL, args, NULL), ENOENT);
+	CHECK_EQ(posix_spawn_file_actions_destroy(&fa), 0);
+	/* bad arguments */
+	CHECK_EQ(posix_spawnattr_setflags(&at, 0x4000), EINVAL);
+	CHECK_EQ(posix_spawn_file_actions_init(&fa), 0);
+	CHECK_EQ(posix_spawn_file_actions_addclose(&fa, -1), EBADF);
+	CHECK_EQ(posix_spawn_file_actions_adddup2(&fa, 1, -2), EBADF);
+	CHECK_EQ(posix_spawn_file_actions_destroy(&fa), 0);
+	CHECK_EQ(posix_spawnattr_destroy(&at), 0);
+	CHECK_EQ(unlink("/tmp/spawn.out"), 0);
+	return 0;
 }
 
 static int fork_exit_code(void)
@@ -696,6 +788,7 @@ static const struct utest_case cases[] = {
 	UTEST(fork_exit_code),
 	UTEST(fork_pids_differ),
 	UTEST(exec_with_args),
+	UTEST(posix_spawn_cases),
 	UTEST(exec_with_env),
 	UTEST(exec_exit_code),
 	UTEST(exec_errors),
