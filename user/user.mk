@@ -117,7 +117,7 @@ $(USER_LIBS):
 USER_PTHREAD := $(USER_LIBDIR)/libpthread.a
 USER_LINK_PTHREAD := -lpthread
 PTHREAD_OBJ := $(addprefix $(USER_OUT)/lib/pthread/,thread.o attr.o mutex.o cond.o rwlock.o \
-	barrier.o spin.o key.o once.o cancel.o sem.o clone.o)
+	barrier.o spin.o key.o once.o cancel.o sem.o sem_named.o clone.o)
 
 $(USER_PTHREAD): $(PTHREAD_OBJ)
 	@mkdir -p $(@D)

@@ -1936,6 +1936,50 @@ static void shared_add(struct shared_area *a, int n)
 
 /* Process-shared mutex and condition variable in a MAP_SHARED page, two
  * processes (recursive mutex: owners by tid, which differ across a fork). */
+/* Named semaphores: O_CREAT | O_EXCL makes one with its value (EEXIST a second
+ * time), opening it again gives the same address, a forked child's sem_post
+ * wakes the parent's sem_wait (a shared futex), sem_close and sem_unlink end
+ * it (ENOENT after); bad names and values EINVAL. */
+static int named_semaphores(void)
+{
+	sem_t *s, *again;
+	int v, st;
+	pid_t pid;
+
+	sem_unlink("/ut_named");			/* left by an earlier run: gone */
+	s = sem_open("/ut_named", O_CREAT | O_EXCL, 0600, 2);
+	CHECK(s != SEM_FAILED);
+	CHECK(sem_open("/ut_named", O_CREAT | O_EXCL, 0600, 0) == SEM_FAILED && errno == EEXIST);
+	again = sem_open("/ut_named", 0);
+	CHECK(again == s);				/* one name, one address */
+	CHECK(sem_open("/ut_named", O_CREAT, 0600, 9) == s);	/* exists: the value stays */
+	CHECK_EQ(sem_getvalue(s, &v), 0);
+	CHECK_EQ(v, 2);
+	CHECK_EQ(sem_wait(s), 0);
+	CHECK_EQ(sem_wait(s), 0);
+	pid = fork();
+	if (pid == 0) {
+		sem_t *c = sem_open("/ut_named", 0);
+		usleep(50000);
+		_exit(c == SEM_FAILED || sem_post(c) || sem_close(c) ? 1 : 0);
+	}
+	CHECK_EQ(sem_wait(s), 0);			/* woken by the child's post */
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_EQ(sem_close(s), 0);
+	CHECK_EQ(sem_close(again), 0);
+	CHECK_EQ(sem_close(s), 0);			/* the third open */
+	CHECK_ERR(sem_close(s), EINVAL);		/* closed */
+	CHECK_EQ(sem_unlink("/ut_named"), 0);
+	CHECK(sem_open("/ut_named", 0) == SEM_FAILED && errno == ENOENT);
+	CHECK_ERR(sem_unlink("/ut_named"), ENOENT);
+	CHECK(sem_open("noslash", O_CREAT, 0600, 1) == SEM_FAILED && errno == EINVAL);
+	CHECK(sem_open("/a/b", O_CREAT, 0600, 1) == SEM_FAILED && errno == EINVAL);
+	CHECK(sem_open("/ut_big", O_CREAT, 0600, (unsigned)SEM_VALUE_MAX + 1) == SEM_FAILED &&
+	      errno == EINVAL);
+	return 0;
+}
+
 static int process_shared(void)
 {
 	pthread_mutexattr_t ma;
@@ -2130,6 +2174,7 @@ static const struct utest_case cases[] = {
 	UTEST(sigmask_and_kill),
 	UTEST(exit_semantics),
 	UTEST(process_shared),
+	UTEST(named_semaphores),
 	UTEST(yield),
 	UTEST(two_threads_reap_once),
 	UTEST(exec_while_timers_fire),

@@ -1,4 +1,4 @@
-/* semaphore.h: POSIX unnamed semaphores on a futex counter (user/lib/pthread/sem.c, -lpthread). */
+/* semaphore.h: POSIX semaphores on a futex counter, unnamed and named (user/lib/pthread/sem.c, sem_named.c, -lpthread). */
 #ifndef USER_SEMAPHORE_H
 #define USER_SEMAPHORE_H
 
@@ -24,6 +24,10 @@ int sem_trywait(sem_t *sem);
 int sem_timedwait(sem_t *sem, const struct timespec *abstime);
 int sem_post(sem_t *sem);
 int sem_getvalue(sem_t *sem, int *value);
+/* Named: /dev/shm/sem.NAME (user/lib/pthread/sem_named.c); SEM_FAILED and errno on error. */
+sem_t *sem_open(const char *name, int oflag, ...);
+int sem_close(sem_t *sem);
+int sem_unlink(const char *name);
 
 #ifdef __cplusplus
 }

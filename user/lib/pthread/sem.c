@@ -2,7 +2,7 @@
 #include <semaphore.h>
 #include "impl.h"
 
-/* Named semaphores (sem_open) are not provided: there is no shared memory file system. */
+/* Named semaphores (sem_open): sem_named.c. */
 
 int sem_init(sem_t *s, int pshared, unsigned value)
 {
