@@ -107,23 +107,16 @@ void signal_put(struct signal_struct *s)
 	kfree(s);
 }
 
-/* Thread-directed state of a task that is released. Its queued signals
- * give their slots back to the group's count (SIGQUEUE_MAX), which the
- * other threads still use: a thread cancelled with its KSIG_CANCEL still
- * queued once kept its slot, and after 256 such threads every real-time
- * signal to the process failed with -EAGAIN (pthread_cancel's too). */
+/* Thread-directed state of a task that is released. Its queue is empty:
+ * signal_thread_exit discarded what was queued to it, giving the slots back
+ * to the group's count (SIGQUEUE_MAX) under the group's lock, and nothing is
+ * queued to a thread after that (__send_signal). Not here: an exec may have
+ * given the group a new sighand (and lock) since. Before, a thread cancelled
+ * with its KSIG_CANCEL still queued kept its slot, and after 256 such threads
+ * every real-time signal to the process failed with -EAGAIN. */
 void signal_task_release(struct task *t)
 {
-	u32 flags;
-
-	if (t->sighand && t->signal) {
-		spin_lock_irqsave(&t->sighand->lock, flags);
-		t->signal->nr_queued -= flush_queue(&t->pending_q);
-		t->pending = 0;
-		spin_unlock_irqrestore(&t->sighand->lock, flags);
-	} else {
-		flush_queue(&t->pending_q);
-	}
+	flush_queue(&t->pending_q);		/* a task that never ran signal_thread_exit */
 	sighand_put(t->sighand);
 	signal_put(t->signal);
 	t->sighand = NULL;
@@ -146,6 +139,8 @@ int signal_thread_exit(struct task *t, int status)
 	t->nr_threads_done = true;
 	spin_lock_irqsave(&sh->lock, flags);
 	list_del_init(&t->thread_node);
+	s->nr_queued -= flush_queue(&t->pending_q);	/* its own signals go with it */
+	t->pending = 0;
 	rusage_thread_exit(t, s);
 	if (t == leader)
 		leader->exit_code = status;
@@ -368,6 +363,8 @@ static int __send_signal(int sig, const struct kernel_siginfo *info, struct task
 	*continued = prepare_stop_cont(t, sig);
 	if (sig_ignored(t, sig) || (s->flags & SIGNAL_GROUP_EXIT))
 		return 0;
+	if (!group && t->nr_threads_done)
+		return 0;		/* the thread has exited: nobody takes it */
 	if (sig < SIGRTMIN && (*set & SIGBIT(sig)))
 		return 0;		/* a standard signal is pending once */
 	e = sigqueue_alloc(s, sig);

@@ -8,6 +8,7 @@
 #include "string.h"
 #include "uaccess.h"
 #include "uapi/ioctl.h"
+#include "uapi/mman.h"
 #include "wait.h"
 
 #define CONSOLE_CHUNK	128
@@ -116,14 +117,20 @@ static const struct file_operations zero_ops = {
 	.aio_readv = zero_aio_readv, .aio_writev = null_aio_writev,
 };
 
-bool fd_is_dev_zero(int fd)
+int dev_zero_mmap_check(int fd, int prot, int flags)
 {
 	struct file *f = fget(fd);
-	bool zero = f && f->f_op == &zero_ops;
+	int ret = 0;
 
+	if (f && f->f_op == &zero_ops) {
+		ret = 1;
+		if (!(f->f_mode & FMODE_READ) ||
+		    ((flags & MAP_SHARED) && (prot & PROT_WRITE) && !(f->f_mode & FMODE_WRITE)))
+			ret = -EACCES;
+	}
 	if (f)
 		fput(f);
-	return zero;
+	return ret;
 }
 
 /* The console: writes go to the serial port (and the log ring is not used:

@@ -96,8 +96,11 @@ static long do_mmap2(struct mm *mm, unsigned long addr, unsigned len, int prot, 
 		return -EPERM;			/* as Linux's mmap_min_addr answers */
 	if (!rlimit_as_ok(mm, ALIGN_UP(len, PAGE_SIZE)))
 		return -ENOMEM;
-	if (!(flags & MAP_ANONYMOUS) && fd_is_dev_zero(fd))
+	if (!(flags & MAP_ANONYMOUS) && (err = dev_zero_mmap_check(fd, prot, flags))) {
+		if (err < 0)
+			return err;
 		flags |= MAP_ANONYMOUS;		/* /dev/zero: anonymous memory, shared or not */
+	}
 	if (!(flags & MAP_ANONYMOUS) && IS_ERR(f = mmap_file(fd, prot, flags)))
 		return PTR_ERR(f);
 	if ((flags & (MAP_ANONYMOUS | MAP_SHARED)) == (MAP_ANONYMOUS | MAP_SHARED) &&

@@ -444,6 +444,16 @@ static int shared_anon_after_fork(void)
 	CHECK_EQ(munmap((void *)zero_sh, 2 * PAGE), 0);
 	CHECK_EQ(munmap((void *)zero_pr, PAGE), 0);
 	close(zero);
+	zero = open("/dev/zero", O_RDONLY);			/* Linux's access checks */
+	CHECK(mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, zero, 0) == MAP_FAILED &&
+	      errno == EACCES);
+	zero_pr = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, zero, 0);
+	CHECK(zero_pr != MAP_FAILED);
+	CHECK_EQ(munmap((void *)zero_pr, PAGE), 0);
+	close(zero);
+	zero = open("/dev/zero", O_WRONLY);
+	CHECK(mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, zero, 0) == MAP_FAILED && errno == EACCES);
+	close(zero);
 	return 0;
 }
 

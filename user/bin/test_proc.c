@@ -109,6 +109,18 @@ static int posix_spawn_cases(void)
 	CHECK_EQ(spawn_state(&fa, &at, out, sizeof(out)), 0);
 	CHECK(!strncmp(out, "pgrp 1 sid 1 usr1 0 usr2dfl 0 ", 30));	/* a new session; SIGUSR2 still ignored */
 	signal(SIGUSR2, SIG_DFL);
+	/* actions on every low descriptor (the library's report pipe among them)
+	 * do not hide an exec failure, nor break a spawn that works */
+	for (int fd = 3; fd < 12; fd++)
+		CHECK_EQ(posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", O_RDONLY, 0), 0);
+	CHECK_EQ(posix_spawn(&pid, "/bin/nonexistent", &fa, NULL, args, NULL), ENOENT);
+	for (int fd = 3; fd < 12; fd++)
+		CHECK_EQ(posix_spawn_file_actions_addclose(&fa, fd), 0);
+	CHECK_EQ(posix_spawn(&pid, "/bin/nonexistent", &fa, NULL, args, NULL), ENOENT);
+	CHECK_EQ(posix_spawn(&pid, "/bin/helper", &fa, NULL, args, NULL), 0);
+	CHECK_EQ(wait_status(pid), 0);
+	CHECK_EQ(posix_spawn_file_actions_destroy(&fa), 0);
+	CHECK_EQ(posix_spawn_file_actions_init(&fa), 0);
 	/* a file action that fails is the spawn's error */
 	CHECK_EQ(posix_spawn_file_actions_addopen(&fa, 5, "/nonexistent/x", O_RDONLY, 0), 0);
 	CHECK_EQ(posix_spawn(&pid, "/bin/helper", &fa, NULL, args, NULL), ENOENT);

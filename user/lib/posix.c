@@ -299,8 +299,6 @@ long sysconf(int name)
 	case _SC_THREAD_ATTR_STACKADDR:
 	case _SC_THREAD_ATTR_STACKSIZE:
 	case _SC_THREAD_PROCESS_SHARED:
-	case _SC_THREAD_CPUTIME:
-	case _SC_CPUTIME:
 	case _SC_CLOCK_SELECTION:
 	case _SC_SEMAPHORES:
 	case _SC_BARRIERS:
@@ -321,6 +319,8 @@ long sysconf(int name)
 	case _SC_TIMER_MAX:		return 256;	/* the kernel's POSIX_TIMERS_MAX per process */
 	case _SC_CHILD_MAX:
 	case _SC_THREAD_THREADS_MAX:	return -1;	/* no fixed limit */
+	case _SC_CPUTIME:		/* CLOCK_*_CPUTIME_ID work, but there is no */
+	case _SC_THREAD_CPUTIME:	return -1;	/* clock_getcpuclockid to name others' */
 	}
 	errno = EINVAL;
 	return -1;

@@ -264,6 +264,37 @@ static int child_action(const struct spawn_action *a)
 	}
 }
 
+/* The descriptor an action makes or closes (the one the program names). */
+static int action_target(const struct spawn_action *a)
+{
+	return a->kind == FA_DUP2 ? a->newfd : a->kind == FA_CHDIR ? -1 : a->fd;
+}
+
+/* The report pipe is ours, not the program's: an action that names its
+ * descriptor first moves it out of the way (to a higher one, close-on-exec
+ * still); a close of it closes nothing, as the program never had it open. */
+static int child_actions(const posix_spawn_file_actions_t *fa, int *report)
+{
+	for (int i = 0; fa && *fa && i < (*fa)->nr; i++) {
+		const struct spawn_action *a = &(*fa)->a[i];
+		int err;
+
+		if (action_target(a) == *report) {
+			int moved = fcntl(*report, F_DUPFD_CLOEXEC, *report + 1);
+
+			if (moved < 0)
+				return errno;
+			close(*report);
+			*report = moved;
+			if (a->kind == FA_CLOSE)
+				continue;
+		}
+		if ((err = child_action(a)))
+			return err;
+	}
+	return 0;
+}
+
 static void __attribute__((noreturn)) child(int report, const char *path, int search,
 					     const posix_spawn_file_actions_t *fa,
 					     const posix_spawnattr_t *attr, char *const argv[],
@@ -271,8 +302,8 @@ static void __attribute__((noreturn)) child(int report, const char *path, int se
 {
 	int err = attr && *attr ? child_attrs(*attr) : 0;
 
-	for (int i = 0; !err && fa && *fa && i < (*fa)->nr; i++)
-		err = child_action(&(*fa)->a[i]);
+	if (!err)
+		err = child_actions(fa, &report);
 	if (!err) {
 		if (search)
 			execvpe(path, argv, envp);
