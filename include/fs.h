@@ -380,10 +380,8 @@ extern atomic_t ramfs_pages;		/* pages holding file data */
 void devices_init(void);
 /* Make a character or block node in /dev with the given operations. */
 int dev_register(const char *name, u32 type, const struct file_operations *fops, void *private);
-/* mmap of fd when it is open on /dev/zero, which maps as anonymous memory
- * (as Linux): 1, or -EACCES as for a file (not open for reading; a shared
- * writable mapping of a descriptor not open for writing); 0: not /dev/zero. */
-int dev_zero_mmap_check(int fd, int prot, int flags);
+/* f is open on /dev/zero, which mmap maps as anonymous memory (as Linux). */
+bool file_is_dev_zero(const struct file *f);
 
 /* Pipes (kernel/fs/pipe.c) */
 int pipe_create(struct file **rd, struct file **wr);

@@ -8,7 +8,6 @@
 #include "string.h"
 #include "uaccess.h"
 #include "uapi/ioctl.h"
-#include "uapi/mman.h"
 #include "wait.h"
 
 #define CONSOLE_CHUNK	128
@@ -117,20 +116,9 @@ static const struct file_operations zero_ops = {
 	.aio_readv = zero_aio_readv, .aio_writev = null_aio_writev,
 };
 
-int dev_zero_mmap_check(int fd, int prot, int flags)
+bool file_is_dev_zero(const struct file *f)
 {
-	struct file *f = fget(fd);
-	int ret = 0;
-
-	if (f && f->f_op == &zero_ops) {
-		ret = 1;
-		if (!(f->f_mode & FMODE_READ) ||
-		    ((flags & MAP_SHARED) && (prot & PROT_WRITE) && !(f->f_mode & FMODE_WRITE)))
-			ret = -EACCES;
-	}
-	if (f)
-		fput(f);
-	return ret;
+	return f->f_op == &zero_ops;
 }
 
 /* The console: writes go to the serial port (and the log ring is not used:

@@ -158,12 +158,11 @@ struct files_struct *files_alloc(void)
 	if (!files)
 		return NULL;
 	memset(files, 0, sizeof(*files));
-	files->fd = kmalloc(NR_OPEN * sizeof(*files->fd), GFP_KERNEL);
+	files->fd = kzalloc(NR_OPEN * sizeof(*files->fd), GFP_KERNEL);
 	if (!files->fd) {
 		kfree(files);
 		return NULL;
 	}
-	memset(files->fd, 0, NR_OPEN * sizeof(*files->fd));
 	atomic_set(&files->count, 1);
 	spin_lock_init(&files->lock, "files");	/* process context only: no irqsave */
 	files->umask = 022;

@@ -297,7 +297,7 @@ struct inode *ramfs_create_at(struct inode *base, const char *path, u32 mode)
 
 struct file *ramfs_anon_file(u32 size)
 {
-	struct ramfs_data *d = kmalloc(sizeof(*d), GFP_KERNEL);
+	struct ramfs_data *d = kzalloc(sizeof(*d), GFP_KERNEL);
 	struct inode *inode = d ? inode_alloc(S_IFREG | 0600, &ramfs_file_ops) : NULL;
 	struct file *f;
 
@@ -305,7 +305,6 @@ struct file *ramfs_anon_file(u32 size)
 		kfree(d);
 		return ERR_PTR(-ENOMEM);
 	}
-	memset(d, 0, sizeof(*d));
 	inode->private = d;
 	inode->destroy = ramfs_destroy;
 	inode->size = size;

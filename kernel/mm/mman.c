@@ -49,15 +49,17 @@ static u32 prot_to_vm(int prot)
 }
 
 /* The file an mmap2 maps: a regular file whose f_op has map_page (ramfs,
- * ext2; -ENODEV otherwise, -EBADF for no descriptor), open for reading, and
- * for writing when a shared mapping may write (-EACCES). With a reference. */
+ * ext2; -ENODEV otherwise, -EBADF for no descriptor) or /dev/zero, open for
+ * reading, and for writing when a shared mapping may write (-EACCES). With a
+ * reference. */
 static struct file *mmap_file(int fd, int prot, int flags)
 {
 	struct file *f = fget(fd);
 
 	if (!f)
 		return ERR_PTR(-EBADF);
-	if (!f->f_op || !f->f_op->map_page || !f->f_inode || !S_ISREG(f->f_inode->mode)) {
+	if (!file_is_dev_zero(f) &&
+	    (!f->f_op || !f->f_op->map_page || !f->f_inode || !S_ISREG(f->f_inode->mode))) {
 		fput(f);
 		return ERR_PTR(-ENODEV);
 	}
@@ -96,13 +98,13 @@ static long do_mmap2(struct mm *mm, unsigned long addr, unsigned len, int prot, 
 		return -EPERM;			/* as Linux's mmap_min_addr answers */
 	if (!rlimit_as_ok(mm, ALIGN_UP(len, PAGE_SIZE)))
 		return -ENOMEM;
-	if (!(flags & MAP_ANONYMOUS) && (err = dev_zero_mmap_check(fd, prot, flags))) {
-		if (err < 0)
-			return err;
-		flags |= MAP_ANONYMOUS;		/* /dev/zero: anonymous memory, shared or not */
-	}
 	if (!(flags & MAP_ANONYMOUS) && IS_ERR(f = mmap_file(fd, prot, flags)))
 		return PTR_ERR(f);
+	if (f && file_is_dev_zero(f)) {
+		fput(f);			/* anonymous memory, shared or not */
+		f = NULL;
+		flags |= MAP_ANONYMOUS;
+	}
 	if ((flags & (MAP_ANONYMOUS | MAP_SHARED)) == (MAP_ANONYMOUS | MAP_SHARED) &&
 	    len <= RAMFS_MAX_SIZE) {
 		f = ramfs_anon_file(ALIGN_UP(len, PAGE_SIZE));	/* larger: pages shared once touched */
